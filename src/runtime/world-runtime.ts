@@ -1,0 +1,171 @@
+// The live host of one World: queues inputs from every transport, drives step() on a fixed
+// interval, and tells listeners (long-polls, SSE, WebSocket sessions) what each tick produced.
+// Wall-clock timers live here, never in src/world.
+import type { Input, InputResult, StepResult, WorldApi, WorldEvent } from "../world/types.ts";
+
+export interface RuntimeLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface TickInfo {
+  tick: number;
+  serverTsMs: number;
+  events: WorldEvent[];
+}
+
+export interface RuntimeHealth {
+  running: boolean;
+  ticks: number;
+  failedTicks: number;
+  failedListeners: number;
+  lastError?: string;
+  /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
+  lastTickMs: number;
+  queueDepth: number;
+}
+
+/** Thrown to callers whose input could not be applied because the host stopped or failed. */
+export class RuntimeUnavailableError extends Error {
+  readonly code: "room_not_ready" | "internal";
+  constructor(code: "room_not_ready" | "internal", message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+interface Pending {
+  input: Input;
+  resolve(result: InputResult): void;
+  reject(error: Error): void;
+}
+
+type TickListener = (info: TickInfo) => void;
+
+export class WorldRuntime {
+  readonly world: WorldApi;
+  private readonly logger: RuntimeLogger;
+  private readonly now: () => number;
+  private queue: Pending[] = [];
+  private readonly listeners = new Set<TickListener>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private nextDueMs = 0;
+  private stats = { ticks: 0, failedTicks: 0, failedListeners: 0, lastTickMs: 0, lastError: undefined as string | undefined };
+  /** Test hook: lets a test make a tick throw to prove the loop survives. */
+  beforeStep: (() => void) | undefined;
+
+  constructor(world: WorldApi, logger: RuntimeLogger, now: () => number = () => performance.now()) {
+    this.world = world;
+    this.logger = logger;
+    this.now = now;
+  }
+
+  get tickMs(): number {
+    return 1000 / this.world.definition.tickRate;
+  }
+
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Queue an input; resolves with its result after the tick that applies it. */
+  submit(input: Input): Promise<InputResult> {
+    return new Promise<InputResult>((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+    });
+  }
+
+  /** Subscribe to tick results; the listener's own errors are caught and counted. */
+  onTick(listener: TickListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Apply everything queued and advance one tick. The loop calls this; tests may call it directly. */
+  stepNow(): StepResult | undefined {
+    const batch = this.queue;
+    this.queue = [];
+    const started = this.now();
+    let result: StepResult;
+    try {
+      this.beforeStep?.();
+      result = this.world.step(batch.map((p) => p.input));
+    } catch (error) {
+      this.stats.failedTicks += 1;
+      this.stats.lastError = describe(error);
+      this.logger.error(`openclawworld: tick failed: ${this.stats.lastError}`);
+      for (const p of batch) p.reject(new RuntimeUnavailableError("internal", "the world failed to apply this tick"));
+      return undefined;
+    } finally {
+      this.stats.lastTickMs = this.now() - started;
+    }
+    this.stats.ticks += 1;
+    batch.forEach((p, i) => {
+      const r = result.results[i];
+      if (r) p.resolve(r);
+      else p.reject(new RuntimeUnavailableError("internal", "the world returned no result for an input"));
+    });
+    const info: TickInfo = { tick: result.tick, serverTsMs: result.serverTsMs, events: result.events };
+    for (const listener of this.listeners) {
+      try {
+        listener(info);
+      } catch (error) {
+        this.stats.failedListeners += 1;
+        this.logger.warn(`openclawworld: tick listener failed: ${describe(error)}`);
+      }
+    }
+    return result;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.nextDueMs = this.now() + this.tickMs;
+    this.schedule();
+    this.logger.info(`openclawworld: world "${this.world.definition.name}" ticking at ${this.world.definition.tickRate} Hz`);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const pending = this.queue;
+    this.queue = [];
+    for (const p of pending) p.reject(new RuntimeUnavailableError("room_not_ready", "the world is stopping"));
+  }
+
+  health(): RuntimeHealth {
+    return {
+      running: this.running,
+      ticks: this.stats.ticks,
+      failedTicks: this.stats.failedTicks,
+      failedListeners: this.stats.failedListeners,
+      lastTickMs: this.stats.lastTickMs,
+      queueDepth: this.queue.length,
+      ...(this.stats.lastError ? { lastError: this.stats.lastError } : {}),
+    };
+  }
+
+  // A self-correcting timeout chain: a late tick is followed by a shorter wait, and after a long
+  // stall the schedule resets instead of bursting to catch up.
+  private schedule(): void {
+    const delay = Math.max(0, this.nextDueMs - this.now());
+    this.timer = setTimeout(() => {
+      try {
+        this.stepNow();
+      } catch (error) {
+        this.stats.failedTicks += 1;
+        this.logger.error(`openclawworld: tick loop error: ${describe(error)}`);
+      }
+      if (!this.timer) return;
+      this.nextDueMs += this.tickMs;
+      const now = this.now();
+      if (now - this.nextDueMs > this.tickMs * 5) this.nextDueMs = now + this.tickMs;
+      this.schedule();
+    }, delay);
+    this.timer.unref?.();
+  }
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

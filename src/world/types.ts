@@ -1,0 +1,289 @@
+// The shapes shared by the pure simulation and everything that talks to it.
+// src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
+// events, results and snapshot hash, in any process.
+
+export type EntityKind = "human" | "agent" | "object";
+export type ActorKind = "human" | "agent";
+export type Facing = "up" | "down" | "left" | "right";
+export type ChatChannel = "proximity" | "global";
+
+export interface TileCoord {
+  tx: number;
+  ty: number;
+}
+
+export interface Vec2 {
+  x: number;
+  y: number;
+}
+
+/** PRD 6.2 Affordance. */
+export interface Affordance {
+  action: string;
+  label: string;
+  paramsSchema?: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world definition: what a world directory (world.toml + Tiled maps) describes. Pure data.
+// ---------------------------------------------------------------------------------------------
+
+export interface SpawnPoint {
+  name: string;
+  tile: TileCoord;
+}
+
+export interface ObjectDefinition {
+  /** `obj_<name>`, unique across the world. */
+  id: string;
+  objectType: string;
+  name: string;
+  roomId: string;
+  tile: TileCoord;
+  /** Properties from the Tiled object (text, targetRoom, targetTx, targetTy, open, ...). */
+  props: Record<string, string | number | boolean>;
+}
+
+export interface RoomDefinition {
+  roomId: string;
+  name: string;
+  /** Stable map identifier reported by observe (PRD `room.mapId`). */
+  mapId: string;
+  /** Path of the Tiled JSON map relative to the world directory (served to the web client as is). */
+  mapFile: string;
+  widthTiles: number;
+  heightTiles: number;
+  tileSize: number;
+  /** Row-major, widthTiles * heightTiles; 1 = blocked by the static collision layer. */
+  blocked: Uint8Array;
+  spawns: SpawnPoint[];
+  objects: ObjectDefinition[];
+}
+
+export interface WorldDefinition {
+  name: string;
+  version: string;
+  seed: number;
+  /** Ticks per second, 10..20. */
+  tickRate: number;
+  /** Simulation epoch: serverTsMs = epochMs + tick * 1000 / tickRate. */
+  epochMs: number;
+  defaultRoomId: string;
+  /** Radii in tiles. */
+  chatRadiusTiles: number;
+  proximityRadiusTiles: number;
+  interactRangeTiles: number;
+  /** A proximity change is reported after it held for this many consecutive ticks. */
+  proximityDebounceTicks: number;
+  /** Events kept per room before the oldest are dropped (cursors before them expire). */
+  eventRetention: number;
+  /** Entity speed in world units per second. */
+  walkSpeed: number;
+  chatMaxLength: number;
+  /** How long idempotent results are kept, in simulation seconds. */
+  txTtlSec: number;
+  /** SHA-256 over the world directory's files; snapshots carry it. */
+  sceneHash: string;
+  rooms: Record<string, RoomDefinition>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs: queued by callers, applied at the next tick boundary in canonical order.
+// ---------------------------------------------------------------------------------------------
+
+/** Optional guards (002: preconditions as execution guards). A guard that fails rejects the input
+ * with code `conflict` and details naming the guard; nothing is applied. */
+export type Guard =
+  | { kind: "tick_is"; tick: number }
+  | { kind: "snapshot_hash_is"; hash: string }
+  | { kind: "entity_near"; entityId: string; withinTiles: number }
+  | { kind: "object_state_is"; objectId: string; field: string; equals: string | number | boolean | null };
+
+/** Idempotency: when present, the world stores the result under `key` (sim-time TTL) and a later
+ * input with the same key returns the stored result (same payloadHash) or `conflict` (different). */
+export interface TxTag {
+  key: string;
+  payloadHash: string;
+}
+
+interface InputBase {
+  /** The acting entity (`hum_...` / `agt_...`). */
+  entityId: string;
+  /** When set, the input is rejected with `agent_not_in_room` unless the actor is in this room. */
+  roomId?: string;
+  tx?: TxTag;
+  guards?: Guard[];
+}
+
+export type Input =
+  | (InputBase & {
+      kind: "join";
+      actorKind: ActorKind;
+      name: string;
+      /** Room to join; the world's default room when omitted. */
+      joinRoomId?: string;
+    })
+  | (InputBase & { kind: "leave"; reason: "disconnect" | "kicked" | "room_closed" })
+  | (InputBase & { kind: "moveTo"; dest: TileCoord })
+  /** Held-direction movement (WASD): dx, dy in {-1, 0, 1}; (0, 0) stops. Replaces any path. */
+  | (InputBase & { kind: "moveDir"; dx: number; dy: number })
+  | (InputBase & { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> })
+  | (InputBase & { kind: "chat"; channel: ChatChannel; message: string });
+
+export type InputKind = Input["kind"];
+
+/** Error codes the world itself can produce (a subset of AIC's). */
+export type WorldErrorCode =
+  | "bad_request"
+  | "not_found"
+  | "agent_not_in_room"
+  | "invalid_destination"
+  | "collision_blocked"
+  | "conflict";
+
+export interface WorldError {
+  code: WorldErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type InteractOutcomeType = "ok" | "no_effect" | "invalid_action" | "too_far";
+
+export type InputValue =
+  | { kind: "join"; entityId: string; roomId: string; tile: TileCoord }
+  | { kind: "leave"; entityId: string }
+  | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }
+  | { kind: "moveDir" }
+  | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
+  | { kind: "chat"; chatMessageId: string };
+
+export type InputResult =
+  | { ok: true; value: InputValue; tick: number; serverTsMs: number; replayed?: boolean }
+  | { ok: false; error: WorldError; tick: number; serverTsMs: number; replayed?: boolean };
+
+// ---------------------------------------------------------------------------------------------
+// Entities, events and views.
+// ---------------------------------------------------------------------------------------------
+
+/** PRD EntityBase: what observers see of an entity. */
+export interface EntityView {
+  id: string;
+  kind: EntityKind;
+  name: string;
+  roomId: string;
+  pos: Vec2;
+  tile: TileCoord;
+  facing: Facing;
+  speed?: number;
+  meta?: Record<string, unknown>;
+}
+
+export interface ObjectView {
+  objectType: string;
+  state: Record<string, unknown>;
+  version: number;
+  affords: Affordance[];
+}
+
+export type EventType =
+  | "presence.join"
+  | "presence.leave"
+  | "proximity.enter"
+  | "proximity.exit"
+  | "chat.message"
+  | "object.state_changed";
+
+/** Who may perceive an event: everyone in the room, or only the listed entities. */
+export type Audience = { kind: "room" } | { kind: "entities"; ids: string[] };
+
+export interface WorldEvent {
+  /** Monotonic per room, starting at 1. */
+  seq: number;
+  type: EventType;
+  roomId: string;
+  tsMs: number;
+  tick: number;
+  payload: Record<string, unknown>;
+  audience: Audience;
+}
+
+export interface ChatMessageRecord {
+  id: string;
+  roomId: string;
+  channel: ChatChannel;
+  fromEntityId: string;
+  fromName: string;
+  message: string;
+  tsMs: number;
+  /** Entities that could hear it when it was sent (proximity) — everyone in the room for global. */
+  heardBy: string[];
+}
+
+export interface StepResult {
+  tick: number;
+  serverTsMs: number;
+  /** Events appended during this tick, across rooms, in append order. */
+  events: WorldEvent[];
+  /** One result per input, in the order the inputs were given to step(). */
+  results: InputResult[];
+}
+
+/** Events a recipient may see after a cursor position. */
+export interface EventsPage {
+  events: WorldEvent[];
+  /** The seq to continue after. */
+  nextSeq: number;
+  /** Set when `afterSeq` fell out of the retained window: events were dropped. */
+  expired?: { oldestRetainedSeq: number; droppedCount: number };
+}
+
+export const SNAPSHOT_FORMAT = "openclawworld.snapshot.v1";
+
+export interface WorldSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  world: string;
+  sceneHash: string;
+  tick: number;
+  /** Simulation time in ms (epoch + elapsed). */
+  time: number;
+  /** Everything needed for an exact restore; plain JSON. */
+  state: Record<string, unknown>;
+}
+
+/** The public surface of the simulation (implemented by `World` in ./world.ts). Reads never mutate;
+ * only step() advances state. */
+export interface WorldApi {
+  readonly definition: WorldDefinition;
+  readonly tick: number;
+  /** Simulation time of the current tick: epochMs + tick * 1000 / tickRate (integer ms). */
+  readonly serverTsMs: number;
+
+  /** Apply the inputs (canonical order: stable by entityId, then given order), advance one tick
+   * (movement, doors, proximity with debounce, tx expiry), and return events and per-input results. */
+  step(inputs: readonly Input[]): StepResult;
+
+  getEntity(id: string): EntityView | undefined;
+  /** Humans and agents present in a room, sorted by id. */
+  actorsInRoom(roomId: string): EntityView[];
+  /** Entities (actors and objects) within `radius` world units of `center`, nearest first, ties by id.
+   * Uses the spatial grid, never all-pairs. */
+  queryRadius(roomId: string, center: Vec2, radius: number): { entity: EntityView; distance: number }[];
+  /** Object state, version and affordances (from the one affordance registry). */
+  objectView(objectId: string): ObjectView | undefined;
+  /** Whether a tile is blocked right now (static collision + closed doors). */
+  isBlocked(roomId: string, tile: TileCoord): boolean;
+
+  /** Chat messages in a room sent at or after `sinceTsMs` that `recipientId` could perceive. */
+  chatFor(recipientId: string, roomId: string, sinceTsMs: number, channel?: ChatChannel): ChatMessageRecord[];
+  /** Events in `roomId` with seq > afterSeq that `recipientId` could perceive, at most `limit`. */
+  eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage;
+  /** Latest seq appended in a room (0 when none). */
+  latestSeq(roomId: string): number;
+
+  /** A stored idempotent result, if the key is known and not expired. */
+  lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined;
+
+  snapshot(): WorldSnapshot;
+  /** SHA-256 (hex) of the canonical JSON (RFC 8785) of snapshot(). */
+  snapshotHash(): string;
+}
