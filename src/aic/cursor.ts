@@ -1,0 +1,42 @@
+// Opaque event cursors (PRD 4: base64url, ^[A-Za-z0-9=_-]{1,256}$).
+// Layout (version 1): [0x01][seq: uint64 big-endian][roomId: UTF-8], base64url without padding.
+// The PRD example cursor "c_0" is accepted as "from the start of the room" (seq 0).
+import { ROOM_ID_PATTERN } from "./schemas.ts";
+
+const VERSION = 1;
+export const START_CURSOR = "c_0";
+
+export interface CursorPosition {
+  roomId: string;
+  /** Events with seq > afterSeq come next. */
+  afterSeq: number;
+}
+
+export type DecodeResult = { ok: true; position: CursorPosition } | { ok: false; reason: string };
+
+export function encodeCursor(roomId: string, afterSeq: number): string {
+  if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) throw new RangeError(`bad cursor seq ${afterSeq}`);
+  const room = Buffer.from(roomId, "utf8");
+  const bytes = Buffer.alloc(9 + room.length);
+  bytes[0] = VERSION;
+  bytes.writeBigUInt64BE(BigInt(afterSeq), 1);
+  room.copy(bytes, 9);
+  return bytes.toString("base64url");
+}
+
+/** Decode a cursor for `roomId`; a cursor of another room is rejected like a malformed one. */
+export function decodeCursor(cursor: string, roomId: string): DecodeResult {
+  if (cursor === START_CURSOR) return { ok: true, position: { roomId, afterSeq: 0 } };
+  if (!/^[A-Za-z0-9_-]{1,256}$/.test(cursor)) return { ok: false, reason: "cursor is not base64url" };
+  const bytes = Buffer.from(cursor, "base64url");
+  // Round-trip check: rejects non-canonical encodings (stray bits, padding games).
+  if (bytes.toString("base64url") !== cursor)
+    return { ok: false, reason: "cursor is not canonical base64url" };
+  if (bytes.length < 10 || bytes[0] !== VERSION) return { ok: false, reason: "unknown cursor version" };
+  const seq = bytes.readBigUInt64BE(1);
+  if (seq > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: "cursor position out of range" };
+  const cursorRoom = bytes.subarray(9).toString("utf8");
+  if (!ROOM_ID_PATTERN.test(cursorRoom)) return { ok: false, reason: "cursor names no valid room" };
+  if (cursorRoom !== roomId) return { ok: false, reason: `cursor belongs to room "${cursorRoom}"` };
+  return { ok: true, position: { roomId, afterSeq: Number(seq) } };
+}

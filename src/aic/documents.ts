@@ -1,0 +1,221 @@
+// The published documents, generated from the zod schemas (scripts/gen-schemas.ts writes them to
+// docs/aic/v0.1; a test fails when the files are stale).
+import * as z from "zod";
+import { aicRegistry, ENDPOINTS, type EndpointName, eventsRegistry } from "./schemas.ts";
+
+export const AIC_VERSION = "0.1";
+export const AIC_BASE_PATH = "/aic/v0.1";
+
+type JsonObject = Record<string, unknown>;
+
+function defsFrom(registry: typeof aicRegistry, refPrefix: string): Record<string, JsonObject> {
+  const generated = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io: "input",
+    unrepresentable: "throw",
+    uri: (id) => `${refPrefix}${id}`,
+  }) as { schemas: Record<string, JsonObject> };
+  const defs: Record<string, JsonObject> = {};
+  for (const id of Object.keys(generated.schemas).sort()) {
+    const { $schema: _s, $id: _i, ...rest } = generated.schemas[id]!;
+    defs[id] = rest;
+  }
+  return defs;
+}
+
+/** docs/aic/v0.1/aic-schema.json: requests, responses, the result wrapper (JSON Schema 2020-12). */
+export function buildAicSchema(): JsonObject {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://openclawworld.local/schemas/aic/v0.1.json",
+    title: "AIC v0.1",
+    description: "Generated from src/aic/schemas.ts by scripts/gen-schemas.ts. Do not edit.",
+    type: "object",
+    additionalProperties: false,
+    properties: {},
+    $defs: defsFrom(aicRegistry, "#/$defs/"),
+  };
+}
+
+/** docs/aic/v0.1/events-schema.json: event payloads by type (PRD 6.4). */
+export function buildEventsSchema(): JsonObject {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://openclawworld.local/schemas/aic/v0.1.events.json",
+    title: "AIC v0.1 Events",
+    description: "Event payload schemas for AIC v0.1 event types. Generated; do not edit.",
+    type: "object",
+    additionalProperties: false,
+    $defs: defsFrom(eventsRegistry, "#/$defs/"),
+  };
+}
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "Malformed JSON or schema validation failure (code bad_request)",
+  "401": "Missing or unknown bearer token (code unauthorized)",
+  "403": "The token may not act for this agentId (code forbidden)",
+  "404": "Unknown path (code not_found)",
+  "405": "Wrong method for this path (code not_found)",
+  "413": "Body larger than 64 KB (code bad_request)",
+  "429": "Rate limited (code rate_limited, retryable, details.retryAfterMs; Retry-After header)",
+  "500": "Internal error (code internal)",
+};
+
+function errorResponses(codes: string[]): Record<string, JsonObject> {
+  const responses: Record<string, JsonObject> = {};
+  for (const code of codes) {
+    const response: JsonObject = {
+      description: ERROR_RESPONSES[code],
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ResultError" } } },
+    };
+    if (code === "429") {
+      response.headers = {
+        "Retry-After": {
+          description: "Seconds to wait (ceil of retryAfterMs)",
+          schema: { type: "integer", minimum: 1 },
+        },
+      };
+    }
+    responses[code] = response;
+  }
+  return responses;
+}
+
+const REQUEST_ID_HEADER = {
+  name: "X-Request-Id",
+  in: "header",
+  required: false,
+  description: "Correlation id; echoed in the response (generated when absent).",
+  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+};
+
+const DESCRIPTIONS: Record<EndpointName, string> = {
+  observe:
+    "Self, nearby entities within `radius` world units (nearest first) and room info. Domain errors: agent_not_in_room, not_found.",
+  moveTo:
+    "Idempotent by txId. Answered after the tick that applied it. Domain errors: invalid_destination, collision_blocked, agent_not_in_room, conflict (txId reuse with another payload, or a failed `expect` guard).",
+  interact:
+    "Idempotent by txId. Outcome ok | no_effect | invalid_action | too_far. Domain errors: not_found, agent_not_in_room, conflict.",
+  chatSend: "Idempotent by txId (a retry never posts twice). Domain errors: agent_not_in_room, conflict.",
+  chatObserve: "Messages the agent could perceive within the last windowSec seconds of simulation time.",
+  pollEvents:
+    'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends. An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
+  join: "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
+  leave: "Extension: leave the room (presence.leave reason disconnect).",
+};
+
+/** docs/aic/v0.1/openapi.json (OpenAPI 3.1). */
+export function buildOpenApi(): JsonObject {
+  const schemas = defsFrom(aicRegistry, "#/components/schemas/");
+  const paths: Record<string, JsonObject> = {};
+  for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
+    const endpoint = ENDPOINTS[name];
+    const requestId = aicRegistry.get(endpoint.request)!.id;
+    const responseId = aicRegistry.get(endpoint.response)!.id;
+    paths[`${AIC_BASE_PATH}/${name}`] = {
+      post: {
+        operationId: name,
+        summary: endpoint.summary,
+        description: DESCRIPTIONS[name],
+        security: [{ bearerAuth: [] }],
+        parameters: [REQUEST_ID_HEADER],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: `#/components/schemas/${requestId}` } } },
+        },
+        responses: {
+          "200": {
+            description: "Processed: `status: ok` with data, or `status: error` for a domain error",
+            content: {
+              "application/json": {
+                schema: {
+                  oneOf: [
+                    {
+                      type: "object",
+                      additionalProperties: false,
+                      required: ["status", "data"],
+                      properties: {
+                        status: { type: "string", const: "ok" },
+                        data: { $ref: `#/components/schemas/${responseId}` },
+                      },
+                    },
+                    { $ref: "#/components/schemas/ResultError" },
+                  ],
+                },
+              },
+            },
+          },
+          ...errorResponses(["400", "401", "403", "404", "405", "413", "429", "500"]),
+        },
+      },
+    };
+  }
+  paths[`${AIC_BASE_PATH}/events/stream`] = {
+    get: {
+      operationId: "eventsStream",
+      summary: "Server-Sent Events stream of EventEnvelope (PRD 9.3)",
+      description:
+        "Each `data:` line is one EventEnvelope JSON; `id:` is its cursor. Comment heartbeats every 10 s. Resume with `sinceCursor` or the `Last-Event-ID` header (which wins). An expired cursor or leaving the room sends `event: error` with the error wrapper and closes the stream.",
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        { name: "roomId", in: "query", required: true, schema: { $ref: "#/components/schemas/IdRoom" } },
+        { name: "agentId", in: "query", required: true, schema: { $ref: "#/components/schemas/IdAgent" } },
+        {
+          name: "sinceCursor",
+          in: "query",
+          required: false,
+          schema: { $ref: "#/components/schemas/Cursor" },
+        },
+        {
+          name: "Last-Event-ID",
+          in: "header",
+          required: false,
+          schema: { $ref: "#/components/schemas/Cursor" },
+        },
+        REQUEST_ID_HEADER,
+      ],
+      responses: {
+        "200": {
+          description: "An open event stream",
+          content: { "text/event-stream": { schema: { type: "string" } } },
+        },
+        ...errorResponses(["400", "401", "403", "404", "405", "429", "500"]),
+      },
+    },
+  };
+  paths[`${AIC_BASE_PATH}/openapi.json`] = {
+    get: {
+      operationId: "openapi",
+      summary: "This document",
+      security: [],
+      responses: {
+        "200": {
+          description: "OpenAPI 3.1 document",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+        ...errorResponses(["404", "405"]),
+      },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "OpenClawWorld Agent Interface Contract",
+      version: AIC_VERSION,
+      description:
+        "AIC v0.1. Every JSON answer is the result wrapper. Domain errors are HTTP 200 with status error; see docs/aic/v0.1/DECISIONS.md for the status mapping.",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [{ url: "/" }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Per-agent token" } },
+    },
+  };
+}
+
+/** Serialised exactly as written to disk (stable key order, 2-space indent, trailing newline). */
+export function serializeDocument(document: JsonObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

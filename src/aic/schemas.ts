@@ -1,0 +1,405 @@
+// AIC v0.1 schemas (PRD 4, 6, 6.4), the single source for validation, TS types (z.infer) and the
+// generated JSON Schema / OpenAPI documents. Bounds and patterns follow
+// ../shared/seeds/artifacts/aic-schema.json and events-schema.json exactly; every object is strict
+// (an unknown key is a bad_request). Extensions (join/leave, `expect` guards) are in DECISIONS.md.
+import * as z from "zod";
+import { AIC_ERROR_CODES } from "./errors.ts";
+
+/** Every named schema, keyed by its `$defs` name in the generated documents. */
+export const aicRegistry = z.registry<{ id: string; description?: string }>();
+/** Event payload schemas, generated into events-schema.json with the oracle's names. */
+export const eventsRegistry = z.registry<{ id: string; description?: string }>();
+
+function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  aicRegistry.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+// ---- identifiers, time (PRD 4) --------------------------------------------------------------
+export const ROOM_ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
+export const AGENT_ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
+export const ENTITY_ID_PATTERN = /^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$/;
+export const TX_ID_PATTERN = /^tx_[a-zA-Z0-9._-]{8,128}$/;
+export const CURSOR_PATTERN = /^[A-Za-z0-9=_-]{1,256}$/;
+export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9._-]{8,128}$/;
+
+export const IdRoom = named("IdRoom", z.string().regex(ROOM_ID_PATTERN));
+export const IdAgent = named("IdAgent", z.string().regex(AGENT_ID_PATTERN));
+export const IdEntity = named("IdEntity", z.string().regex(ENTITY_ID_PATTERN));
+export const IdTx = named("IdTx", z.string().regex(TX_ID_PATTERN));
+export const Cursor = named("Cursor", z.string().regex(CURSOR_PATTERN));
+export const TsMs = named("TsMs", z.int().min(0));
+export const IdMessage = z.string().regex(MESSAGE_ID_PATTERN);
+
+// ---- core types (PRD 6.2) -------------------------------------------------------------------
+export const Vec2 = named("Vec2", z.strictObject({ x: z.number(), y: z.number() }));
+export const TileCoord = named(
+  "TileCoord",
+  z.strictObject({ tx: z.int().min(0).max(100000), ty: z.int().min(0).max(100000) }),
+);
+
+export const ErrorCode = named("ErrorCode", z.enum(AIC_ERROR_CODES));
+export const ErrorObject = named(
+  "ErrorObject",
+  z.strictObject({
+    code: ErrorCode,
+    message: z.string().min(1).max(2000),
+    retryable: z.boolean(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+export const ResultOk = named("ResultOk", z.strictObject({ status: z.literal("ok"), data: z.unknown() }));
+export const ResultError = named(
+  "ResultError",
+  z.strictObject({ status: z.literal("error"), error: ErrorObject }),
+);
+export const Result = named("Result", z.discriminatedUnion("status", [ResultOk, ResultError]));
+
+export const Affordance = named(
+  "Affordance",
+  z.strictObject({
+    action: z.string().min(1).max(64),
+    label: z.string().min(1).max(128),
+    paramsSchema: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+
+export const EntityKind = named("EntityKind", z.enum(["human", "agent", "object"]));
+export const Facing = named("Facing", z.enum(["up", "down", "left", "right"]));
+
+export const EntityBase = named(
+  "EntityBase",
+  z.strictObject({
+    id: IdEntity,
+    kind: EntityKind,
+    name: z.string().min(1).max(64),
+    roomId: IdRoom,
+    pos: Vec2,
+    tile: TileCoord.optional(),
+    facing: Facing.optional(),
+    speed: z.number().min(0).max(1000).optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+
+export const ObjectState = named(
+  "ObjectState",
+  z.strictObject({ objectType: z.string().min(1).max(64), state: z.record(z.string(), z.unknown()) }),
+);
+
+export const ObservedEntity = named(
+  "ObservedEntity",
+  z.strictObject({
+    entity: EntityBase,
+    distance: z.number().min(0).max(1000000),
+    affords: z.array(Affordance).min(0).max(50),
+    object: ObjectState.optional(),
+  }),
+);
+
+// ---- guards (extension, 002 preconditions) --------------------------------------------------
+export const Expect = named(
+  "Expect",
+  z.strictObject({
+    tick: z.int().min(0).optional(),
+    snapshotHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+    entityNear: z.strictObject({ entityId: IdEntity, withinTiles: z.number().min(0).max(1000) }).optional(),
+    objectState: z
+      .strictObject({
+        objectId: IdEntity,
+        field: z.string().min(1).max(64),
+        equals: z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
+      })
+      .optional(),
+  }),
+  "Optional preconditions checked by the world before the action is applied; a stale one answers conflict.",
+);
+
+// ---- observe --------------------------------------------------------------------------------
+export const ObserveDetail = named("ObserveDetail", z.enum(["lite", "full"]));
+export const ObserveRequest = named(
+  "ObserveRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    radius: z.number().min(1).max(2000),
+    detail: ObserveDetail,
+    includeSelf: z.boolean().default(true),
+  }),
+);
+export const RoomInfo = named(
+  "RoomInfo",
+  z.strictObject({ roomId: IdRoom, mapId: z.string().min(1).max(64), tickRate: z.int().min(1).max(60) }),
+);
+export const ObserveResponseData = named(
+  "ObserveResponseData",
+  z.strictObject({
+    self: EntityBase,
+    nearby: z.array(ObservedEntity).min(0).max(500),
+    serverTsMs: TsMs,
+    room: RoomInfo,
+  }),
+);
+
+// ---- moveTo ---------------------------------------------------------------------------------
+export const MoveToRequest = named(
+  "MoveToRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    txId: IdTx,
+    dest: TileCoord,
+    mode: z.enum(["walk"]).default("walk"),
+    expect: Expect.optional(),
+  }),
+);
+export const MoveToResponseData = named(
+  "MoveToResponseData",
+  z.strictObject({
+    txId: IdTx,
+    applied: z.boolean(),
+    serverTsMs: TsMs,
+    result: z.enum(["accepted", "rejected", "no_op"]),
+  }),
+);
+
+// ---- interact -------------------------------------------------------------------------------
+export const InteractOutcomeType = named(
+  "InteractOutcomeType",
+  z.enum(["ok", "no_effect", "invalid_action", "too_far"]),
+);
+export const InteractOutcome = named(
+  "InteractOutcome",
+  z.strictObject({ type: InteractOutcomeType, message: z.string().max(2000).optional() }),
+);
+export const InteractRequest = named(
+  "InteractRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    txId: IdTx,
+    targetId: IdEntity,
+    action: z.string().min(1).max(64),
+    params: z.record(z.string(), z.unknown()).optional(),
+    expect: Expect.optional(),
+  }),
+);
+export const InteractResponseData = named(
+  "InteractResponseData",
+  z.strictObject({ txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, outcome: InteractOutcome }),
+);
+
+// ---- chat -----------------------------------------------------------------------------------
+export const ChatChannel = named("ChatChannel", z.enum(["proximity", "global"]));
+export const ChatSendRequest = named(
+  "ChatSendRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    txId: IdTx,
+    channel: ChatChannel,
+    message: z.string().min(1).max(500),
+    expect: Expect.optional(),
+  }),
+);
+export const ChatMessage = named(
+  "ChatMessage",
+  z.strictObject({
+    id: IdMessage,
+    roomId: IdRoom,
+    channel: ChatChannel,
+    fromEntityId: IdEntity,
+    fromName: z.string().min(1).max(64),
+    message: z.string().min(1).max(500),
+    tsMs: TsMs,
+  }),
+);
+export const ChatSendResponseData = named(
+  "ChatSendResponseData",
+  z.strictObject({ txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, chatMessageId: IdMessage }),
+);
+export const ChatObserveRequest = named(
+  "ChatObserveRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    windowSec: z.int().min(1).max(300),
+    channel: ChatChannel.optional(),
+  }),
+);
+export const ChatObserveResponseData = named(
+  "ChatObserveResponseData",
+  z.strictObject({ messages: z.array(ChatMessage).min(0).max(500), serverTsMs: TsMs }),
+);
+
+// ---- events ---------------------------------------------------------------------------------
+export const EVENT_TYPES = [
+  "presence.join",
+  "presence.leave",
+  "proximity.enter",
+  "proximity.exit",
+  "chat.message",
+  "object.state_changed",
+] as const;
+export const EventType = named("EventType", z.enum(EVENT_TYPES));
+export const EventEnvelope = named(
+  "EventEnvelope",
+  z.strictObject({
+    cursor: Cursor,
+    type: EventType,
+    roomId: IdRoom,
+    tsMs: TsMs,
+    payload: z.record(z.string(), z.unknown()),
+  }),
+);
+export const PollEventsRequest = named(
+  "PollEventsRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    sinceCursor: Cursor,
+    limit: z.int().min(1).max(200).default(50),
+    waitMs: z.int().min(0).max(25000).default(0),
+  }),
+);
+export const PollEventsResponseData = named(
+  "PollEventsResponseData",
+  z.strictObject({ events: z.array(EventEnvelope).min(0).max(200), nextCursor: Cursor, serverTsMs: TsMs }),
+);
+
+/** Query of `GET /events/stream` (PRD 9.3). Without a cursor the stream starts at "now". */
+export const EventStreamQuery = named(
+  "EventStreamQuery",
+  z.strictObject({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
+);
+
+// ---- join / leave (extension) ---------------------------------------------------------------
+export const JoinRequest = named("JoinRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const JoinResponseData = named(
+  "JoinResponseData",
+  z.strictObject({ entityId: IdEntity, roomId: IdRoom, tile: TileCoord, cursor: Cursor, serverTsMs: TsMs }),
+  "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after.",
+);
+export const LeaveRequest = named("LeaveRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const LeaveResponseData = named(
+  "LeaveResponseData",
+  z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),
+);
+
+// ---- event payloads (PRD 6.4, events-schema.json) -------------------------------------------
+function eventNamed<T extends z.ZodType>(id: string, schema: T): T {
+  eventsRegistry.add(schema, { id });
+  return schema;
+}
+const EvIdEntity = eventNamed("IdEntity", z.string().regex(ENTITY_ID_PATTERN));
+const EvIdRoom = eventNamed("IdRoom", z.string().regex(ROOM_ID_PATTERN));
+const EvTsMs = eventNamed("TsMs", z.int().min(0));
+void EvIdRoom;
+
+export const PresenceJoinPayload = eventNamed(
+  "PresenceJoin",
+  z.strictObject({
+    entityId: EvIdEntity,
+    name: z.string().min(1).max(64),
+    kind: z.enum(["human", "agent", "object"]),
+  }),
+);
+export const PresenceLeavePayload = eventNamed(
+  "PresenceLeave",
+  z.strictObject({ entityId: EvIdEntity, reason: z.enum(["disconnect", "kicked", "room_closed"]) }),
+);
+export const ProximityEnterPayload = eventNamed(
+  "ProximityEnter",
+  z.strictObject({ subjectId: EvIdEntity, otherId: EvIdEntity, distance: z.number().min(0).max(1000000) }),
+);
+export const ProximityExitPayload = eventNamed(
+  "ProximityExit",
+  z.strictObject({ subjectId: EvIdEntity, otherId: EvIdEntity }),
+);
+export const ChatMessagePayload = eventNamed(
+  "ChatMessage",
+  z.strictObject({
+    messageId: z.string().regex(MESSAGE_ID_PATTERN),
+    fromEntityId: EvIdEntity,
+    channel: z.enum(["proximity", "global"]),
+    message: z.string().min(1).max(500),
+    tsMs: EvTsMs,
+  }),
+);
+export const JsonPatchOp = eventNamed(
+  "JsonPatchOp",
+  z.strictObject({
+    op: z.enum(["add", "remove", "replace"]),
+    path: z.string().min(1).max(256),
+    value: z.unknown().optional(),
+  }),
+);
+export const ObjectStateChangedPayload = eventNamed(
+  "ObjectStateChanged",
+  z.strictObject({
+    objectId: EvIdEntity,
+    objectType: z.string().min(1).max(64),
+    patch: z.array(JsonPatchOp).min(1).max(100),
+    version: z.int().min(1).max(1000000000),
+  }),
+);
+
+export const EVENT_PAYLOAD_SCHEMAS = {
+  "presence.join": PresenceJoinPayload,
+  "presence.leave": PresenceLeavePayload,
+  "proximity.enter": ProximityEnterPayload,
+  "proximity.exit": ProximityExitPayload,
+  "chat.message": ChatMessagePayload,
+  "object.state_changed": ObjectStateChangedPayload,
+} as const;
+
+// ---- types ----------------------------------------------------------------------------------
+export type TileCoordT = z.infer<typeof TileCoord>;
+export type EntityBaseT = z.infer<typeof EntityBase>;
+export type ObservedEntityT = z.infer<typeof ObservedEntity>;
+export type ExpectT = z.infer<typeof Expect>;
+export type ObserveRequestT = z.infer<typeof ObserveRequest>;
+export type ObserveResponse = z.infer<typeof ObserveResponseData>;
+export type MoveToRequestT = z.infer<typeof MoveToRequest>;
+export type MoveToResponse = z.infer<typeof MoveToResponseData>;
+export type InteractRequestT = z.infer<typeof InteractRequest>;
+export type InteractResponse = z.infer<typeof InteractResponseData>;
+export type ChatSendRequestT = z.infer<typeof ChatSendRequest>;
+export type ChatSendResponse = z.infer<typeof ChatSendResponseData>;
+export type ChatObserveRequestT = z.infer<typeof ChatObserveRequest>;
+export type ChatObserveResponse = z.infer<typeof ChatObserveResponseData>;
+export type ChatMessageT = z.infer<typeof ChatMessage>;
+export type EventEnvelopeT = z.infer<typeof EventEnvelope>;
+export type PollEventsRequestT = z.infer<typeof PollEventsRequest>;
+export type PollEventsResponse = z.infer<typeof PollEventsResponseData>;
+export type EventStreamQueryT = z.infer<typeof EventStreamQuery>;
+export type JoinRequestT = z.infer<typeof JoinRequest>;
+export type JoinResponse = z.infer<typeof JoinResponseData>;
+export type LeaveRequestT = z.infer<typeof LeaveRequest>;
+export type LeaveResponse = z.infer<typeof LeaveResponseData>;
+
+/** The AIC endpoints: request schema, response data schema, rate class. */
+export const ENDPOINTS = {
+  observe: { request: ObserveRequest, response: ObserveResponseData, summary: "Get a world observation" },
+  moveTo: { request: MoveToRequest, response: MoveToResponseData, summary: "Walk to a destination tile" },
+  interact: { request: InteractRequest, response: InteractResponseData, summary: "Interact with an object" },
+  chatSend: { request: ChatSendRequest, response: ChatSendResponseData, summary: "Send a chat message" },
+  chatObserve: {
+    request: ChatObserveRequest,
+    response: ChatObserveResponseData,
+    summary: "Get recent chat messages",
+  },
+  pollEvents: {
+    request: PollEventsRequest,
+    response: PollEventsResponseData,
+    summary: "Poll (or long-poll) for events",
+  },
+  join: { request: JoinRequest, response: JoinResponseData, summary: "Enter a room as the calling agent" },
+  leave: { request: LeaveRequest, response: LeaveResponseData, summary: "Leave the room" },
+} as const;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];

@@ -1,0 +1,755 @@
+// Transport-free AIC handlers. HTTP (src/http/aic-app.ts), in-process tools and WebSocket humans
+// all come through here, so validation, idempotency, guards and rate limits live in one place.
+// Actions are queued on the WorldRuntime and answered after the tick that applied them.
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import * as z from "zod";
+import { RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-runtime.ts";
+import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from "../world/types.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { type AicResult, aicError, ok } from "./errors.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import {
+  ChatObserveRequest,
+  type ChatObserveResponse,
+  ChatSendRequest,
+  type ChatSendResponse,
+  type EntityBaseT,
+  type EventEnvelopeT,
+  EventStreamQuery,
+  type ExpectT,
+  IdEntity,
+  InteractRequest,
+  type InteractResponse,
+  JoinRequest,
+  type JoinResponse,
+  LeaveRequest,
+  type LeaveResponse,
+  MoveToRequest,
+  type MoveToResponse,
+  type ObservedEntityT,
+  ObserveRequest,
+  type ObserveResponse,
+  PollEventsRequest,
+  type PollEventsResponse,
+  TileCoord,
+} from "./schemas.ts";
+
+export interface AicClock {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: AicClock = {
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface AicServiceDeps {
+  runtime: WorldRuntime;
+  /** Provisioned agents (PRD 14: pre-provisioned agentIds). */
+  agents: (agentId: string) => { name: string } | undefined;
+  limiter: RateLimiter;
+  /** Wall-clock timers for long-polls and action timeouts (never fed into the world). */
+  clock?: AicClock;
+  /** How long an action may wait for its tick before answering `timeout` (the input may still apply;
+   * retrying with the same txId returns its real result). Default 10 s. */
+  actionTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface Actor {
+  entityId: string;
+  kind: "human" | "agent";
+  name: string;
+  /** Rate-limit identity: `agent:<agentId>` for agents, a session id for humans. */
+  rateKey: string;
+}
+
+/** Transport-neutral actions (WebSocket humans and the AIC endpoints). */
+export const ActAction = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("join"),
+    roomId: z
+      .string()
+      .regex(/^[a-zA-Z0-9._-]{1,64}$/)
+      .optional(),
+  }),
+  z.strictObject({ kind: z.literal("leave") }),
+  z.strictObject({
+    kind: z.literal("moveTo"),
+    dest: TileCoord,
+    roomId: z
+      .string()
+      .regex(/^[a-zA-Z0-9._-]{1,64}$/)
+      .optional(),
+  }),
+  z.strictObject({ kind: z.literal("moveDir"), dx: z.int().min(-1).max(1), dy: z.int().min(-1).max(1) }),
+  z.strictObject({
+    kind: z.literal("interact"),
+    targetId: IdEntity,
+    action: z.string().min(1).max(64),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("chat"),
+    channel: z.enum(["proximity", "global"]),
+    message: z.string().min(1).max(500),
+  }),
+]);
+export type ActActionT = z.infer<typeof ActAction>;
+
+export type ActData =
+  | JoinResponse
+  | LeaveResponse
+  | { applied: boolean; serverTsMs: number; result: "accepted" | "rejected" | "no_op" }
+  | { applied: boolean; serverTsMs: number }
+  | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
+  | { applied: boolean; serverTsMs: number; chatMessageId: string };
+
+interface ExecuteExtras {
+  roomId?: string;
+  tx?: { key: string; payloadHash: string };
+  guards?: Guard[];
+  signal?: AbortSignal;
+}
+
+/** Rate class per endpoint / action kind (PRD 12 + DECISIONS.md). */
+export const RATE_CLASS = {
+  observe: "observe",
+  pollEvents: "pollEvents",
+  chatSend: "chatSend",
+  chatObserve: "chatObserve",
+  moveTo: "action",
+  interact: "action",
+  join: "session",
+  leave: "session",
+  eventStream: "pollEvents",
+} as const;
+
+const ACT_RATE_CLASS: Record<ActActionT["kind"], string> = {
+  join: "session",
+  leave: "session",
+  moveTo: "action",
+  interact: "action",
+  moveDir: "moveDir",
+  chat: "chatSend",
+};
+
+export const MAX_NEARBY = 500;
+const MAX_AFFORDS = 50;
+const MAX_CHAT_MESSAGES = 500;
+
+/** The event subscription behind SSE: reads continue from where the last read ended. */
+export interface EventSubscription {
+  readonly roomId: string;
+  readonly cursor: string;
+  next(waitMs: number, signal?: AbortSignal): Promise<AicResult<PollEventsResponse>>;
+}
+
+export function agentEntityId(agentId: string): string {
+  return `agt_${agentId}`;
+}
+
+/** SHA-256 (hex) of the RFC 8785 canonical JSON of the request without its txId. */
+export function payloadHash(request: Record<string, unknown>): string {
+  const { txId: _txId, ...rest } = request;
+  return createHash("sha256")
+    .update(canonicalize(rest) ?? "")
+    .digest("hex");
+}
+
+export function txKey(agentId: string, roomId: string, txId: string): string {
+  // ':' cannot occur in agentId, roomId or txId, so the key is unambiguous.
+  return `aic:${agentId}:${roomId}:${txId}`;
+}
+
+export class AicService {
+  private readonly runtime: WorldRuntime;
+  private readonly agents: AicServiceDeps["agents"];
+  readonly limiter: RateLimiter;
+  private readonly clock: AicClock;
+  private readonly actionTimeoutMs: number;
+
+  constructor(deps: AicServiceDeps) {
+    this.runtime = deps.runtime;
+    this.agents = deps.agents;
+    this.limiter = deps.limiter;
+    this.clock = deps.clock ?? realClock;
+    this.actionTimeoutMs = deps.actionTimeoutMs ?? 10_000;
+  }
+
+  private get world(): WorldApi {
+    return this.runtime.world;
+  }
+
+  // ---- agent endpoints ----------------------------------------------------------------------
+
+  async observe(caller: string, body: unknown, _opts?: CallOptions): Promise<AicResult<ObserveResponse>> {
+    const pre = this.admit(caller, body, ObserveRequest, RATE_CLASS.observe);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const self = this.world.getEntity(actor.entityId);
+    if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
+    const room = this.world.definition.rooms[request.roomId]!;
+    const full = request.detail === "full";
+    const nearby: ObservedEntityT[] = [];
+    for (const hit of this.world.queryRadius(request.roomId, self.pos, request.radius)) {
+      if (!request.includeSelf && hit.entity.id === self.id) continue;
+      if (nearby.length >= MAX_NEARBY) break;
+      nearby.push(this.observed(hit.entity, hit.distance, full));
+    }
+    return ok({
+      self: entityBase(self, full),
+      nearby,
+      serverTsMs: this.world.serverTsMs,
+      room: { roomId: room.roomId, mapId: room.mapId, tickRate: this.world.definition.tickRate },
+    });
+  }
+
+  async moveTo(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<MoveToResponse>> {
+    const pre = this.admit(caller, body, MoveToRequest, RATE_CLASS.moveTo);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const result = await this.execute(
+      actor,
+      { kind: "moveTo", dest: request.dest },
+      this.txExtras(request, request.expect, opts),
+    );
+    return withTxId(request.txId, result) as AicResult<MoveToResponse>;
+  }
+
+  async interact(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<InteractResponse>> {
+    const pre = this.admit(caller, body, InteractRequest, RATE_CLASS.interact);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const action: ActActionT = { kind: "interact", targetId: request.targetId, action: request.action };
+    if (request.params) action.params = request.params;
+    const result = await this.execute(actor, action, this.txExtras(request, request.expect, opts));
+    return withTxId(request.txId, result) as AicResult<InteractResponse>;
+  }
+
+  async chatSend(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<ChatSendResponse>> {
+    const pre = this.admit(caller, body, ChatSendRequest, RATE_CLASS.chatSend);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const result = await this.execute(
+      actor,
+      { kind: "chat", channel: request.channel, message: request.message },
+      this.txExtras(request, request.expect, opts),
+    );
+    return withTxId(request.txId, result) as AicResult<ChatSendResponse>;
+  }
+
+  async chatObserve(
+    caller: string,
+    body: unknown,
+    _opts?: CallOptions,
+  ): Promise<AicResult<ChatObserveResponse>> {
+    const pre = this.admit(caller, body, ChatObserveRequest, RATE_CLASS.chatObserve);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const self = this.world.getEntity(actor.entityId);
+    if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
+    const now = this.world.serverTsMs;
+    const records = this.world.chatFor(
+      actor.entityId,
+      request.roomId,
+      Math.max(0, now - request.windowSec * 1000),
+      request.channel,
+    );
+    const messages = records.slice(-MAX_CHAT_MESSAGES).map((m) => ({
+      id: m.id,
+      roomId: m.roomId,
+      channel: m.channel,
+      fromEntityId: m.fromEntityId,
+      fromName: m.fromName,
+      message: m.message,
+      tsMs: m.tsMs,
+    }));
+    return ok({ messages, serverTsMs: now });
+  }
+
+  async pollEvents(
+    caller: string,
+    body: unknown,
+    opts?: CallOptions,
+  ): Promise<AicResult<PollEventsResponse>> {
+    const pre = this.admit(caller, body, PollEventsRequest, RATE_CLASS.pollEvents);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const position = decodeCursor(request.sinceCursor, request.roomId);
+    if (!position.ok) {
+      return aicError("bad_request", `invalid sinceCursor: ${position.reason}`, { field: "sinceCursor" });
+    }
+    return this.readEvents(actor.entityId, request.agentId, request.roomId, position.position.afterSeq, {
+      limit: request.limit,
+      waitMs: request.waitMs,
+      signal: opts?.signal,
+    });
+  }
+
+  async join(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<JoinResponse>> {
+    const pre = this.admit(caller, body, JoinRequest, RATE_CLASS.join, { requireRoom: true });
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    return this.execute(actor, { kind: "join", roomId: request.roomId }, { signal: opts?.signal }) as Promise<
+      AicResult<JoinResponse>
+    >;
+  }
+
+  async leave(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<LeaveResponse>> {
+    const pre = this.admit(caller, body, LeaveRequest, RATE_CLASS.leave);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    return this.execute(
+      actor,
+      { kind: "leave" },
+      { roomId: request.roomId, signal: opts?.signal },
+    ) as Promise<AicResult<LeaveResponse>>;
+  }
+
+  /** Open an event subscription (SSE). Without `sinceCursor` it starts at the room's latest event. */
+  async subscribeEvents(caller: string, query: unknown): Promise<AicResult<EventSubscription>> {
+    const pre = this.admit(caller, query, EventStreamQuery, RATE_CLASS.eventStream);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const self = this.world.getEntity(actor.entityId);
+    if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
+    let afterSeq = this.world.latestSeq(request.roomId);
+    if (request.sinceCursor !== undefined) {
+      const position = decodeCursor(request.sinceCursor, request.roomId);
+      if (!position.ok)
+        return aicError("bad_request", `invalid cursor: ${position.reason}`, { field: "sinceCursor" });
+      afterSeq = position.position.afterSeq;
+    }
+    const service = this;
+    const roomId = request.roomId;
+    const subscription: EventSubscription = {
+      roomId,
+      get cursor() {
+        return encodeCursor(roomId, afterSeq);
+      },
+      async next(waitMs, signal) {
+        const result = await service.readEvents(actor.entityId, request.agentId, roomId, afterSeq, {
+          limit: 200,
+          waitMs,
+          signal,
+        });
+        if (result.status === "ok") {
+          const position = decodeCursor(result.data.nextCursor, roomId);
+          if (position.ok) afterSeq = position.position.afterSeq;
+        }
+        return result;
+      },
+    };
+    return ok(subscription);
+  }
+
+  // ---- the shared action path -----------------------------------------------------------------
+
+  /** One action by a human (WebSocket) or agent, rate-limited under `actor.rateKey`. */
+  async act(actor: Actor, action: unknown, opts?: CallOptions): Promise<AicResult<ActData>> {
+    const parsed = ActAction.safeParse(action);
+    if (!parsed.success) return badRequest(parsed.error);
+    const actorCheck = ActorShape.safeParse(actor);
+    if (!actorCheck.success) return badRequest(actorCheck.error);
+    const limited = this.rateLimit(actor.rateKey, ACT_RATE_CLASS[parsed.data.kind]);
+    if (limited) return limited;
+    const extras: ExecuteExtras = { signal: opts?.signal };
+    if (parsed.data.kind === "moveTo" && parsed.data.roomId) extras.roomId = parsed.data.roomId;
+    return this.execute(actor, parsed.data, extras);
+  }
+
+  private async execute(
+    actor: Actor,
+    action: ActActionT,
+    extras: ExecuteExtras,
+  ): Promise<AicResult<ActData>> {
+    const world = this.world;
+    if (extras.tx) {
+      const stored = world.lookupTx(extras.tx.key);
+      if (stored) {
+        if (stored.payloadHash !== extras.tx.payloadHash) return txConflict();
+        return mapResult(action, stored.result, extras, undefined);
+      }
+    }
+    const input = buildInput(actor, action, extras);
+    if (action.kind === "join") {
+      const joinRoom = action.roomId ?? world.definition.defaultRoomId;
+      if (!world.definition.rooms[joinRoom])
+        return aicError("not_found", `room "${joinRoom}" does not exist`);
+    }
+    // No tick runs between submit() and the tick that applies the input, so this is the room's
+    // position just before the join: the joiner's cursor.
+    const seqBefore = action.kind === "join" ? latestSeqByRoom(world) : undefined;
+    const roomBefore =
+      action.kind === "leave" ? (world.getEntity(actor.entityId)?.roomId ?? extras.roomId) : undefined;
+    let result: InputResult | "timeout";
+    try {
+      result = await this.awaitTick(this.runtime.submit(input), extras.signal);
+    } catch (error) {
+      if (error instanceof RuntimeUnavailableError) {
+        return aicError(error.code, error.message);
+      }
+      throw error;
+    }
+    if (result === "timeout") {
+      return aicError(
+        "timeout",
+        "the action was queued but not applied in time; retry with the same txId to learn its result",
+      );
+    }
+    return mapResult(action, result, extras, { seqBefore, roomBefore });
+  }
+
+  private awaitTick(pending: Promise<InputResult>, signal?: AbortSignal): Promise<InputResult | "timeout"> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const done = () => {
+        settled = true;
+        this.clock.clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const onAbort = () => {
+        if (settled) return;
+        done();
+        resolve("timeout");
+      };
+      const timer = this.clock.setTimeout(onAbort, this.actionTimeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+      pending.then(
+        (value) => {
+          if (settled) return;
+          done();
+          resolve(value);
+        },
+        (error) => {
+          if (settled) return;
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  private readEvents(
+    entityId: string,
+    agentId: string,
+    roomId: string,
+    afterSeq: number,
+    options: { limit: number; waitMs: number; signal: AbortSignal | undefined },
+  ): Promise<AicResult<PollEventsResponse>> {
+    const self = this.world.getEntity(entityId);
+    if (!self || self.roomId !== roomId) return Promise.resolve(notInRoom(agentId, roomId));
+    const first = this.pageFor(entityId, roomId, afterSeq, options.limit);
+    if (
+      first.status === "error" ||
+      first.data.events.length > 0 ||
+      options.waitMs <= 0 ||
+      options.signal?.aborted
+    ) {
+      return Promise.resolve(first);
+    }
+    // Park until a tick appends an event this agent may see, waitMs passes, or the caller goes away.
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (answer: AicResult<PollEventsResponse>) => {
+        if (settled) return;
+        settled = true;
+        unsubscribe();
+        this.clock.clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        resolve(answer);
+      };
+      const onAbort = () => finish(this.pageFor(entityId, roomId, afterSeq, options.limit));
+      const unsubscribe = this.runtime.onTick((info) => {
+        if (!info.events.some((event: WorldEvent) => event.roomId === roomId && event.seq > afterSeq)) return;
+        const page = this.pageFor(entityId, roomId, afterSeq, options.limit);
+        if (page.status === "error" || page.data.events.length > 0) finish(page);
+      });
+      const timer = this.clock.setTimeout(onAbort, options.waitMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  private pageFor(
+    entityId: string,
+    roomId: string,
+    afterSeq: number,
+    limit: number,
+  ): AicResult<PollEventsResponse> {
+    const page = this.world.eventsFor(entityId, roomId, afterSeq, limit);
+    if (page.expired) {
+      return aicError(
+        "conflict",
+        "sinceCursor is older than the retained event window; events were dropped",
+        {
+          reason: "cursor_expired",
+          nextCursor: encodeCursor(roomId, Math.max(0, page.expired.oldestRetainedSeq - 1)),
+          droppedCount: page.expired.droppedCount,
+        },
+      );
+    }
+    const events: EventEnvelopeT[] = page.events.map((event) => ({
+      cursor: encodeCursor(roomId, event.seq),
+      type: event.type,
+      roomId: event.roomId,
+      tsMs: event.tsMs,
+      payload: event.payload,
+    }));
+    return ok({ events, nextCursor: encodeCursor(roomId, page.nextSeq), serverTsMs: this.world.serverTsMs });
+  }
+
+  // ---- admission: validate, scope, rate limit -------------------------------------------------
+
+  private admit<S extends z.ZodType<{ agentId: string; roomId: string }>>(
+    caller: string,
+    body: unknown,
+    schema: S,
+    rateClass: string,
+    _options: { requireRoom?: boolean } = {},
+  ): { ok: true; request: z.output<S>; actor: Actor } | { ok: false; result: AicResult<never> } {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) return { ok: false, result: badRequest(parsed.error) };
+    const request = parsed.data;
+    if (request.agentId !== caller) {
+      return {
+        ok: false,
+        result: aicError("forbidden", "this credential may only act for its own agentId", {
+          agentId: request.agentId,
+        }),
+      };
+    }
+    const agent = this.agents(request.agentId);
+    if (!agent) {
+      return { ok: false, result: aicError("forbidden", `agent "${request.agentId}" is not provisioned`) };
+    }
+    const actor: Actor = {
+      entityId: agentEntityId(request.agentId),
+      kind: "agent",
+      name: agent.name,
+      rateKey: `agent:${request.agentId}`,
+    };
+    const limited = this.rateLimit(actor.rateKey, rateClass);
+    if (limited) return { ok: false, result: limited };
+    if (!this.world.definition.rooms[request.roomId]) {
+      return { ok: false, result: aicError("not_found", `room "${request.roomId}" does not exist`) };
+    }
+    return { ok: true, request, actor };
+  }
+
+  private rateLimit(rateKey: string, rateClass: string): AicResult<never> | undefined {
+    const decision = this.limiter.take(rateKey, rateClass);
+    if (decision.allowed) return undefined;
+    return aicError("rate_limited", `rate limit exceeded for ${rateClass}`, {
+      retryAfterMs: decision.retryAfterMs,
+      rateClass,
+    });
+  }
+
+  private txExtras(
+    request: { agentId: string; roomId: string; txId: string },
+    expect: ExpectT | undefined,
+    opts: CallOptions | undefined,
+  ): ExecuteExtras {
+    const extras: ExecuteExtras = {
+      roomId: request.roomId,
+      tx: {
+        key: txKey(request.agentId, request.roomId, request.txId),
+        payloadHash: payloadHash(request as Record<string, unknown>),
+      },
+      signal: opts?.signal,
+    };
+    const guards = expect ? guardsFrom(expect) : [];
+    if (guards.length > 0) extras.guards = guards;
+    return extras;
+  }
+
+  private observed(view: EntityView, distance: number, full: boolean): ObservedEntityT {
+    const entry: ObservedEntityT = {
+      entity: entityBase(view, full),
+      distance: clampDistance(distance),
+      affords: [],
+    };
+    if (view.kind === "object") {
+      const object = this.world.objectView(view.id);
+      if (object) {
+        entry.affords = object.affords.slice(0, MAX_AFFORDS).map((a) => ({ ...a }));
+        if (full) entry.object = { objectType: object.objectType, state: object.state };
+      }
+    }
+    return entry;
+  }
+}
+
+const ActorShape = z.strictObject({
+  entityId: z.string().regex(/^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/),
+  kind: z.enum(["human", "agent"]),
+  name: z.string().min(1).max(64),
+  rateKey: z.string().min(1).max(200),
+});
+
+function entityBase(view: EntityView, full: boolean): EntityBaseT {
+  const base: EntityBaseT = {
+    id: view.id,
+    kind: view.kind,
+    name: view.name,
+    roomId: view.roomId,
+    pos: { x: view.pos.x, y: view.pos.y },
+    tile: { tx: view.tile.tx, ty: view.tile.ty },
+    facing: view.facing,
+  };
+  if (view.speed !== undefined) base.speed = view.speed;
+  if (full && view.meta !== undefined) base.meta = view.meta;
+  return base;
+}
+
+function clampDistance(distance: number): number {
+  return Math.min(1_000_000, Math.max(0, distance));
+}
+
+function guardsFrom(expect: ExpectT): Guard[] {
+  const guards: Guard[] = [];
+  if (expect.tick !== undefined) guards.push({ kind: "tick_is", tick: expect.tick });
+  if (expect.snapshotHash !== undefined) guards.push({ kind: "snapshot_hash_is", hash: expect.snapshotHash });
+  if (expect.entityNear) {
+    guards.push({
+      kind: "entity_near",
+      entityId: expect.entityNear.entityId,
+      withinTiles: expect.entityNear.withinTiles,
+    });
+  }
+  if (expect.objectState) {
+    guards.push({
+      kind: "object_state_is",
+      objectId: expect.objectState.objectId,
+      field: expect.objectState.field,
+      equals: expect.objectState.equals,
+    });
+  }
+  return guards;
+}
+
+function buildInput(actor: Actor, action: ActActionT, extras: ExecuteExtras): Input {
+  const base = {
+    entityId: actor.entityId,
+    ...(extras.roomId ? { roomId: extras.roomId } : {}),
+    ...(extras.tx ? { tx: extras.tx } : {}),
+    ...(extras.guards ? { guards: extras.guards } : {}),
+  };
+  switch (action.kind) {
+    case "join":
+      return {
+        ...base,
+        kind: "join",
+        actorKind: actor.kind,
+        name: actor.name,
+        ...(action.roomId ? { joinRoomId: action.roomId } : {}),
+      };
+    case "leave":
+      return { ...base, kind: "leave", reason: "disconnect" };
+    case "moveTo":
+      return { ...base, kind: "moveTo", dest: { tx: action.dest.tx, ty: action.dest.ty } };
+    case "moveDir":
+      return { ...base, kind: "moveDir", dx: action.dx, dy: action.dy };
+    case "interact":
+      return {
+        ...base,
+        kind: "interact",
+        targetId: action.targetId,
+        action: action.action,
+        ...(action.params ? { params: action.params } : {}),
+      };
+    case "chat":
+      return { ...base, kind: "chat", channel: action.channel, message: action.message };
+  }
+}
+
+function latestSeqByRoom(world: WorldApi): Map<string, number> {
+  const seqs = new Map<string, number>();
+  for (const roomId of Object.keys(world.definition.rooms)) seqs.set(roomId, world.latestSeq(roomId));
+  return seqs;
+}
+
+/** The AIC answer for a world result. A pure function of the stored result, so a replayed txId
+ * produces byte-identical JSON (the `replayed` flag is deliberately not reflected). */
+function mapResult(
+  action: ActActionT,
+  result: InputResult,
+  extras: ExecuteExtras,
+  context: { seqBefore: Map<string, number> | undefined; roomBefore: string | undefined } | undefined,
+): AicResult<ActData> {
+  if (!result.ok) {
+    const { code, message, details } = result.error;
+    return aicError(code, message, details);
+  }
+  const value = result.value;
+  const serverTsMs = result.serverTsMs;
+  switch (value.kind) {
+    case "join":
+      return ok({
+        entityId: value.entityId,
+        roomId: value.roomId,
+        tile: { tx: value.tile.tx, ty: value.tile.ty },
+        cursor: encodeCursor(value.roomId, context?.seqBefore?.get(value.roomId) ?? 0),
+        serverTsMs,
+      });
+    case "leave":
+      return ok({ entityId: value.entityId, roomId: context?.roomBefore ?? extras.roomId ?? "", serverTsMs });
+    case "moveTo":
+      return ok({ applied: value.result === "accepted", serverTsMs, result: value.result });
+    case "moveDir":
+      return ok({ applied: true, serverTsMs });
+    case "interact":
+      return ok({
+        applied: value.outcome.type === "ok" || value.outcome.type === "no_effect",
+        serverTsMs,
+        outcome: { ...value.outcome },
+      });
+    case "chat":
+      return ok({ applied: true, serverTsMs, chatMessageId: value.chatMessageId });
+    default:
+      return aicError("internal", `unexpected world result for ${action.kind}`);
+  }
+}
+
+function withTxId(txId: string, result: AicResult<ActData>): AicResult<unknown> {
+  return result.status === "ok" ? { status: "ok", data: { txId, ...result.data } } : result;
+}
+
+function txConflict(): AicResult<never> {
+  return aicError("conflict", "txId was already used with a different payload", {
+    reason: "tx_payload_mismatch",
+  });
+}
+
+function notInRoom(agentId: string, roomId: string): AicResult<never> {
+  return aicError("agent_not_in_room", `agent "${agentId}" is not in room "${roomId}"; call join first`, {
+    agentId,
+    roomId,
+  });
+}
+
+const MAX_ISSUES = 10;
+
+export function badRequest(error: z.ZodError): AicResult<never> {
+  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
+    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)).join("."),
+    code: issue.code,
+    message: issue.message.slice(0, 200),
+  }));
+  const first = issues[0];
+  const message = first ? `invalid request: ${first.path || "(body)"}: ${first.message}` : "invalid request";
+  return aicError("bad_request", message, { issues });
+}
