@@ -1,0 +1,35 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeCursor, encodeCursor, START_CURSOR } from "./cursor.ts";
+import { CURSOR_PATTERN } from "./schemas.ts";
+
+describe("cursor codec", () => {
+  it("round-trips room + seq and always matches the PRD cursor pattern", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-zA-Z0-9._-]{1,64}$/), fc.nat(), (roomId, seq) => {
+        const cursor = encodeCursor(roomId, seq);
+        expect(cursor).toMatch(CURSOR_PATTERN);
+        expect(decodeCursor(cursor, roomId)).toEqual({ ok: true, position: { roomId, afterSeq: seq } });
+      }),
+    );
+  });
+
+  it('"c_0" means from the start of any room', () => {
+    expect(START_CURSOR).toBe("c_0");
+    expect(decodeCursor("c_0", "garden")).toEqual({ ok: true, position: { roomId: "garden", afterSeq: 0 } });
+  });
+
+  it("rejects another room's cursor, malformed and foreign strings", () => {
+    expect(decodeCursor(encodeCursor("lobby", 3), "garden")).toMatchObject({ ok: false });
+    for (const bad of ["c_1", "c_3", "AAAA", "====", "x", `${encodeCursor("lobby", 3)}A`, "AQ"]) {
+      expect(decodeCursor(bad, "lobby").ok, bad).toBe(false);
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9=_-]{1,256}$/), (text) => {
+        const decoded = decodeCursor(text, "lobby");
+        if (decoded.ok)
+          expect(text === "c_0" || encodeCursor("lobby", decoded.position.afterSeq) === text).toBe(true);
+      }),
+    );
+  });
+});
