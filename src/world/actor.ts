@@ -1,0 +1,55 @@
+// The mutable state of one human or agent. Plain fields only: snapshot.ts serializes them.
+import type { ActorKind, Facing } from "./types.ts";
+
+export interface Actor {
+  id: string;
+  kind: ActorKind;
+  name: string;
+  roomId: string;
+  x: number;
+  y: number;
+  tx: number;
+  ty: number;
+  facing: Facing;
+  /** Small integer unique per join, used to key proximity pairs without string building. */
+  handle: number;
+  /** Tile indices being walked (moveTo), from the start tile; empty when not path-walking. */
+  path: number[];
+  pathIndex: number;
+  /** Destination tile index of the current moveTo (-1 when none), for re-pathing. */
+  dest: number;
+  /** Held direction (moveDir), each in -1..1. */
+  dirX: number;
+  dirY: number;
+  /** Whether the actor moved during the last tick. */
+  moving: boolean;
+  /** Spatial grid bookkeeping (not serialized; rebuilt on restore). */
+  cell: number;
+}
+
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Inserts into an id-sorted array. */
+export function insertSorted(list: Actor[], actor: Actor): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.id < actor.id) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, actor);
+}
+
+export function removeSorted(list: Actor[], actor: Actor): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.id < actor.id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] === actor) list.splice(lo, 1);
+}

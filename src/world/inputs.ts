@@ -1,0 +1,115 @@
+// Shape checks for inputs arriving from outside (the AIC layer validates too, but the world never
+// trusts its callers: bad input becomes a bad_request result, never an exception).
+import type { Guard, Input, WorldError } from "./types.ts";
+
+const ENTITY_ID_RE = /^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$/;
+const ROOM_ID_RE = /^[a-zA-Z0-9._-]{1,64}$/;
+
+function bad(message: string, details?: Record<string, unknown>): WorldError {
+  return details ? { code: "bad_request", message, details } : { code: "bad_request", message };
+}
+
+function isInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function checkGuard(g: unknown, i: number): WorldError | undefined {
+  if (!isPlainObject(g)) return bad(`guards[${i}] must be an object`);
+  switch (g.kind) {
+    case "tick_is":
+      return isInt(g.tick) ? undefined : bad(`guards[${i}].tick must be an integer`);
+    case "snapshot_hash_is":
+      return typeof g.hash === "string" ? undefined : bad(`guards[${i}].hash must be a string`);
+    case "entity_near":
+      return typeof g.entityId === "string" &&
+        typeof g.withinTiles === "number" &&
+        Number.isFinite(g.withinTiles)
+        ? undefined
+        : bad(`guards[${i}] needs entityId (string) and withinTiles (number)`);
+    case "object_state_is": {
+      const eq = g.equals;
+      const okEq = eq === null || typeof eq === "string" || typeof eq === "number" || typeof eq === "boolean";
+      return typeof g.objectId === "string" && typeof g.field === "string" && okEq
+        ? undefined
+        : bad(`guards[${i}] needs objectId, field and a scalar equals`);
+    }
+    default:
+      return bad(`guards[${i}].kind ${JSON.stringify(g.kind)} is unknown`);
+  }
+}
+
+/** Returns the problem with an input's shape, or undefined when it is well formed. */
+export function checkInput(input: unknown): WorldError | undefined {
+  if (!isPlainObject(input)) return bad("input must be an object");
+  const i = input as Record<string, unknown>;
+  if (typeof i.entityId !== "string" || !ENTITY_ID_RE.test(i.entityId) || i.entityId.startsWith("obj_")) {
+    return bad("entityId must match ^(hum|agt)_[a-zA-Z0-9._-]{1,64}$", { entityId: i.entityId });
+  }
+  if (i.roomId !== undefined && (typeof i.roomId !== "string" || !ROOM_ID_RE.test(i.roomId))) {
+    return bad("roomId must match ^[a-zA-Z0-9._-]{1,64}$");
+  }
+  if (i.tx !== undefined) {
+    const tx = i.tx as Record<string, unknown>;
+    if (!isPlainObject(tx) || typeof tx.key !== "string" || tx.key.length === 0 || tx.key.length > 512) {
+      return bad("tx.key must be a non-empty string");
+    }
+    if (typeof tx.payloadHash !== "string") return bad("tx.payloadHash must be a string");
+  }
+  if (i.guards !== undefined) {
+    if (!Array.isArray(i.guards) || i.guards.length > 16)
+      return bad("guards must be an array of at most 16 guards");
+    for (let k = 0; k < i.guards.length; k++) {
+      const problem = checkGuard(i.guards[k], k);
+      if (problem) return problem;
+    }
+  }
+  switch (i.kind) {
+    case "join": {
+      if (i.actorKind !== "human" && i.actorKind !== "agent")
+        return bad('actorKind must be "human" or "agent"');
+      const prefix = i.actorKind === "human" ? "hum_" : "agt_";
+      if (!i.entityId.startsWith(prefix)) return bad(`a ${i.actorKind} entityId starts with ${prefix}`);
+      if (typeof i.name !== "string" || i.name.length < 1 || i.name.length > 64)
+        return bad("name must be 1..64 chars");
+      if (
+        i.joinRoomId !== undefined &&
+        (typeof i.joinRoomId !== "string" || !ROOM_ID_RE.test(i.joinRoomId))
+      ) {
+        return bad("joinRoomId must match ^[a-zA-Z0-9._-]{1,64}$");
+      }
+      return undefined;
+    }
+    case "leave":
+      return i.reason === "disconnect" || i.reason === "kicked" || i.reason === "room_closed"
+        ? undefined
+        : bad('reason must be "disconnect", "kicked" or "room_closed"');
+    case "moveTo": {
+      const dest = i.dest as Record<string, unknown>;
+      return isPlainObject(dest) && isInt(dest.tx) && isInt(dest.ty)
+        ? undefined
+        : bad("dest must be {tx, ty} integers");
+    }
+    case "moveDir":
+      return isInt(i.dx) && isInt(i.dy) && Math.abs(i.dx) <= 1 && Math.abs(i.dy) <= 1
+        ? undefined
+        : bad("dx and dy must be integers in -1..1");
+    case "interact":
+      if (typeof i.targetId !== "string" || i.targetId.length === 0) return bad("targetId must be a string");
+      if (typeof i.action !== "string" || i.action.length === 0 || i.action.length > 64) {
+        return bad("action must be a 1..64 char string");
+      }
+      return i.params === undefined || isPlainObject(i.params) ? undefined : bad("params must be an object");
+    case "chat":
+      if (i.channel !== "proximity" && i.channel !== "global")
+        return bad('channel must be "proximity" or "global"');
+      return typeof i.message === "string" ? undefined : bad("message must be a string");
+    default:
+      return bad(`unknown input kind ${JSON.stringify(i.kind)}`);
+  }
+}
+
+export type { Guard, Input };

@@ -1,0 +1,15 @@
+// The one registry of object types and their affordances. Adding a type = one file + one line here.
+import { door } from "./door.ts";
+import { portal } from "./portal.ts";
+import { sign } from "./sign.ts";
+import type { ObjectTypeHandler } from "./types.ts";
+
+const handlers: readonly ObjectTypeHandler[] = [sign, portal, door];
+
+export const objectTypes: ReadonlyMap<string, ObjectTypeHandler> = new Map(
+  handlers.map((h) => [h.objectType, h]),
+);
+
+export function objectType(name: string): ObjectTypeHandler | undefined {
+  return objectTypes.get(name);
+}

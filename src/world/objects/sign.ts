@@ -1,0 +1,10 @@
+import type { ObjectTypeHandler } from "./types.ts";
+
+export const sign: ObjectTypeHandler = {
+  objectType: "sign",
+  props: { text: "string" },
+  actions: ["read"],
+  initialState: (def) => ({ text: String(def.props.text) }),
+  affordances: () => [{ action: "read", label: "Read the sign" }],
+  interact: (ctx) => ({ type: "ok", message: String(ctx.state.text) }),
+};

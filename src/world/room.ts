@@ -1,0 +1,57 @@
+// The live state of one room: actors (sorted by id), spatial grid, current collision, event log, chat.
+import type { Actor } from "./actor.ts";
+import { RoomChatLog } from "./chat.ts";
+import { RoomEventLog } from "./events-log.ts";
+import { PathFinder, type TileGrid } from "./grid.ts";
+import type { ObjectState, ObjectTypeHandler } from "./objects/types.ts";
+import { SpatialGrid } from "./spatial-grid.ts";
+import type { ObjectDefinition, RoomDefinition } from "./types.ts";
+
+export interface WorldObject {
+  def: ObjectDefinition;
+  handler: ObjectTypeHandler;
+  state: ObjectState;
+  version: number;
+}
+
+export class Room implements TileGrid {
+  readonly def: RoomDefinition;
+  readonly width: number;
+  readonly height: number;
+  readonly tileSize: number;
+  /** Static collision plus closed doors. */
+  readonly blocked: Uint8Array;
+  readonly actors: Actor[] = [];
+  readonly grid: SpatialGrid;
+  readonly log: RoomEventLog;
+  readonly chat = new RoomChatLog();
+  /** Objects of this room, sorted by id. */
+  readonly objects: WorldObject[] = [];
+  readonly pathFinder: PathFinder;
+
+  constructor(def: RoomDefinition, proximityRadius: number, eventRetention: number) {
+    this.def = def;
+    this.width = def.widthTiles;
+    this.height = def.heightTiles;
+    this.tileSize = def.tileSize;
+    this.blocked = new Uint8Array(def.blocked);
+    this.grid = new SpatialGrid(this.width * this.tileSize, this.height * this.tileSize, proximityRadius);
+    this.log = new RoomEventLog(def.roomId, eventRetention);
+    this.pathFinder = new PathFinder(this.width * this.height);
+  }
+
+  inBounds(tx: number, ty: number): boolean {
+    return tx >= 0 && ty >= 0 && tx < this.width && ty < this.height;
+  }
+
+  /** Recomputes one tile's collision from the static layer and the objects standing on it. */
+  refreshTile(tx: number, ty: number): void {
+    const index = ty * this.width + tx;
+    let blocked = this.def.blocked[index] === 1;
+    for (const obj of this.objects) {
+      if (obj.def.tile.tx === tx && obj.def.tile.ty === ty && obj.handler.blocksTile?.(obj.state))
+        blocked = true;
+    }
+    this.blocked[index] = blocked ? 1 : 0;
+  }
+}

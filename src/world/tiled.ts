@@ -1,0 +1,203 @@
+// Tiled JSON map (orthogonal, one embedded "tiles" tileset) -> RoomDefinition.
+import { WorldLoadError } from "./errors.ts";
+import { objectType } from "./objects/registry.ts";
+import type { ObjectDefinition, RoomDefinition, SpawnPoint } from "./types.ts";
+
+export const TILE_SIZE = 32;
+const GID_MASK = 0x1fffffff; // Tiled stores flip flags in the top 3 bits.
+const NAME_RE = /^[a-zA-Z0-9._-]{1,60}$/;
+
+type Json = Record<string, unknown>;
+
+function isObj(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function int(file: string, field: string, v: unknown, min = 0): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+    throw new WorldLoadError(file, field, `expected an integer >= ${min}, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+export interface RoomMeta {
+  roomId: string;
+  name: string;
+  mapId: string;
+  mapFile: string;
+}
+
+function parseLayerData(
+  file: string,
+  layer: Json,
+  field: string,
+  width: number,
+  height: number,
+  maxGid: number,
+): number[] {
+  const data = layer.data;
+  if (!Array.isArray(data))
+    throw new WorldLoadError(file, `${field}.data`, "expected an array of gids (CSV encoding)");
+  if (data.length !== width * height) {
+    throw new WorldLoadError(file, `${field}.data`, `expected ${width * height} gids, got ${data.length}`);
+  }
+  const out = new Array<number>(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const raw = data[i];
+    if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 0) {
+      throw new WorldLoadError(file, `${field}.data[${i}]`, `expected a gid, got ${JSON.stringify(raw)}`);
+    }
+    const gid = raw & GID_MASK;
+    if (gid > maxGid) {
+      throw new WorldLoadError(
+        file,
+        `${field}.data[${i}]`,
+        `unknown tile id ${gid} at (${i % width}, ${Math.floor(i / width)}); the tileset has gids 1..${maxGid}`,
+      );
+    }
+    out[i] = gid;
+  }
+  return out;
+}
+
+function readProps(file: string, field: string, obj: Json): Record<string, string | number | boolean> {
+  const props: Record<string, string | number | boolean> = {};
+  if (obj.properties === undefined) return props;
+  if (!Array.isArray(obj.properties))
+    throw new WorldLoadError(file, `${field}.properties`, "expected an array");
+  obj.properties.forEach((p, i) => {
+    if (!isObj(p) || typeof p.name !== "string") {
+      throw new WorldLoadError(file, `${field}.properties[${i}]`, "expected {name, type, value}");
+    }
+    const v = p.value;
+    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
+      throw new WorldLoadError(
+        file,
+        `${field}.properties.${p.name}`,
+        "expected a string, number or boolean value",
+      );
+    }
+    props[p.name] = v;
+  });
+  return props;
+}
+
+export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomDefinition {
+  let map: unknown;
+  try {
+    map = JSON.parse(text);
+  } catch (error) {
+    throw new WorldLoadError(file, undefined, `unreadable JSON: ${(error as Error).message}`);
+  }
+  if (!isObj(map)) throw new WorldLoadError(file, undefined, "expected a Tiled map object");
+  if (map.orientation !== "orthogonal")
+    throw new WorldLoadError(file, "orientation", 'expected "orthogonal"');
+  const width = int(file, "width", map.width, 1);
+  const height = int(file, "height", map.height, 1);
+  const tileSize = int(file, "tilewidth", map.tilewidth, 1);
+  if (tileSize !== TILE_SIZE || map.tileheight !== TILE_SIZE) {
+    throw new WorldLoadError(file, "tilewidth", `expected ${TILE_SIZE}x${TILE_SIZE} tiles`);
+  }
+  if (!Array.isArray(map.tilesets) || map.tilesets.length !== 1 || !isObj(map.tilesets[0])) {
+    throw new WorldLoadError(file, "tilesets", 'expected exactly one embedded tileset named "tiles"');
+  }
+  const ts = map.tilesets[0];
+  if (ts.name !== "tiles") throw new WorldLoadError(file, "tilesets[0].name", 'expected "tiles"');
+  const firstGid = int(file, "tilesets[0].firstgid", ts.firstgid, 1);
+  const tileCount = int(file, "tilesets[0].tilecount", ts.tilecount, 1);
+  const maxGid = firstGid + tileCount - 1;
+  if (!Array.isArray(map.layers)) throw new WorldLoadError(file, "layers", "expected an array");
+  const layers = new Map<string, Json>();
+  for (const layer of map.layers) {
+    if (isObj(layer) && typeof layer.name === "string") layers.set(layer.name, layer);
+  }
+  const tileLayer = (name: string): Json => {
+    const layer = layers.get(name);
+    if (!layer || layer.type !== "tilelayer")
+      throw new WorldLoadError(file, `layers.${name}`, "missing tile layer");
+    if (layer.width !== width || layer.height !== height) {
+      throw new WorldLoadError(file, `layers.${name}`, `expected ${width}x${height}`);
+    }
+    return layer;
+  };
+  parseLayerData(file, tileLayer("ground"), "layers.ground", width, height, maxGid);
+  parseLayerData(file, tileLayer("decor"), "layers.decor", width, height, maxGid);
+  const collision = parseLayerData(file, tileLayer("collision"), "layers.collision", width, height, maxGid);
+  const blocked = new Uint8Array(width * height);
+  for (let i = 0; i < collision.length; i++) blocked[i] = collision[i] !== 0 ? 1 : 0;
+
+  const group = layers.get("objects");
+  if (!group || group.type !== "objectgroup" || !Array.isArray(group.objects)) {
+    throw new WorldLoadError(file, "layers.objects", "missing object group");
+  }
+  const spawns: SpawnPoint[] = [];
+  const objects: ObjectDefinition[] = [];
+  group.objects.forEach((raw, i) => {
+    const field = `layers.objects.objects[${i}]`;
+    if (!isObj(raw)) throw new WorldLoadError(file, field, "expected an object");
+    const type = typeof raw.type === "string" && raw.type !== "" ? raw.type : raw.class;
+    if (typeof type !== "string" || type === "")
+      throw new WorldLoadError(file, `${field}.type`, "missing object type");
+    const name = raw.name;
+    if (typeof name !== "string" || !NAME_RE.test(name)) {
+      throw new WorldLoadError(
+        file,
+        `${field}.name`,
+        `expected a name matching ${NAME_RE}, got ${JSON.stringify(name)}`,
+      );
+    }
+    if (
+      typeof raw.x !== "number" ||
+      typeof raw.y !== "number" ||
+      !Number.isFinite(raw.x) ||
+      !Number.isFinite(raw.y)
+    ) {
+      throw new WorldLoadError(file, `${field}.x`, "expected numeric x and y");
+    }
+    const tile = { tx: Math.floor(raw.x / tileSize), ty: Math.floor(raw.y / tileSize) };
+    if (tile.tx < 0 || tile.ty < 0 || tile.tx >= width || tile.ty >= height) {
+      throw new WorldLoadError(
+        file,
+        `${field} (${name})`,
+        `tile (${tile.tx}, ${tile.ty}) is outside the map`,
+      );
+    }
+    const props = readProps(file, `${field} (${name})`, raw);
+    if (type === "spawn") {
+      if (blocked[tile.ty * width + tile.tx]) {
+        throw new WorldLoadError(
+          file,
+          `${field} (${name})`,
+          `spawn tile (${tile.tx}, ${tile.ty}) is blocked`,
+        );
+      }
+      if (spawns.some((s) => s.name === name))
+        throw new WorldLoadError(file, `${field}.name`, `duplicate spawn "${name}"`);
+      spawns.push({ name, tile });
+      return;
+    }
+    const handler = objectType(type);
+    if (!handler) throw new WorldLoadError(file, `${field}.type`, `unknown object type "${type}"`);
+    for (const [prop, kind] of Object.entries(handler.props)) {
+      const v = props[prop];
+      const ok =
+        kind === "string"
+          ? typeof v === "string" && v.length > 0
+          : kind === "int"
+            ? typeof v === "number" && Number.isInteger(v)
+            : typeof v === "boolean";
+      if (!ok) {
+        throw new WorldLoadError(
+          file,
+          `${field} (${name}).properties.${prop}`,
+          `expected a ${kind}, got ${JSON.stringify(v)}`,
+        );
+      }
+    }
+    objects.push({ id: `obj_${name}`, objectType: type, name, roomId: meta.roomId, tile, props });
+  });
+  if (spawns.length === 0)
+    throw new WorldLoadError(file, "layers.objects", "a room needs at least one spawn object");
+  objects.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { ...meta, widthTiles: width, heightTiles: height, tileSize, blocked, spawns, objects };
+}

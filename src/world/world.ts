@@ -1,0 +1,970 @@
+// The authoritative simulation. Deterministic: the same definition and the same inputs per tick give
+// the same events, results and snapshot hash, in any process. No I/O, clocks or timers here.
+import { type Actor, compareIds, insertSorted, removeSorted } from "./actor.ts";
+import { bodyOverlapsTile, moveWithCollision } from "./collision.ts";
+import { SnapshotMismatchError } from "./errors.ts";
+import { checkInput } from "./inputs.ts";
+import { objectType } from "./objects/registry.ts";
+import type { InteractContext, InteractOutcome, ObjectStateValue } from "./objects/types.ts";
+import { ProximityTracker } from "./proximity.ts";
+import { WorldRng } from "./rng.ts";
+import { Room, type WorldObject } from "./room.ts";
+import { canonicalHash } from "./snapshot.ts";
+import { tickToMs } from "./time.ts";
+import { TxStore } from "./tx-store.ts";
+import {
+  type Audience,
+  type ChatChannel,
+  type ChatMessageRecord,
+  type EntityView,
+  type EventsPage,
+  type EventType,
+  type Facing,
+  type Input,
+  type InputResult,
+  type InputValue,
+  type ObjectView,
+  SNAPSHOT_FORMAT,
+  type StepResult,
+  type TileCoord,
+  type Vec2,
+  type WorldApi,
+  type WorldDefinition,
+  type WorldError,
+  type WorldEvent,
+  type WorldSnapshot,
+} from "./types.ts";
+
+type Outcome = { ok: true; value: InputValue } | { ok: false; error: WorldError };
+
+const MEMBERSHIP_PRUNE_EVERY_TICKS = 600;
+
+function fail(code: WorldError["code"], message: string, details?: Record<string, unknown>): Outcome {
+  return { ok: false, error: details ? { code, message, details } : { code, message } };
+}
+
+function facingFor(dx: number, dy: number, current: Facing): Facing {
+  if (dx === 0 && dy === 0) return current;
+  if (Math.abs(dx) > Math.abs(dy)) return dx > 0 ? "right" : "left";
+  return dy > 0 ? "down" : "up";
+}
+
+/** Serialized actor (snapshot state). */
+interface ActorRecord {
+  id: string;
+  kind: Actor["kind"];
+  name: string;
+  roomId: string;
+  x: number;
+  y: number;
+  facing: Facing;
+  handle: number;
+  path: number[];
+  pathIndex: number;
+  dest: number;
+  dirX: number;
+  dirY: number;
+  moving: boolean;
+}
+
+interface WorldState {
+  rng: number[];
+  nextHandle: number;
+  actors: ActorRecord[];
+  objects: { id: string; state: Record<string, ObjectStateValue>; version: number }[];
+  proximity: { a: string; b: string; inside: boolean; counter: number }[];
+  rooms: Record<
+    string,
+    {
+      lastSeq: number;
+      events: WorldEvent[];
+      membership: { entityId: string; intervals: number[] }[];
+      chat: ChatMessageRecord[];
+    }
+  >;
+  tx: { key: string; payloadHash: string; expiresAtMs: number; result: InputResult }[];
+}
+
+export class World implements WorldApi {
+  readonly definition: WorldDefinition;
+  private tickCount = 0;
+  private nowMs: number;
+  private rng: WorldRng;
+  private nextHandle = 1;
+  private readonly rooms = new Map<string, Room>();
+  private readonly actors = new Map<string, Actor>();
+  private readonly objects = new Map<string, WorldObject>();
+  private readonly proximity = new ProximityTracker();
+  private readonly txStore = new TxStore();
+  private stepEvents: WorldEvent[] = [];
+  private readonly scratch = { x: 0, y: 0 };
+
+  private constructor(def: WorldDefinition) {
+    this.definition = def;
+    this.nowMs = def.epochMs;
+    this.rng = WorldRng.fromSeed(def.seed);
+    const proximityRadius = def.proximityRadiusTiles * this.tileSizeOf(def);
+    for (const roomId of Object.keys(def.rooms).sort()) {
+      const roomDef = def.rooms[roomId]!;
+      const room = new Room(roomDef, proximityRadius, def.eventRetention);
+      for (const objDef of roomDef.objects) {
+        const handler = objectType(objDef.objectType);
+        if (!handler) continue; // parseWorld rejects unknown types; a hand-made definition just loses them
+        const obj: WorldObject = { def: objDef, handler, state: handler.initialState(objDef), version: 1 };
+        room.objects.push(obj);
+        this.objects.set(objDef.id, obj);
+      }
+      room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
+      for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+      this.rooms.set(roomId, room);
+    }
+  }
+
+  private tileSizeOf(def: WorldDefinition): number {
+    const first = Object.values(def.rooms)[0];
+    return first ? first.tileSize : 32;
+  }
+
+  static create(def: WorldDefinition): World {
+    return new World(def);
+  }
+
+  /** Rebuilds a world from snapshot(); refuses snapshots of another world, scene or format. */
+  static restore(def: WorldDefinition, snapshot: WorldSnapshot): World {
+    if (!snapshot || snapshot.format !== SNAPSHOT_FORMAT) {
+      throw new SnapshotMismatchError(
+        "format",
+        `snapshot format ${JSON.stringify(snapshot?.format)} is not ${SNAPSHOT_FORMAT}`,
+      );
+    }
+    if (snapshot.world !== def.name) {
+      throw new SnapshotMismatchError(
+        "world",
+        `snapshot of world "${snapshot.world}" cannot restore into "${def.name}"`,
+      );
+    }
+    if (snapshot.sceneHash !== def.sceneHash) {
+      throw new SnapshotMismatchError(
+        "sceneHash",
+        `snapshot scene ${snapshot.sceneHash} does not match this world's scene ${def.sceneHash} (the world files changed)`,
+      );
+    }
+    const world = new World(def);
+    try {
+      world.load(snapshot);
+    } catch (error) {
+      if (error instanceof SnapshotMismatchError) throw error;
+      throw new SnapshotMismatchError("state", `snapshot state is malformed: ${(error as Error).message}`);
+    }
+    return world;
+  }
+
+  get tick(): number {
+    return this.tickCount;
+  }
+
+  get serverTsMs(): number {
+    return this.nowMs;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // step
+  // ---------------------------------------------------------------------------------------------
+
+  step(inputs: readonly Input[]): StepResult {
+    const startTick = this.tickCount;
+    // Guards compare against the state callers observed: the state at the start of this step.
+    let startHash: string | undefined;
+    const startHashOnce = (): string => {
+      startHash ??= this.snapshotHash();
+      return startHash;
+    };
+    if (
+      inputs.some((i) => Array.isArray(i?.guards) && i.guards.some((g) => g?.kind === "snapshot_hash_is"))
+    ) {
+      startHashOnce();
+    }
+    this.tickCount = startTick + 1;
+    this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
+    this.stepEvents = [];
+    this.txStore.sweep(this.nowMs);
+
+    const order = inputs.map((_, i) => i);
+    const keyOf = (i: number): string => {
+      const id = (inputs[i] as { entityId?: unknown } | undefined)?.entityId;
+      return typeof id === "string" ? id : "";
+    };
+    order.sort((a, b) => compareIds(keyOf(a), keyOf(b)) || a - b);
+    const results = new Array<InputResult>(inputs.length);
+    for (const i of order) results[i] = this.applyWithTx(inputs[i]!, startTick, startHashOnce);
+
+    this.simulate();
+    if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
+      for (const room of this.rooms.values()) {
+        room.log.pruneAll();
+        room.chat.prune(this.nowMs);
+      }
+    }
+    const events = this.stepEvents;
+    this.stepEvents = [];
+    return { tick: this.tickCount, serverTsMs: this.nowMs, events, results };
+  }
+
+  private stamp(outcome: Outcome): InputResult {
+    return outcome.ok
+      ? { ok: true, value: outcome.value, tick: this.tickCount, serverTsMs: this.nowMs }
+      : { ok: false, error: outcome.error, tick: this.tickCount, serverTsMs: this.nowMs };
+  }
+
+  private applyWithTx(input: Input, startTick: number, startHash: () => string): InputResult {
+    const problem = checkInput(input);
+    if (problem) return this.stamp({ ok: false, error: problem });
+    const tx = input.tx;
+    if (tx) {
+      const stored = this.txStore.get(tx.key, this.nowMs);
+      if (stored) {
+        if (stored.payloadHash === tx.payloadHash) return { ...stored.result, replayed: true };
+        return this.stamp(
+          fail("conflict", "this idempotency key was already used with a different payload", {
+            key: tx.key,
+            storedPayloadHash: stored.payloadHash,
+          }),
+        );
+      }
+    }
+    const result = this.stamp(this.apply(input, startTick, startHash));
+    if (tx) {
+      this.txStore.put({
+        key: tx.key,
+        payloadHash: tx.payloadHash,
+        result,
+        expiresAtMs: this.nowMs + this.definition.txTtlSec * 1000,
+      });
+    }
+    return result;
+  }
+
+  private apply(input: Input, startTick: number, startHash: () => string): Outcome {
+    if (input.kind !== "join" && input.roomId !== undefined) {
+      if (!this.rooms.has(input.roomId)) return fail("not_found", `room "${input.roomId}" does not exist`);
+      const actor = this.actors.get(input.entityId);
+      if (!actor || actor.roomId !== input.roomId) {
+        return fail("agent_not_in_room", `${input.entityId} is not in room "${input.roomId}"`, {
+          roomId: input.roomId,
+          actualRoomId: actor?.roomId ?? null,
+        });
+      }
+    }
+    if (input.guards) {
+      for (const guard of input.guards) {
+        const failed = this.checkGuard(input, guard, startTick, startHash);
+        if (failed) return failed;
+      }
+    }
+    switch (input.kind) {
+      case "join":
+        return this.applyJoin(input);
+      case "leave": {
+        const actor = this.actors.get(input.entityId);
+        if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
+        this.removeActor(actor, input.reason);
+        return { ok: true, value: { kind: "leave", entityId: input.entityId } };
+      }
+      case "moveTo":
+        return this.applyMoveTo(input.entityId, input.dest);
+      case "moveDir": {
+        const actor = this.actors.get(input.entityId);
+        if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
+        actor.path = [];
+        actor.pathIndex = 0;
+        actor.dest = -1;
+        actor.dirX = input.dx + 0; // + 0 turns -0 into 0 so snapshots stay canonical
+        actor.dirY = input.dy + 0;
+        if (input.dx !== 0 || input.dy !== 0) actor.facing = facingFor(input.dx, input.dy, actor.facing);
+        return { ok: true, value: { kind: "moveDir" } };
+      }
+      case "interact":
+        return this.applyInteract(input.entityId, input.targetId, input.action, input.params ?? {});
+      case "chat":
+        return this.applyChat(input.entityId, input.channel, input.message);
+    }
+  }
+
+  private checkGuard(
+    input: Input,
+    guard: NonNullable<Input["guards"]>[number],
+    startTick: number,
+    startHash: () => string,
+  ): Outcome | undefined {
+    const conflict = (actual: unknown) =>
+      fail("conflict", `guard ${guard.kind} failed`, { guard: { ...guard }, actual: actual ?? null });
+    switch (guard.kind) {
+      case "tick_is":
+        return guard.tick === startTick ? undefined : conflict(startTick);
+      case "snapshot_hash_is": {
+        const hash = startHash();
+        return guard.hash === hash ? undefined : conflict(hash);
+      }
+      case "entity_near": {
+        const self = this.actors.get(input.entityId);
+        const other = this.actors.get(guard.entityId);
+        const otherPos = other ?? this.objects.get(guard.entityId);
+        if (!self || !otherPos) return conflict(null);
+        let ox: number;
+        let oy: number;
+        let roomId: string;
+        if (other) {
+          ox = other.x;
+          oy = other.y;
+          roomId = other.roomId;
+        } else {
+          const obj = this.objects.get(guard.entityId)!;
+          const ts = this.rooms.get(obj.def.roomId)!.tileSize;
+          ox = (obj.def.tile.tx + 0.5) * ts;
+          oy = (obj.def.tile.ty + 0.5) * ts;
+          roomId = obj.def.roomId;
+        }
+        if (roomId !== self.roomId) return conflict(null);
+        const ts = this.rooms.get(self.roomId)!.tileSize;
+        const distTiles = Math.hypot(ox - self.x, oy - self.y) / ts;
+        return distTiles <= guard.withinTiles ? undefined : conflict(distTiles);
+      }
+      case "object_state_is": {
+        const obj = this.objects.get(guard.objectId);
+        const actual = obj ? (obj.state[guard.field] ?? null) : null;
+        return actual === guard.equals ? undefined : conflict(actual);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // inputs
+  // ---------------------------------------------------------------------------------------------
+
+  private applyJoin(input: Extract<Input, { kind: "join" }>): Outcome {
+    const roomId = input.joinRoomId ?? input.roomId ?? this.definition.defaultRoomId;
+    const room = this.rooms.get(roomId);
+    if (!room) return fail("not_found", `room "${roomId}" does not exist`);
+    const existing = this.actors.get(input.entityId);
+    if (existing && existing.roomId === roomId) {
+      return {
+        ok: true,
+        value: { kind: "join", entityId: existing.id, roomId, tile: { tx: existing.tx, ty: existing.ty } },
+      };
+    }
+    // Moving between rooms is a leave + join; "disconnect" is the closest reason the events schema allows.
+    if (existing) this.removeActor(existing, "disconnect");
+    const tile = this.pickSpawn(room);
+    const ts = room.tileSize;
+    const actor: Actor = {
+      id: input.entityId,
+      kind: input.actorKind,
+      name: input.name,
+      roomId,
+      x: (tile.tx + 0.5) * ts,
+      y: (tile.ty + 0.5) * ts,
+      tx: tile.tx,
+      ty: tile.ty,
+      facing: "down",
+      handle: this.nextHandle++,
+      path: [],
+      pathIndex: 0,
+      dest: -1,
+      dirX: 0,
+      dirY: 0,
+      moving: false,
+      cell: -1,
+    };
+    this.placeActor(actor, room);
+    return { ok: true, value: { kind: "join", entityId: actor.id, roomId, tile } };
+  }
+
+  /** A random free spawn point (any spawn when all are occupied), from the seeded RNG. */
+  private pickSpawn(room: Room): TileCoord {
+    const spawns = room.def.spawns;
+    const free = spawns.filter((s) => !this.actorOnTile(room, s.tile.tx, s.tile.ty));
+    const pool = free.length > 0 ? free : spawns;
+    const spawn = pool[this.rng.int(0, pool.length - 1)]!;
+    return { tx: spawn.tile.tx, ty: spawn.tile.ty };
+  }
+
+  private actorOnTile(room: Room, tx: number, ty: number): boolean {
+    const ts = room.tileSize;
+    let found = false;
+    room.grid.forEachWithin((tx + 0.5) * ts, (ty + 0.5) * ts, ts, (other) => {
+      if (bodyOverlapsTile(ts, other.x, other.y, tx, ty)) found = true;
+    });
+    return found;
+  }
+
+  private placeActor(actor: Actor, room: Room): void {
+    actor.roomId = room.def.roomId;
+    this.actors.set(actor.id, actor);
+    insertSorted(room.actors, actor);
+    room.grid.insert(actor);
+    const event = this.emit(
+      room,
+      "presence.join",
+      { entityId: actor.id, name: actor.name, kind: actor.kind },
+      { kind: "room" },
+    );
+    room.log.enter(actor.id, event.seq);
+  }
+
+  private removeActor(actor: Actor, reason: "disconnect" | "kicked" | "room_closed"): void {
+    const room = this.rooms.get(actor.roomId)!;
+    for (const pair of this.proximity.removeActor(actor)) {
+      this.emit(
+        room,
+        "proximity.exit",
+        { subjectId: pair.a.id, otherId: pair.b.id },
+        { kind: "entities", ids: [pair.a.id] },
+      );
+      this.emit(
+        room,
+        "proximity.exit",
+        { subjectId: pair.b.id, otherId: pair.a.id },
+        { kind: "entities", ids: [pair.b.id] },
+      );
+    }
+    const event = this.emit(room, "presence.leave", { entityId: actor.id, reason }, { kind: "room" });
+    room.log.exit(actor.id, event.seq);
+    removeSorted(room.actors, actor);
+    room.grid.remove(actor);
+    this.actors.delete(actor.id);
+  }
+
+  private applyMoveTo(entityId: string, dest: TileCoord): Outcome {
+    const actor = this.actors.get(entityId);
+    if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
+    const room = this.rooms.get(actor.roomId)!;
+    if (!room.inBounds(dest.tx, dest.ty)) {
+      return fail(
+        "invalid_destination",
+        `tile (${dest.tx}, ${dest.ty}) is outside room "${room.def.roomId}"`,
+        {
+          widthTiles: room.width,
+          heightTiles: room.height,
+        },
+      );
+    }
+    const goal = dest.ty * room.width + dest.tx;
+    if (room.blocked[goal]) return fail("collision_blocked", `tile (${dest.tx}, ${dest.ty}) is blocked`);
+    if (dest.tx === actor.tx && dest.ty === actor.ty) {
+      this.stop(actor);
+      return { ok: true, value: { kind: "moveTo", result: "no_op", pathLength: 0 } };
+    }
+    const path = room.pathFinder.find(room, actor.ty * room.width + actor.tx, goal);
+    if (!path) return fail("collision_blocked", `tile (${dest.tx}, ${dest.ty}) cannot be reached from here`);
+    actor.path = path;
+    actor.pathIndex = 0;
+    actor.dest = goal;
+    actor.dirX = 0;
+    actor.dirY = 0;
+    return { ok: true, value: { kind: "moveTo", result: "accepted", pathLength: path.length - 1 } };
+  }
+
+  private stop(actor: Actor): void {
+    actor.path = [];
+    actor.pathIndex = 0;
+    actor.dest = -1;
+    actor.dirX = 0;
+    actor.dirY = 0;
+  }
+
+  private applyInteract(
+    entityId: string,
+    targetId: string,
+    action: string,
+    params: Record<string, unknown>,
+  ): Outcome {
+    const actor = this.actors.get(entityId);
+    if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
+    const obj = this.objects.get(targetId);
+    if (!obj || obj.def.roomId !== actor.roomId) {
+      if (this.actors.get(targetId)?.roomId === actor.roomId) {
+        return this.outcome({ type: "invalid_action", message: `${targetId} offers no "${action}" action` });
+      }
+      return fail("not_found", `no object "${targetId}" in room "${actor.roomId}"`);
+    }
+    if (!obj.handler.actions.includes(action)) {
+      return this.outcome({
+        type: "invalid_action",
+        message: `a ${obj.def.objectType} supports: ${obj.handler.actions.join(", ")}`,
+      });
+    }
+    const room = this.rooms.get(actor.roomId)!;
+    const ts = room.tileSize;
+    const distance = Math.hypot(
+      (obj.def.tile.tx + 0.5) * ts - actor.x,
+      (obj.def.tile.ty + 0.5) * ts - actor.y,
+    );
+    if (distance > this.definition.interactRangeTiles * ts) {
+      return this.outcome({
+        type: "too_far",
+        message: `${targetId} is ${(distance / ts).toFixed(1)} tiles away; come within ${this.definition.interactRangeTiles}`,
+      });
+    }
+    const ctx: InteractContext = {
+      objectId: obj.def.id,
+      state: obj.state,
+      actorId: actor.id,
+      setState: (field, value) => this.setObjectState(obj, field, value),
+      moveActor: (roomId, tile) => this.teleport(actor, roomId, tile),
+      tileOccupied: () => this.actorOnTile(room, obj.def.tile.tx, obj.def.tile.ty),
+    };
+    return this.outcome(obj.handler.interact(ctx, action, params));
+  }
+
+  private outcome(outcome: InteractOutcome): Outcome {
+    const o =
+      outcome.message === undefined
+        ? { type: outcome.type }
+        : { type: outcome.type, message: outcome.message };
+    return { ok: true, value: { kind: "interact", outcome: o } };
+  }
+
+  private setObjectState(obj: WorldObject, field: string, value: ObjectStateValue): void {
+    obj.state[field] = value;
+    obj.version++;
+    const room = this.rooms.get(obj.def.roomId)!;
+    room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+    this.emit(
+      room,
+      "object.state_changed",
+      {
+        objectId: obj.def.id,
+        objectType: obj.def.objectType,
+        patch: [{ op: "replace", path: `/${field}`, value }],
+        version: obj.version,
+      },
+      { kind: "room" },
+    );
+  }
+
+  private teleport(actor: Actor, roomId: string, tile: TileCoord): void {
+    const target = this.rooms.get(roomId);
+    if (!target) return;
+    this.stop(actor);
+    const ts = target.tileSize;
+    if (actor.roomId !== roomId) {
+      // The events schema allows only disconnect|kicked|room_closed as leave reasons; a portal
+      // trip is reported as "disconnect" from the old room followed by a join in the new one.
+      this.removeActor(actor, "disconnect");
+      actor.x = (tile.tx + 0.5) * ts;
+      actor.y = (tile.ty + 0.5) * ts;
+      actor.tx = tile.tx;
+      actor.ty = tile.ty;
+      actor.handle = this.nextHandle++;
+      this.placeActor(actor, target);
+      return;
+    }
+    actor.x = (tile.tx + 0.5) * ts;
+    actor.y = (tile.ty + 0.5) * ts;
+    actor.tx = tile.tx;
+    actor.ty = tile.ty;
+    target.grid.update(actor);
+  }
+
+  private applyChat(entityId: string, channel: ChatChannel, message: string): Outcome {
+    const actor = this.actors.get(entityId);
+    if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
+    if (message.trim().length === 0) return fail("bad_request", "message is empty");
+    if (message.length > this.definition.chatMaxLength) {
+      return fail("bad_request", `message is longer than ${this.definition.chatMaxLength} characters`, {
+        length: message.length,
+        max: this.definition.chatMaxLength,
+      });
+    }
+    const room = this.rooms.get(actor.roomId)!;
+    let heardBy: string[];
+    if (channel === "global") heardBy = room.actors.map((a) => a.id);
+    else {
+      heardBy = [];
+      const radius = this.definition.chatRadiusTiles * room.tileSize;
+      room.grid.forEachWithin(actor.x, actor.y, radius, (other) => heardBy.push(other.id));
+      heardBy.sort(compareIds);
+    }
+    const id = `msg_${this.rng.idChars(16)}`;
+    const record: ChatMessageRecord = {
+      id,
+      roomId: room.def.roomId,
+      channel,
+      fromEntityId: actor.id,
+      fromName: actor.name,
+      message,
+      tsMs: this.nowMs,
+      heardBy,
+    };
+    room.chat.add(record);
+    const audience: Audience =
+      channel === "global" ? { kind: "room" } : { kind: "entities", ids: [...heardBy] };
+    this.emit(
+      room,
+      "chat.message",
+      { messageId: id, fromEntityId: actor.id, channel, message, tsMs: this.nowMs },
+      audience,
+    );
+    return { ok: true, value: { kind: "chat", chatMessageId: id } };
+  }
+
+  private emit(
+    room: Room,
+    type: EventType,
+    payload: Record<string, unknown>,
+    audience: Audience,
+  ): WorldEvent {
+    const event = room.log.append(type, payload, audience, this.tickCount, this.nowMs);
+    this.stepEvents.push(event);
+    return event;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // simulation
+  // ---------------------------------------------------------------------------------------------
+
+  private simulate(): void {
+    const stepLen = this.definition.walkSpeed / this.definition.tickRate;
+    const debounce = this.definition.proximityDebounceTicks;
+    for (const room of this.rooms.values()) {
+      const actors = room.actors;
+      for (let i = 0; i < actors.length; i++) {
+        const actor = actors[i]!;
+        const x0 = actor.x;
+        const y0 = actor.y;
+        if (actor.pathIndex < actor.path.length) this.walkPath(room, actor, stepLen);
+        else if (actor.dirX !== 0 || actor.dirY !== 0) this.walkDir(room, actor, stepLen);
+        const dx = actor.x - x0;
+        const dy = actor.y - y0;
+        actor.moving = dx !== 0 || dy !== 0;
+        if (actor.moving) {
+          actor.facing = facingFor(dx, dy, actor.facing);
+          actor.tx = Math.min(room.width - 1, Math.max(0, Math.floor(actor.x / room.tileSize)));
+          actor.ty = Math.min(room.height - 1, Math.max(0, Math.floor(actor.y / room.tileSize)));
+          room.grid.update(actor);
+        }
+      }
+      this.proximity.scanRoom(actors, room.grid, room.grid.cellSize, this.tickCount);
+    }
+    const changed = this.proximity.settle(this.tickCount, debounce);
+    for (let i = 0; i < changed.length; i++) {
+      const pair = changed[i]!;
+      const room = this.rooms.get(pair.a.roomId)!;
+      if (pair.inside) {
+        // Distance in world units, rounded to 1/1000 so the payload is stable and readable.
+        const distance = Math.round(Math.hypot(pair.a.x - pair.b.x, pair.a.y - pair.b.y) * 1000) / 1000;
+        this.emit(
+          room,
+          "proximity.enter",
+          { subjectId: pair.a.id, otherId: pair.b.id, distance },
+          {
+            kind: "entities",
+            ids: [pair.a.id],
+          },
+        );
+        this.emit(
+          room,
+          "proximity.enter",
+          { subjectId: pair.b.id, otherId: pair.a.id, distance },
+          {
+            kind: "entities",
+            ids: [pair.b.id],
+          },
+        );
+      } else {
+        this.emit(
+          room,
+          "proximity.exit",
+          { subjectId: pair.a.id, otherId: pair.b.id },
+          { kind: "entities", ids: [pair.a.id] },
+        );
+        this.emit(
+          room,
+          "proximity.exit",
+          { subjectId: pair.b.id, otherId: pair.a.id },
+          { kind: "entities", ids: [pair.b.id] },
+        );
+      }
+    }
+  }
+
+  /** Walks along tile centres; re-paths (or stops) when a door closed on the way. */
+  private walkPath(room: Room, actor: Actor, stepLen: number): void {
+    let remaining = stepLen;
+    const ts = room.tileSize;
+    let repathed = false;
+    while (remaining > 0 && actor.pathIndex < actor.path.length) {
+      const index = actor.path[actor.pathIndex]!;
+      if (room.blocked[index]) {
+        const from = actor.ty * room.width + actor.tx;
+        const path = repathed ? undefined : room.pathFinder.find(room, from, actor.dest);
+        if (!path) {
+          this.stop(actor);
+          return;
+        }
+        repathed = true;
+        actor.path = path;
+        actor.pathIndex = 0;
+        continue;
+      }
+      const tx = index % room.width;
+      const cx = (tx + 0.5) * ts;
+      const cy = ((index - tx) / room.width + 0.5) * ts;
+      const dx = cx - actor.x;
+      const dy = cy - actor.y;
+      const dist = Math.sqrt(dx * dx + dy * dy);
+      if (dist <= remaining) {
+        actor.x = cx;
+        actor.y = cy;
+        remaining -= dist;
+        actor.pathIndex++;
+      } else {
+        actor.x += (dx / dist) * remaining;
+        actor.y += (dy / dist) * remaining;
+        remaining = 0;
+      }
+    }
+    if (actor.pathIndex >= actor.path.length) this.stop(actor);
+  }
+
+  private walkDir(room: Room, actor: Actor, stepLen: number): void {
+    const scale = actor.dirX !== 0 && actor.dirY !== 0 ? stepLen * Math.SQRT1_2 : stepLen;
+    moveWithCollision(
+      room,
+      room.tileSize,
+      actor.x,
+      actor.y,
+      actor.dirX * scale,
+      actor.dirY * scale,
+      this.scratch,
+    );
+    actor.x = this.scratch.x;
+    actor.y = this.scratch.y;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // reads
+  // ---------------------------------------------------------------------------------------------
+
+  private actorView(actor: Actor): EntityView {
+    return {
+      id: actor.id,
+      kind: actor.kind,
+      name: actor.name,
+      roomId: actor.roomId,
+      pos: { x: actor.x, y: actor.y },
+      tile: { tx: actor.tx, ty: actor.ty },
+      facing: actor.facing,
+      speed: actor.moving ? this.definition.walkSpeed : 0,
+    };
+  }
+
+  private objectEntityView(obj: WorldObject): EntityView {
+    const ts = this.rooms.get(obj.def.roomId)!.tileSize;
+    return {
+      id: obj.def.id,
+      kind: "object",
+      name: obj.def.name,
+      roomId: obj.def.roomId,
+      pos: { x: (obj.def.tile.tx + 0.5) * ts, y: (obj.def.tile.ty + 0.5) * ts },
+      tile: { tx: obj.def.tile.tx, ty: obj.def.tile.ty },
+      facing: "down",
+      speed: 0,
+      meta: { objectType: obj.def.objectType },
+    };
+  }
+
+  getEntity(id: string): EntityView | undefined {
+    const actor = this.actors.get(id);
+    if (actor) return this.actorView(actor);
+    const obj = this.objects.get(id);
+    return obj ? this.objectEntityView(obj) : undefined;
+  }
+
+  actorsInRoom(roomId: string): EntityView[] {
+    const room = this.rooms.get(roomId);
+    return room ? room.actors.map((a) => this.actorView(a)) : [];
+  }
+
+  queryRadius(roomId: string, center: Vec2, radius: number): { entity: EntityView; distance: number }[] {
+    const room = this.rooms.get(roomId);
+    if (!room || !(radius >= 0) || !Number.isFinite(center.x) || !Number.isFinite(center.y)) return [];
+    const found: { entity: EntityView; distance: number }[] = [];
+    room.grid.forEachWithin(center.x, center.y, Math.min(radius, 1e7), (actor, distance) => {
+      found.push({ entity: this.actorView(actor), distance });
+    });
+    const ts = room.tileSize;
+    for (const obj of room.objects) {
+      const d = Math.hypot((obj.def.tile.tx + 0.5) * ts - center.x, (obj.def.tile.ty + 0.5) * ts - center.y);
+      if (d <= radius) found.push({ entity: this.objectEntityView(obj), distance: d });
+    }
+    return found.sort((p, q) => p.distance - q.distance || compareIds(p.entity.id, q.entity.id));
+  }
+
+  objectView(objectId: string): ObjectView | undefined {
+    const obj = this.objects.get(objectId);
+    if (!obj) return undefined;
+    return {
+      objectType: obj.def.objectType,
+      state: { ...obj.state },
+      version: obj.version,
+      affords: obj.handler.affordances(obj.state),
+    };
+  }
+
+  isBlocked(roomId: string, tile: TileCoord): boolean {
+    const room = this.rooms.get(roomId);
+    if (!room || !room.inBounds(tile.tx, tile.ty)) return true;
+    return room.blocked[tile.ty * room.width + tile.tx] === 1;
+  }
+
+  chatFor(
+    recipientId: string,
+    roomId: string,
+    sinceTsMs: number,
+    channel?: ChatChannel,
+  ): ChatMessageRecord[] {
+    return this.rooms.get(roomId)?.chat.visibleTo(recipientId, sinceTsMs, channel) ?? [];
+  }
+
+  eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage {
+    const room = this.rooms.get(roomId);
+    if (!room) return { events: [], nextSeq: Math.max(0, Math.floor(afterSeq) || 0) };
+    return room.log.eventsFor(recipientId, Number.isFinite(afterSeq) ? afterSeq : 0, Math.floor(limit) || 0);
+  }
+
+  latestSeq(roomId: string): number {
+    return this.rooms.get(roomId)?.log.lastSeq ?? 0;
+  }
+
+  lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined {
+    const entry = this.txStore.get(key, this.nowMs);
+    return entry ? { payloadHash: entry.payloadHash, result: entry.result } : undefined;
+  }
+
+  /** Room ids, sorted. */
+  roomIds(): string[] {
+    return [...this.rooms.keys()];
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // snapshot / restore
+  // ---------------------------------------------------------------------------------------------
+
+  snapshot(): WorldSnapshot {
+    const actors: ActorRecord[] = [...this.actors.values()]
+      .sort((a, b) => compareIds(a.id, b.id))
+      .map((a) => ({
+        id: a.id,
+        kind: a.kind,
+        name: a.name,
+        roomId: a.roomId,
+        x: a.x,
+        y: a.y,
+        facing: a.facing,
+        handle: a.handle,
+        path: [...a.path],
+        pathIndex: a.pathIndex,
+        dest: a.dest,
+        dirX: a.dirX,
+        dirY: a.dirY,
+        moving: a.moving,
+      }));
+    const objects = [...this.objects.values()]
+      .sort((a, b) => compareIds(a.def.id, b.def.id))
+      .map((o) => ({ id: o.def.id, state: { ...o.state }, version: o.version }));
+    const proximity = [...this.proximity.pairs.values()]
+      .map((p) => ({ a: p.a.id, b: p.b.id, inside: p.inside, counter: p.counter }))
+      .sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
+    const rooms: WorldState["rooms"] = {};
+    for (const [roomId, room] of this.rooms) {
+      rooms[roomId] = {
+        lastSeq: room.log.lastSeq,
+        events: structuredClone(room.log.retained()),
+        membership: [...room.log.membership.entries()]
+          .sort((a, b) => compareIds(a[0], b[0]))
+          .map(([entityId, intervals]) => ({ entityId, intervals: [...intervals] })),
+        chat: structuredClone(room.chat.all()),
+      };
+    }
+    const tx = this.txStore.entries().map((e) => ({
+      key: e.key,
+      payloadHash: e.payloadHash,
+      expiresAtMs: e.expiresAtMs,
+      result: structuredClone(e.result),
+    }));
+    const state: WorldState = {
+      rng: this.rng.state(),
+      nextHandle: this.nextHandle,
+      actors,
+      objects,
+      proximity,
+      rooms,
+      tx,
+    };
+    return {
+      format: SNAPSHOT_FORMAT,
+      world: this.definition.name,
+      sceneHash: this.definition.sceneHash,
+      tick: this.tickCount,
+      time: this.nowMs,
+      state: state as unknown as Record<string, unknown>,
+    };
+  }
+
+  snapshotHash(): string {
+    return canonicalHash(this.snapshot());
+  }
+
+  private load(snapshot: WorldSnapshot): void {
+    const state = structuredClone(snapshot.state) as unknown as WorldState;
+    if (!Number.isInteger(snapshot.tick) || snapshot.tick < 0)
+      throw new Error("tick must be a non-negative integer");
+    this.tickCount = snapshot.tick;
+    this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
+    if (snapshot.time !== this.nowMs)
+      throw new Error(`time ${snapshot.time} does not match tick ${snapshot.tick}`);
+    this.rng = WorldRng.fromState(state.rng);
+    this.nextHandle = state.nextHandle;
+    for (const o of state.objects) {
+      const obj = this.objects.get(o.id);
+      if (!obj) throw new Error(`unknown object ${o.id}`);
+      obj.state = o.state;
+      obj.version = o.version;
+    }
+    for (const room of this.rooms.values()) {
+      for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+    }
+    for (const r of state.actors) {
+      const room = this.rooms.get(r.roomId);
+      if (!room) throw new Error(`actor ${r.id} is in unknown room ${r.roomId}`);
+      const actor: Actor = {
+        ...r,
+        tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
+        ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
+        cell: -1,
+      };
+      this.actors.set(actor.id, actor);
+      insertSorted(room.actors, actor);
+      room.grid.insert(actor);
+    }
+    for (const p of state.proximity) {
+      const a = this.actors.get(p.a);
+      const b = this.actors.get(p.b);
+      if (!a || !b) throw new Error(`proximity pair ${p.a}/${p.b} names an absent actor`);
+      const key = a.handle < b.handle ? a.handle * 67_108_864 + b.handle : b.handle * 67_108_864 + a.handle;
+      this.proximity.pairs.set(key, { a, b, inside: p.inside, counter: p.counter, seenTick: -1 });
+    }
+    for (const [roomId, r] of Object.entries(state.rooms)) {
+      const room = this.rooms.get(roomId);
+      if (!room) throw new Error(`unknown room ${roomId}`);
+      room.log.restore(
+        r.lastSeq,
+        r.events,
+        r.membership.map((m) => [m.entityId, m.intervals]),
+      );
+      room.chat.restore(r.chat);
+    }
+    this.txStore.restore(state.tx.map((t) => ({ ...t })));
+  }
+}
