@@ -107,7 +107,7 @@ const DEFS = {
   pollEvents: "PollEventsRequest",
 } as const;
 
-export const INVALID_VARIANTS: [keyof typeof base, string, Record<string, unknown>][] = [
+const INVALID_VARIANTS: [keyof typeof base, string, Record<string, unknown>][] = [
   ["observe", "radius below min", { radius: 0.5 }],
   ["observe", "radius above max", { radius: 2000.5 }],
   ["observe", "detail not in enum", { detail: "medium" }],

@@ -1,0 +1,491 @@
+import { describe, expect, it } from "vitest";
+import { World } from "../world/world.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import { AicService } from "./service.ts";
+import { checkResponse, createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./test-support.ts";
+
+const A = "agent_helper";
+const B = "agent_other";
+const room = "lobby";
+
+function ticks(env: { runtime: { stepNow(): unknown } }, n: number) {
+  for (let i = 0; i < n; i++) env.runtime.stepNow();
+}
+
+describe("AicService with the real lobby world", () => {
+  it("PRD flow: join, observe, moveTo, interact(read), chatSend, chatObserve, pollEvents from c_0 — all schema-valid", async () => {
+    const env = await createTestEnv();
+    const s = env.service;
+    const joined = await env.tick(s.join(A, { agentId: A, roomId: room }));
+    expect(checkResponse("JoinResponseData", joined, { oracle: false })).toEqual([]);
+    expect(joined).toMatchObject({ status: "ok", data: { entityId: "agt_agent_helper", roomId: room } });
+
+    const moved = await env.tick(
+      s.moveTo(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_abc123def456",
+        dest: { tx: 21, ty: 13 },
+        mode: "walk",
+      }),
+    );
+    expect(moved).toMatchObject({
+      status: "ok",
+      data: { txId: "tx_abc123def456", applied: true, result: "accepted" },
+    });
+    expect(checkResponse("MoveToResponseData", moved)).toEqual([]);
+    ticks(env, 80);
+    expect(env.world.getEntity("agt_agent_helper")?.tile).toEqual({ tx: 21, ty: 13 });
+
+    const observed = await s.observe(A, {
+      agentId: A,
+      roomId: room,
+      radius: 100,
+      detail: "full",
+      includeSelf: true,
+    });
+    expect(checkResponse("ObserveResponseData", observed)).toEqual([]);
+    if (observed.status !== "ok") throw new Error("observe failed");
+    expect(observed.data.serverTsMs).toBe(env.world.serverTsMs);
+    expect(observed.data.room).toEqual({ roomId: room, mapId: "lobby_v1", tickRate: 20 });
+    const sign = observed.data.nearby.find((n) => n.entity.id === "obj_sign_welcome");
+    expect(sign?.affords.map((a) => a.action)).toContain("read");
+    expect(sign?.object).toEqual({
+      objectType: "sign",
+      state: expect.objectContaining({ text: "Welcome to OpenClawWorld!" }),
+    });
+    expect(observed.data.nearby.map((n) => n.distance)).toEqual(
+      [...observed.data.nearby.map((n) => n.distance)].sort((x, y) => x - y),
+    );
+    expect(observed.data.nearby.some((n) => n.entity.id === "agt_agent_helper")).toBe(true);
+
+    const lite = await s.observe(A, {
+      agentId: A,
+      roomId: room,
+      radius: 100,
+      detail: "lite",
+      includeSelf: false,
+    });
+    expect(checkResponse("ObserveResponseData", lite)).toEqual([]);
+    if (lite.status !== "ok") throw new Error("observe failed");
+    expect(lite.data.nearby.some((n) => n.entity.id === "agt_agent_helper")).toBe(false);
+    expect(lite.data.nearby.every((n) => n.object === undefined && n.entity.meta === undefined)).toBe(true);
+    expect(lite.data.nearby.find((n) => n.entity.id === "obj_sign_welcome")?.affords.length).toBeGreaterThan(
+      0,
+    );
+
+    const read = await env.tick(
+      s.interact(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_interact_001",
+        targetId: "obj_sign_welcome",
+        action: "read",
+        params: {},
+      }),
+    );
+    expect(read).toMatchObject({
+      status: "ok",
+      data: { applied: true, outcome: { type: "ok", message: "Welcome to OpenClawWorld!" } },
+    });
+    expect(checkResponse("InteractResponseData", read)).toEqual([]);
+
+    const chat = await env.tick(
+      s.chatSend(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_chat_001",
+        channel: "proximity",
+        message: "Hello everyone!",
+      }),
+    );
+    expect(checkResponse("ChatSendResponseData", chat)).toEqual([]);
+
+    const heard = await s.chatObserve(A, { agentId: A, roomId: room, windowSec: 60, channel: "proximity" });
+    expect(checkResponse("ChatObserveResponseData", heard)).toEqual([]);
+    expect(heard.status === "ok" && heard.data.messages.map((m) => m.message)).toEqual(["Hello everyone!"]);
+
+    const polled = await s.pollEvents(A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: "c_0",
+      limit: 50,
+      waitMs: 0,
+    });
+    expect(checkResponse("PollEventsResponseData", polled)).toEqual([]);
+    if (polled.status !== "ok") throw new Error("poll failed");
+    expect(polled.data.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["presence.join", "chat.message"]),
+    );
+    // Cursors are monotonic and the next poll from nextCursor is empty.
+    const seqs = polled.data.events.map(
+      (e) => (decodeCursor(e.cursor, room) as { position: { afterSeq: number } }).position.afterSeq,
+    );
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    const again = await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: polled.data.nextCursor });
+    expect(again.status === "ok" && again.data.events).toEqual([]);
+  });
+
+  it("answers agent_not_in_room until join, and again after leave", async () => {
+    const env = await createTestEnv();
+    const s = env.service;
+    const calls = [
+      () => s.observe(A, { agentId: A, roomId: room, radius: 10, detail: "lite" }),
+      () => s.chatObserve(A, { agentId: A, roomId: room, windowSec: 10 }),
+      () => s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" }),
+      () =>
+        env.tick(s.moveTo(A, { agentId: A, roomId: room, txId: "tx_notinroom1", dest: { tx: 20, ty: 13 } })),
+      () =>
+        env.tick(
+          s.chatSend(A, { agentId: A, roomId: room, txId: "tx_notinroom2", channel: "global", message: "x" }),
+        ),
+      () =>
+        env.tick(
+          s.interact(A, {
+            agentId: A,
+            roomId: room,
+            txId: "tx_notinroom3",
+            targetId: "obj_sign_welcome",
+            action: "read",
+          }),
+        ),
+    ];
+    for (const call of calls)
+      expect((await call()) as unknown).toMatchObject({
+        status: "error",
+        error: { code: "agent_not_in_room" },
+      });
+    await env.join(A);
+    expect((await calls[0]!()).status).toBe("ok");
+    const left = await env.tick(s.leave(A, { agentId: A, roomId: room }));
+    expect(left).toMatchObject({ status: "ok", data: { entityId: "agt_agent_helper", roomId: room } });
+    expect(checkResponse("LeaveResponseData", left, { oracle: false })).toEqual([]);
+    expect(await calls[0]!()).toMatchObject({ status: "error", error: { code: "agent_not_in_room" } });
+    // Another room the agent is not in.
+    await env.join(A);
+    expect(await s.observe(A, { agentId: A, roomId: "garden", radius: 10, detail: "lite" })).toMatchObject({
+      error: { code: "agent_not_in_room" },
+    });
+    expect(await s.observe(A, { agentId: A, roomId: "nowhere", radius: 10, detail: "lite" })).toMatchObject({
+      error: { code: "not_found" },
+    });
+  });
+
+  it("scope: body agentId must be the caller (forbidden); unprovisioned agents are forbidden", async () => {
+    const env = await createTestEnv();
+    expect(
+      await env.service.observe(B, { agentId: A, roomId: room, radius: 10, detail: "lite" }),
+    ).toMatchObject({
+      error: { code: "forbidden", retryable: false },
+    });
+    expect(await env.service.join("ghost", { agentId: "ghost", roomId: room })).toMatchObject({
+      error: { code: "forbidden" },
+    });
+  });
+
+  it("strict validation: unknown keys, wrong types, non-objects are bad_request with issues", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    for (const body of [
+      undefined,
+      null,
+      42,
+      "x",
+      [],
+      { agentId: A },
+      { agentId: A, roomId: room, radius: 10, detail: "full", x: 1 },
+    ]) {
+      const result = await env.service.observe(A, body);
+      expect(result).toMatchObject({ status: "error", error: { code: "bad_request", retryable: false } });
+      expect(checkResponse("ObserveResponseData", result)).toEqual([]);
+    }
+  });
+
+  it("idempotency: same txId + payload replays byte-identical (incl. errors); other payload is conflict", async () => {
+    const env = await createTestEnv();
+    const s = env.service;
+    await env.join(A, B);
+    const chat = {
+      agentId: A,
+      roomId: room,
+      txId: "tx_chat_once_1",
+      channel: "global",
+      message: "only once",
+    };
+    const first = JSON.stringify(await env.tick(s.chatSend(A, chat)));
+    ticks(env, 30);
+    const second = JSON.stringify(await s.chatSend(A, { ...chat }));
+    expect(second).toBe(first);
+    const heard = await s.chatObserve(B, { agentId: B, roomId: room, windowSec: 300 });
+    expect(heard.status === "ok" && heard.data.messages.filter((m) => m.message === "only once").length).toBe(
+      1,
+    );
+
+    const blocked = { agentId: A, roomId: room, txId: "tx_blocked_01", dest: { tx: 0, ty: 0 } };
+    const err1 = JSON.stringify(await env.tick(s.moveTo(A, blocked)));
+    expect(JSON.parse(err1)).toMatchObject({ status: "error", error: { code: "collision_blocked" } });
+    ticks(env, 5);
+    expect(JSON.stringify(await s.moveTo(A, blocked))).toBe(err1);
+    // Defaults are part of the payload: an explicit mode "walk" is the same request.
+    expect(JSON.stringify(await s.moveTo(A, { ...blocked, mode: "walk" }))).toBe(err1);
+    expect(await s.moveTo(A, { ...blocked, dest: { tx: 1, ty: 0 } })).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { reason: "tx_payload_mismatch" } },
+    });
+    // Same txId from another agent is another key.
+    expect((await env.tick(s.moveTo(B, { ...blocked, agentId: B }))).status).toBe("error");
+
+    // Two identical submissions in the same tick: one applies, both answers are identical.
+    const move = { agentId: A, roomId: room, txId: "tx_samtick_1", dest: { tx: 22, ty: 14 } };
+    const p1 = s.moveTo(A, move);
+    const p2 = s.moveTo(A, move);
+    env.runtime.stepNow();
+    expect(JSON.stringify(await p1)).toBe(JSON.stringify(await p2));
+  });
+
+  it("idempotent results survive snapshot/restore (sim-time retention)", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const chat = { agentId: A, roomId: room, txId: "tx_restore_01", channel: "global", message: "persist" };
+    const first = JSON.stringify(await env.tick(env.service.chatSend(A, chat)));
+    const restored = World.restore(await lobbyDefinition(), env.world.snapshot());
+    const { WorldRuntime } = await import("../runtime/world-runtime.ts");
+    const runtime = new WorldRuntime(restored, { info() {}, warn() {}, error() {} });
+    const service = new AicService({
+      runtime,
+      agents: (id) => TEST_AGENTS[id],
+      limiter: new RateLimiter({ disabled: true }),
+    });
+    expect(JSON.stringify(await service.chatSend(A, chat))).toBe(first);
+  });
+
+  it("expect guards map to world guards; a stale one is conflict and nothing applies", async () => {
+    const env = await createTestEnv();
+    const s = env.service;
+    await env.join(A);
+    const start = env.world.getEntity("agt_agent_helper")!.tile;
+    const stale = await env.tick(
+      s.moveTo(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_guard_0001",
+        dest: { tx: 22, ty: 14 },
+        expect: { tick: 999 },
+      }),
+    );
+    expect(stale).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { guard: { kind: "tick_is" } } },
+    });
+    const near = await env.tick(
+      s.interact(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_guard_0002",
+        targetId: "obj_door_meeting",
+        action: "open",
+        expect: { entityNear: { entityId: "obj_door_meeting", withinTiles: 1 } },
+      }),
+    );
+    expect(near).toMatchObject({ error: { code: "conflict", details: { guard: { kind: "entity_near" } } } });
+    const state = await env.tick(
+      s.chatSend(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_guard_0003",
+        channel: "global",
+        message: "door?",
+        expect: { objectState: { objectId: "obj_door_meeting", field: "open", equals: true } },
+      }),
+    );
+    expect(state).toMatchObject({
+      error: { code: "conflict", details: { guard: { kind: "object_state_is" } } },
+    });
+    const hash = await env.tick(
+      s.moveTo(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_guard_0004",
+        dest: { tx: 22, ty: 14 },
+        expect: { snapshotHash: "0".repeat(64) },
+      }),
+    );
+    expect(hash).toMatchObject({
+      error: { code: "conflict", details: { guard: { kind: "snapshot_hash_is" } } },
+    });
+    expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual(start);
+    // Fresh guards pass.
+    const fresh = await env.tick(
+      s.moveTo(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_guard_0005",
+        dest: { tx: 22, ty: 14 },
+        expect: {
+          tick: env.world.tick,
+          objectState: { objectId: "obj_door_meeting", field: "open", equals: false },
+        },
+      }),
+    );
+    expect(fresh).toMatchObject({ status: "ok", data: { result: "accepted" } });
+  });
+
+  it("rate limits per PRD 12: rate_limited, retryable, details.retryAfterMs; refills with the clock", async () => {
+    const clock = { now: 0 };
+    const env = await createTestEnv({ rateLimits: {}, limiterNow: () => clock.now });
+    await env.join(A);
+    const observe = () => env.service.observe(A, { agentId: A, roomId: room, radius: 10, detail: "lite" });
+    for (let i = 0; i < 5; i++) expect((await observe()).status).toBe("ok");
+    const limited = await observe();
+    expect(limited).toMatchObject({
+      status: "error",
+      error: { code: "rate_limited", retryable: true, details: { retryAfterMs: 500 } },
+    });
+    expect(checkResponse("ObserveResponseData", limited)).toEqual([]);
+    // Another agent and another class are unaffected.
+    expect((await env.service.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" })).status).toBe(
+      "ok",
+    );
+    clock.now += 500;
+    expect((await observe()).status).toBe("ok");
+    // chatSend: burst 3.
+    const results = [];
+    for (let i = 0; i < 4; i++) {
+      results.push(
+        await env.tick(
+          env.service.chatSend(A, {
+            agentId: A,
+            roomId: room,
+            txId: `tx_ratechat_${i}`,
+            channel: "global",
+            message: "m",
+          }),
+        ),
+      );
+    }
+    expect(results.map((r) => r.status)).toEqual(["ok", "ok", "ok", "error"]);
+  });
+
+  it("cursors: malformed and other-room cursors are bad_request; expired is conflict with nextCursor", async () => {
+    const env = await createTestEnv({ patch: { eventRetention: 4 } });
+    const s = env.service;
+    await env.join(A);
+    for (const sinceCursor of ["c_1", "AAAA", encodeCursor("garden", 0)]) {
+      expect(await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor })).toMatchObject({
+        error: { code: "bad_request" },
+      });
+    }
+    for (let i = 0; i < 8; i++) {
+      await env.tick(
+        s.chatSend(A, {
+          agentId: A,
+          roomId: room,
+          txId: `tx_expire_0${i}`,
+          channel: "global",
+          message: `m${i}`,
+        }),
+      );
+    }
+    const expired = await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" });
+    expect(expired).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { reason: "cursor_expired" } },
+    });
+    if (expired.status !== "error") throw new Error("expected error");
+    const details = expired.error.details as { nextCursor: string; droppedCount: number };
+    expect(details.droppedCount).toBeGreaterThan(0);
+    const resumed = await s.pollEvents(A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: details.nextCursor,
+      limit: 200,
+    });
+    expect(resumed.status === "ok" && resumed.data.events.length).toBe(4);
+    expect(checkResponse("PollEventsResponseData", resumed)).toEqual([]);
+  });
+
+  it("long-poll parks on onTick, wakes at the end of the tick with a visible event, empty at waitMs, clean abort", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    const s = env.service;
+    await env.join(A, B);
+    const start = await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
+    if (start.status !== "ok") throw new Error("poll failed");
+    const cursor = start.data.nextCursor;
+    const listeners = () => (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
+    const baseline = listeners();
+
+    let settled = false;
+    const parked = s
+      .pollEvents(A, { agentId: A, roomId: room, sinceCursor: cursor, waitMs: 5000 })
+      .then((r) => {
+        settled = true;
+        return r;
+      });
+    ticks(env, 3);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(listeners()).toBe(baseline + 1);
+    const sent = s.chatSend(B, {
+      agentId: B,
+      roomId: room,
+      txId: "tx_wake_0001",
+      channel: "global",
+      message: "wake up",
+    });
+    env.runtime.stepNow();
+    await sent;
+    const woke = await parked;
+    expect(woke.status === "ok" && woke.data.events.map((e) => e.type)).toEqual(["chat.message"]);
+    expect(listeners()).toBe(baseline);
+    expect(clock.pending).toBe(0);
+
+    const timedOut = s.pollEvents(A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: (woke as { data: { nextCursor: string } }).data.nextCursor,
+      waitMs: 1000,
+    });
+    clock.advance(1000);
+    expect(await timedOut).toMatchObject({ status: "ok", data: { events: [] } });
+    expect(listeners()).toBe(baseline);
+
+    const controller = new AbortController();
+    const aborted = s.pollEvents(
+      A,
+      {
+        agentId: A,
+        roomId: room,
+        sinceCursor: (woke as { data: { nextCursor: string } }).data.nextCursor,
+        waitMs: 25000,
+      },
+      { signal: controller.signal },
+    );
+    expect(listeners()).toBe(baseline + 1);
+    controller.abort();
+    expect(await aborted).toMatchObject({ status: "ok", data: { events: [] } });
+    expect(listeners()).toBe(baseline);
+    expect(clock.pending).toBe(0);
+  });
+
+  it("act(): humans use the same path and limiter (join, moveDir, chat, validation, rate keys)", async () => {
+    const env = await createTestEnv({ rateLimits: {}, limiterNow: () => 0 });
+    const human = { entityId: "hum_alice", kind: "human" as const, name: "Alice", rateKey: "ws:alice" };
+    const joined = await env.tick(env.service.act(human, { kind: "join" }));
+    expect(joined).toMatchObject({ status: "ok", data: { entityId: "hum_alice", roomId: "lobby" } });
+    expect((await env.tick(env.service.act(human, { kind: "moveDir", dx: 1, dy: 0 }))).status).toBe("ok");
+    expect(await env.service.act(human, { kind: "moveDir", dx: 2, dy: 0 })).toMatchObject({
+      error: { code: "bad_request" },
+    });
+    expect(await env.service.act(human, { kind: "fly" })).toMatchObject({ error: { code: "bad_request" } });
+    const chats = [];
+    for (let i = 0; i < 4; i++)
+      chats.push(
+        await env.tick(env.service.act(human, { kind: "chat", channel: "global", message: `hi ${i}` })),
+      );
+    expect(chats.map((c) => c.status)).toEqual(["ok", "ok", "ok", "error"]);
+    expect(chats[3]).toMatchObject({ error: { code: "rate_limited" } });
+    expect(env.world.getEntity("hum_alice")?.kind).toBe("human");
+  });
+});
