@@ -1,12 +1,26 @@
 // Builds everything that serves one world: the simulation, its tick host and the adapters in front
 // of it. The service creates the host in start() and disposes it in stop().
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import type { Duplex } from "node:stream";
+import type { AicService } from "../aic/service.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import type { ResolvedConfig } from "./config.ts";
 import { loadWorldDir } from "./load-world-dir.ts";
 import { readSnapshotFile, setAsideSnapshotFile, writeSnapshotFile } from "./persistence.ts";
 import { describe, type RuntimeLogger, WorldRuntime } from "./world-runtime.ts";
+
+/** The AIC HTTP adapter as the routes see it. */
+export interface AicHttpSurface {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** The web client + WebSocket adapter as the routes see it. */
+export interface WebSurface {
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
 
 export interface WorldHost {
   config: ResolvedConfig;
@@ -18,6 +32,9 @@ export interface WorldHost {
   origin: "fresh" | "restored";
   /** Adapters register their own teardown here (WebSocket clients, SSE streams, parked polls). */
   closers: (() => void | Promise<void>)[];
+  aic?: AicService;
+  aicHttp?: AicHttpSurface;
+  web?: WebSurface;
 }
 
 export interface HostOptions {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `npm test`: everything a fresh machine needs, then format/lint, type check, unit tests and the
+# end-to-end suite against one real gateway (started and stopped by the e2e global setup).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x node_modules/.bin/node ] || [ ! -d node_modules/openclaw ]; then
+  echo "==> installing dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "==> installing Debian chromium for the browser tests"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "chromium is missing and this user cannot apt-get install it; install the Debian 'chromium' package" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium >/dev/null
+fi
+
+export PATH="$PWD/node_modules/.bin:$PATH"
+mkdir -p .test-artifacts
+
+echo "==> building the web client"
+node scripts/build-web.ts
+
+echo "==> format + lint (biome)"
+biome check .
+
+echo "==> type check (tsc)"
+tsc -p tsconfig.json
+
+echo "==> unit + end-to-end tests (vitest)"
+status=0
+vitest run --reporter=default --reporter=json --outputFile.json=.test-artifacts/vitest.json || status=$?
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(".test-artifacts/vitest.json", "utf8"));
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + (r.numTodoTests ?? 0)} skipped`);
+' || true
+exit $status

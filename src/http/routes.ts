@@ -1,0 +1,87 @@
+// The plugin's two HTTP route handlers. Both answer from the process-level host, so they work in
+// whichever plugin instance the gateway routes to, and both turn every failure into a JSON answer:
+// a throw escaping a handler must never reach the gateway.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ResolvedConfig } from "../runtime/config.ts";
+import { activeHost } from "../runtime/singleton.ts";
+import { worldStatus } from "../runtime/status.ts";
+import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import { sendJson } from "./respond.ts";
+
+const NOT_RUNNING = {
+  status: "error",
+  error: { code: "room_not_ready", message: "the world service is not running", retryable: true },
+} as const;
+
+function pathOf(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? "/", "http://localhost").pathname;
+  } catch {
+    return "/";
+  }
+}
+
+function guarded(
+  logger: RuntimeLogger,
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    try {
+      await handler(req, res);
+    } catch (error) {
+      logger.error(`openclawworld: ${req.method} ${pathOf(req)} failed: ${describe(error)}`);
+      if (!res.headersSent) {
+        sendJson(res, 500, {
+          status: "error",
+          error: { code: "internal", message: "internal error", retryable: true },
+        });
+      } else {
+        res.destroy();
+      }
+    }
+    return true;
+  };
+}
+
+/** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). */
+export function aicRouteHandler(logger: RuntimeLogger) {
+  return guarded(logger, async (req, res) => {
+    const host = activeHost();
+    if (!host?.aicHttp) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+    await host.aicHttp.handle(req, res);
+  });
+}
+
+/** `/world/...`: the status API, the web client and its WebSocket. */
+export function worldRouteHandler(config: ResolvedConfig, logger: RuntimeLogger) {
+  return guarded(logger, async (req, res) => {
+    const path = pathOf(req);
+    if (path === "/world/api/status") {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        return sendJson(res, 405, { error: "method not allowed" }, { allow: "GET, HEAD" });
+      }
+      return sendJson(res, 200, worldStatus(activeHost(), config));
+    }
+    if (path.startsWith("/world/api/")) return sendJson(res, 404, { error: `no such endpoint: ${path}` });
+    const host = activeHost();
+    if (!host?.web) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+    if (!(await host.web.handleHttp(req, res))) sendJson(res, 404, { error: `not found: ${path}` });
+  });
+}
+
+export function worldUpgradeHandler(logger: RuntimeLogger) {
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    try {
+      const host = activeHost();
+      if (!host?.web) {
+        socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        return;
+      }
+      host.web.handleUpgrade(req, socket, head);
+    } catch (error) {
+      logger.error(`openclawworld: WebSocket upgrade failed: ${describe(error)}`);
+      socket.destroy();
+    }
+  };
+}

@@ -1,0 +1,42 @@
+// Puts the adapters around a freshly created host: the AIC service (one rate limiter, one path into
+// the world for agents and humans), its HTTP framing, and the web client + WebSocket.
+import { timingSafeEqual } from "node:crypto";
+import { RateLimiter } from "../aic/rate-limit.ts";
+import { AicService } from "../aic/service.ts";
+import { createAicHttpHandler } from "../http/aic-app.ts";
+import type { WorldHost } from "./host.ts";
+import type { RuntimeLogger } from "./world-runtime.ts";
+
+/** Bearer token -> agentId, compared in constant time. */
+export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
+  const entries = Object.entries(agents).flatMap(([agentId, a]) =>
+    a.token ? [[Buffer.from(a.token), agentId] as const] : [],
+  );
+  return (token) => {
+    const given = Buffer.from(token);
+    let found: string | undefined;
+    for (const [expected, agentId] of entries) {
+      if (expected.length === given.length && timingSafeEqual(expected, given)) found = agentId;
+    }
+    return found;
+  };
+}
+
+export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
+  const { config } = host;
+  const limiter = new RateLimiter({
+    disabled: config.rateLimits.disabled,
+    classes: config.rateLimits.classes,
+  });
+  // Whoever reaches the service is already authenticated (HTTP token) or in-process (a tool of this
+  // gateway), so every agent id gets a name: the configured one or the id itself.
+  const aic = new AicService({
+    runtime: host.runtime,
+    agents: (agentId) => ({ name: config.agents[agentId]?.name ?? agentId }),
+    limiter,
+  });
+  const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
+  host.aic = aic;
+  host.aicHttp = aicHttp;
+  host.closers.push(() => aicHttp.close());
+}

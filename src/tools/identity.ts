@@ -1,0 +1,17 @@
+// Who a tool call acts as: the OpenClaw agent running the tool is the world agent `agt_<agentId>`.
+import { createHash } from "node:crypto";
+
+const AGENT_ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
+
+/** OpenClaw agent ids are usually already valid AIC agent ids; anything else is made valid, stably. */
+export function worldAgentId(openclawAgentId: string | undefined, fallback = "main"): string {
+  const raw = openclawAgentId?.trim() || fallback;
+  if (AGENT_ID_PATTERN.test(raw)) return raw;
+  const cleaned = raw.replace(/[^a-zA-Z0-9._-]/g, "_").slice(0, 48);
+  return `${cleaned}_${createHash("sha256").update(raw).digest("hex").slice(0, 8)}`;
+}
+
+/** A retried tool call (same tool call id) maps to the same txId, so the world applies it once. */
+export function txIdForToolCall(toolName: string, toolCallId: string): string {
+  return `tx_${createHash("sha256").update(`${toolName}\0${toolCallId}`).digest("base64url").slice(0, 32)}`;
+}

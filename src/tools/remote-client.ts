@@ -1,0 +1,147 @@
+// Remote mode: the same tools against an AIC server elsewhere. Only errors the server marks
+// `retryable` are retried (rate limits, timeouts, a world not ready, network failures), with
+// exponential backoff, jitter and a bounded number of attempts; Retry-After is honoured.
+import type { AicErrorCode, AicResult } from "../aic/errors.ts";
+import type { RemoteConfig } from "../runtime/config.ts";
+import type { AicBackend, AicEndpoint } from "./backend.ts";
+
+export interface RemoteClientOptions {
+  fetch?: typeof fetch;
+  /** Injectable for tests: waits `ms` unless the signal aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+const MAX_DELAY_MS = 30_000;
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function errorResult(
+  code: AicErrorCode,
+  message: string,
+  retryable: boolean,
+  details?: Record<string, unknown>,
+) {
+  return { status: "error", error: { code, message, retryable, ...(details ? { details } : {}) } } as const;
+}
+
+export class RemoteAicClient implements AicBackend {
+  readonly mode = "remote";
+  private readonly config: RemoteConfig;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+  private readonly rooms = new Map<string, string>();
+
+  constructor(config: RemoteConfig, options: RemoteClientOptions = {}) {
+    this.config = config;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? abortableSleep;
+    this.random = options.random ?? Math.random;
+  }
+
+  currentRoom(agentId: string): string | undefined {
+    return this.rooms.get(agentId);
+  }
+
+  async call(
+    endpoint: AicEndpoint,
+    agentId: string,
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<AicResult<unknown>> {
+    const attempts = this.config.retryMaxAttempts + 1;
+    let last: AicResult<unknown> = errorResult("internal", "no attempt made", true);
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const { result, retryAfterMs } = await this.once(endpoint, body, signal);
+      last = result;
+      if (result.status === "ok") {
+        this.remember(endpoint, agentId, body, result.data);
+        return result;
+      }
+      if (!result.error.retryable || attempt === attempts) break;
+      const backoff = Math.min(MAX_DELAY_MS, this.config.retryBaseDelayMs * 2 ** (attempt - 1));
+      const jitter = this.random() * this.config.retryBaseDelayMs;
+      await this.sleep(Math.max(retryAfterMs ?? 0, backoff + jitter), signal);
+    }
+    if (last.status === "error" && last.error.code === "agent_not_in_room") this.rooms.delete(agentId);
+    return last;
+  }
+
+  private remember(
+    endpoint: AicEndpoint,
+    agentId: string,
+    body: Record<string, unknown>,
+    data: unknown,
+  ): void {
+    const roomId =
+      (data as { roomId?: unknown; self?: { roomId?: unknown } } | null)?.self?.roomId ??
+      (data as { roomId?: unknown })?.roomId;
+    if (endpoint === "leave") this.rooms.delete(agentId);
+    else if (typeof roomId === "string") this.rooms.set(agentId, roomId);
+    else if (typeof body.roomId === "string") this.rooms.set(agentId, body.roomId);
+  }
+
+  private async once(
+    endpoint: AicEndpoint,
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ result: AicResult<unknown>; retryAfterMs?: number }> {
+    let res: Response;
+    try {
+      res = await this.fetchImpl(`${this.config.baseUrl}/${endpoint}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
+        },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return {
+        result: errorResult("timeout", `remote AIC server unreachable: ${(error as Error).message}`, true),
+      };
+    }
+    const retryAfter = Number(res.headers.get("retry-after"));
+    const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
+    let parsed: unknown;
+    try {
+      parsed = await res.json();
+    } catch {
+      return {
+        result: errorResult(
+          "internal",
+          `remote AIC server answered ${res.status} without JSON`,
+          res.status >= 500,
+        ),
+        ...(retryAfterMs ? { retryAfterMs } : {}),
+      };
+    }
+    const wrapper = parsed as AicResult<unknown>;
+    if (wrapper && (wrapper.status === "ok" || (wrapper.status === "error" && wrapper.error?.code))) {
+      return { result: wrapper, ...(retryAfterMs ? { retryAfterMs } : {}) };
+    }
+    return {
+      result: errorResult(
+        "internal",
+        `remote AIC server answered ${res.status} outside the AIC wrapper`,
+        res.status >= 500,
+      ),
+    };
+  }
+}

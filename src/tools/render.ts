@@ -1,0 +1,102 @@
+// Short, model-readable texts for tool results; the full AIC data travels in `details`.
+interface Tile {
+  tx: number;
+  ty: number;
+}
+interface Entity {
+  id: string;
+  kind: string;
+  name: string;
+  roomId: string;
+  tile?: Tile;
+  facing?: string;
+}
+interface Observed {
+  entity: Entity;
+  distance: number;
+  affords: { action: string; label: string }[];
+  object?: { objectType: string; state: Record<string, unknown> };
+}
+
+const MAX_LISTED = 25;
+const at = (tile?: Tile) => (tile ? ` at (${tile.tx}, ${tile.ty})` : "");
+const simTime = (ms: number) => new Date(ms).toISOString();
+
+function objectNote(o: Observed): string {
+  if (!o.object) return "";
+  const { objectType, state } = o.object;
+  if (objectType === "sign" && typeof state.text === "string") return ` — "${state.text}"`;
+  if (objectType === "door") return state.open ? " — open" : " — closed";
+  if (objectType === "portal" && typeof state.targetRoom === "string")
+    return ` — leads to ${state.targetRoom}`;
+  return "";
+}
+
+export function formatObservation(data: {
+  self: Entity;
+  nearby: Observed[];
+  serverTsMs: number;
+  room: { roomId: string; mapId: string };
+}): string {
+  const { self } = data;
+  const lines = [
+    `You are ${self.name} (${self.id}) in room ${self.roomId}${at(self.tile)}, facing ${self.facing ?? "down"}. Sim time ${simTime(data.serverTsMs)}.`,
+  ];
+  if (!data.nearby.length) lines.push("Nothing and no one is within range.");
+  else lines.push(`Nearby (${data.nearby.length}, nearest first):`);
+  for (const o of data.nearby.slice(0, MAX_LISTED)) {
+    const kind = o.object ? `${o.entity.kind}, ${o.object.objectType}` : o.entity.kind;
+    const affords = o.affords.length ? `; can: ${o.affords.map((a) => a.action).join(", ")}` : "";
+    lines.push(
+      `- ${o.entity.name} [${kind} ${o.entity.id}]${at(o.entity.tile)}, ${Math.round(o.distance)} units away${objectNote(o)}${affords}`,
+    );
+  }
+  if (data.nearby.length > MAX_LISTED)
+    lines.push(`... and ${data.nearby.length - MAX_LISTED} more (see details).`);
+  return lines.join("\n");
+}
+
+interface Envelope {
+  type: string;
+  tsMs: number;
+  payload: Record<string, unknown>;
+}
+
+function describeEvent(e: Envelope): string {
+  const p = e.payload;
+  switch (e.type) {
+    case "presence.join":
+      return `${p.name} (${p.kind} ${p.entityId}) arrived`;
+    case "presence.leave":
+      return `${p.entityId} left (${p.reason})`;
+    case "proximity.enter":
+      return `${p.otherId} came near ${p.subjectId} (${Math.round(Number(p.distance))} units)`;
+    case "proximity.exit":
+      return `${p.otherId} moved away from ${p.subjectId}`;
+    case "chat.message":
+      return `${p.fromEntityId} said on ${p.channel}: "${p.message}"`;
+    case "object.state_changed":
+      return `${p.objectId} (${p.objectType}) changed: ${JSON.stringify(p.patch)} (version ${p.version})`;
+    default:
+      return `${e.type} ${JSON.stringify(p)}`;
+  }
+}
+
+export function formatEvents(data: { events: Envelope[]; nextCursor: string; serverTsMs: number }): string {
+  if (!data.events.length) return `No new events (sim time ${simTime(data.serverTsMs)}).`;
+  const lines = [`${data.events.length} event(s):`];
+  for (const e of data.events.slice(0, MAX_LISTED)) lines.push(`- ${simTime(e.tsMs)} ${describeEvent(e)}`);
+  if (data.events.length > MAX_LISTED)
+    lines.push(`... and ${data.events.length - MAX_LISTED} more (see details).`);
+  return lines.join("\n");
+}
+
+export function formatChat(data: {
+  messages: { fromName: string; fromEntityId: string; channel: string; message: string; tsMs: number }[];
+}): string {
+  if (!data.messages.length) return "No chat messages you could hear in that window.";
+  return data.messages
+    .slice(-MAX_LISTED)
+    .map((m) => `[${simTime(m.tsMs)}] ${m.fromName} (${m.fromEntityId}, ${m.channel}): ${m.message}`)
+    .join("\n");
+}

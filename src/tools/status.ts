@@ -1,0 +1,43 @@
+import { Type } from "typebox";
+import type { ResolvedConfig } from "../runtime/config.ts";
+import { activeHost } from "../runtime/singleton.ts";
+import { type WorldStatus, worldStatus } from "../runtime/status.ts";
+import { defineTool } from "./tool-kit.ts";
+
+export function statusText(status: WorldStatus): string {
+  if (!status.running || !status.world) {
+    return "OpenClawWorld: the world service is not running in this gateway (check the gateway log).";
+  }
+  const rooms = status.rooms.map((r) => `${r.roomId} (${r.actors} present)`).join(", ");
+  const lines = [
+    `OpenClawWorld "${status.world.name}" is running: tick ${status.tick} at ${status.tickRate} Hz, sim time ${status.simTime}.`,
+    `Rooms: ${rooms}. Default room: ${status.defaultRoomId}.`,
+  ];
+  if (status.caller) {
+    const where = status.caller.location
+      ? `You are ${status.caller.entityId} in ${status.caller.location.roomId} at tile (${status.caller.location.tile.tx}, ${status.caller.location.tile.ty}).`
+      : `You (${status.caller.entityId}) have not joined yet; your first ocw_observe joins ${status.defaultRoomId}.`;
+    const tools = status.caller.enabledOptionalTools.length
+      ? `Optional tools enabled for you: ${status.caller.enabledOptionalTools.join(", ")}.`
+      : "No optional tools (ocw_move_to, ocw_interact, ocw_chat_send) are enabled for you.";
+    lines.push(where, tools);
+  }
+  return lines.join("\n");
+}
+
+export function statusTool(config: ResolvedConfig, agentId: string, timeoutMs: number) {
+  return defineTool<Record<string, never>>(
+    {
+      name: "ocw_status",
+      label: "World status",
+      description:
+        "Check OpenClawWorld: whether the world is running, its rooms, the simulation tick and time, where you are, and which optional tools (move, interact, chat) are enabled for you.",
+      parameters: Type.Object({}, { additionalProperties: false }),
+      async run() {
+        const status = worldStatus(activeHost(), config, agentId);
+        return { text: statusText(status), details: status };
+      },
+    },
+    timeoutMs,
+  );
+}

@@ -1,0 +1,385 @@
+// The ocw_* tools that reach the world through AIC: observe, poll events, chat observe (required)
+// and move, interact, chat send (optional, gated by the policy hook). Each one builds an AIC request,
+// lets the AIC service validate it strictly, and turns the answer into a short text + `details`.
+import { type TSchema, Type } from "typebox";
+import type { AicResult } from "../aic/errors.ts";
+import type { ResolvedConfig } from "../runtime/config.ts";
+import type { AicBackend, AicEndpoint } from "./backend.ts";
+import { rememberCursor, rememberedCursor } from "./cursors.ts";
+import { txIdForToolCall } from "./identity.ts";
+import { formatChat, formatEvents, formatObservation } from "./render.ts";
+import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
+
+const RoomId = Type.String({
+  pattern: "^[a-zA-Z0-9._-]{1,64}$",
+  description: "Room id; defaults to the room you are in.",
+});
+const TxId = Type.String({
+  pattern: "^tx_[a-zA-Z0-9._-]{8,128}$",
+  description:
+    "Idempotency key. Omit it: one is derived from the tool call id, so a retried call applies once.",
+});
+const Channel = Type.String({
+  enum: ["proximity", "global"],
+  description: "proximity (nearby hearers) or global (whole room)",
+});
+
+export interface WorldToolDeps {
+  config: ResolvedConfig;
+  backend: AicBackend;
+  /** The AIC agent id this call acts as. */
+  agentId: string;
+  timeoutMs: number;
+}
+
+/** Sends one AIC request for the agent, joining the default room first when it is nowhere yet. */
+async function callWorld<T>(
+  deps: WorldToolDeps,
+  endpoint: AicEndpoint,
+  body: Record<string, unknown>,
+  explicitRoomId: string | undefined,
+  call: ToolCall,
+): Promise<{ data: T; roomId: string }> {
+  const { backend, agentId, config } = deps;
+  const roomId = explicitRoomId ?? backend.currentRoom(agentId) ?? config.defaultRoomId;
+  const send = () => backend.call(endpoint, agentId, { agentId, roomId, ...body }, call.signal);
+  let result = await send();
+  if (result.status === "error" && result.error.code === "agent_not_in_room" && !explicitRoomId) {
+    const joined = await joinRoom(deps, roomId, call);
+    if (joined.status === "error") throw toToolError(joined);
+    result = await send();
+  }
+  if (result.status === "error") throw toToolError(result);
+  return { data: result.data as T, roomId };
+}
+
+async function joinRoom(deps: WorldToolDeps, roomId: string, call: ToolCall): Promise<AicResult<unknown>> {
+  const joined = await deps.backend.call(
+    "join",
+    deps.agentId,
+    { agentId: deps.agentId, roomId },
+    call.signal,
+  );
+  if (joined.status === "ok") {
+    const cursor = (joined.data as { cursor?: string }).cursor;
+    if (cursor) rememberCursor(deps.agentId, roomId, cursor);
+  }
+  return joined;
+}
+
+function toToolError(result: AicResult<unknown>): ToolError {
+  if (result.status === "ok") return new ToolError("internal", "unexpected success");
+  const { code, message, retryable, details } = result.error;
+  return new ToolError(code, message, retryable, details);
+}
+
+function tool<Args>(
+  deps: WorldToolDeps,
+  spec: {
+    name: string;
+    label: string;
+    description: string;
+    parameters: TSchema;
+    run(args: Args, call: ToolCall): Promise<{ text: string; details: unknown }>;
+  },
+): AgentToolLike {
+  return defineTool<Args>(spec, deps.timeoutMs);
+}
+
+interface ObserveArgs {
+  roomId?: string;
+  radius?: number;
+  detail?: "lite" | "full";
+  includeSelf?: boolean;
+}
+
+export function observeTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<ObserveArgs>(deps, {
+    name: "ocw_observe",
+    label: "Observe the world",
+    description:
+      "Look around in OpenClawWorld: your position, the people, agents and objects near you, and what you can do with each object (affordances such as read, use, open). Joins the default room on first use.",
+    parameters: Type.Object(
+      {
+        radius: Type.Optional(
+          Type.Number({
+            minimum: 1,
+            maximum: 2000,
+            description: "How far to look, in world units (32 per tile). Default 256.",
+          }),
+        ),
+        detail: Type.Optional(
+          Type.String({ enum: ["lite", "full"], description: "full includes object state (default)" }),
+        ),
+        includeSelf: Type.Optional(
+          Type.Boolean({ description: "Include yourself in the list (default false)" }),
+        ),
+        roomId: Type.Optional(RoomId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const { data } = await callWorld<Parameters<typeof formatObservation>[0]>(
+        deps,
+        "observe",
+        { radius: args.radius ?? 256, detail: args.detail ?? "full", includeSelf: args.includeSelf ?? false },
+        args.roomId,
+        call,
+      );
+      return { text: formatObservation(data), details: data };
+    },
+  });
+}
+
+interface PollArgs {
+  sinceCursor?: string;
+  limit?: number;
+  waitMs?: number;
+  roomId?: string;
+}
+
+export function pollEventsTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<PollArgs>(deps, {
+    name: "ocw_poll_events",
+    label: "Poll world events",
+    description:
+      "Get what happened since you last polled: people arriving or leaving, someone coming near or going away, chat you could hear, doors opening. Remembers your cursor between calls; pass waitMs to wait for the next event.",
+    parameters: Type.Object(
+      {
+        sinceCursor: Type.Optional(
+          Type.String({
+            pattern: "^[A-Za-z0-9=_-]{1,256}$",
+            description: "Resume from this cursor (default: where your last poll ended)",
+          }),
+        ),
+        limit: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 200, description: "At most this many events (default 50)" }),
+        ),
+        waitMs: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 25000,
+            description: "Wait up to this long for an event (default 0)",
+          }),
+        ),
+        roomId: Type.Optional(RoomId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const roomHint = args.roomId ?? deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
+      const cursor = args.sinceCursor ?? rememberedCursor(deps.agentId, roomHint) ?? "c_0";
+      const body = { sinceCursor: cursor, limit: args.limit ?? 50, waitMs: args.waitMs ?? 0 };
+      type PollData = Parameters<typeof formatEvents>[0];
+      let answer: { data: PollData; roomId: string };
+      let dropped = 0;
+      try {
+        answer = await callWorld<PollData>(deps, "pollEvents", body, args.roomId, call);
+      } catch (error) {
+        const details = error instanceof ToolError ? error.details : undefined;
+        if (
+          !(error instanceof ToolError) ||
+          details?.reason !== "cursor_expired" ||
+          typeof details.nextCursor !== "string"
+        ) {
+          throw error;
+        }
+        // The cursor fell out of the retained window: continue from the oldest kept event and say so.
+        dropped = typeof details.droppedCount === "number" ? details.droppedCount : 0;
+        answer = await callWorld<PollData>(
+          deps,
+          "pollEvents",
+          { ...body, sinceCursor: details.nextCursor },
+          args.roomId,
+          call,
+        );
+      }
+      rememberCursor(deps.agentId, answer.roomId, answer.data.nextCursor);
+      const prefix = dropped ? `Note: ${dropped} older events were dropped before you polled.\n` : "";
+      return {
+        text: prefix + formatEvents(answer.data),
+        details: { ...answer.data, ...(dropped ? { droppedCount: dropped } : {}) },
+      };
+    },
+  });
+}
+
+interface ChatObserveArgs {
+  windowSec?: number;
+  channel?: "proximity" | "global";
+  roomId?: string;
+}
+
+export function chatObserveTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<ChatObserveArgs>(deps, {
+    name: "ocw_chat_observe",
+    label: "Read recent chat",
+    description:
+      "Read the chat messages you could hear in the last windowSec seconds (default 60), optionally one channel only.",
+    parameters: Type.Object(
+      {
+        windowSec: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 300, description: "Look back this many seconds (default 60)" }),
+        ),
+        channel: Type.Optional(Channel),
+        roomId: Type.Optional(RoomId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const { data } = await callWorld<Parameters<typeof formatChat>[0]>(
+        deps,
+        "chatObserve",
+        { windowSec: args.windowSec ?? 60, ...(args.channel ? { channel: args.channel } : {}) },
+        args.roomId,
+        call,
+      );
+      return { text: formatChat(data), details: data };
+    },
+  });
+}
+
+interface MoveArgs {
+  tx: number;
+  ty: number;
+  roomId?: string;
+  txId?: string;
+}
+
+export function moveToTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<MoveArgs>(deps, {
+    name: "ocw_move_to",
+    label: "Walk to a tile",
+    description:
+      "Walk to the tile (tx, ty) in your room; the world finds a path around walls. Fails with invalid_destination outside the map and collision_blocked when the tile is blocked or unreachable. A new move replaces the previous one.",
+    parameters: Type.Object(
+      {
+        tx: Type.Integer({ minimum: 0, maximum: 100000, description: "Destination tile column" }),
+        ty: Type.Integer({ minimum: 0, maximum: 100000, description: "Destination tile row" }),
+        roomId: Type.Optional(RoomId),
+        txId: Type.Optional(TxId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const txId = args.txId ?? txIdForToolCall("ocw_move_to", call.toolCallId);
+      const { data } = await callWorld<{ result: string; applied: boolean }>(
+        deps,
+        "moveTo",
+        { txId, dest: { tx: args.tx, ty: args.ty }, mode: "walk" },
+        args.roomId,
+        call,
+      );
+      const text =
+        data.result === "no_op"
+          ? `You are already at (${args.tx}, ${args.ty}).`
+          : `Walking to (${args.tx}, ${args.ty}): ${data.result}. Observe or poll events to follow your progress.`;
+      return { text, details: data };
+    },
+  });
+}
+
+interface InteractArgs {
+  targetId: string;
+  action: string;
+  params?: Record<string, unknown>;
+  roomId?: string;
+  txId?: string;
+}
+
+export function interactTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<InteractArgs>(deps, {
+    name: "ocw_interact",
+    label: "Use an object",
+    description:
+      "Use an object near you with one of its affordances from ocw_observe, e.g. read a sign, use a portal, open or close a door. You must be within reach (about 2 tiles); the outcome says ok, no_effect, invalid_action or too_far.",
+    parameters: Type.Object(
+      {
+        targetId: Type.String({
+          pattern: "^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$",
+          description: "Object id, e.g. obj_sign_welcome",
+        }),
+        action: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: "Affordance action, e.g. read, use, open, close",
+        }),
+        params: Type.Optional(
+          Type.Object(
+            {},
+            { additionalProperties: true, description: "Action parameters, if the affordance has any" },
+          ),
+        ),
+        roomId: Type.Optional(RoomId),
+        txId: Type.Optional(TxId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const txId = args.txId ?? txIdForToolCall("ocw_interact", call.toolCallId);
+      const { data } = await callWorld<{ outcome: { type: string; message?: string } }>(
+        deps,
+        "interact",
+        {
+          txId,
+          targetId: args.targetId,
+          action: args.action,
+          ...(args.params ? { params: args.params } : {}),
+        },
+        args.roomId,
+        call,
+      );
+      const { type, message } = data.outcome;
+      return {
+        text: `${args.action} ${args.targetId}: ${type}${message ? ` — ${message}` : ""}`,
+        details: data,
+      };
+    },
+  });
+}
+
+interface ChatSendArgs {
+  message: string;
+  channel?: "proximity" | "global";
+  roomId?: string;
+  txId?: string;
+}
+
+export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<ChatSendArgs>(deps, {
+    name: "ocw_chat_send",
+    label: "Say something",
+    description:
+      "Say something in the world. proximity (default) is heard by those near you; global by everyone in your room. At most 500 characters.",
+    parameters: Type.Object(
+      {
+        message: Type.String({ minLength: 1, maxLength: 500, description: "What to say" }),
+        channel: Type.Optional(Channel),
+        roomId: Type.Optional(RoomId),
+        txId: Type.Optional(TxId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const txId = args.txId ?? txIdForToolCall("ocw_chat_send", call.toolCallId);
+      const channel = args.channel ?? "proximity";
+      const { data } = await callWorld<{ chatMessageId: string }>(
+        deps,
+        "chatSend",
+        { txId, channel, message: args.message },
+        args.roomId,
+        call,
+      );
+      return { text: `Said on ${channel} (${data.chatMessageId}): ${args.message}`, details: data };
+    },
+  });
+}
+
+export const WORLD_TOOL_FACTORIES = {
+  ocw_observe: observeTool,
+  ocw_poll_events: pollEventsTool,
+  ocw_chat_observe: chatObserveTool,
+  ocw_move_to: moveToTool,
+  ocw_interact: interactTool,
+  ocw_chat_send: chatSendTool,
+} as const;

@@ -1,0 +1,60 @@
+// What the e2e global setup gives every test file, and helpers to talk to the gateway.
+import { inject } from "vitest";
+
+export interface E2EGateway {
+  baseUrl: string;
+  gatewayToken: string;
+  logFile: string;
+  startupMs: number;
+  pid: number;
+  agents: Record<string, { token: string }>;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    gateway: E2EGateway;
+  }
+}
+
+/** Per-OpenClaw-agent tool policy used by the e2e gateway (one gateway, several policies). */
+export const E2E_AGENT_POLICY = {
+  // "main" (the default agent) gets no optional tools.
+  mover: { enabled: ["ocw_move_to", "ocw_interact", "ocw_chat_send"] },
+  walker: { enabled: ["ocw_move_to"] },
+  chatter: { enabled: ["ocw_chat_send"] },
+  // Enabled but denied: deny wins; the dotted spelling works in the denylist.
+  denied: { enabled: ["ocw_move_to", "ocw_chat_send"], denied: ["ocw.chat_send", "ocw_move_to"] },
+} as const;
+
+export function gateway(): E2EGateway {
+  return inject("gateway");
+}
+
+export interface InvokeAnswer {
+  status: number;
+  body: {
+    ok: boolean;
+    result?: { content: { type: string; text: string }[]; details: Record<string, unknown> };
+    error?: { type: string; message: string };
+  };
+}
+
+/** POST /tools/invoke, the gateway's way to run a tool without a model. */
+export async function invokeTool(
+  tool: string,
+  args: Record<string, unknown>,
+  opts: { agentId?: string; toolCallId?: string } = {},
+): Promise<InvokeAnswer> {
+  const gw = gateway();
+  const res = await fetch(`${gw.baseUrl}/tools/invoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${gw.gatewayToken}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      tool,
+      args,
+      ...(opts.agentId ? { agentId: opts.agentId } : {}),
+      ...(opts.toolCallId ? { toolCallId: opts.toolCallId } : {}),
+    }),
+  });
+  return { status: res.status, body: (await res.json()) as InvokeAnswer["body"] };
+}

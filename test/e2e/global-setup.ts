@@ -1,0 +1,31 @@
+// Starts ONE real OpenClaw gateway with this plugin for the whole e2e run and stops it at the end.
+import type { TestProject } from "vitest/node";
+import { randomToken } from "../../scripts/lib/gateway.ts";
+import { startGateway } from "../support/gateway.ts";
+import { E2E_AGENT_POLICY, type E2EGateway } from "./fixtures.ts";
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const agents = {
+    agent_helper: { token: randomToken(), name: "Helper Bot" },
+    agent_other: { token: randomToken(), name: "Other Bot" },
+  };
+  const gateway = await startGateway({
+    pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY } },
+    agentIds: Object.keys(E2E_AGENT_POLICY),
+  });
+  const provided: E2EGateway = {
+    baseUrl: gateway.baseUrl,
+    gatewayToken: gateway.gatewayToken,
+    logFile: gateway.logFile,
+    startupMs: gateway.startupMs,
+    pid: gateway.pid,
+    agents: {
+      agent_helper: { token: agents.agent_helper.token },
+      agent_other: { token: agents.agent_other.token },
+    },
+  };
+  project.provide("gateway", provided);
+  return async () => {
+    await gateway.stop();
+  };
+}

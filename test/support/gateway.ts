@@ -1,0 +1,46 @@
+// One real gateway for tests and benchmarks, in a throw-away state directory.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
+import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
+
+export interface TestGateway {
+  baseUrl: string;
+  gatewayToken: string;
+  logFile: string;
+  startupMs: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  pluginConfig?: Record<string, unknown>;
+  /** OpenClaw agents to configure besides the default `main` (tools are invoked per agent id). */
+  agentIds?: string[];
+  keepState?: boolean;
+}
+
+export async function startGateway(opts: StartOptions = {}): Promise<TestGateway> {
+  await buildWebIfNeeded();
+  const stateRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-gateway-"));
+  const gw = await launchGateway({
+    stateRoot,
+    gatewayToken: randomToken(),
+    pluginConfig: opts.pluginConfig ?? {},
+    gatewayConfig: {
+      agents: { entries: Object.fromEntries(["main", ...(opts.agentIds ?? [])].map((id) => [id, {}])) },
+    },
+  });
+  return {
+    baseUrl: gw.baseUrl,
+    gatewayToken: gw.gatewayToken,
+    logFile: gw.logFile,
+    startupMs: gw.startupMs,
+    pid: gw.pid,
+    async stop() {
+      await gw.stop();
+      if (!opts.keepState) await rm(stateRoot, { recursive: true, force: true });
+    },
+  };
+}
