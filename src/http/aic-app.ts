@@ -262,7 +262,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
         { connection: "close" },
       );
     }
-    if (type === "request.aborted" || req.destroyed) {
+    if (type === "request.aborted") {
       res.destroy();
       return;
     }

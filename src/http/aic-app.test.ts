@@ -1,0 +1,359 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkResponse, createTestEnv, silentLogger, type TestEnv } from "../aic/test-support.ts";
+import { createAicHttpHandler } from "./aic-app.ts";
+
+const A = "agent_helper";
+const B = "agent_other";
+const TOKENS: Record<string, string> = { "tok-helper": A, "tok-other": B };
+
+interface Harness {
+  env: TestEnv;
+  base: string;
+  close(): Promise<void>;
+  handler: ReturnType<typeof createAicHttpHandler>;
+  logs: string[];
+}
+
+const open: Harness[] = [];
+afterEach(async () => {
+  while (open.length) await open.pop()!.close();
+});
+
+async function harness(
+  options: Parameters<typeof createTestEnv>[0] & { sseHeartbeatMs?: number } = {},
+): Promise<Harness> {
+  const env = await createTestEnv(options);
+  const logs: string[] = [];
+  const logger = { ...silentLogger, error: (m: string) => logs.push(m) };
+  const handler = createAicHttpHandler({
+    service: env.service,
+    tokens: (t) => TOKENS[t],
+    logger,
+    ...(options.sseHeartbeatMs ? { sseHeartbeatMs: options.sseHeartbeatMs } : {}),
+  });
+  const server: Server = createServer((req, res) => {
+    void handler.handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const h: Harness = {
+    env,
+    base: `http://127.0.0.1:${port}/aic/v0.1`,
+    handler,
+    logs,
+    async close() {
+      handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  open.push(h);
+  return h;
+}
+
+function post(
+  h: Harness,
+  path: string,
+  body: unknown,
+  token = "tok-helper",
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${h.base}/${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function joinOverHttp(h: Harness, agentId = A, token = "tok-helper") {
+  const pending = post(h, "join", { agentId, roomId: "lobby" }, token);
+  await until(() => h.env.runtime.health().queueDepth > 0);
+  h.env.runtime.stepNow();
+  const res = await pending;
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** Poll a condition on the event loop (no wall-clock assertions, just bounded waiting). */
+async function until(condition: () => boolean, attempts = 2000): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error("condition not reached");
+}
+
+function listenerCount(env: TestEnv): number {
+  return (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
+}
+
+describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
+  it("join + observe: wrapper, schema-valid data, X-Request-Id echoed or generated", async () => {
+    const h = await harness();
+    const joined = await joinOverHttp(h);
+    expect(checkResponse("JoinResponseData", joined, { oracle: false })).toEqual([]);
+    const res = await post(
+      h,
+      "observe",
+      { agentId: A, roomId: "lobby", radius: 300, detail: "full" },
+      "tok-helper",
+      {
+        "x-request-id": "req-123",
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("req-123");
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(checkResponse("ObserveResponseData", await res.json())).toEqual([]);
+    const generated = await post(
+      h,
+      "observe",
+      { agentId: A, roomId: "lobby", radius: 10, detail: "lite" },
+      "tok-helper",
+      {
+        "x-request-id": "bad id with spaces",
+      },
+    );
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("auth: 401 without/unknown token, 403 for another agent's id", async () => {
+    const h = await harness();
+    const body = { agentId: A, roomId: "lobby", radius: 10, detail: "lite" };
+    for (const token of ["", "nope"]) {
+      const res = await post(h, "observe", body, token);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/Bearer/);
+      const json = await res.json();
+      expect(json).toMatchObject({ status: "error", error: { code: "unauthorized", retryable: false } });
+      expect(checkResponse("ObserveResponseData", json)).toEqual([]);
+    }
+    const forbidden = await post(h, "observe", body, "tok-other");
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toMatchObject({ error: { code: "forbidden" } });
+    const sse = await fetch(`${h.base}/events/stream?roomId=lobby&agentId=${A}`, {
+      headers: { authorization: "Bearer tok-other" },
+    });
+    expect(sse.status).toBe(403);
+  });
+
+  it("framing: malformed JSON 400, >64 KB 413, unknown path 404, wrong method 405, all wrapped", async () => {
+    const h = await harness();
+    const malformed = await post(h, "observe", "{not json");
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ status: "error", error: { code: "bad_request" } });
+    const big = await post(h, "chatSend", {
+      agentId: A,
+      roomId: "lobby",
+      txId: "tx_bigbody_01",
+      channel: "global",
+      message: "x".repeat(70_000),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ status: "error", error: { code: "bad_request" } });
+    const schemaFail = await post(h, "observe", { agentId: A, roomId: "lobby", radius: 0, detail: "full" });
+    expect(schemaFail.status).toBe(400);
+    const unknown = await post(h, "teleport", {});
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ status: "error", error: { code: "not_found" } });
+    const outside = await fetch(h.base.replace("/aic/v0.1", "/elsewhere"));
+    expect(outside.status).toBe(404);
+    const wrongMethod = await fetch(`${h.base}/observe`, { headers: { authorization: "Bearer tok-helper" } });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    expect(await wrongMethod.json()).toMatchObject({ status: "error" });
+    expect(h.logs).toEqual([]);
+  });
+
+  it("serves the generated OpenAPI document", async () => {
+    const h = await harness();
+    const res = await fetch(`${h.base}/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(
+      readFileSync(new URL("../../docs/aic/v0.1/openapi.json", import.meta.url), "utf8"),
+    );
+  });
+
+  it("idempotency over HTTP: byte-identical replay (ok and error), conflict on another payload", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const send = async (body: unknown) => {
+      const pending = post(h, "moveTo", body);
+      await new Promise((r) => setTimeout(r, 20));
+      h.env.runtime.stepNow();
+      const res = await pending;
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const ok = { agentId: A, roomId: "lobby", txId: "tx_http_ok_01", dest: { tx: 22, ty: 14 } };
+    const first = await send(ok);
+    expect(JSON.parse(first)).toMatchObject({ status: "ok", data: { applied: true } });
+    expect(await send(ok)).toBe(first);
+    const bad = { agentId: A, roomId: "lobby", txId: "tx_http_err_1", dest: { tx: 0, ty: 0 } };
+    const err = await send(bad);
+    expect(JSON.parse(err)).toMatchObject({ status: "error", error: { code: "collision_blocked" } });
+    expect(await send(bad)).toBe(err);
+    expect(JSON.parse(await send({ ...ok, dest: { tx: 23, ty: 14 } }))).toMatchObject({
+      error: { code: "conflict" },
+    });
+  });
+
+  it("429 with Retry-After (seconds, ceil) and retryable", async () => {
+    const h = await harness({
+      rateLimits: { classes: { observe: { perSec: 0.5, burst: 2 } } },
+      limiterNow: () => 0,
+    });
+    await joinOverHttp(h);
+    const body = { agentId: A, roomId: "lobby", radius: 10, detail: "lite" };
+    expect((await post(h, "observe", body)).status).toBe(200);
+    expect((await post(h, "observe", body)).status).toBe(200);
+    const limited = await post(h, "observe", body);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    expect(await limited.json()).toMatchObject({
+      error: { code: "rate_limited", retryable: true, details: { retryAfterMs: 2000 } },
+    });
+  });
+
+  it("long-poll wakes on the tick with a visible event; client disconnect aborts the parked poll", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    await joinOverHttp(h, B, "tok-other");
+    const start = (await (
+      await post(h, "pollEvents", { agentId: A, roomId: "lobby", sinceCursor: "c_0", limit: 200 })
+    ).json()) as {
+      data: { nextCursor: string };
+    };
+    const baseline = listenerCount(h.env);
+    const parked = post(h, "pollEvents", {
+      agentId: A,
+      roomId: "lobby",
+      sinceCursor: start.data.nextCursor,
+      waitMs: 20000,
+    });
+    await until(() => listenerCount(h.env) === baseline + 1);
+    const chat = post(
+      h,
+      "chatSend",
+      { agentId: B, roomId: "lobby", txId: "tx_http_wake1", channel: "global", message: "wake" },
+      "tok-other",
+    );
+    await until(() => h.env.runtime.health().queueDepth > 0);
+    h.env.runtime.stepNow();
+    const woke = await (await parked).json();
+    expect(woke.data.events.map((e: { type: string }) => e.type)).toEqual(["chat.message"]);
+    expect(checkResponse("PollEventsResponseData", woke)).toEqual([]);
+    await chat;
+    expect(listenerCount(h.env)).toBe(baseline);
+
+    const controller = new AbortController();
+    const abandoned = fetch(`${h.base}/pollEvents`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok-helper", "content-type": "application/json" },
+      body: JSON.stringify({ agentId: A, roomId: "lobby", sinceCursor: woke.data.nextCursor, waitMs: 25000 }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    await until(() => listenerCount(h.env) === baseline + 1);
+    controller.abort();
+    await abandoned;
+    await until(() => listenerCount(h.env) === baseline);
+  });
+
+  it("SSE: data lines carry EventEnvelope, id the cursor; heartbeats; resume via Last-Event-ID; close() ends it", async () => {
+    const h = await harness({ sseHeartbeatMs: 20 });
+    await joinOverHttp(h);
+    await joinOverHttp(h, B, "tok-other");
+    const say = async (message: string, n: number) => {
+      const p = post(
+        h,
+        "chatSend",
+        { agentId: B, roomId: "lobby", txId: `tx_sse_msg_0${n}`, channel: "global", message },
+        "tok-other",
+      );
+      await until(() => h.env.runtime.health().queueDepth > 0);
+      h.env.runtime.stepNow();
+      await p;
+    };
+    await say("one", 1);
+    const res = await fetch(`${h.base}/events/stream?roomId=lobby&agentId=${A}&sinceCursor=c_0`, {
+      headers: { authorization: "Bearer tok-helper" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = "";
+    const decoder = new TextDecoder();
+    const readUntil = async (predicate: (t: string) => boolean) => {
+      while (!predicate(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil((t) => t.includes('"message":"one"'));
+    await say("two", 2);
+    await readUntil((t) => t.includes('"message":"two"') && t.includes(": heartbeat"));
+    const frames = text.split("\n\n").filter((f) => f.includes("data: "));
+    const parsed = frames.map((f) => ({
+      id: /^id: (.+)$/m.exec(f)?.[1],
+      data: JSON.parse(/^data: (.+)$/m.exec(f)![1]!),
+    }));
+    for (const frame of parsed) {
+      expect(frame.id).toBe(frame.data.cursor);
+      expect(
+        checkResponse("PollEventsResponseData", {
+          status: "ok",
+          data: { events: [frame.data], nextCursor: frame.id, serverTsMs: 0 },
+        }),
+      ).toEqual([]);
+    }
+    const afterOne = parsed.find((f) => f.data.payload.message === "one")!.id!;
+    h.handler.close();
+    await readUntil(() => false); // ends when the server closes the stream
+
+    // Resume: Last-Event-ID wins over sinceCursor; only "two" follows "one".
+    const resumed = await harnessFrom(h, afterOne);
+    expect(resumed).toContain('"message":"two"');
+    expect(resumed).not.toContain('"message":"one"');
+  });
+});
+
+/** A second adapter on the same env; reads one resumed batch via Last-Event-ID. */
+async function harnessFrom(h: Harness, lastEventId: string): Promise<string> {
+  const handler = createAicHttpHandler({
+    service: h.env.service,
+    tokens: (t) => TOKENS[t],
+    logger: silentLogger,
+  });
+  const server = createServer((req, res) => void handler.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const res = await fetch(
+      `http://127.0.0.1:${port}/aic/v0.1/events/stream?roomId=lobby&agentId=${A}&sinceCursor=c_0`,
+      {
+        headers: { authorization: "Bearer tok-helper", "last-event-id": lastEventId },
+      },
+    );
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes('"message":"two"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    handler.close();
+    return text;
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
