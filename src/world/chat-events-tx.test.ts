@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import { smallWorld } from "./testing/fixtures.ts";
+import { join, one, run, walkTo } from "./testing/helpers.ts";
+import type { Input, InputResult } from "./types.ts";
+import { World } from "./world.ts";
+
+function chatId(r: InputResult): string {
+  if (!r.ok || r.value.kind !== "chat") throw new Error(JSON.stringify(r));
+  return r.value.chatMessageId;
+}
+
+describe("chat", () => {
+  it("proximity chat is heard within the radius (sender included); global by the whole room", () => {
+    const world = World.create(smallWorld({ chat_radius_tiles: 3 }));
+    world.step([join("agt_a"), join("agt_b"), join("agt_far")]);
+    walkTo(world, "agt_far", 8, 8);
+    walkTo(world, "agt_b", 4, 2);
+    const r = world.step([{ kind: "chat", entityId: "agt_a", channel: "proximity", message: "hello" }]);
+    const id = chatId(r.results[0]!);
+    expect(id).toMatch(/^msg_[A-Za-z0-9._-]{12,128}$/);
+    expect(r.events).toEqual([
+      expect.objectContaining({
+        type: "chat.message",
+        audience: { kind: "entities", ids: ["agt_a", "agt_b"] },
+        payload: {
+          messageId: id,
+          fromEntityId: "agt_a",
+          channel: "proximity",
+          message: "hello",
+          tsMs: r.serverTsMs,
+        },
+      }),
+    ]);
+    expect(world.chatFor("agt_b", "a", 0).map((m) => m.message)).toEqual(["hello"]);
+    expect(world.chatFor("agt_far", "a", 0)).toEqual([]);
+    const g = one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "all" });
+    expect(world.chatFor("agt_far", "a", 0).map((m) => [m.id, m.fromName, m.channel])).toEqual([
+      [chatId(g), "a", "global"],
+    ]);
+    expect(world.chatFor("agt_b", "a", 0, "proximity").map((m) => m.message)).toEqual(["hello"]);
+    expect(world.chatFor("agt_b", "a", g.serverTsMs).map((m) => m.message)).toEqual(["all"]);
+  });
+
+  it("rejects empty and over-long messages", () => {
+    const world = World.create(smallWorld());
+    one(world, join("agt_a"));
+    for (const message of ["", "   ", "x".repeat(501)]) {
+      const r = one(world, { kind: "chat", entityId: "agt_a", channel: "global", message });
+      expect(!r.ok && r.error.code).toBe("bad_request");
+    }
+    expect(
+      one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "x".repeat(500) }).ok,
+    ).toBe(true);
+  });
+
+  it("keeps at least 300 s of history", () => {
+    const world = World.create(smallWorld());
+    one(world, join("agt_a"));
+    one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "old" });
+    run(world, 300 * 20);
+    expect(world.chatFor("agt_a", "a", 0).map((m) => m.message)).toEqual(["old"]);
+    run(world, 400 * 20);
+    expect(world.chatFor("agt_a", "a", 0)).toEqual([]);
+  });
+});
+
+describe("events", () => {
+  it("seq is monotonic per room; a recipient sees room events from its join until it left", () => {
+    const world = World.create(smallWorld({ proximity_debounce_ticks: 1 }));
+    one(world, join("agt_a"));
+    one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "before b" });
+    one(world, join("agt_b"));
+    one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "with b" });
+    one(world, { kind: "leave", entityId: "agt_b", reason: "kicked" });
+    one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "after b" });
+    const all = world.eventsFor("agt_a", "a", 0, 100).events;
+    const b = world.eventsFor("agt_b", "a", 0, 100).events;
+    const union = [...new Set([...all, ...b].map((e) => e.seq))].sort((x, y) => x - y);
+    expect(union).toEqual(union.map((_, i) => i + 1)); // every seq 1..n exists exactly once
+    expect(b.map((e) => e.type)).toEqual([
+      "presence.join",
+      "proximity.enter",
+      "chat.message",
+      "proximity.exit",
+      "presence.leave",
+    ]);
+    expect(b.map((e) => e.payload.message).filter(Boolean)).toEqual(["with b"]);
+    // agt_a does not see proximity events addressed to agt_b.
+    expect(
+      all.filter((e) => e.type.startsWith("proximity")).every((e) => e.payload.subjectId === "agt_a"),
+    ).toBe(true);
+    expect(world.latestSeq("a")).toBe(all[all.length - 1]!.seq);
+    expect(world.latestSeq("b")).toBe(0);
+  });
+
+  it("pages with limit and reports expiry instead of silently losing events", () => {
+    const world = World.create(smallWorld({ event_retention: 10 }));
+    one(world, join("agt_a"));
+    for (let i = 0; i < 25; i++)
+      one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: `m${i}` });
+    expect(world.latestSeq("a")).toBe(26);
+    const page = world.eventsFor("agt_a", "a", 0, 4);
+    expect(page.expired).toEqual({ oldestRetainedSeq: 17, droppedCount: 16 });
+    expect(page.events.map((e) => e.seq)).toEqual([17, 18, 19, 20]);
+    expect(page.nextSeq).toBe(20);
+    const rest = world.eventsFor("agt_a", "a", page.nextSeq, 100);
+    expect(rest.expired).toBeUndefined();
+    expect(rest.events.map((e) => e.seq)).toEqual([21, 22, 23, 24, 25, 26]);
+    expect(rest.nextSeq).toBe(26);
+    expect(world.eventsFor("agt_a", "a", 26, 100)).toEqual({ events: [], nextSeq: 26 });
+  });
+});
+
+describe("idempotency", () => {
+  const chat = (message: string, payloadHash: string): Input => ({
+    kind: "chat",
+    entityId: "agt_a",
+    channel: "global",
+    message,
+    tx: { key: "agt_a:tx_1", payloadHash },
+  });
+
+  it("replays the stored result for the same key and payload, conflicts otherwise, expires after the TTL", () => {
+    const world = World.create(smallWorld({ tx_ttl_sec: 10 }));
+    one(world, join("agt_a"));
+    const first = one(world, chat("hi", "h1"));
+    const seqAfterFirst = world.latestSeq("a");
+    const replay = world.step([chat("hi", "h1")]);
+    expect(replay.results[0]).toEqual({ ...first, replayed: true });
+    expect(replay.events).toEqual([]);
+    expect(world.latestSeq("a")).toBe(seqAfterFirst);
+    const conflict = one(world, chat("other", "h2"));
+    expect(!conflict.ok && conflict.error.code).toBe("conflict");
+    expect(world.lookupTx("agt_a:tx_1")).toEqual({ payloadHash: "h1", result: first });
+    run(world, 10 * 20);
+    expect(world.lookupTx("agt_a:tx_1")).toBeUndefined();
+    const fresh = one(world, chat("again", "h2"));
+    expect(fresh.ok && fresh.replayed).toBeFalsy();
+    expect(chatId(fresh)).not.toBe(chatId(first));
+  });
+
+  it("two inputs with the same key in one step: the second is a replay", () => {
+    const world = World.create(smallWorld());
+    one(world, join("agt_a"));
+    const r = world.step([chat("hi", "h1"), chat("hi", "h1")]);
+    expect(r.results[1]).toEqual({ ...r.results[0], replayed: true });
+    expect(r.events.length).toBe(1);
+  });
+});
+
+describe("guards", () => {
+  it("tick_is and snapshot_hash_is compare with the state at the start of the step", () => {
+    const world = World.create(smallWorld());
+    one(world, join("agt_a"));
+    const tick = world.tick;
+    const hash = world.snapshotHash();
+    const ok = one(world, {
+      kind: "chat",
+      entityId: "agt_a",
+      channel: "global",
+      message: "x",
+      guards: [
+        { kind: "tick_is", tick },
+        { kind: "snapshot_hash_is", hash },
+      ],
+    });
+    expect(ok.ok).toBe(true);
+    const stale = world.step([
+      {
+        kind: "chat",
+        entityId: "agt_a",
+        channel: "global",
+        message: "y",
+        guards: [{ kind: "snapshot_hash_is", hash }],
+      },
+    ]);
+    expect(stale.results[0]).toMatchObject({
+      ok: false,
+      error: {
+        code: "conflict",
+        details: { guard: { kind: "snapshot_hash_is" }, actual: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      },
+    });
+    expect(stale.events).toEqual([]);
+    const lateTick = one(world, {
+      kind: "chat",
+      entityId: "agt_a",
+      channel: "global",
+      message: "z",
+      guards: [{ kind: "tick_is", tick }],
+    });
+    expect(lateTick).toMatchObject({ ok: false, error: { code: "conflict", details: { actual: tick + 2 } } });
+  });
+
+  it("entity_near and object_state_is are evaluated at apply time; nothing is applied on failure", () => {
+    const world = World.create(smallWorld());
+    world.step([join("agt_a"), join("agt_b")]);
+    walkTo(world, "agt_a", 9, 8);
+    const near = one(world, {
+      kind: "moveTo",
+      entityId: "agt_b",
+      dest: { tx: 3, ty: 3 },
+      guards: [{ kind: "entity_near", entityId: "agt_a", withinTiles: 2 }],
+    });
+    expect(near).toMatchObject({
+      ok: false,
+      error: { code: "conflict", details: { guard: { kind: "entity_near" } } },
+    });
+    expect(world.getEntity("agt_b")!.speed).toBe(0);
+    const closeIfOpen: Input = {
+      kind: "interact",
+      entityId: "agt_a",
+      targetId: "obj_door_a",
+      action: "close",
+      guards: [
+        { kind: "object_state_is", objectId: "obj_door_a", field: "open", equals: true },
+        { kind: "entity_near", entityId: "obj_door_a", withinTiles: 2 },
+      ],
+    };
+    expect(one(world, closeIfOpen).ok).toBe(true);
+    const again = one(world, closeIfOpen);
+    expect(again).toMatchObject({ ok: false, error: { code: "conflict", details: { actual: false } } });
+    expect(world.objectView("obj_door_a")!.version).toBe(2);
+  });
+});
