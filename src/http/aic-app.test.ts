@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkResponse, createTestEnv, silentLogger, type TestEnv } from "../aic/test-support.ts";
 import { createAicHttpHandler } from "./aic-app.ts";
@@ -322,6 +323,39 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     const resumed = await harnessFrom(h, afterOne);
     expect(resumed).toContain('"message":"two"');
     expect(resumed).not.toContain('"message":"one"');
+  });
+
+  it("fuzz: random raw bodies on every endpoint never give a 5xx and always the wrapper", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const endpoints = [
+      "observe",
+      "moveTo",
+      "interact",
+      "chatSend",
+      "chatObserve",
+      "pollEvents",
+      "join",
+      "leave",
+      "nope",
+    ];
+    const body = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 200 }),
+      fc.json({ maxDepth: 3 }),
+      fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify({ agentId: A, roomId: "lobby", extra: v })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...endpoints), body, fc.boolean(), async (endpoint, text, auth) => {
+        const res = await post(h, endpoint, text, auth ? "tok-helper" : "");
+        expect(res.status).toBeLessThan(500);
+        const json = await res.json();
+        // Nothing random is a valid request, so every answer is an error wrapper valid per schema.
+        expect(json.status).toBe("error");
+        expect(checkResponse("ObserveResponseData", json)).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+    expect(h.logs).toEqual([]);
   });
 });
 
