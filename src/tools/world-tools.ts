@@ -41,7 +41,14 @@ async function callWorld<T>(
   call: ToolCall,
 ): Promise<{ data: T; roomId: string }> {
   const { backend, agentId, config } = deps;
-  const roomId = explicitRoomId ?? backend.currentRoom(agentId) ?? config.defaultRoomId;
+  const knownRoom = backend.currentRoom(agentId);
+  const roomId = explicitRoomId ?? knownRoom ?? config.defaultRoomId;
+  // Join before the first call, not after it fails: a refused action is stored under its txId, and
+  // a retry with that txId must (and would) replay the refusal.
+  if (!explicitRoomId && !knownRoom) {
+    const joined = await joinRoom(deps, roomId, call);
+    if (joined.status === "error") throw toToolError(joined);
+  }
   const send = () => backend.call(endpoint, agentId, { agentId, roomId, ...body }, call.signal);
   let result = await send();
   if (result.status === "error" && result.error.code === "agent_not_in_room" && !explicitRoomId) {

@@ -1,0 +1,343 @@
+// Drives the real plugin entry with a small fake api: registration, the service lifecycle with
+// persistence, every tool's execute, argument coercion, idempotent retries, abort and timeout.
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import plugin from "../index.ts";
+import { activeHost } from "./runtime/singleton.ts";
+import type { AgentToolLike } from "./tools/tool-kit.ts";
+
+type Factory = (ctx: { agentId?: string }) => AgentToolLike;
+interface Registered {
+  tools: Map<string, { factory: Factory; optional: boolean }>;
+  hooks: Map<string, (event: { toolName: string }, ctx: { agentId?: string }) => unknown>;
+  services: { id: string; start(ctx: unknown): Promise<void>; stop(ctx: unknown): Promise<void> }[];
+  routes: { path: string; match?: string; auth: string; handleUpgrade?: unknown }[];
+}
+
+function register(pluginConfig: Record<string, unknown>): Registered {
+  const reg: Registered = { tools: new Map(), hooks: new Map(), services: [], routes: [] };
+  const api = {
+    id: "openclawworld",
+    pluginConfig,
+    registrationMode: "full",
+    logger: { info() {}, warn() {}, error() {}, debug() {} },
+    registerTool(factory: Factory, opts: { name: string; optional?: boolean }) {
+      reg.tools.set(opts.name, { factory, optional: opts.optional === true });
+    },
+    on(name: string, handler: Registered["hooks"] extends Map<string, infer H> ? H : never) {
+      reg.hooks.set(name, handler);
+    },
+    registerService(service: Registered["services"][number]) {
+      reg.services.push(service);
+    },
+    registerHttpRoute(route: Registered["routes"][number]) {
+      reg.routes.push(route);
+    },
+  };
+  (plugin as unknown as { register(api: unknown): void }).register(api);
+  return reg;
+}
+
+const config = {
+  tools: { enabled: ["ocw_move_to", "ocw_interact", "ocw.chat_send"], timeoutMs: 1000 },
+  rateLimits: { disabled: true },
+  snapshot: { intervalSec: 3600 },
+};
+let reg: Registered;
+let stateDir: string;
+const serviceCtx = () => ({ stateDir, logger: { info() {}, warn() {}, error() {} } });
+
+function tool(name: string, agentId = "tester"): AgentToolLike {
+  const entry = reg.tools.get(name);
+  if (!entry) throw new Error(`no tool ${name}`);
+  return entry.factory({ agentId });
+}
+
+async function run(
+  name: string,
+  args: unknown,
+  opts: { agentId?: string; callId?: string; signal?: AbortSignal } = {},
+) {
+  const result = await tool(name, opts.agentId).execute(
+    opts.callId ?? `call-${Math.random()}`,
+    args,
+    opts.signal,
+  );
+  return result as { content: { type: string; text: string }[]; details: Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(path.join(os.tmpdir(), "ocw-plugin-test-"));
+  reg = register(config);
+  await reg.services[0]!.start(serviceCtx());
+});
+
+afterAll(async () => {
+  await reg.services[0]?.stop(serviceCtx());
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+describe("registration", () => {
+  it("registers seven tools, the optional ones as optional, a policy hook, a service and two routes", () => {
+    expect([...reg.tools.keys()].sort()).toEqual(
+      [
+        "ocw_chat_observe",
+        "ocw_chat_send",
+        "ocw_interact",
+        "ocw_move_to",
+        "ocw_observe",
+        "ocw_poll_events",
+        "ocw_status",
+      ].sort(),
+    );
+    const optional = [...reg.tools].filter(([, t]) => t.optional).map(([n]) => n);
+    expect(optional.sort()).toEqual(["ocw_chat_send", "ocw_interact", "ocw_move_to"]);
+    expect(reg.hooks.has("before_tool_call")).toBe(true);
+    expect(reg.services.map((s) => s.id)).toEqual(["openclawworld-world"]);
+    expect(reg.routes.map((r) => [r.path, r.match, r.auth])).toEqual([
+      ["/aic/v0.1", "prefix", "plugin"],
+      ["/world", "prefix", "plugin"],
+    ]);
+    expect(typeof reg.routes[1]!.handleUpgrade).toBe("function");
+  });
+
+  it("register is free of side effects and a bad config fails the load with a clear message", () => {
+    expect(() => register({ tools: { disabled: ["ocw_poll_events"] } })).toThrow(/required tool/);
+    expect(() => register({ tools: { enabled: ["ocw_fly"] } })).toThrow(/unknown tool "ocw_fly"/);
+  });
+
+  it("the manifest lists exactly the registered tools and marks the optional ones", async () => {
+    const manifest = (await import("../openclaw.plugin.json", { with: { type: "json" } })).default as {
+      contracts: { tools: string[] };
+      toolMetadata: Record<string, { optional?: boolean }>;
+    };
+    expect([...manifest.contracts.tools].sort()).toEqual([...reg.tools.keys()].sort());
+    for (const [name, t] of reg.tools)
+      expect(manifest.toolMetadata[name]?.optional === true).toBe(t.optional);
+  });
+});
+
+describe("tool schemas follow the OpenClaw tool-schema rules", () => {
+  function walk(node: unknown, visit: (n: Record<string, unknown>, key: string) => void, key = "") {
+    if (!node || typeof node !== "object") return;
+    visit(node as Record<string, unknown>, key);
+    const n = node as Record<string, unknown>;
+    for (const [k, child] of Object.entries((n.properties as Record<string, unknown>) ?? {}))
+      walk(child, visit, k);
+    if (n.items) walk(n.items, visit, `${key}[]`);
+  }
+  it("no unions, string enums, optional not nullable, no combinators, no property named format", () => {
+    for (const name of reg.tools.keys()) {
+      const schema = tool(name).parameters as unknown as Record<string, unknown>;
+      expect(schema.type, name).toBe("object");
+      for (const k of ["anyOf", "oneOf", "allOf"])
+        expect(schema[k], `${name} top-level ${k}`).toBeUndefined();
+      walk(schema, (n, key) => {
+        for (const k of ["anyOf", "oneOf", "allOf", "not"])
+          expect(n[k], `${name}.${key} ${k}`).toBeUndefined();
+        expect(Array.isArray(n.type), `${name}.${key} union type`).toBe(false);
+        expect(n.nullable, `${name}.${key} nullable`).toBeUndefined();
+        if (n.enum) {
+          expect(n.type, `${name}.${key} enum type`).toBe("string");
+          expect((n.enum as unknown[]).every((v) => typeof v === "string")).toBe(true);
+        }
+        expect(Object.keys((n.properties as object) ?? {}), `${name}.${key}`).not.toContain("format");
+      });
+    }
+  });
+});
+
+describe("tools in-process", () => {
+  it("ocw_status reports a running world and what the caller may use", async () => {
+    const res = await run("ocw_status", {});
+    expect(res.details).toMatchObject({
+      running: true,
+      defaultRoomId: "lobby",
+      caller: { entityId: "agt_tester" },
+    });
+    expect((res.details.caller as { enabledOptionalTools: string[] }).enabledOptionalTools).toEqual([
+      "ocw_move_to",
+      "ocw_interact",
+      "ocw_chat_send",
+    ]);
+    expect(res.content[0]!.text).toContain("is running");
+  });
+
+  it("the first ocw_observe joins the default room and sees the world", async () => {
+    const res = await run("ocw_observe", { radius: 2000 }, { agentId: "obs" });
+    const self = res.details.self as { id: string; roomId: string };
+    expect(self).toMatchObject({ id: "agt_obs", roomId: "lobby" });
+    expect((res.details.nearby as unknown[]).length).toBeGreaterThan(0);
+    expect(res.content[0]!.text).toContain("You are obs (agt_obs) in room lobby");
+    const status = await run("ocw_status", {}, { agentId: "obs" });
+    expect(status.content[0]!.text).toMatch(/You are agt_obs in lobby at tile/);
+  });
+
+  it("ocw_poll_events sees the agent's own join, then remembers its cursor", async () => {
+    const first = await run("ocw_poll_events", {}, { agentId: "poller" });
+    const types = (first.details.events as { type: string; payload: { entityId?: string } }[]).map((e) => [
+      e.type,
+      e.payload.entityId,
+    ]);
+    expect(types).toContainEqual(["presence.join", "agt_poller"]);
+    const second = await run("ocw_poll_events", { limit: "10" }, { agentId: "poller" });
+    expect(
+      (second.details.events as { payload: { entityId?: string } }[]).some(
+        (e) => e.payload.entityId === "agt_poller",
+      ),
+    ).toBe(false);
+  });
+
+  it("accepts snake_case keys, numeric and boolean strings and JSON-encoded objects", async () => {
+    const res = await run("ocw_observe", '{"radius":"300","include_self":"true","detail":"lite"}', {
+      agentId: "coerce",
+    });
+    const nearby = res.details.nearby as { entity: { id: string } }[];
+    expect(nearby.some((n) => n.entity.id === "agt_coerce")).toBe(true);
+    const polled = await run("ocw_poll_events", { wait_ms: "0", limit: 5 }, { agentId: "coerce" });
+    expect(Array.isArray(polled.details.events)).toBe(true);
+  });
+
+  it("bad arguments give a clear error naming the field", async () => {
+    await expect(run("ocw_move_to", { tx: "east", ty: 3 })).rejects.toThrow(
+      /bad_request: invalid arguments: \/tx/,
+    );
+    await expect(run("ocw_observe", { radius: 5000 })).rejects.toThrow(/\/radius/);
+    await expect(run("ocw_chat_send", { message: "hi", teleport: true })).rejects.toThrow(/teleport/);
+  });
+
+  it("ocw_move_to walks around walls; the world reports out-of-bounds and blocked tiles", async () => {
+    const observed = await run("ocw_observe", { radius: 64 }, { agentId: "walker" });
+    const start = (observed.details.self as { tile: { tx: number; ty: number } }).tile;
+    const world = activeHost()!.runtime.world;
+    const room = world.definition.rooms.lobby!;
+    let dest: { tx: number; ty: number } | undefined;
+    for (let d = 3; d < 10 && !dest; d++) {
+      for (const [dx, dy] of [
+        [d, 0],
+        [-d, 0],
+        [0, d],
+        [0, -d],
+      ] as const) {
+        const t = { tx: start.tx + dx, ty: start.ty + dy };
+        if (
+          t.tx > 0 &&
+          t.ty > 0 &&
+          t.tx < room.widthTiles &&
+          t.ty < room.heightTiles &&
+          !world.isBlocked("lobby", t)
+        ) {
+          dest = t;
+          break;
+        }
+      }
+    }
+    expect(dest).toBeDefined();
+    const moved = await run("ocw_move_to", { tx: String(dest!.tx), ty: dest!.ty }, { agentId: "walker" });
+    expect(moved.details).toMatchObject({ applied: true, result: "accepted" });
+    await expect(run("ocw_move_to", { tx: 5000, ty: 1 }, { agentId: "walker" })).rejects.toThrow(
+      /invalid_destination/,
+    );
+    const wall = (() => {
+      for (let ty = 0; ty < room.heightTiles; ty++)
+        for (let tx = 0; tx < room.widthTiles; tx++)
+          if (world.isBlocked("lobby", { tx, ty })) return { tx, ty };
+      throw new Error("no wall");
+    })();
+    await expect(run("ocw_move_to", wall, { agentId: "walker" })).rejects.toThrow(/collision_blocked/);
+    // The walker arrives eventually (the service ticks at 20 Hz).
+    for (let i = 0; i < 100; i++) {
+      const tile = world.getEntity("agt_walker")!.tile;
+      if (tile.tx === dest!.tx && tile.ty === dest!.ty) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the walker never arrived");
+  });
+
+  it("a retried tool call (same tool call id) is applied once", async () => {
+    const a = await run(
+      "ocw_chat_send",
+      { message: "only once" },
+      { agentId: "retry", callId: "call-fixed-1" },
+    );
+    const b = await run(
+      "ocw_chat_send",
+      { message: "only once" },
+      { agentId: "retry", callId: "call-fixed-1" },
+    );
+    expect(b.details).toEqual(a.details);
+    const chat = await run("ocw_chat_observe", { windowSec: 60 }, { agentId: "retry" });
+    const mine = (chat.details.messages as { message: string; fromEntityId: string }[]).filter(
+      (m) => m.fromEntityId === "agt_retry" && m.message === "only once",
+    );
+    expect(mine).toHaveLength(1);
+  });
+
+  it("ocw_interact reads a sign through the one affordance registry", async () => {
+    const world = activeHost()!.runtime.world;
+    const sign = world.definition.rooms.lobby!.objects.find((o) => o.objectType === "sign")!;
+    await run("ocw_observe", {}, { agentId: "reader" });
+    await run("ocw_move_to", { tx: sign.tile.tx, ty: sign.tile.ty + 1 }, { agentId: "reader" });
+    for (let i = 0; i < 200; i++) {
+      const t = world.getEntity("agt_reader")!.tile;
+      if (Math.abs(t.tx - sign.tile.tx) + Math.abs(t.ty - sign.tile.ty) <= 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const res = await run(
+      "ocw_interact",
+      { target_id: sign.id, action: "read", params: "{}" },
+      { agentId: "reader" },
+    );
+    expect(res.details).toMatchObject({ applied: true, outcome: { type: "ok", message: sign.props.text } });
+    expect(res.content[0]!.text).toContain(String(sign.props.text));
+  });
+
+  it("honours the AbortSignal and the tool timeout", async () => {
+    await run("ocw_observe", {}, { agentId: "waiter" });
+    await run("ocw_poll_events", {}, { agentId: "waiter" });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(
+      run("ocw_poll_events", { waitMs: 20000 }, { agentId: "waiter", signal: controller.signal }),
+    ).rejects.toThrow(/cancelled/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(run("ocw_poll_events", { waitMs: 20000 }, { agentId: "waiter" })).rejects.toThrow(
+      /did not finish within 1000 ms/,
+    );
+  });
+
+  it("the policy hook blocks what the config does not enable", () => {
+    const hook = register({ tools: { enabled: ["ocw_move_to"], denied: ["ocw.interact"] } }).hooks.get(
+      "before_tool_call",
+    )!;
+    expect(hook({ toolName: "ocw_move_to" }, { agentId: "a" })).toBeUndefined();
+    expect(hook({ toolName: "ocw_interact" }, { agentId: "a" })).toMatchObject({ block: true });
+    expect(hook({ toolName: "ocw_chat_send" }, { agentId: "a" })).toMatchObject({ block: true });
+  });
+});
+
+describe("service lifecycle", () => {
+  it("stop saves the world and start restores it exactly", async () => {
+    const before = activeHost()!;
+    await run("ocw_observe", {}, { agentId: "persist" });
+    await reg.services[0]!.stop(serviceCtx());
+    expect(activeHost()).toBeUndefined();
+    const saved = before.snapshotFile!;
+    expect((await stat(saved)).size).toBeGreaterThan(0);
+    const savedHash = before.runtime.world.snapshotHash();
+    await reg.services[0]!.start(serviceCtx());
+    const after = activeHost()!;
+    expect(after.origin).toBe("restored");
+    expect(after.runtime.world.snapshotHash()).toBe(savedHash);
+    expect(after.runtime.world.getEntity("agt_persist")).toBeDefined();
+  });
+
+  it("tools answer room_not_ready while the service is stopped", async () => {
+    await reg.services[0]!.stop(serviceCtx());
+    await expect(run("ocw_observe", {}, { agentId: "late" })).rejects.toThrow(/room_not_ready/);
+    await reg.services[0]!.start(serviceCtx());
+  });
+});

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { World } from "../world/world.ts";
+import { BUNDLED_WORLD_DIR } from "./config.ts";
+import { loadWorldDir } from "./load-world-dir.ts";
+import { RuntimeUnavailableError, WorldRuntime } from "./world-runtime.ts";
+
+const quietLogger = () => {
+  const lines: string[] = [];
+  return { lines, info: () => {}, warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+};
+
+const runtimes: WorldRuntime[] = [];
+afterEach(() => {
+  for (const r of runtimes.splice(0)) r.stop();
+});
+
+async function makeRuntime() {
+  const logger = quietLogger();
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), logger);
+  runtimes.push(runtime);
+  return { runtime, logger };
+}
+
+describe("WorldRuntime", () => {
+  it("applies a submitted input at the next tick and resolves its result", async () => {
+    const { runtime } = await makeRuntime();
+    const pending = runtime.submit({ kind: "join", entityId: "agt_t", actorKind: "agent", name: "T" });
+    const before = runtime.world.tick;
+    runtime.stepNow();
+    const result = await pending;
+    expect(result.ok).toBe(true);
+    expect(runtime.world.tick).toBe(before + 1);
+    expect(runtime.world.getEntity("agt_t")?.roomId).toBe("lobby");
+  });
+
+  it("survives a throwing tick: callers get an error, later ticks still run", async () => {
+    const { runtime, logger } = await makeRuntime();
+    let throwNext = true;
+    runtime.beforeStep = () => {
+      if (throwNext) {
+        throwNext = false;
+        throw new Error("boom");
+      }
+    };
+    const failed = runtime.submit({ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" });
+    runtime.start();
+    await expect(failed).rejects.toBeInstanceOf(RuntimeUnavailableError);
+    // The loop keeps ticking on its own after the failure.
+    const ok = await runtime.submit({ kind: "join", entityId: "agt_b", actorKind: "agent", name: "B" });
+    expect(ok.ok).toBe(true);
+    const health = runtime.health();
+    expect(health.failedTicks).toBe(1);
+    expect(health.lastError).toBe("boom");
+    expect(health.running).toBe(true);
+    expect(logger.lines.some((l) => l.includes("tick failed: boom"))).toBe(true);
+    const tickAfter = runtime.world.tick;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(runtime.world.tick).toBeGreaterThan(tickAfter);
+  });
+
+  it("a throwing tick listener is contained and counted", async () => {
+    const { runtime } = await makeRuntime();
+    let calls = 0;
+    runtime.onTick(() => {
+      calls += 1;
+      throw new Error("listener bug");
+    });
+    runtime.stepNow();
+    runtime.stepNow();
+    expect(calls).toBe(2);
+    expect(runtime.health().failedListeners).toBe(2);
+  });
+
+  it("stop() rejects queued inputs instead of leaving them hanging", async () => {
+    const { runtime } = await makeRuntime();
+    const pending = runtime.submit({ kind: "join", entityId: "agt_c", actorKind: "agent", name: "C" });
+    runtime.stop();
+    await expect(pending).rejects.toMatchObject({ code: "room_not_ready" });
+  });
+});

@@ -1,0 +1,181 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RateLimiter } from "../aic/rate-limit.ts";
+import { AicService } from "../aic/service.ts";
+import { createAicHttpHandler } from "../http/aic-app.ts";
+import { BUNDLED_WORLD_DIR, resolveConfig } from "../runtime/config.ts";
+import { loadWorldDir } from "../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../runtime/world-runtime.ts";
+import { World } from "../world/world.ts";
+import { RemoteAicClient } from "./remote-client.ts";
+import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
+
+const remoteConfig = (baseUrl: string, extra: Record<string, unknown> = {}) =>
+  resolveConfig({ remote: { baseUrl, apiKey: "remote-key-0123456789", defaultAgentId: "far", ...extra } })
+    .remote!;
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+describe("RemoteAicClient retries", () => {
+  const noSleep = () => {
+    const waits: number[] = [];
+    return { waits, sleep: async (ms: number) => void waits.push(ms) };
+  };
+
+  it("retries retryable errors with exponential backoff and jitter, up to the maximum", async () => {
+    const { waits, sleep } = noSleep();
+    let calls = 0;
+    const client = new RemoteAicClient(
+      remoteConfig("http://127.0.0.1:9", { retryMaxAttempts: 3, retryBaseDelayMs: 100 }),
+      {
+        sleep,
+        random: () => 0.5,
+        fetch: async () => {
+          calls += 1;
+          return jsonResponse(200, {
+            status: "error",
+            error: { code: "timeout", message: "slow", retryable: true },
+          });
+        },
+      },
+    );
+    const result = await client.call("observe", "far", { agentId: "far" }, new AbortController().signal);
+    expect(result).toMatchObject({ status: "error", error: { code: "timeout" } });
+    expect(calls).toBe(4);
+    expect(waits).toEqual([150, 250, 450]);
+  });
+
+  it("does not retry non-retryable errors", async () => {
+    let calls = 0;
+    const client = new RemoteAicClient(remoteConfig("http://127.0.0.1:9"), {
+      sleep: async () => {},
+      fetch: async () => {
+        calls += 1;
+        return jsonResponse(200, {
+          status: "error",
+          error: { code: "collision_blocked", message: "wall", retryable: false },
+        });
+      },
+    });
+    const result = await client.call("moveTo", "far", {}, new AbortController().signal);
+    expect(result).toMatchObject({ status: "error", error: { code: "collision_blocked" } });
+    expect(calls).toBe(1);
+  });
+
+  it("honours Retry-After on 429 and succeeds on a later attempt", async () => {
+    const { waits, sleep } = noSleep();
+    let calls = 0;
+    const client = new RemoteAicClient(remoteConfig("http://127.0.0.1:9", { retryBaseDelayMs: 10 }), {
+      sleep,
+      random: () => 0,
+      fetch: async () => {
+        calls += 1;
+        return calls === 1
+          ? jsonResponse(
+              429,
+              { status: "error", error: { code: "rate_limited", message: "slow down", retryable: true } },
+              { "retry-after": "2" },
+            )
+          : jsonResponse(200, { status: "ok", data: { roomId: "garden" } });
+      },
+    });
+    const result = await client.call(
+      "join",
+      "far",
+      { agentId: "far", roomId: "garden" },
+      new AbortController().signal,
+    );
+    expect(result.status).toBe("ok");
+    expect(waits).toEqual([2000]);
+    expect(client.currentRoom("far")).toBe("garden");
+  });
+
+  it("treats an unreachable server as retryable and a non-JSON answer as an error, never a throw", async () => {
+    const client = new RemoteAicClient(
+      remoteConfig("http://127.0.0.1:9", { retryMaxAttempts: 1, retryBaseDelayMs: 10 }),
+      {
+        sleep: async () => {},
+        fetch: async () => {
+          throw new TypeError("fetch failed");
+        },
+      },
+    );
+    expect(await client.call("observe", "far", {}, new AbortController().signal)).toMatchObject({
+      status: "error",
+      error: { code: "timeout", retryable: true },
+    });
+    const html = new RemoteAicClient(remoteConfig("http://127.0.0.1:9", { retryMaxAttempts: 0 }), {
+      fetch: async () => new Response("<html>", { status: 200, headers: { "content-type": "text/html" } }),
+    });
+    expect(await html.call("observe", "far", {}, new AbortController().signal)).toMatchObject({
+      status: "error",
+      error: { code: "internal" },
+    });
+  });
+});
+
+describe("tools in remote mode against a real AIC server on loopback", () => {
+  let server: Server;
+  let runtime: WorldRuntime;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), {
+      info() {},
+      warn() {},
+      error() {},
+    });
+    const service = new AicService({
+      runtime,
+      agents: (id) => ({ name: id }),
+      limiter: new RateLimiter({ disabled: true }),
+    });
+    const http = createAicHttpHandler({
+      service,
+      tokens: (t) => (t === "remote-key-0123456789" ? "far" : undefined),
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    server = createServer((req, res) => void http.handle(req, res));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/aic/v0.1`;
+    runtime.start();
+  });
+
+  afterAll(async () => {
+    runtime.stop();
+    await new Promise((r) => server.close(r));
+  });
+
+  it("observe joins the remote default room; chat send is idempotent per tool call id", async () => {
+    const config = resolveConfig({
+      remote: { baseUrl, apiKey: "remote-key-0123456789", defaultAgentId: "far" },
+    });
+    const deps = { config, backend: new RemoteAicClient(config.remote!), agentId: "far", timeoutMs: 10_000 };
+    const observed = await WORLD_TOOL_FACTORIES.ocw_observe(deps).execute("c1", {});
+    expect((observed.details as { self: { id: string } }).self.id).toBe("agt_far");
+    expect(runtime.world.getEntity("agt_far")?.roomId).toBe("lobby");
+    const a = await WORLD_TOOL_FACTORIES.ocw_chat_send(deps).execute("same-call", {
+      message: "hello from afar",
+    });
+    const b = await WORLD_TOOL_FACTORIES.ocw_chat_send(deps).execute("same-call", {
+      message: "hello from afar",
+    });
+    expect(b.details).toEqual(a.details);
+    const heard = runtime.world.chatFor("agt_far", "lobby", 0).filter((m) => m.message === "hello from afar");
+    expect(heard).toHaveLength(1);
+  });
+
+  it("a wrong key is refused with the remote's error code", async () => {
+    const config = resolveConfig({
+      remote: { baseUrl, apiKey: "wrong-key-0123456789", defaultAgentId: "far" },
+    });
+    const deps = { config, backend: new RemoteAicClient(config.remote!), agentId: "far", timeoutMs: 10_000 };
+    await expect(WORLD_TOOL_FACTORIES.ocw_observe(deps).execute("c2", {})).rejects.toThrow(/unauthorized/);
+  });
+});
