@@ -1,0 +1,125 @@
+// biome-ignore-all lint/style/noRestrictedImports: this test spawns a second process to compare traces.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadWorldDir } from "../runtime/load-world-dir.ts";
+import { SnapshotMismatchError } from "./errors.ts";
+import { canonicalHash } from "./snapshot.ts";
+import { type Command, runScript, type Script, seededScript } from "./testing/scenario.ts";
+import { SNAPSHOT_FORMAT, type WorldDefinition, type WorldSnapshot } from "./types.ts";
+import { World } from "./world.ts";
+
+const lobbyDir = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));
+const lobby = await loadWorldDir(lobbyDir);
+// Short retention keeps per-tick snapshot hashing cheap; the rules are the same.
+const def: WorldDefinition = { ...lobby, eventRetention: 150, proximityDebounceTicks: 2 };
+
+const command = fc.tuple(
+  fc.nat(999),
+  fc.nat(999),
+  fc.nat(999),
+  fc.nat(999),
+  fc.nat(999),
+) as fc.Arbitrary<Command>;
+const scriptArb = (ticks: number): fc.Arbitrary<Script> =>
+  fc.array(fc.array(command, { maxLength: 3 }), { minLength: ticks, maxLength: ticks });
+
+function roundTrip(snapshot: WorldSnapshot): WorldSnapshot {
+  return JSON.parse(JSON.stringify(snapshot)) as WorldSnapshot;
+}
+
+describe("determinism", () => {
+  it("same seed + same script -> identical trace and snapshot hash at every tick", () => {
+    fc.assert(
+      fc.property(scriptArb(300), (script) => {
+        const a = runScript(World.create(def), script);
+        const b = runScript(World.create(def), script);
+        expect(b.traceHash).toBe(a.traceHash);
+        expect(b.hashes).toEqual(a.hashes);
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  it("a second process produces the same trace hash", async () => {
+    const script = seededScript(4242, 600);
+    const local = runScript(World.create(lobby), script, 0);
+    const here = fileURLToPath(new URL(".", import.meta.url));
+    const code = [
+      `import { loadWorldDir } from ${JSON.stringify(`${here}../runtime/load-world-dir.ts`)};`,
+      `import { World } from ${JSON.stringify(`${here}world.ts`)};`,
+      `import { runScript, seededScript } from ${JSON.stringify(`${here}testing/scenario.ts`)};`,
+      `const def = await loadWorldDir(${JSON.stringify(lobbyDir)});`,
+      "const run = runScript(World.create(def), seededScript(4242, 600), 0);",
+      "console.log(JSON.stringify({ trace: run.traceHash, hash: run.world.snapshotHash() }));",
+    ].join("\n");
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile("npx", ["node", "--input-type=module", "-e", code], { timeout: 60_000 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
+    });
+    const line = stdout.trim().split("\n").pop()!;
+    expect(JSON.parse(line)).toEqual({ trace: local.traceHash, hash: local.world.snapshotHash() });
+  });
+
+  it("snapshot at tick k, restore, run to N == the uninterrupted run (hash at every tick)", () => {
+    const ticks = 1500;
+    fc.assert(
+      fc.property(scriptArb(ticks), fc.nat(ticks - 1), (script, k) => {
+        const full = runScript(World.create(def), script);
+        const head = runScript(World.create(def), script.slice(0, k), 0);
+        const restored = World.restore(def, roundTrip(head.world.snapshot()));
+        expect(restored.snapshotHash()).toBe(head.world.snapshotHash());
+        const tail = runScript(restored, script.slice(k));
+        expect(tail.hashes).toEqual(full.hashes.slice(k));
+        expect(restored.snapshotHash()).toBe(full.world.snapshotHash());
+      }),
+      { numRuns: 3 },
+    );
+  });
+
+  it("restore is observationally exact (entities, events, chat, tx, objects)", () => {
+    const run = runScript(World.create(def), seededScript(99, 800), 0);
+    const world = run.world;
+    const copy = World.restore(def, roundTrip(world.snapshot()));
+    for (const room of ["lobby", "garden"]) {
+      expect(copy.actorsInRoom(room)).toEqual(world.actorsInRoom(room));
+      expect(copy.latestSeq(room)).toBe(world.latestSeq(room));
+      for (const id of ["agt_a", "hum_c", "agt_e"]) {
+        expect(copy.eventsFor(id, room, 0, 1000)).toEqual(world.eventsFor(id, room, 0, 1000));
+        expect(copy.chatFor(id, room, 0)).toEqual(world.chatFor(id, room, 0));
+      }
+    }
+    expect(copy.objectView("obj_door_meeting")).toEqual(world.objectView("obj_door_meeting"));
+    expect(copy.lookupTx("agt_a:tx_0")).toEqual(world.lookupTx("agt_a:tx_0"));
+    expect([copy.tick, copy.serverTsMs]).toEqual([world.tick, world.serverTsMs]);
+  });
+
+  it("the snapshot hash ignores key order", () => {
+    const world = runScript(World.create(def), seededScript(5, 200), 0).world;
+    const snap = world.snapshot();
+    const shuffle = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(shuffle);
+      if (v && typeof v === "object") {
+        return Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .reverse()
+            .map(([k, x]) => [k, shuffle(x)]),
+        );
+      }
+      return v;
+    };
+    expect(canonicalHash(shuffle(snap))).toBe(world.snapshotHash());
+    expect(world.snapshotHash()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("refuses snapshots of another world, scene or format", () => {
+    const snap = World.create(def).snapshot();
+    expect(snap.format).toBe(SNAPSHOT_FORMAT);
+    expect(() => World.restore(def, { ...snap, world: "other" })).toThrow(SnapshotMismatchError);
+    expect(() => World.restore(def, { ...snap, sceneHash: "0".repeat(64) })).toThrow(/scene/);
+    expect(() => World.restore(def, { ...snap, format: "v0" as typeof SNAPSHOT_FORMAT })).toThrow(/format/);
+    expect(() => World.restore(def, { ...snap, state: { nonsense: true } })).toThrow(SnapshotMismatchError);
+  });
+});

@@ -1,0 +1,69 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadWorldDir } from "../runtime/load-world-dir.ts";
+import { PathFinder } from "./grid.ts";
+import { join, one, walkTo } from "./testing/helpers.ts";
+import { World } from "./world.ts";
+
+const def = await loadWorldDir(fileURLToPath(new URL("../../worlds/lobby", import.meta.url)));
+
+describe("bundled lobby world", () => {
+  it("has two 40x30+ rooms with spawns, signs, portals both ways and a door", () => {
+    expect(def.name).toBe("lobby");
+    expect(def.defaultRoomId).toBe("lobby");
+    for (const id of ["lobby", "garden"]) {
+      const room = def.rooms[id]!;
+      expect(room.widthTiles).toBeGreaterThanOrEqual(40);
+      expect(room.heightTiles).toBeGreaterThanOrEqual(30);
+      expect(room.spawns.length).toBeGreaterThanOrEqual(3);
+      expect(room.objects.filter((o) => o.objectType === "sign").length).toBeGreaterThanOrEqual(3);
+    }
+    expect(def.rooms.lobby!.objects.find((o) => o.id === "obj_portal_to_garden")!.props.targetRoom).toBe(
+      "garden",
+    );
+    expect(def.rooms.garden!.objects.find((o) => o.id === "obj_portal_to_lobby")!.props.targetRoom).toBe(
+      "lobby",
+    );
+    expect(def.rooms.lobby!.objects.some((o) => o.objectType === "door")).toBe(true);
+  });
+
+  it("every spawn reaches every object (with doors open)", () => {
+    for (const room of Object.values(def.rooms)) {
+      const finder = new PathFinder(room.widthTiles * room.heightTiles);
+      const grid = { width: room.widthTiles, height: room.heightTiles, blocked: room.blocked };
+      for (const spawn of room.spawns) {
+        for (const obj of room.objects) {
+          const start = spawn.tile.ty * room.widthTiles + spawn.tile.tx;
+          const goal = obj.tile.ty * room.widthTiles + obj.tile.tx;
+          expect(finder.find(grid, start, goal), `${room.roomId}:${spawn.name} -> ${obj.id}`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it("Scenario A/C: read the welcome sign, then take the portal to the garden", () => {
+    const world = World.create(def);
+    one(world, join("agt_helper"));
+    walkTo(world, "agt_helper", 21, 13);
+    const read = one(world, {
+      kind: "interact",
+      entityId: "agt_helper",
+      roomId: "lobby",
+      targetId: "obj_sign_welcome",
+      action: "read",
+    });
+    expect(read.ok && read.value).toEqual({
+      kind: "interact",
+      outcome: { type: "ok", message: "Welcome to OpenClawWorld!" },
+    });
+    walkTo(world, "agt_helper", 45, 16);
+    const use = one(world, {
+      kind: "interact",
+      entityId: "agt_helper",
+      targetId: "obj_portal_to_garden",
+      action: "use",
+    });
+    expect(use.ok).toBe(true);
+    expect(world.getEntity("agt_helper")).toMatchObject({ roomId: "garden", tile: { tx: 2, ty: 16 } });
+  });
+});
