@@ -24,9 +24,15 @@ export class ToolError extends Error {
   readonly code: string;
   readonly retryable: boolean;
   readonly details: Record<string, unknown> | undefined;
+  /** HTTP status the gateway's /tools/invoke answers with (it reads `name` and `status`). */
+  readonly status: number;
   constructor(code: string, message: string, retryable = false, details?: Record<string, unknown>) {
     super(`${code}: ${message}`);
-    this.name = "ToolError";
+    // The gateway passes an error's message through /tools/invoke only for input errors, which it
+    // recognises by name; a refusal the caller can act on (bad arguments, a wall, a missing object)
+    // is one. Retryable failures stay opaque 500s there and reach the model's transcript as usual.
+    this.name = retryable ? "ToolError" : code === "forbidden" ? "ToolAuthorizationError" : "ToolInputError";
+    this.status = retryable ? 500 : code === "forbidden" ? 403 : 400;
     this.code = code;
     this.retryable = retryable;
     this.details = details;

@@ -43,7 +43,7 @@ export interface InvokeAnswer {
 export async function invokeTool(
   tool: string,
   args: Record<string, unknown>,
-  opts: { agentId?: string; toolCallId?: string } = {},
+  opts: { agentId?: string; idempotencyKey?: string } = {},
 ): Promise<InvokeAnswer> {
   const gw = gateway();
   const res = await fetch(`${gw.baseUrl}/tools/invoke`, {
@@ -53,7 +53,8 @@ export async function invokeTool(
       tool,
       args,
       ...(opts.agentId ? { agentId: opts.agentId } : {}),
-      ...(opts.toolCallId ? { toolCallId: opts.toolCallId } : {}),
+      // The gateway derives the tool call id from idempotencyKey, so a retry keeps its txId.
+      ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
     }),
   });
   return { status: res.status, body: (await res.json()) as InvokeAnswer["body"] };

@@ -1,0 +1,118 @@
+// Agent tools and the opt-in / denylist policy through the real gateway's POST /tools/invoke.
+import { describe, expect, it } from "vitest";
+import { invokeTool } from "./fixtures.ts";
+
+type Details = Record<string, unknown>;
+const details = (answer: Awaited<ReturnType<typeof invokeTool>>) => answer.body.result?.details as Details;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("required tools answer for any agent", () => {
+  it.each([
+    ["ocw_status", {}],
+    ["ocw_observe", { radius: 300 }],
+    ["ocw_poll_events", {}],
+    ["ocw_chat_observe", { windowSec: 30 }],
+  ])("%s", async (tool, args) => {
+    const answer = await invokeTool(tool, args);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.ok).toBe(true);
+    expect(answer.body.result?.content[0]?.text.length).toBeGreaterThan(0);
+  });
+});
+
+describe("optional tools are opt-in, and deny wins", () => {
+  const calls: [string, Record<string, unknown>][] = [
+    ["ocw_move_to", { tx: 20, ty: 15 }],
+    ["ocw_interact", { targetId: "obj_sign_welcome", action: "read" }],
+    ["ocw_chat_send", { message: "hello" }],
+  ];
+
+  it.each(calls)("%s is blocked (403 tool_call_blocked) when not enabled", async (tool, args) => {
+    const answer = await invokeTool(tool, args, { agentId: "main" });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error?.type).toBe("tool_call_blocked");
+    expect(answer.body.error?.message).toContain("tools.enabled");
+  });
+
+  it("runs when enabled for the agent", async () => {
+    const answer = await invokeTool("ocw_chat_send", { message: "hello from mover" }, { agentId: "mover" });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(details(answer).chatMessageId).toMatch(/^msg_[A-Za-z0-9._-]{8,128}$/);
+  });
+
+  it("is blocked when denied even though enabled; ocw.chat_send in the denylist blocks ocw_chat_send", async () => {
+    for (const [tool, args] of [calls[0]!, calls[2]!]) {
+      const answer = await invokeTool(tool, args, { agentId: "denied" });
+      expect(answer.status, tool).toBe(403);
+      expect(answer.body.error?.type).toBe("tool_call_blocked");
+      expect(answer.body.error?.message).toContain("denied");
+    }
+  });
+
+  it("enabling one optional tool does not enable the others", async () => {
+    expect((await invokeTool("ocw_chat_send", { message: "hi" }, { agentId: "walker" })).status).toBe(403);
+    const status = details(await invokeTool("ocw_status", {}, { agentId: "walker" }));
+    expect((status.caller as { enabledOptionalTools: string[] }).enabledOptionalTools).toEqual([
+      "ocw_move_to",
+    ]);
+  });
+});
+
+describe("an agent acts in the world", () => {
+  it("moves with ocw_move_to, sees the result in ocw_observe and the events in ocw_poll_events", async () => {
+    const start = details(await invokeTool("ocw_observe", { radius: 64 }, { agentId: "mover" }));
+    const from = (start.self as { tile: { tx: number; ty: number } }).tile;
+    await invokeTool("ocw_poll_events", {}, { agentId: "mover" }); // drain up to now
+    // Another agent joins next to the lobby spawn so the mover gets company to notice.
+    const target = { tx: from.tx + 2, ty: from.ty };
+    let moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
+    if (moved.status !== 200) {
+      target.tx = from.tx - 2;
+      moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
+    }
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(details(moved)).toMatchObject({ applied: true, result: "accepted" });
+    let tile = from;
+    for (let i = 0; i < 15 && (tile.tx !== target.tx || tile.ty !== target.ty); i++) {
+      await sleep(600); // observe is limited to 2/s per agent (PRD 12)
+      tile = (
+        details(await invokeTool("ocw_observe", { radius: 64 }, { agentId: "mover" })).self as {
+          tile: typeof tile;
+        }
+      ).tile;
+    }
+    expect(tile).toEqual(target);
+    await invokeTool("ocw_observe", {}, { agentId: "walker" }); // joins the lobby: a presence.join the mover can see
+    const polled = details(await invokeTool("ocw_poll_events", { waitMs: 2000 }, { agentId: "mover" }));
+    const events = polled.events as { type: string; payload: { entityId?: string } }[];
+    expect(events.some((e) => e.type === "presence.join" && e.payload.entityId === "agt_walker")).toBe(true);
+  });
+
+  it("bad arguments give a clear 400 error naming the field", async () => {
+    const answer = await invokeTool("ocw_move_to", { tx: "east", ty: 3 }, { agentId: "mover" });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error?.message).toMatch(/bad_request: invalid arguments: \/tx/);
+    const wall = await invokeTool("ocw_move_to", { tx: 0, ty: 0 }, { agentId: "mover" });
+    expect(wall.status).toBe(400);
+    expect(wall.body.error?.message).toMatch(/collision_blocked|invalid_destination/);
+  });
+
+  it("a retried call with the same tool call id is applied once", async () => {
+    const message = `exactly once ${Date.now()}`;
+    const first = await invokeTool(
+      "ocw_chat_send",
+      { message },
+      { agentId: "chatter", idempotencyKey: "retry-key-1" },
+    );
+    const second = await invokeTool(
+      "ocw_chat_send",
+      { message },
+      { agentId: "chatter", idempotencyKey: "retry-key-1" },
+    );
+    expect(first.status).toBe(200);
+    expect(details(second)).toEqual(details(first));
+    const chat = details(await invokeTool("ocw_chat_observe", { windowSec: 60 }, { agentId: "chatter" }));
+    const copies = (chat.messages as { message: string }[]).filter((m) => m.message === message);
+    expect(copies).toHaveLength(1);
+  });
+});
