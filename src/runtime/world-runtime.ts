@@ -51,7 +51,13 @@ export class WorldRuntime {
   private readonly listeners = new Set<TickListener>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private nextDueMs = 0;
-  private stats = { ticks: 0, failedTicks: 0, failedListeners: 0, lastTickMs: 0, lastError: undefined as string | undefined };
+  private stats = {
+    ticks: 0,
+    failedTicks: 0,
+    failedListeners: 0,
+    lastTickMs: 0,
+    lastError: undefined as string | undefined,
+  };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
 
@@ -95,7 +101,8 @@ export class WorldRuntime {
       this.stats.failedTicks += 1;
       this.stats.lastError = describe(error);
       this.logger.error(`openclawworld: tick failed: ${this.stats.lastError}`);
-      for (const p of batch) p.reject(new RuntimeUnavailableError("internal", "the world failed to apply this tick"));
+      for (const p of batch)
+        p.reject(new RuntimeUnavailableError("internal", "the world failed to apply this tick"));
       return undefined;
     } finally {
       this.stats.lastTickMs = this.now() - started;
@@ -122,7 +129,9 @@ export class WorldRuntime {
     if (this.timer) return;
     this.nextDueMs = this.now() + this.tickMs;
     this.schedule();
-    this.logger.info(`openclawworld: world "${this.world.definition.name}" ticking at ${this.world.definition.tickRate} Hz`);
+    this.logger.info(
+      `openclawworld: world "${this.world.definition.name}" ticking at ${this.world.definition.tickRate} Hz`,
+    );
   }
 
   stop(): void {
