@@ -61,6 +61,62 @@ function locals(res: Response): Locals {
   return res.locals as Locals;
 }
 
+class BodyError extends Error {
+  readonly type: string;
+  readonly status: number;
+  constructor(type: string, status: number, message: string) {
+    super(message);
+    this.type = type;
+    this.status = status;
+  }
+}
+
+/** A lean JSON body reader (the hot path): 64 KB cap checked on Content-Length and while streaming,
+ * UTF-8 only, JSON.parse. Errors carry body-parser's `type` names for the error handler. */
+function readJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > AIC_BODY_LIMIT_BYTES) {
+    next(new BodyError("entity.too.large", 413, "request entity too large"));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let failed = false;
+  const fail = (error: BodyError) => {
+    if (failed) return;
+    failed = true;
+    req.off("data", onData);
+    req.off("end", onEnd);
+    req.resume();
+    next(error);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > AIC_BODY_LIMIT_BYTES) fail(new BodyError("entity.too.large", 413, "request entity too large"));
+    else chunks.push(chunk);
+  };
+  const onEnd = () => {
+    if (failed) return;
+    const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    if (text.length === 0) {
+      req.body = undefined;
+      next();
+      return;
+    }
+    try {
+      req.body = JSON.parse(text);
+    } catch {
+      failed = true;
+      next(new BodyError("entity.parse.failed", 400, "malformed JSON"));
+      return;
+    }
+    next();
+  };
+  req.on("data", onData);
+  req.on("end", onEnd);
+  req.on("error", () => fail(new BodyError("request.aborted", 400, "request aborted")));
+}
+
 export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   const { service, tokens, logger } = deps;
   const heartbeatMs = Math.max(10, deps.sseHeartbeatMs ?? 10_000);
@@ -94,10 +150,10 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     }
     res.writeHead(status, out);
     res.end(text);
-    const level = status >= 500 ? "error" : "debug";
+    if (status < 500 && !logger.debug) return;
     const code = result.status === "error" ? ` ${result.error.code}` : "";
-    const line = `openclawworld aic: ${res.req.method} ${res.req.path} -> ${status}${code} agent=${locals(res).agentId ?? "-"} requestId=${locals(res).requestId}`;
-    if (level === "error") logger.error(line);
+    const line = `openclawworld aic: ${res.req.method} ${res.req.originalUrl} -> ${status}${code} agent=${locals(res).agentId ?? "-"} requestId=${locals(res).requestId}`;
+    if (status >= 500) logger.error(line);
     else logger.debug?.(line);
   };
 
@@ -150,7 +206,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     next();
   };
 
-  const parseJson = express.json({ limit: AIC_BODY_LIMIT_BYTES, strict: true, type: () => true });
+  const parseJson = readJsonBody;
 
   router.get("/openapi.json", (_req: Request, res: Response) => {
     res.writeHead(200, {
@@ -163,21 +219,30 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   });
   router.all("/openapi.json", methodNotAllowed("GET"));
 
-  for (const [name, call] of Object.entries(ENDPOINT_CALLS)) {
-    router.post(`/${name}`, authenticate, parseJson, async (req: Request, res: Response) => {
-      if (closed) return send(res, aicError("room_not_ready", "the AIC adapter is closed"));
-      const caller = locals(res).agentId!;
-      const body: unknown = req.body;
-      const abort = name === "pollEvents" ? abortOnDisconnect(res) : undefined;
-      try {
-        const result = await call(service, caller, body, abort ? { signal: abort.signal } : {});
-        if (!res.writableEnded && !res.destroyed) send(res, result);
-      } finally {
-        abort?.release();
-      }
-    });
-    router.all(`/${name}`, methodNotAllowed("POST"));
-  }
+  // One parameterised route (fewer layers to match than one route per endpoint).
+  router.post("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
+    if (Object.hasOwn(ENDPOINT_CALLS, req.params.endpoint as string)) authenticate(req, res, next);
+    else next();
+  });
+  router.post("/:endpoint", parseJson, async (req: Request, res: Response, next: NextFunction) => {
+    const name = req.params.endpoint as string;
+    const call = Object.hasOwn(ENDPOINT_CALLS, name) ? ENDPOINT_CALLS[name] : undefined;
+    if (!call) return next();
+    if (closed) return send(res, aicError("room_not_ready", "the AIC adapter is closed"));
+    const caller = locals(res).agentId!;
+    const body: unknown = req.body;
+    const abort = name === "pollEvents" ? abortOnDisconnect(res) : undefined;
+    try {
+      const result = await call(service, caller, body, abort ? { signal: abort.signal } : {});
+      if (!res.writableEnded && !res.destroyed) send(res, result);
+    } finally {
+      abort?.release();
+    }
+  });
+  router.all("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
+    if (Object.hasOwn(ENDPOINT_CALLS, req.params.endpoint as string)) methodNotAllowed("POST")(req, res);
+    else next();
+  });
 
   router.get("/events/stream", authenticate, async (req: Request, res: Response) => {
     if (closed) return send(res, aicError("room_not_ready", "the AIC adapter is closed"));
