@@ -1,5 +1,6 @@
 // The mutable state of one human or agent. Plain fields only: snapshot.ts serializes them.
-import type { ActorKind, Facing } from "./types.ts";
+import type { ProximityPair } from "./proximity.ts";
+import type { ActorKind, Audience, Facing } from "./types.ts";
 
 export interface Actor {
   id: string;
@@ -25,6 +26,10 @@ export interface Actor {
   moving: boolean;
   /** Spatial grid bookkeeping (not serialized; rebuilt on restore). */
   cell: number;
+  /** Proximity pairs this actor owns (it has the lower handle); rebuilt on restore. */
+  pairs: ProximityPair[];
+  /** Shared, never mutated audience naming only this actor (saves allocations per proximity event). */
+  audience: Audience;
 }
 
 export function compareIds(a: string, b: string): number {

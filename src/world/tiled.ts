@@ -131,6 +131,7 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
     throw new WorldLoadError(file, "layers.objects", "missing object group");
   }
   const spawns: SpawnPoint[] = [];
+  const spawnNames = new Set<string>();
   const objects: ObjectDefinition[] = [];
   group.objects.forEach((raw, i) => {
     const field = `layers.objects.objects[${i}]`;

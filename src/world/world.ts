@@ -374,14 +374,23 @@ export class World implements WorldApi {
       dirY: 0,
       moving: false,
       cell: -1,
+      pairs: [],
+      audience: { kind: "entities", ids: [input.entityId] },
     };
     this.placeActor(actor, room);
     return { ok: true, value: { kind: "join", entityId: actor.id, roomId, tile } };
   }
 
-  /** A random free spawn point (any spawn when all are occupied), from the seeded RNG. */
+  /** A random free spawn point (any spawn when all are occupied), from the seeded RNG. A few random
+   * probes first keep joins O(1) in rooms with many spawns; the full scan is the fallback. */
   private pickSpawn(room: Room): TileCoord {
     const spawns = room.def.spawns;
+    const last = spawns.length - 1;
+    for (let probe = 0; probe < 4; probe++) {
+      const spawn = spawns[this.rng.int(0, last)]!;
+      if (!this.actorOnTile(room, spawn.tile.tx, spawn.tile.ty))
+        return { tx: spawn.tile.tx, ty: spawn.tile.ty };
+    }
     const free = spawns.filter((s) => !this.actorOnTile(room, s.tile.tx, s.tile.ty));
     const pool = free.length > 0 ? free : spawns;
     const spawn = pool[this.rng.int(0, pool.length - 1)]!;
@@ -414,18 +423,8 @@ export class World implements WorldApi {
   private removeActor(actor: Actor, reason: "disconnect" | "kicked" | "room_closed"): void {
     const room = this.rooms.get(actor.roomId)!;
     for (const pair of this.proximity.removeActor(actor)) {
-      this.emit(
-        room,
-        "proximity.exit",
-        { subjectId: pair.a.id, otherId: pair.b.id },
-        { kind: "entities", ids: [pair.a.id] },
-      );
-      this.emit(
-        room,
-        "proximity.exit",
-        { subjectId: pair.b.id, otherId: pair.a.id },
-        { kind: "entities", ids: [pair.b.id] },
-      );
+      this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
+      this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
     }
     const event = this.emit(room, "presence.leave", { entityId: actor.id, reason }, { kind: "room" });
     room.log.exit(actor.id, event.seq);
@@ -652,38 +651,24 @@ export class World implements WorldApi {
       const room = this.rooms.get(pair.a.roomId)!;
       if (pair.inside) {
         // Distance in world units, rounded to 1/1000 so the payload is stable and readable.
-        const distance = Math.round(Math.hypot(pair.a.x - pair.b.x, pair.a.y - pair.b.y) * 1000) / 1000;
+        const dx = pair.a.x - pair.b.x;
+        const dy = pair.a.y - pair.b.y;
+        const distance = Math.round(Math.sqrt(dx * dx + dy * dy) * 1000) / 1000;
         this.emit(
           room,
           "proximity.enter",
           { subjectId: pair.a.id, otherId: pair.b.id, distance },
-          {
-            kind: "entities",
-            ids: [pair.a.id],
-          },
+          pair.a.audience,
         );
         this.emit(
           room,
           "proximity.enter",
           { subjectId: pair.b.id, otherId: pair.a.id, distance },
-          {
-            kind: "entities",
-            ids: [pair.b.id],
-          },
+          pair.b.audience,
         );
       } else {
-        this.emit(
-          room,
-          "proximity.exit",
-          { subjectId: pair.a.id, otherId: pair.b.id },
-          { kind: "entities", ids: [pair.a.id] },
-        );
-        this.emit(
-          room,
-          "proximity.exit",
-          { subjectId: pair.b.id, otherId: pair.a.id },
-          { kind: "entities", ids: [pair.b.id] },
-        );
+        this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
+        this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
       }
     }
   }
@@ -873,7 +858,7 @@ export class World implements WorldApi {
     const objects = [...this.objects.values()]
       .sort((a, b) => compareIds(a.def.id, b.def.id))
       .map((o) => ({ id: o.def.id, state: { ...o.state }, version: o.version }));
-    const proximity = [...this.proximity.pairs.values()]
+    const proximity = this.proximity.list
       .map((p) => ({ a: p.a.id, b: p.b.id, inside: p.inside, counter: p.counter }))
       .sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
     const rooms: WorldState["rooms"] = {};
@@ -943,6 +928,8 @@ export class World implements WorldApi {
         tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
         ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
         cell: -1,
+        pairs: [],
+        audience: { kind: "entities", ids: [r.id] },
       };
       this.actors.set(actor.id, actor);
       insertSorted(room.actors, actor);
@@ -952,8 +939,8 @@ export class World implements WorldApi {
       const a = this.actors.get(p.a);
       const b = this.actors.get(p.b);
       if (!a || !b) throw new Error(`proximity pair ${p.a}/${p.b} names an absent actor`);
-      const key = a.handle < b.handle ? a.handle * 67_108_864 + b.handle : b.handle * 67_108_864 + a.handle;
-      this.proximity.pairs.set(key, { a, b, inside: p.inside, counter: p.counter, seenTick: -1 });
+      if (a.roomId !== b.roomId) throw new Error(`proximity pair ${p.a}/${p.b} spans two rooms`);
+      this.proximity.add(a, b, p.inside, p.counter, -1);
     }
     for (const [roomId, r] of Object.entries(state.rooms)) {
       const room = this.rooms.get(roomId);
