@@ -113,8 +113,7 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
   }
   const tileLayer = (name: string): Json => {
     const layer = layers.get(name);
-    if (!layer || layer.type !== "tilelayer")
-      throw new WorldLoadError(file, `layers.${name}`, "missing tile layer");
+    if (layer?.type !== "tilelayer") throw new WorldLoadError(file, `layers.${name}`, "missing tile layer");
     if (layer.width !== width || layer.height !== height) {
       throw new WorldLoadError(file, `layers.${name}`, `expected ${width}x${height}`);
     }
@@ -127,7 +126,7 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
   for (let i = 0; i < collision.length; i++) blocked[i] = collision[i] !== 0 ? 1 : 0;
 
   const group = layers.get("objects");
-  if (!group || group.type !== "objectgroup" || !Array.isArray(group.objects)) {
+  if (group?.type !== "objectgroup" || !Array.isArray(group.objects)) {
     throw new WorldLoadError(file, "layers.objects", "missing object group");
   }
   const spawns: SpawnPoint[] = [];
@@ -172,8 +171,8 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
           `spawn tile (${tile.tx}, ${tile.ty}) is blocked`,
         );
       }
-      if (spawns.some((s) => s.name === name))
-        throw new WorldLoadError(file, `${field}.name`, `duplicate spawn "${name}"`);
+      if (spawnNames.has(name)) throw new WorldLoadError(file, `${field}.name`, `duplicate spawn "${name}"`);
+      spawnNames.add(name);
       spawns.push({ name, tile });
       return;
     }
