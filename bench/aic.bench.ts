@@ -59,13 +59,16 @@ async function load(target: Target, total: number): Promise<number> {
           host: "127.0.0.1",
           port: target.port,
           path: target.path,
-          method: "POST",
+          method: target.method ?? "POST",
           agent,
-          headers: {
-            ...target.headers,
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(target.body),
-          },
+          headers:
+            target.method === "GET"
+              ? target.headers
+              : {
+                  ...target.headers,
+                  "content-type": "application/json",
+                  "content-length": Buffer.byteLength(target.body),
+                },
         },
         (res) => {
           res.resume();
