@@ -1,0 +1,88 @@
+// AIC v0.1 over HTTP through the real gateway: join, observe, moveTo (idempotent), pollEvents
+// (long-poll), auth and framing — every answer checked against the generated schema and the oracle.
+import { describe, expect, it } from "vitest";
+import { checkResponse } from "../../src/aic/test-support.ts";
+import { gateway } from "./fixtures.ts";
+
+const AGENT = "agent_helper";
+
+function call(path: string, body: unknown, token?: string) {
+  const gw = gateway();
+  return fetch(`${gw.baseUrl}/aic/v0.1/${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${token ?? gw.agents[AGENT]!.token}`,
+      "x-request-id": `e2e-${path}`,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("AIC v0.1 through the real gateway", () => {
+  it("join, observe, moveTo (replay identical), pollEvents long-poll sees the agent's events", async () => {
+    const joined = await call("join", { agentId: AGENT, roomId: "lobby" });
+    expect(joined.status).toBe(200);
+    const joinJson = await joined.json();
+    expect(checkResponse("JoinResponseData", joinJson, { oracle: false })).toEqual([]);
+    // A second join (e.g. the tools already joined this agent) must not break the flow.
+    const cursor: string = joinJson.status === "ok" ? joinJson.data.cursor : "c_0";
+
+    const observed = await call("observe", { agentId: AGENT, roomId: "lobby", radius: 400, detail: "full" });
+    expect(observed.status).toBe(200);
+    expect(observed.headers.get("x-request-id")).toBe("e2e-observe");
+    const observeJson = await observed.json();
+    expect(checkResponse("ObserveResponseData", observeJson)).toEqual([]);
+    expect(observeJson).toMatchObject({
+      status: "ok",
+      data: { self: { id: `agt_${AGENT}` }, room: { roomId: "lobby" } },
+    });
+
+    const self = observeJson.data.self.tile as { tx: number; ty: number };
+    const move = {
+      agentId: AGENT,
+      roomId: "lobby",
+      txId: `tx_e2e_${Date.now()}`,
+      dest: { tx: self.tx, ty: self.ty - 1 },
+    };
+    const moved = await call("moveTo", move);
+    expect(moved.status).toBe(200);
+    const movedText = await moved.text();
+    expect(checkResponse("MoveToResponseData", JSON.parse(movedText))).toEqual([]);
+    expect(await (await call("moveTo", move)).text()).toBe(movedText);
+
+    const polled = await call("pollEvents", {
+      agentId: AGENT,
+      roomId: "lobby",
+      sinceCursor: cursor,
+      limit: 50,
+      waitMs: 2000,
+    });
+    expect(polled.status).toBe(200);
+    const pollJson = await polled.json();
+    expect(checkResponse("PollEventsResponseData", pollJson)).toEqual([]);
+    expect(pollJson.status).toBe("ok");
+  });
+
+  it("auth and framing through the gateway: 401, 403, 400, 404, openapi.json", async () => {
+    const gw = gateway();
+    expect(
+      (await call("observe", { agentId: AGENT, roomId: "lobby", radius: 10, detail: "lite" }, "wrong"))
+        .status,
+    ).toBe(401);
+    const other = gw.agents.agent_other?.token;
+    if (other) {
+      expect(
+        (await call("observe", { agentId: AGENT, roomId: "lobby", radius: 10, detail: "lite" }, other))
+          .status,
+      ).toBe(403);
+    }
+    const bad = await call("observe", { agentId: AGENT, roomId: "lobby", radius: 0, detail: "full" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ status: "error", error: { code: "bad_request" } });
+    expect((await call("nope", {})).status).toBe(404);
+    const doc = await fetch(`${gw.baseUrl}/aic/v0.1/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect((await doc.json()).openapi).toBe("3.1.0");
+  });
+});
