@@ -469,6 +469,22 @@ describe("AicService with the real lobby world", () => {
     expect(clock.pending).toBe(0);
   });
 
+  it("an action whose tick does not come answers timeout (retryable); a retry with the txId learns the real result", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    await env.join(A);
+    const move = { agentId: A, roomId: room, txId: "tx_timeout_01", dest: { tx: 22, ty: 14 } };
+    const pending = env.service.moveTo(A, move);
+    clock.advance(10_000);
+    expect(await pending).toMatchObject({ status: "error", error: { code: "timeout", retryable: true } });
+    env.runtime.stepNow(); // the queued input applies late
+    expect(await env.service.moveTo(A, move)).toMatchObject({
+      status: "ok",
+      data: { txId: "tx_timeout_01", result: "accepted" },
+    });
+    expect(clock.pending).toBe(0);
+  });
+
   it("act(): humans use the same path and limiter (join, moveDir, chat, validation, rate keys)", async () => {
     const env = await createTestEnv({ rateLimits: {}, limiterNow: () => 0 });
     const human = { entityId: "hum_alice", kind: "human" as const, name: "Alice", rateKey: "ws:alice" };
