@@ -2,7 +2,7 @@
 // state directory, bound to 127.0.0.1. Shared by `npm start`, the e2e global setup and benchmarks.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -153,8 +153,11 @@ async function waitForPlugin(
   });
   let last = "";
   while (Date.now() < deadline) {
-    if (exitCode !== undefined)
-      throw new Error(`gateway exited with code ${exitCode} before the plugin was ready; see ${logFile}`);
+    if (exitCode !== undefined) {
+      throw new Error(
+        `gateway exited with code ${exitCode} before the plugin was ready; see ${logFile}\n${pluginLogLines(logFile)}`,
+      );
+    }
     try {
       const res = await fetch(`${baseUrl}/world/api/status`, { signal: AbortSignal.timeout(2000) });
       const type = res.headers.get("content-type") ?? "";
@@ -170,5 +173,20 @@ async function waitForPlugin(
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`gateway not ready after ${timeoutMs} ms (last: ${last}); see ${logFile}`);
+  throw new Error(
+    `gateway not ready after ${timeoutMs} ms (last: ${last}); see ${logFile}\n${pluginLogLines(logFile)}`,
+  );
+}
+
+/** The log lines that explain a plugin that did not come up (load errors name the plugin). */
+function pluginLogLines(logFile: string): string {
+  try {
+    const lines = readFileSync(logFile, "utf8").split("\n");
+    return lines
+      .filter((line) => /openclawworld|plugin|error/i.test(line))
+      .slice(-20)
+      .join("\n");
+  } catch {
+    return "";
+  }
 }
