@@ -62,6 +62,24 @@ describe("AIC v0.1 through the real gateway", () => {
     const pollJson = await polled.json();
     expect(checkResponse("PollEventsResponseData", pollJson)).toEqual([]);
     expect(pollJson.status).toBe("ok");
+    const events = pollJson.data.events as { type: string; payload: { entityId?: string } }[];
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "presence.join",
+        payload: expect.objectContaining({ entityId: `agt_${AGENT}` }),
+      }),
+    );
+
+    // The move really happened: observe shows the agent on the destination tile.
+    let tile = self;
+    for (let i = 0; i < 10 && tile.ty !== move.dest.ty; i++) {
+      await new Promise((r) => setTimeout(r, 600)); // observe is limited to 2/s per agent
+      const again = await (
+        await call("observe", { agentId: AGENT, roomId: "lobby", radius: 10, detail: "lite" })
+      ).json();
+      tile = again.data.self.tile;
+    }
+    expect(tile).toEqual(move.dest);
   });
 
   it("auth and framing through the gateway: 401, 403, 400, 404, openapi.json", async () => {
