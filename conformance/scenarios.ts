@@ -1,0 +1,280 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: every answer is validated against the AIC JSON Schema before its fields are read
+// PRD 10.2 scenario replays, written once against any AIC endpoint: in-process (deterministic,
+// stepped tick by tick) or a live server over HTTP. Each scenario returns a normalised trace (PRD 10.2
+// normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
+// compared with a golden file.
+import { generatedAic } from "../src/aic/test-support.ts";
+
+export type AicAnswer =
+  | { status: "ok"; data: any }
+  | { status: "error"; error: { code: string; message: string } };
+
+export interface ScenarioClient {
+  /** Send one AIC request as `agentId` (the client holds that agent's credentials). */
+  call(endpoint: string, agentId: string, body: Record<string, unknown>): Promise<AicAnswer>;
+  /** Let `ticks` ticks of simulation time pass. */
+  pass(ticks: number): Promise<void>;
+  /** Unique suffix for txIds, so a live server's idempotency store never replays an older run. */
+  readonly runId: string;
+}
+
+export interface ScenarioAgents {
+  /** The observing / acting agent. */
+  a: string;
+  /** A second agent (PRD scenario B's "human" speaks through it). */
+  b: string;
+}
+
+export type TraceEntry = Record<string, unknown>;
+
+const DATA_DEF: Record<string, string> = {
+  observe: "ObserveResponseData",
+  moveTo: "MoveToResponseData",
+  interact: "InteractResponseData",
+  chatSend: "ChatSendResponseData",
+  chatObserve: "ChatObserveResponseData",
+  pollEvents: "PollEventsResponseData",
+  join: "JoinResponseData",
+  leave: "LeaveResponseData",
+};
+
+export class ScenarioFailure extends Error {}
+
+/** Every answer must match the result wrapper and its endpoint's data schema (PRD 10.1). */
+async function checked(
+  client: ScenarioClient,
+  endpoint: string,
+  agentId: string,
+  body: Record<string, unknown>,
+) {
+  const answer = await client.call(endpoint, agentId, body);
+  const wrapper = generatedAic("Result", answer);
+  if (!wrapper.valid)
+    throw new ScenarioFailure(`${endpoint}: answer is not the result wrapper: ${wrapper.errors}`);
+  if (answer.status === "ok") {
+    const data = generatedAic(DATA_DEF[endpoint]!, answer.data);
+    if (!data.valid)
+      throw new ScenarioFailure(`${endpoint}: data does not match ${DATA_DEF[endpoint]}: ${data.errors}`);
+  }
+  return answer;
+}
+
+function must(answer: AicAnswer, what: string): any {
+  if (answer.status !== "ok")
+    throw new ScenarioFailure(`${what}: ${answer.error.code}: ${answer.error.message}`);
+  return answer.data;
+}
+
+const tx = (client: ScenarioClient, label: string) => `tx_${label}_${client.runId}`;
+
+async function join(client: ScenarioClient, agentId: string, roomId: string) {
+  return must(await checked(client, "join", agentId, { agentId, roomId }), `join ${agentId}`);
+}
+
+async function observe(client: ScenarioClient, agentId: string, roomId: string, radius = 2000) {
+  return must(
+    await checked(client, "observe", agentId, { agentId, roomId, radius, detail: "full" }),
+    "observe",
+  );
+}
+
+/** Walks to the first reachable tile of `candidates` and waits until the agent stands on it. */
+async function walkTo(
+  client: ScenarioClient,
+  agentId: string,
+  roomId: string,
+  candidates: { tx: number; ty: number }[],
+) {
+  for (const [i, dest] of candidates.entries()) {
+    const answer = await checked(client, "moveTo", agentId, {
+      agentId,
+      roomId,
+      txId: tx(client, `walk${i}_${agentId}_${dest.tx}_${dest.ty}`),
+      dest,
+    });
+    if (answer.status === "error") {
+      if (answer.error.code === "collision_blocked") continue;
+      throw new ScenarioFailure(`moveTo ${JSON.stringify(dest)}: ${answer.error.code}`);
+    }
+    for (let waited = 0; waited < 60; waited++) {
+      await client.pass(10);
+      const self = (await observe(client, agentId, roomId, 1)).self;
+      if (self.tile.tx === dest.tx && self.tile.ty === dest.ty) return { dest, result: answer.data.result };
+    }
+    throw new ScenarioFailure(`${agentId} never reached ${JSON.stringify(dest)}`);
+  }
+  throw new ScenarioFailure(`no reachable tile among ${JSON.stringify(candidates)}`);
+}
+
+function around(tile: { tx: number; ty: number }): { tx: number; ty: number }[] {
+  const out = [tile];
+  for (const [dx, dy] of [
+    [0, 1],
+    [0, -1],
+    [-1, 0],
+    [1, 0],
+    [-1, 1],
+    [1, 1],
+    [-1, -1],
+    [1, -1],
+  ] as const) {
+    out.push({ tx: tile.tx + dx, ty: tile.ty + dy });
+  }
+  return out.filter((t) => t.tx >= 0 && t.ty >= 0);
+}
+
+/** Scenario A (PRD 10.2): observe, find a sign with `read`, walk to it, read it. */
+export async function signReading(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
+  const trace: TraceEntry[] = [];
+  await join(client, agents.a, "lobby");
+  const seen = await observe(client, agents.a, "lobby");
+  const sign = (seen.nearby as any[]).find(
+    (n) => n.object?.objectType === "sign" && n.entity.id === "obj_sign_welcome",
+  );
+  if (!sign) throw new ScenarioFailure("the welcome sign is not visible from the spawn");
+  trace.push({
+    step: "observe",
+    found: sign.entity.id,
+    affords: sign.affords.map((a: { action: string }) => a.action),
+  });
+  const walked = await walkTo(client, agents.a, "lobby", around(sign.entity.tile).slice(1));
+  trace.push({ step: "moveTo", result: walked.result });
+  const read = must(
+    await checked(client, "interact", agents.a, {
+      agentId: agents.a,
+      roomId: "lobby",
+      txId: tx(client, "read"),
+      targetId: sign.entity.id,
+      action: "read",
+    }),
+    "interact read",
+  );
+  trace.push({
+    step: "interact",
+    action: "read",
+    outcome: read.outcome.type,
+    message: read.outcome.message,
+    applied: read.applied,
+  });
+  return trace;
+}
+
+/** Scenario B (PRD 10.2): a speaker near the listener says "hello"; the listener's poll has it. */
+export async function proximityChat(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
+  const trace: TraceEntry[] = [];
+  const listener = await join(client, agents.a, "lobby");
+  await join(client, agents.b, "lobby");
+  const here = (await observe(client, agents.a, "lobby", 1)).self.tile;
+  await walkTo(client, agents.b, "lobby", around(here).slice(1));
+  trace.push({ step: "approach", near: true });
+  // Start the listener's reading after the walk, so the chat is the news.
+  const before = must(
+    await checked(client, "pollEvents", agents.a, {
+      agentId: agents.a,
+      roomId: "lobby",
+      sinceCursor: listener.cursor,
+      limit: 200,
+    }),
+    "pollEvents",
+  );
+  let cursor: string = before.nextCursor;
+  for (let page = 0; page < 50 && before.events.length === 200; page++) {
+    const more = must(
+      await checked(client, "pollEvents", agents.a, {
+        agentId: agents.a,
+        roomId: "lobby",
+        sinceCursor: cursor,
+        limit: 200,
+      }),
+      "pollEvents",
+    );
+    cursor = more.nextCursor;
+    if (more.events.length < 200) break;
+  }
+  const message = `hello ${client.runId}`;
+  const sent = must(
+    await checked(client, "chatSend", agents.b, {
+      agentId: agents.b,
+      roomId: "lobby",
+      txId: tx(client, "hello"),
+      channel: "proximity",
+      message,
+    }),
+    "chatSend",
+  );
+  if (!/^msg_[A-Za-z0-9._-]{8,128}$/.test(sent.chatMessageId))
+    throw new ScenarioFailure("chatMessageId pattern");
+  trace.push({ step: "chatSend", channel: "proximity", applied: sent.applied });
+  await client.pass(1);
+  const polled = must(
+    await checked(client, "pollEvents", agents.a, {
+      agentId: agents.a,
+      roomId: "lobby",
+      sinceCursor: cursor,
+      limit: 50,
+      waitMs: 2000,
+    }),
+    "pollEvents",
+  );
+  const chat = (polled.events as any[]).find(
+    (e) => e.type === "chat.message" && e.payload.message === message,
+  );
+  if (!chat) throw new ScenarioFailure("the listener did not receive the chat message");
+  if (chat.payload.messageId !== sent.chatMessageId)
+    throw new ScenarioFailure("chat message id differs between send and event");
+  if (polled.nextCursor === cursor) throw new ScenarioFailure("the cursor did not advance");
+  trace.push({
+    step: "pollEvents",
+    received: "chat.message",
+    from: chat.payload.fromEntityId === `agt_${agents.b}` ? "speaker" : chat.payload.fromEntityId,
+    channel: chat.payload.channel,
+  });
+  return trace;
+}
+
+/** Scenario C (PRD 10.2): walk next to the portal, use it, arrive in the other room. */
+export async function portalMovement(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
+  const trace: TraceEntry[] = [];
+  await join(client, agents.a, "lobby");
+  const seen = await observe(client, agents.a, "lobby");
+  const portal = (seen.nearby as any[]).find((n) => n.object?.objectType === "portal");
+  if (!portal) throw new ScenarioFailure("no portal visible in the lobby");
+  trace.push({
+    step: "observe",
+    found: portal.entity.id,
+    affords: portal.affords.map((a: { action: string }) => a.action),
+  });
+  const walked = await walkTo(client, agents.a, "lobby", around(portal.entity.tile));
+  trace.push({ step: "moveTo", result: walked.result });
+  const used = must(
+    await checked(client, "interact", agents.a, {
+      agentId: agents.a,
+      roomId: "lobby",
+      txId: tx(client, "portal"),
+      targetId: portal.entity.id,
+      action: "use",
+    }),
+    "interact use",
+  );
+  trace.push({ step: "interact", action: "use", outcome: used.outcome.type });
+  const target = String(portal.object.state.targetRoom ?? "garden");
+  const after = await observe(client, agents.a, target, 1);
+  const old = await client.call("observe", agents.a, {
+    agentId: agents.a,
+    roomId: "lobby",
+    radius: 1,
+    detail: "lite",
+  });
+  trace.push({
+    step: "arrived",
+    roomId: after.self.roomId,
+    atTarget:
+      after.self.tile.tx === portal.object.state.targetTx &&
+      after.self.tile.ty === portal.object.state.targetTy,
+    oldRoom: old.status === "error" ? old.error.code : "still there",
+  });
+  return trace;
+}
+
+export const SCENARIOS = { signReading, proximityChat, portalMovement } as const;
+export type ScenarioName = keyof typeof SCENARIOS;
