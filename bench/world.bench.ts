@@ -81,8 +81,10 @@ function driver(world: World, ids: string[], side: number, seed: number) {
   // Decisions due per tick (a ring of buckets); a stop is the end of a moveDir burst.
   const RING = 256;
   const due: { id: number; stop: boolean }[][] = Array.from({ length: RING }, () => []);
-  const schedule = (tick: number, id: number, stop: boolean) => due[tick % RING]!.push({ id, stop });
-  ids.forEach((_, i) => schedule(1 + int(40), i, false));
+  const schedule = (tick: number, id: number, stop: boolean): void => {
+    due[tick % RING]!.push({ id, stop });
+  };
+  for (let i = 0; i < ids.length; i++) schedule(1 + int(40), i, false);
   const inside = (tx: number, ty: number) => tx >= 1 && ty >= 1 && tx <= side - 2 && ty <= side - 2;
   return (tick: number): Input[] => {
     const bucket = due[tick % RING]!;

@@ -1,5 +1,4 @@
 // The mutable state of one human or agent. Plain fields only: snapshot.ts serializes them.
-import type { ProximityPair } from "./proximity.ts";
 import type { ActorKind, Audience, Facing } from "./types.ts";
 
 export interface Actor {
@@ -24,10 +23,11 @@ export interface Actor {
   dirY: number;
   /** Whether the actor moved during the last tick. */
   moving: boolean;
+  /** Position in the world's (room id, actor id) order, refreshed every tick before proximity is
+   * settled, so changes sort by integers instead of id strings (not serialized). */
+  rank: number;
   /** Spatial grid bookkeeping (not serialized; rebuilt on restore). */
   cell: number;
-  /** Proximity pairs this actor owns (it has the lower handle); rebuilt on restore. */
-  pairs: ProximityPair[];
   /** Shared, never mutated audience naming only this actor (saves allocations per proximity event). */
   audience: Audience;
 }

@@ -1,51 +1,50 @@
 // Radius membership between actors of a room, debounced per pair in ticks. Candidate pairs come from
 // the spatial grid (cell size = radius, so the 3x3 block around an actor's cell covers the radius);
-// each pair is owned by its lower-handle actor, so finding it is a scan of a few entries, not a hash.
+// pair state lives in a PairTable keyed by the two actors' handles.
 import { type Actor, compareIds } from "./actor.ts";
+import { PairTable } from "./pair-table.ts";
 import type { SpatialGrid } from "./spatial-grid.ts";
 
-export interface ProximityPair {
-  /** The pair ordered by id (a.id < b.id). */
+/** A reported change of one pair, ordered by id (a.id < b.id). */
+export interface ProximityChange {
   a: Actor;
   b: Actor;
-  /** The lower-handle actor (whose `pairs` list holds this pair) and the other one. */
-  owner: Actor;
-  other: Actor;
-  /** The reported (debounced) state. */
   inside: boolean;
-  /** Consecutive ticks the raw state has differed from `inside`. */
-  counter: number;
-  /** Tick when the raw scan last found the pair within the radius. */
-  seenTick: number;
 }
 
-function removeFrom<T>(list: T[], item: T): void {
-  const i = list.indexOf(item);
-  if (i < 0) return;
-  list[i] = list[list.length - 1]!;
-  list.pop();
+/** A tracked pair as the snapshot stores it. */
+export interface ProximityRecord {
+  a: string;
+  b: string;
+  inside: boolean;
+  counter: number;
+}
+
+function change(x: Actor, y: Actor, inside: boolean): ProximityChange {
+  return compareIds(x.id, y.id) < 0 ? { a: x, b: y, inside } : { a: y, b: x, inside };
 }
 
 export class ProximityTracker {
   /** Every tracked pair (reported inside, or with a pending change); order is not meaningful. */
-  readonly list: ProximityPair[] = [];
-  private readonly changed: ProximityPair[] = [];
+  private readonly pairs = new PairTable();
 
-  add(x: Actor, y: Actor, inside: boolean, counter: number, seenTick: number): ProximityPair {
-    const ordered = compareIds(x.id, y.id) < 0;
-    const owner = x.handle < y.handle ? x : y;
-    const pair: ProximityPair = {
-      a: ordered ? x : y,
-      b: ordered ? y : x,
-      owner,
-      other: owner === x ? y : x,
-      inside,
-      counter,
-      seenTick,
-    };
-    owner.pairs.push(pair);
-    this.list.push(pair);
-    return pair;
+  get size(): number {
+    return this.pairs.size;
+  }
+
+  add(x: Actor, y: Actor, inside: boolean, counter: number, seenTick: number): void {
+    this.pairs.add(x, y, inside, counter, seenTick);
+  }
+
+  /** The tracked pairs, unordered. */
+  records(): ProximityRecord[] {
+    const t = this.pairs;
+    const out: ProximityRecord[] = [];
+    for (let d = 0; d < t.size; d++) {
+      const { a, b } = change(t.loActor[d]!, t.hiActor[d]!, false);
+      out.push({ a: a.id, b: b.id, inside: t.inside[d] === 1, counter: t.counter[d]! });
+    }
+    return out;
   }
 
   // Scratch buffers for the scan: actors counting-sorted by cell, with positions and handles in
@@ -112,7 +111,7 @@ export class ProximityTracker {
               const dx = px[j]! - sx;
               const dy = py[j]! - sy;
               if (dx * dx + dy * dy > r2) continue;
-              this.touch(sorted[i]!, sorted[j]!, tick);
+              this.touch(i, j, tick);
             }
           }
         }
@@ -120,60 +119,54 @@ export class ProximityTracker {
     }
   }
 
-  private touch(self: Actor, other: Actor, tick: number): void {
-    const own = self.pairs;
-    for (let k = 0; k < own.length; k++) {
-      const pair = own[k]!;
-      if (pair.other === other) {
-        pair.seenTick = tick;
-        return;
-      }
-    }
-    this.add(self, other, false, 0, tick);
+  /** Marks the pair (sorted[i], sorted[j]) seen this tick, tracking it when new. */
+  private touch(i: number, j: number, tick: number): void {
+    const d = this.pairs.find(this.ph[i]!, this.ph[j]!);
+    if (d >= 0) this.pairs.seen[d] = tick;
+    else this.pairs.add(this.sorted[i]!, this.sorted[j]!, false, 0, tick);
   }
 
-  /** Advances debounce counters; returns the pairs whose reported state flipped, sorted by ids. */
-  settle(tick: number, debounceTicks: number): ProximityPair[] {
-    const changed = this.changed;
-    changed.length = 0;
-    const list = this.list;
-    for (let i = list.length - 1; i >= 0; i--) {
-      const pair = list[i]!;
-      const raw = pair.seenTick === tick;
-      if (raw !== pair.inside) {
-        pair.counter++;
-        if (pair.counter >= debounceTicks) {
-          pair.inside = raw;
-          pair.counter = 0;
-          changed.push(pair);
+  /** Advances debounce counters; returns the pairs whose reported state flipped, sorted by room id,
+   * then ids: by the actors' ranks, which the caller refreshed this tick (integer compares; sorting
+   * by id strings cost more per change the more changes a tick had). */
+  settle(tick: number, debounceTicks: number): ProximityChange[] {
+    const changed: ProximityChange[] = [];
+    const t = this.pairs;
+    const { seen, counter, inside } = t;
+    for (let d = t.size - 1; d >= 0; d--) {
+      const raw = seen[d] === tick ? 1 : 0;
+      if (raw !== inside[d]) {
+        if (++counter[d]! >= debounceTicks) {
+          inside[d] = raw;
+          counter[d] = 0;
+          changed.push(change(t.loActor[d]!, t.hiActor[d]!, raw === 1));
         }
-      } else pair.counter = 0;
-      if (!pair.inside && pair.counter === 0) {
-        list[i] = list[list.length - 1]!;
-        list.pop();
-        removeFrom(pair.owner.pairs, pair);
-      }
+      } else counter[d] = 0;
+      if (inside[d] === 0 && counter[d] === 0) t.removeAt(d);
     }
-    if (changed.length > 1) changed.sort(comparePairs);
+    if (changed.length > 1) changed.sort(compareRanks);
     return changed;
   }
 
   /** Drops every pair involving `actor`; returns those that were reported inside, sorted. */
-  removeActor(actor: Actor): ProximityPair[] {
-    const wasInside: ProximityPair[] = [];
-    const list = this.list;
-    for (let i = list.length - 1; i >= 0; i--) {
-      const pair = list[i]!;
-      if (pair.a !== actor && pair.b !== actor) continue;
-      if (pair.inside) wasInside.push(pair);
-      list[i] = list[list.length - 1]!;
-      list.pop();
-      removeFrom(pair.owner.pairs, pair);
+  removeActor(actor: Actor): ProximityChange[] {
+    // A scan of the dense handle arrays: pairs are not indexed per actor, and leaves are rare.
+    const wasInside: ProximityChange[] = [];
+    const t = this.pairs;
+    const h = actor.handle;
+    for (let d = t.size - 1; d >= 0; d--) {
+      if (t.lo[d] !== h && t.hi[d] !== h) continue;
+      if (t.inside[d] === 1) wasInside.push(change(t.loActor[d]!, t.hiActor[d]!, false));
+      t.removeAt(d);
     }
-    return wasInside.sort(comparePairs);
+    return wasInside.sort(compareChanges);
   }
 }
 
-export function comparePairs(p: ProximityPair, q: ProximityPair): number {
+function compareRanks(p: ProximityChange, q: ProximityChange): number {
+  return p.a.rank - q.a.rank || p.b.rank - q.b.rank;
+}
+
+export function compareChanges(p: ProximityChange, q: ProximityChange): number {
   return compareIds(p.a.id, q.a.id) || compareIds(p.b.id, q.b.id);
 }

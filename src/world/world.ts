@@ -374,7 +374,7 @@ export class World implements WorldApi {
       dirY: 0,
       moving: false,
       cell: -1,
-      pairs: [],
+      rank: 0,
       audience: { kind: "entities", ids: [input.entityId] },
     };
     this.placeActor(actor, room);
@@ -625,10 +625,12 @@ export class World implements WorldApi {
   private simulate(): void {
     const stepLen = this.definition.walkSpeed / this.definition.tickRate;
     const debounce = this.definition.proximityDebounceTicks;
+    let rank = 0; // rooms iterate in id order and room.actors is id-sorted
     for (const room of this.rooms.values()) {
       const actors = room.actors;
       for (let i = 0; i < actors.length; i++) {
         const actor = actors[i]!;
+        actor.rank = rank++;
         const x0 = actor.x;
         const y0 = actor.y;
         if (actor.pathIndex < actor.path.length) this.walkPath(room, actor, stepLen);
@@ -858,9 +860,7 @@ export class World implements WorldApi {
     const objects = [...this.objects.values()]
       .sort((a, b) => compareIds(a.def.id, b.def.id))
       .map((o) => ({ id: o.def.id, state: { ...o.state }, version: o.version }));
-    const proximity = this.proximity.list
-      .map((p) => ({ a: p.a.id, b: p.b.id, inside: p.inside, counter: p.counter }))
-      .sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
+    const proximity = this.proximity.records().sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
     const rooms: WorldState["rooms"] = {};
     for (const [roomId, room] of this.rooms) {
       rooms[roomId] = {
@@ -928,7 +928,7 @@ export class World implements WorldApi {
         tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
         ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
         cell: -1,
-        pairs: [],
+        rank: 0,
         audience: { kind: "entities", ids: [r.id] },
       };
       this.actors.set(actor.id, actor);
