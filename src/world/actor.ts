@@ -14,7 +14,7 @@ export interface Actor {
   /** Small integer unique per join, used to key proximity pairs without string building. */
   handle: number;
   /** Tile indices being walked (moveTo), from the start tile; empty when not path-walking. */
-  path: number[];
+  path: readonly number[];
   pathIndex: number;
   /** Destination tile index of the current moveTo (-1 when none), for re-pathing. */
   dest: number;
@@ -31,6 +31,11 @@ export interface Actor {
   /** Shared, never mutated audience naming only this actor (saves allocations per proximity event). */
   audience: Audience;
 }
+
+/** The path of every actor that is not path-walking. Shared so stopping allocates nothing and the
+ * tick's "is it walking a path?" check reads one hot array instead of one array per actor, which
+ * were scattered over the heap and missed the cache more the more actors there were. */
+export const NO_PATH: readonly number[] = Object.freeze([]);
 
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,6 +1,6 @@
 // The authoritative simulation. Deterministic: the same definition and the same inputs per tick give
 // the same events, results and snapshot hash, in any process. No I/O, clocks or timers here.
-import { type Actor, compareIds, insertSorted, removeSorted } from "./actor.ts";
+import { type Actor, compareIds, insertSorted, NO_PATH, removeSorted } from "./actor.ts";
 import { bodyOverlapsTile, moveWithCollision } from "./collision.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { checkInput } from "./inputs.ts";
@@ -275,7 +275,7 @@ export class World implements WorldApi {
       case "moveDir": {
         const actor = this.actors.get(input.entityId);
         if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
-        actor.path = [];
+        actor.path = NO_PATH;
         actor.pathIndex = 0;
         actor.dest = -1;
         actor.dirX = input.dx + 0; // + 0 turns -0 into 0 so snapshots stay canonical
@@ -367,7 +367,7 @@ export class World implements WorldApi {
       ty: tile.ty,
       facing: "down",
       handle: this.nextHandle++,
-      path: [],
+      path: NO_PATH,
       pathIndex: 0,
       dest: -1,
       dirX: 0,
@@ -464,7 +464,7 @@ export class World implements WorldApi {
   }
 
   private stop(actor: Actor): void {
-    actor.path = [];
+    actor.path = NO_PATH;
     actor.pathIndex = 0;
     actor.dest = -1;
     actor.dirX = 0;
@@ -925,6 +925,7 @@ export class World implements WorldApi {
       if (!room) throw new Error(`actor ${r.id} is in unknown room ${r.roomId}`);
       const actor: Actor = {
         ...r,
+        path: r.path.length > 0 ? r.path : NO_PATH,
         tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
         ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
         cell: -1,
