@@ -1,21 +1,12 @@
 // Where a tool call goes: the in-process AIC service of this gateway's world, or a remote AIC
 // server over HTTP. Both answer the same AIC result wrapper, so the tools are written once.
 import type { AicResult } from "../aic/errors.ts";
+import type { EndpointName } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../runtime/config.ts";
 import { activeHost } from "../runtime/singleton.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 
-export const AIC_ENDPOINTS = [
-  "observe",
-  "moveTo",
-  "interact",
-  "chatSend",
-  "chatObserve",
-  "pollEvents",
-  "join",
-  "leave",
-] as const;
-export type AicEndpoint = (typeof AIC_ENDPOINTS)[number];
+export type AicEndpoint = EndpointName;
 
 export interface AicBackend {
   readonly mode: "in-process" | "remote";
