@@ -2,6 +2,7 @@
 // with node:zlib. 256x64 px: 8 columns x 2 rows of 32px tiles, gid = index + 1:
 //  1 grass  2 wood floor  3 stone path  4 stone wall  5 water  6 tree  7 crate  8 flowers
 //  9 carpet 10 sand      11 bush       12 rock       13 brick wall 14 bridge 15 dark floor 16 fence
+//  (6 tree, 7 crate, 8 flowers, 11 bush, 12 rock are decor: transparent around the object)
 // Run: npx node scripts/gen-tiles.ts [outPath]
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -182,9 +183,8 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
       for (let i = 0; i < 6; i++) p.px(x + i, y + (i === 0 || i === 5 ? 1 : 0), [178, 214, 245, 255]);
     }
   },
-  // 6 tree: canopy over grass
+  // 6 tree (decor: transparent around, so it sits on any ground)
   (p) => {
-    grass(p, 6);
     p.disc(16, 27, 9, (_x, _y, d) => (d > 0.0 ? [30, 60, 30, 90] : undefined));
     p.rect(13, 20, 6, 9, [110, 72, 40, 255]);
     p.rect(13, 20, 2, 9, [134, 92, 52, 255]);
@@ -216,19 +216,21 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
     ] as const)
       p.px(x, y, [60, 60, 60, 255]);
   },
-  // 8 flowers: grass with blossoms
+  // 8 flowers (decor: blossoms and leaves on a transparent background)
   (p) => {
-    grass(p, 8);
     const colors: Rgba[] = [
       [236, 84, 96, 255],
       [250, 220, 80, 255],
       [240, 240, 250, 255],
       [176, 110, 230, 255],
     ];
-    for (let k = 0; k < 9; k++) {
+    for (let k = 0; k < 14; k++) {
       const x = 3 + Math.floor(noise(k, 0, 11) * 26);
       const y = 3 + Math.floor(noise(k, 1, 11) * 26);
       const c = colors[k % colors.length]!;
+      p.px(x - 1, y + 2, shade(GRASS, 0.7));
+      p.px(x + 1, y + 2, shade(GRASS, 0.8));
+      p.px(x, y + 2, shade(GRASS, 0.6));
       p.px(x, y - 1, c);
       p.px(x - 1, y, c);
       p.px(x + 1, y, c);
@@ -257,9 +259,8 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
     for (let k = 0; k < 10; k++)
       p.px(Math.floor(noise(k, 0, 14) * 32), Math.floor(noise(k, 1, 14) * 32), shade(sand, 0.75));
   },
-  // 11 bush over grass
+  // 11 bush (decor: transparent around)
   (p) => {
-    grass(p, 11);
     p.disc(16, 24, 11, () => [20, 50, 20, 70]);
     for (const [cx, cy, r] of [
       [10, 18, 7],
