@@ -133,7 +133,7 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
   },
   // 3 stone path: cobbles
   (p) => {
-    const mortar: Rgba = [118, 112, 100, 255];
+    const mortar: Rgba = [142, 136, 124, 255];
     p.rect(0, 0, TILE, TILE, mortar);
     const stones = [
       [0, 0, 11, 9],
@@ -147,10 +147,10 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
       [23, 21, 9, 11],
     ] as const;
     stones.forEach(([x, y, w, h], k) => {
-      const base = shade([168, 164, 152, 255], 0.9 + noise(k, 0, 4) * 0.2);
+      const base = shade([172, 168, 156, 255], 0.94 + noise(k, 0, 4) * 0.1);
       for (let j = 1; j < h - 1; j++)
         for (let i = 1; i < w - 1; i++) {
-          const edge = j === 1 || i === 1 ? 1.12 : j === h - 2 || i === w - 2 ? 0.82 : 1;
+          const edge = j === 1 || i === 1 ? 1.06 : j === h - 2 || i === w - 2 ? 0.9 : 1;
           p.px(x + i, y + j, shade(base, edge * (0.96 + noise(x + i, y + j, 5) * 0.08)));
         }
     });
