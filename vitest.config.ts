@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "conformance/**/*.test.ts", "web/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "src/**/*.test.ts",
+            "conformance/**/*.test.ts",
+            "web/client/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           testTimeout: 30_000,
         },
       },

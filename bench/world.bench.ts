@@ -149,7 +149,7 @@ function benchOne(count: number): Figures {
     if (t % 100 === 0) {
       // Sampled outside the timing: the share of actors walking, and proximity pairs per actor.
       const views = world.actorsInRoom("arena");
-      moving += views.filter((v) => v.speed > 0).length / count;
+      moving += views.filter((v) => (v.speed ?? 0) > 0).length / count;
       for (const v of views) pairs += world.queryRadius("arena", v.pos, 3 * 32).length - 1;
     }
   }

@@ -24,7 +24,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 mkdir -p .test-artifacts
 
 echo "==> building the web client"
-node scripts/build-web.ts
+node scripts/build-client.ts
 
 echo "==> format + lint (biome)"
 biome check .

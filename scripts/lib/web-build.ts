@@ -14,11 +14,11 @@ function newestMtime(dir: string): number {
 }
 
 export async function buildWebIfNeeded(): Promise<void> {
-  const script = path.join(PROJECT_DIR, "scripts", "build-web.ts");
+  const script = path.join(PROJECT_DIR, "scripts", "build-client.ts");
   if (!existsSync(script)) return;
   const dist = path.join(PROJECT_DIR, "web", "dist");
   const builtAt = existsSync(dist) ? newestMtime(dist) : 0;
-  if (builtAt && builtAt >= newestMtime(path.join(PROJECT_DIR, "web", "src"))) return;
+  if (builtAt && builtAt >= newestMtime(path.join(PROJECT_DIR, "web", "client"))) return;
   const result = spawnSync(process.execPath, [script], { cwd: PROJECT_DIR, stdio: "inherit" });
   if (result.status !== 0) throw new Error("building the web client failed");
 }

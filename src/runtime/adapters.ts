@@ -4,6 +4,7 @@ import { timingSafeEqual } from "node:crypto";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic-app.ts";
+import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { WorldHost } from "./host.ts";
 import type { RuntimeLogger } from "./world-runtime.ts";
 
@@ -36,7 +37,19 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     limiter,
   });
   const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
+  const web = createWebSurface({
+    runtime: host.runtime,
+    service: aic,
+    worldDir: config.worldDir,
+    logger,
+    resumeGraceMs: config.web.resumeGraceSec * 1000,
+    ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+  });
   host.aic = aic;
   host.aicHttp = aicHttp;
-  host.closers.push(() => aicHttp.close());
+  host.web = web;
+  host.closers.push(
+    () => aicHttp.close(),
+    () => web.close(),
+  );
 }

@@ -801,7 +801,7 @@ export class World implements WorldApi {
 
   isBlocked(roomId: string, tile: TileCoord): boolean {
     const room = this.rooms.get(roomId);
-    if (!room || !room.inBounds(tile.tx, tile.ty)) return true;
+    if (!room?.inBounds(tile.tx, tile.ty)) return true;
     return room.blocked[tile.ty * room.width + tile.tx] === 1;
   }
 

@@ -1,0 +1,132 @@
+// The human WebSocket protocol: client messages validated strictly with zod (the same style as AIC),
+// server messages typed. Every action a message asks for goes through AicService.act.
+import { z } from "zod";
+import { IdEntity } from "../../aic/schemas.ts";
+
+const Int = (min: number, max: number) => z.int().min(min).max(max);
+
+export const ClientMessage = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("join"),
+    name: z.string().trim().min(1).max(32),
+    resumeToken: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,128}$/)
+      .optional(),
+    joinCode: z.string().max(64).optional(),
+  }),
+  z.strictObject({ type: z.literal("move_intent"), dx: Int(-1, 1), dy: Int(-1, 1) }),
+  z.strictObject({ type: z.literal("click_to_move"), destTx: Int(0, 100_000), destTy: Int(0, 100_000) }),
+  z.strictObject({
+    type: z.literal("chat_send"),
+    channel: z.enum(["proximity", "global"]),
+    message: z.string().min(1).max(500),
+  }),
+  z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: z.string().min(1).max(64) }),
+  z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
+]);
+export type ClientMessageT = z.infer<typeof ClientMessage>;
+
+export const MAX_FRAME_BYTES = 4096;
+
+export type ParseResult =
+  | { ok: true; message: ClientMessageT }
+  | { ok: false; code: "bad_request"; message: string };
+
+/** Never throws: bad JSON, unknown types and out-of-bounds fields all become a typed error. */
+export function parseClientMessage(raw: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: "bad_request", message: "message is not valid JSON" };
+  }
+  const parsed = ClientMessage.safeParse(value);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "message"}: ${i.message}`)
+    .join("; ");
+  return { ok: false, code: "bad_request", message: issues };
+}
+
+/** What the browser is told about an entity; positions rounded to 0.1 world units. */
+export interface WireEntity {
+  id: string;
+  kind: "human" | "agent";
+  name: string;
+  x: number;
+  y: number;
+  tx: number;
+  ty: number;
+  facing: string;
+}
+
+export interface WireObject {
+  id: string;
+  objectType: string;
+  name: string;
+  tx: number;
+  ty: number;
+  state: Record<string, unknown>;
+  version: number;
+  affords: { action: string; label: string }[];
+}
+
+export interface WireRoom {
+  roomId: string;
+  name: string;
+  mapUrl: string;
+  widthTiles: number;
+  heightTiles: number;
+  tileSize: number;
+  tickRate: number;
+}
+
+export interface WireEvent {
+  type: string;
+  seq: number;
+  tsMs: number;
+  payload: Record<string, unknown>;
+}
+
+export interface WireRosterEntry {
+  id: string;
+  name: string;
+  kind: "human" | "agent";
+}
+
+export type ServerMessage =
+  | {
+      type: "welcome";
+      sessionId: string;
+      resumeToken: string;
+      entityId: string;
+      resumed: boolean;
+      room: WireRoom;
+      entities: WireEntity[];
+      objects: WireObject[];
+      roster: WireRosterEntry[];
+      tick: number;
+      serverTsMs: number;
+    }
+  | {
+      type: "room";
+      room: WireRoom;
+      entities: WireEntity[];
+      objects: WireObject[];
+      roster: WireRosterEntry[];
+      tick: number;
+    }
+  | {
+      type: "delta";
+      tick: number;
+      serverTsMs: number;
+      add: WireEntity[];
+      update: (Partial<WireEntity> & { id: string })[];
+      remove: string[];
+    }
+  | { type: "events"; events: WireEvent[] }
+  | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown> }
+  | { type: "error"; code: string; message: string; retryable: boolean; for?: string }
+  | { type: "pong"; t?: number; serverTsMs: number };

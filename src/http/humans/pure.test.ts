@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import type { EntityView } from "../../world/types.ts";
+import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
+import { InterestSet } from "./interest.ts";
+import { parseClientMessage, type WireEntity } from "./protocol.ts";
+import { resolveInside } from "./static-files.ts";
+
+const view = (id: string, x: number, y: number, extra: Partial<EntityView> = {}): EntityView => ({
+  id,
+  kind: id.startsWith("agt_") ? "agent" : "human",
+  name: id,
+  roomId: "lobby",
+  pos: { x, y },
+  tile: { tx: Math.floor(x / 32), ty: Math.floor(y / 32) },
+  facing: "down",
+  ...extra,
+});
+
+describe("client message validation", () => {
+  it("accepts every message type in its documented shape", () => {
+    for (const raw of [
+      { type: "join", name: "Ada" },
+      { type: "join", name: "Ada", resumeToken: "abcdefghijklmnopqrstuvwx", joinCode: "secret" },
+      { type: "move_intent", dx: -1, dy: 1 },
+      { type: "click_to_move", destTx: 3, destTy: 4 },
+      { type: "chat_send", channel: "global", message: "hi" },
+      { type: "interact", targetId: "obj_sign_welcome", action: "read" },
+      { type: "ping", t: 1 },
+    ]) {
+      expect(parseClientMessage(JSON.stringify(raw)).ok, JSON.stringify(raw)).toBe(true);
+    }
+  });
+
+  it("refuses bad JSON, unknown types, unknown keys and out-of-range fields with a typed error", () => {
+    for (const raw of [
+      "not json",
+      JSON.stringify({ type: "teleport" }),
+      JSON.stringify({ type: "move_intent", dx: 2, dy: 0 }),
+      JSON.stringify({ type: "move_intent", dx: 0.5, dy: 0 }),
+      JSON.stringify({ type: "click_to_move", destTx: -1, destTy: 0 }),
+      JSON.stringify({ type: "chat_send", channel: "whisper", message: "x" }),
+      JSON.stringify({ type: "chat_send", channel: "global", message: "x".repeat(501) }),
+      JSON.stringify({ type: "chat_send", channel: "global", message: "" }),
+      JSON.stringify({ type: "interact", targetId: "sign", action: "read" }),
+      JSON.stringify({ type: "join", name: "" }),
+      JSON.stringify({ type: "join", name: "Ada", admin: true }),
+      JSON.stringify([1, 2]),
+      "null",
+    ]) {
+      const result = parseClientMessage(raw);
+      expect(result.ok, raw).toBe(false);
+      expect(!result.ok && result.code).toBe("bad_request");
+    }
+  });
+});
+
+describe("delta encoding", () => {
+  it("adds new entities, updates only changed fields, removes the vanished", () => {
+    const sent = new Map<string, WireEntity>();
+    const first = diffEntities(sent, [toWire(view("hum_a", 10, 10)), toWire(view("agt_b", 50, 50))]);
+    expect(first.add.map((e) => e.id)).toEqual(["hum_a", "agt_b"]);
+    expect(first.add[1]!.kind).toBe("agent");
+    const second = diffEntities(sent, [toWire(view("hum_a", 12.04, 10)), toWire(view("agt_b", 50, 50))]);
+    expect(second).toEqual({ add: [], update: [{ id: "hum_a", x: 12 }], remove: [] });
+    const third = diffEntities(sent, [toWire(view("hum_a", 12.01, 10, { facing: "left" }))]);
+    expect(third).toEqual({ add: [], update: [{ id: "hum_a", facing: "left" }], remove: ["agt_b"] });
+    expect(isEmptyDelta(diffEntities(sent, [toWire(view("hum_a", 12.02, 10, { facing: "left" }))]))).toBe(
+      true,
+    );
+  });
+});
+
+describe("interest management", () => {
+  it("enters within the enter radius, keeps until beyond the exit radius (hysteresis)", () => {
+    const interest = new InterestSet(100, 125);
+    expect([
+      ...interest.update(
+        [
+          { id: "me", distance: 0 },
+          { id: "x", distance: 110 },
+        ],
+        "me",
+      ),
+    ]).toEqual(["me"]);
+    expect(interest.update([{ id: "x", distance: 90 }], "me").has("x")).toBe(true);
+    expect(interest.update([{ id: "x", distance: 120 }], "me").has("x")).toBe(true);
+    expect(interest.update([{ id: "x", distance: 130 }], "me").has("x")).toBe(false);
+    expect(interest.update([], "me").has("me")).toBe(true);
+  });
+
+  it("does not depend on how many entities are far away", () => {
+    const interest = new InterestSet(100, 125);
+    const near = Array.from({ length: 5 }, (_, i) => ({ id: `n${i}`, distance: i * 10 }));
+    expect(interest.update(near, "me").size).toBe(6);
+  });
+});
+
+describe("static file paths", () => {
+  it("stays inside its base directory", () => {
+    expect(resolveInside("/srv/web", "app.js")).toBe("/srv/web/app.js");
+    expect(resolveInside("/srv/web", "sub/app.js")).toBe("/srv/web/sub/app.js");
+    for (const bad of [
+      "../secret",
+      "..%2Fsecret",
+      "%2e%2e/secret",
+      "a/../../b",
+      ".env",
+      "a%00b",
+      "a\\..\\b",
+      "%E0%A4%A",
+    ]) {
+      expect(resolveInside("/srv/web", bad), bad).toBeUndefined();
+    }
+  });
+});

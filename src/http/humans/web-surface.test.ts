@@ -1,0 +1,235 @@
+// The WebSocket surface over a real socket on 127.0.0.1, with the real lobby world ticking.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { RateLimiter } from "../../aic/rate-limit.ts";
+import { AicService } from "../../aic/service.ts";
+import { BUNDLED_WORLD_DIR } from "../../runtime/config.ts";
+import { loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../../runtime/world-runtime.ts";
+import { World } from "../../world/world.ts";
+import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: frames from our own server, read loosely in tests
+type Msg = { type: string; [k: string]: any };
+
+interface Env {
+  url: string;
+  runtime: WorldRuntime;
+  surface: WebSurfaceHandle;
+  server: Server;
+}
+const envs: Env[] = [];
+const sockets: WebSocket[] = [];
+
+afterEach(async () => {
+  for (const ws of sockets.splice(0)) ws.terminate();
+  for (const env of envs.splice(0)) {
+    await env.surface.close();
+    env.runtime.stop();
+    await new Promise((r) => env.server.close(r));
+  }
+});
+
+async function setup(opts: { joinCode?: string; resumeGraceMs?: number } = {}): Promise<Env> {
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), {
+    info() {},
+    warn() {},
+    error() {},
+  });
+  const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
+  const surface = createWebSurface({
+    runtime,
+    service,
+    worldDir: BUNDLED_WORLD_DIR,
+    logger: { info() {}, warn() {}, error() {} },
+    ...opts,
+  });
+  const server = createServer((req, res) => {
+    void surface.handleHttp(req, res).then((handled) => {
+      if (!handled) res.writeHead(404).end();
+    });
+  });
+  server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  runtime.start();
+  const env = {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`,
+    runtime,
+    surface,
+    server,
+  };
+  envs.push(env);
+  return env;
+}
+
+class Client {
+  readonly ws: WebSocket;
+  readonly received: Msg[] = [];
+  closed: { code: number } | undefined;
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    sockets.push(this.ws);
+    this.ws.on("message", (data) => this.received.push(JSON.parse(String(data)) as Msg));
+    this.ws.on("close", (code) => {
+      this.closed = { code };
+    });
+  }
+  async open(): Promise<this> {
+    if (this.ws.readyState !== WebSocket.OPEN) await new Promise((r) => this.ws.once("open", r));
+    return this;
+  }
+  send(message: unknown): void {
+    this.ws.send(typeof message === "string" ? message : JSON.stringify(message));
+  }
+  async next(pred: (m: Msg) => boolean, timeoutMs = 5000): Promise<Msg> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const hit = this.received.find(pred);
+      if (hit) return hit;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no matching frame; got ${JSON.stringify(this.received.map((m) => m.type))}`);
+  }
+}
+
+async function joined(
+  env: Env,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ client: Client; welcome: Msg }> {
+  const client = await new Client(env.url).open();
+  client.send({ type: "join", name, ...extra });
+  return { client, welcome: await client.next((m) => m.type === "welcome") };
+}
+
+describe("web surface WebSocket", () => {
+  it("a join gets a welcome snapshot with the room, nearby actors and objects", async () => {
+    const env = await setup();
+    const { welcome } = await joined(env, "Ada");
+    expect(welcome.entityId).toMatch(/^hum_/);
+    expect(welcome.room).toMatchObject({ roomId: "lobby", mapUrl: "/world/maps/lobby.json", tileSize: 32 });
+    expect(welcome.entities.map((e: Msg) => e.id)).toContain(welcome.entityId);
+    expect(
+      welcome.objects.some((o: Msg) => o.id === "obj_sign_welcome" && o.affords[0].action === "read"),
+    ).toBe(true);
+    expect(welcome.roster.map((r: Msg) => r.name)).toContain("Ada");
+    expect(env.runtime.world.getEntity(welcome.entityId)?.name).toBe("Ada");
+  });
+
+  it("bad messages get typed error frames and affect neither the world nor other clients", async () => {
+    const env = await setup();
+    const { client: bad } = await joined(env, "Mallory");
+    const { client: good, welcome } = await joined(env, "Grace");
+    bad.send("{not json");
+    bad.send({ type: "move_intent", dx: 5, dy: 0 });
+    bad.send({ type: "interact", targetId: "obj_nope", action: "read" });
+    const errors = () => bad.received.filter((m) => m.type === "error");
+    await bad.next(() => errors().length >= 3);
+    expect(errors().map((e) => e.code)).toEqual(["bad_request", "bad_request", "not_found"]);
+    expect(bad.closed).toBeUndefined();
+    good.send({ type: "chat_send", channel: "global", message: "still fine" });
+    await good.next(
+      (m) => m.type === "events" && m.events.some((e: Msg) => e.payload.message === "still fine"),
+    );
+    expect(env.runtime.world.getEntity(welcome.entityId)).toBeDefined();
+  });
+
+  it("a flood is rate-limited without disturbing the world", async () => {
+    const env = await setup();
+    const { client } = await joined(env, "Flo");
+    const ticks = env.runtime.health().ticks;
+    for (let i = 0; i < 300; i++) client.send({ type: "ping", t: i });
+    const limited = await client.next((m) => m.type === "error" && m.code === "rate_limited");
+    expect(limited.retryable).toBe(true);
+    const pongs = () => client.received.filter((m) => m.type === "pong").length;
+    await client.next(() => pongs() >= 50);
+    expect(pongs()).toBeLessThan(300);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(env.runtime.health().ticks).toBeGreaterThan(ticks);
+    expect(env.runtime.health().failedTicks).toBe(0);
+    // Chat actions hit the shared AIC limiter for humans too (1/s, burst 3).
+    for (let i = 0; i < 6; i++) client.send({ type: "chat_send", channel: "global", message: `m${i}` });
+    await client.next((m) => m.type === "error" && m.code === "rate_limited" && m.for === "chat_send");
+  });
+
+  it("a reconnect within the grace period gets the same entity back; after it, the entity leaves", async () => {
+    const env = await setup({ resumeGraceMs: 400 });
+    const { client, welcome } = await joined(env, "Ren");
+    const { client: watcher } = await joined(env, "Wat");
+    client.ws.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const { welcome: again } = await joined(env, "Ren", { resumeToken: welcome.resumeToken });
+    expect(again.resumed).toBe(true);
+    expect(again.entityId).toBe(welcome.entityId);
+    sockets.at(-1)!.close();
+    await watcher.next(
+      (m) =>
+        m.type === "events" &&
+        m.events.some((e: Msg) => e.type === "presence.leave" && e.payload.entityId === welcome.entityId),
+      3000,
+    );
+    expect(env.runtime.world.getEntity(welcome.entityId)).toBeUndefined();
+  });
+
+  it("a private world needs its join code", async () => {
+    const env = await setup({ joinCode: "open-sesame" });
+    const denied = await new Client(env.url).open();
+    denied.send({ type: "join", name: "Eve", joinCode: "wrong" });
+    expect(await denied.next((m) => m.type === "error")).toMatchObject({ code: "forbidden" });
+    await denied.next(() => denied.closed !== undefined).catch(() => {});
+    expect(denied.closed?.code).toBe(4003);
+    const { welcome } = await joined(env, "Ali", { joinCode: "open-sesame" });
+    expect(welcome.entityId).toMatch(/^hum_/);
+  });
+
+  it("streams only nearby actors and their moves as deltas", async () => {
+    const env = await setup();
+    const { client, welcome } = await joined(env, "Vi");
+    const agentJoin = env.runtime.submit({
+      kind: "join",
+      entityId: "agt_far",
+      actorKind: "agent",
+      name: "Far",
+      joinRoomId: "lobby",
+    });
+    await agentJoin;
+    const added = await client.next((m) => m.type === "delta" && m.add.some((e: Msg) => e.id === "agt_far"));
+    expect(added.tick).toBeGreaterThan(welcome.tick);
+    const world = env.runtime.world;
+    const self = world.getEntity(welcome.entityId)!;
+    const near = [1, -1, 2, -2]
+      .map((d) => ({ tx: self.tile.tx + d, ty: self.tile.ty }))
+      .find((t) => !world.isBlocked("lobby", t))!;
+    const moved = await env.runtime.submit({ kind: "moveTo", entityId: "agt_far", dest: near });
+    expect(moved.ok).toBe(true);
+    await client.next((m) => m.type === "delta" && m.update.some((u: Msg) => u.id === "agt_far"));
+    // Walk the agent to the far side of the lobby: it leaves the human's interest and is removed.
+    const room = world.definition.rooms.lobby!;
+    let far: { tx: number; ty: number } | undefined;
+    for (let tx = room.widthTiles - 2; tx > 0 && !far; tx--) {
+      for (const ty of [1, 2, 3, room.heightTiles - 2, room.heightTiles - 3]) {
+        const t = { tx, ty };
+        const dist = Math.hypot(tx - self.tile.tx, ty - self.tile.ty);
+        if (dist > 22 && !world.isBlocked("lobby", t)) {
+          const r = await env.runtime.submit({ kind: "moveTo", entityId: "agt_far", dest: t });
+          if (r.ok) {
+            far = t;
+            break;
+          }
+        }
+      }
+    }
+    expect(far).toBeDefined();
+    await client.next((m) => m.type === "delta" && m.remove.includes("agt_far"), 15_000);
+  });
+
+  it("close() closes every client", async () => {
+    const env = await setup();
+    const { client } = await joined(env, "Bye");
+    await env.surface.close();
+    await client.next(() => client.closed !== undefined).catch(() => {});
+    expect(client.closed?.code).toBe(1001);
+  });
+});

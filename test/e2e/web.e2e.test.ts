@@ -1,0 +1,226 @@
+// Humans in a real browser (Debian chromium via playwright-core) against the real gateway: two
+// people see each other, move, hit walls, chat both ways, and watch an agent moved by ocw_move_to.
+import { mkdir } from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, type WatchedPage, watchedPage } from "../support/browser.ts";
+import { gateway, invokeTool } from "./fixtures.ts";
+
+interface Seen {
+  id: string;
+  name: string;
+  kind: string;
+  x: number;
+  y: number;
+  tx: number;
+  ty: number;
+}
+
+const ocw = <T>(page: Page, expr: string) => page.evaluate(`window.__ocw.${expr}`) as Promise<T>;
+const me = (page: Page) => ocw<Seen>(page, "me()");
+const seen = (page: Page) => ocw<Seen[]>(page, "entities()");
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined | false;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+let browser: Browser;
+let alice: WatchedPage;
+let bob: WatchedPage;
+let blocked: (tx: number, ty: number) => boolean;
+
+beforeAll(async () => {
+  const gw = gateway();
+  const map = (await (await fetch(`${gw.baseUrl}/world/maps/lobby.json`)).json()) as {
+    width: number;
+    layers: { name: string; data?: number[] }[];
+  };
+  const collision = map.layers.find((l) => l.name === "collision")!.data!;
+  blocked = (tx, ty) => collision[ty * map.width + tx] !== 0;
+  browser = await launchBrowser();
+  alice = await watchedPage(browser);
+  bob = await watchedPage(browser);
+  await alice.page.goto(`${gw.baseUrl}/world/?name=Alice`);
+  await bob.page.goto(`${gw.baseUrl}/world/?name=Bob`);
+  for (const p of [alice.page, bob.page])
+    await until("online", () => ocw<string>(p, "status").then((s) => s === "online"));
+}, 60_000);
+
+afterAll(async () => {
+  await mkdir(".test-artifacts", { recursive: true });
+  await alice?.page.screenshot({ path: ".test-artifacts/web-alice.png" }).catch(() => {});
+  await bob?.page.screenshot({ path: ".test-artifacts/web-bob.png" }).catch(() => {});
+  await browser?.close();
+});
+
+describe("humans in the browser", () => {
+  it("serves the client with a CSP and nosniff, and the map file the server uses", async () => {
+    const gw = gateway();
+    const page = await fetch(`${gw.baseUrl}/world/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    // Traversal never reaches a file outside the served folders (the gateway may answer its own page).
+    for (const probe of [
+      "/world/maps/..%2F..%2Fworld.toml",
+      "/world/maps/%2e%2e/world.toml",
+      "/world/assets/..%2F..%2F..%2Fpackage.json",
+    ]) {
+      const res = await fetch(`${gw.baseUrl}${probe}`);
+      const body = await res.text();
+      expect(body, probe).not.toContain("tick_rate");
+      expect(body, probe).not.toContain('"devDependencies"');
+    }
+    const map = await fetch(`${gw.baseUrl}/world/maps/lobby.json`);
+    expect(map.headers.get("content-type")).toContain("application/json");
+    expect(((await map.json()) as { layers: unknown[] }).layers.length).toBeGreaterThan(2);
+  });
+
+  it("two browsers join and see each other", async () => {
+    const aliceId = await ocw<string>(alice.page, "entityId");
+    const bobId = await ocw<string>(bob.page, "entityId");
+    expect(aliceId).toMatch(/^hum_/);
+    await until("Alice sees Bob", async () =>
+      (await seen(alice.page)).some((e) => e.id === bobId && e.name === "Bob"),
+    );
+    await until("Bob sees Alice", async () =>
+      (await seen(bob.page)).some((e) => e.id === aliceId && e.name === "Alice"),
+    );
+    const roster = await ocw<{ name: string }[]>(alice.page, "roster()");
+    expect(roster.map((r) => r.name)).toEqual(expect.arrayContaining(["Alice", "Bob"]));
+  });
+
+  it("one moves (click to move) and the other sees it", async () => {
+    const bobId = await ocw<string>(bob.page, "entityId");
+    const start = await me(bob.page);
+    const dest = [
+      [start.tx + 2, start.ty],
+      [start.tx - 2, start.ty],
+      [start.tx, start.ty + 2],
+      [start.tx, start.ty - 2],
+    ].find(([tx, ty]) => !blocked(tx!, ty!))!;
+    // A real click on the canvas, on the destination tile's centre (camera zoom 1.5, centred on Bob).
+    const viewport = bob.page.viewportSize()!;
+    const zoom = 1.5;
+    await bob.page.mouse.click(
+      viewport.width / 2 + (dest[0]! - start.tx) * 32 * zoom,
+      viewport.height / 2 + (dest[1]! - start.ty) * 32 * zoom,
+    );
+    await until("Bob arrives", async () => {
+      const now = await me(bob.page);
+      return now.tx === dest[0] && now.ty === dest[1];
+    });
+    await until("Alice sees Bob move", async () =>
+      (await seen(alice.page)).some((e) => e.id === bobId && e.tx === dest[0] && e.ty === dest[1]),
+    );
+  });
+
+  it("a wall stops movement (WASD held towards it)", async () => {
+    const start = await me(alice.page);
+    const dirs = [
+      { key: "a", dx: -1, dy: 0 },
+      { key: "d", dx: 1, dy: 0 },
+      { key: "w", dx: 0, dy: -1 },
+      { key: "s", dx: 0, dy: 1 },
+    ];
+    const distanceToWall = (d: { dx: number; dy: number }) => {
+      for (let n = 1; n < 40; n++) if (blocked(start.tx + d.dx * n, start.ty + d.dy * n)) return n;
+      return 99;
+    };
+    const dir = dirs.sort((a, b) => distanceToWall(a) - distanceToWall(b))[0]!;
+    const wallAt = distanceToWall(dir);
+    expect(wallAt).toBeLessThan(40);
+    await alice.page
+      .locator("#game canvas")
+      .click({ position: { x: 5, y: 5 }, trial: true })
+      .catch(() => {});
+    await alice.page.keyboard.down(dir.key);
+    let previous = -1;
+    const stopped = await until(
+      "Alice stops at the wall",
+      async () => {
+        const now = await me(alice.page);
+        const progress = (now.x - start.x) * dir.dx + (now.y - start.y) * dir.dy;
+        const settled = progress > 0 && Math.abs(progress - previous) < 0.5;
+        previous = progress;
+        return settled ? now : undefined;
+      },
+      20_000,
+    );
+    await alice.page.keyboard.up(dir.key);
+    // She moved towards the wall, stands on a free tile, and the next tile in that direction is the wall.
+    expect(blocked(stopped.tx, stopped.ty)).toBe(false);
+    expect(blocked(stopped.tx + dir.dx, stopped.ty + dir.dy)).toBe(true);
+  });
+
+  it("chat goes both ways, and markup in a message is shown as text and runs nothing", async () => {
+    await alice.page.selectOption("#chat-channel", "global");
+    await alice.page.fill("#chat-input", "hello Bob");
+    await alice.page.press("#chat-input", "Enter");
+    await until("Bob hears Alice", async () =>
+      (await ocw<{ fromName: string; message: string }[]>(bob.page, "chat()")).some(
+        (m) => m.fromName === "Alice" && m.message === "hello Bob",
+      ),
+    );
+    const evil = "<img src=x onerror=alert(1)>";
+    await bob.page.selectOption("#chat-channel", "global");
+    await bob.page.fill("#chat-input", evil);
+    await bob.page.press("#chat-input", "Enter");
+    await until("Alice hears Bob", async () =>
+      (await ocw<{ message: string }[]>(alice.page, "chat()")).some((m) => m.message === evil),
+    );
+    await expect.poll(() => alice.page.locator("#chat-log li .text").last().textContent()).toBe(evil);
+    expect(await alice.page.locator("#chat-log img").count()).toBe(0);
+    await alice.page.waitForTimeout(500);
+    expect(alice.dialogs).toEqual([]);
+    expect(bob.dialogs).toEqual([]);
+  });
+
+  it("an agent moved through ocw_move_to appears and moves in the browser", async () => {
+    const joined = await invokeTool("ocw_observe", { radius: 64 }, { agentId: "walker" });
+    expect(joined.status).toBe(200);
+    const aliceAt = await me(alice.page);
+    const candidates = [
+      [aliceAt.tx + 2, aliceAt.ty],
+      [aliceAt.tx - 2, aliceAt.ty],
+      [aliceAt.tx, aliceAt.ty + 2],
+      [aliceAt.tx, aliceAt.ty - 2],
+      [aliceAt.tx + 1, aliceAt.ty + 1],
+    ].filter(([tx, ty]) => !blocked(tx!, ty!));
+    let dest: number[] | undefined;
+    for (const c of candidates) {
+      const moved = await invokeTool("ocw_move_to", { tx: c[0], ty: c[1] }, { agentId: "walker" });
+      if (moved.status === 200) {
+        dest = c;
+        break;
+      }
+    }
+    expect(dest).toBeDefined();
+    const agent = await until(
+      "Alice sees the agent arrive",
+      async () =>
+        (await seen(alice.page)).find((e) => e.id === "agt_walker" && e.tx === dest![0] && e.ty === dest![1]),
+      20_000,
+    );
+    expect(agent.kind).toBe("agent");
+  });
+
+  it("had no console errors in either browser", async () => {
+    await mkdir(".test-artifacts", { recursive: true });
+    await alice.page.screenshot({ path: ".test-artifacts/web-two-browsers.png" });
+    expect(alice.consoleErrors).toEqual([]);
+    expect(bob.consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,46 @@
+// Headless Debian Chromium driven by playwright-core (no browser download: the system's chromium).
+import { existsSync } from "node:fs";
+import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.OCW_CHROMIUM ?? "/usr/bin/chromium";
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`${CHROMIUM_PATH} not found: install Debian's chromium (npm test does)`);
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  consoleErrors: string[];
+  dialogs: string[];
+}
+
+/** A page whose console errors, page errors and dialogs (alert, confirm...) are recorded. */
+export async function watchedPage(browser: Browser): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+  const page = await context.newPage();
+  const watched: WatchedPage = { page, consoleErrors: [], dialogs: [] };
+  page.on("console", (msg: ConsoleMessage) => {
+    if (msg.type() === "error") watched.consoleErrors.push(msg.text());
+  });
+  page.on("pageerror", (error) => watched.consoleErrors.push(`pageerror: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    watched.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return watched;
+}

@@ -1,0 +1,96 @@
+// The WebSocket to the world: joins (or resumes) on every (re)connect, reconnects by itself with
+// backoff, and reports its state so the UI can show it.
+export type ConnState = "connecting" | "online" | "reconnecting" | "offline";
+
+// biome-ignore lint/suspicious/noExplicitAny: server messages are JSON produced by our own server
+export type ServerMessage = { type: string; [key: string]: any };
+
+const RESUME_KEY = "ocw.resumeToken";
+
+export interface ConnectionHandlers {
+  onMessage(message: ServerMessage): void;
+  onState(state: ConnState, detail?: string): void;
+}
+
+export class Connection {
+  private ws: WebSocket | undefined;
+  private attempts = 0;
+  private retryTimer: number | undefined;
+  private stopped = false;
+  private readonly handlers: ConnectionHandlers;
+  name = "";
+  joinCode: string | undefined;
+  state: ConnState = "connecting";
+
+  constructor(handlers: ConnectionHandlers) {
+    this.handlers = handlers;
+  }
+
+  start(name: string, joinCode?: string): void {
+    this.name = name;
+    this.joinCode = joinCode;
+    this.stopped = false;
+    this.open();
+  }
+
+  send(message: Record<string, unknown>): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) window.clearTimeout(this.retryTimer);
+    this.ws?.close();
+  }
+
+  /** The server refused us for good (e.g. a wrong join code): stop retrying. */
+  giveUp(detail: string): void {
+    this.stopped = true;
+    this.setState("offline", detail);
+  }
+
+  rememberResume(token: string): void {
+    sessionStorage.setItem(RESUME_KEY, token);
+  }
+
+  private setState(state: ConnState, detail?: string): void {
+    this.state = state;
+    this.handlers.onState(state, detail);
+  }
+
+  private open(): void {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/world/ws`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.attempts = 0;
+      const resumeToken = sessionStorage.getItem(RESUME_KEY) ?? undefined;
+      ws.send(
+        JSON.stringify({
+          type: "join",
+          name: this.name,
+          ...(resumeToken ? { resumeToken } : {}),
+          ...(this.joinCode ? { joinCode: this.joinCode } : {}),
+        }),
+      );
+    });
+    ws.addEventListener("message", (event) => {
+      try {
+        this.handlers.onMessage(JSON.parse(String(event.data)) as ServerMessage);
+      } catch (error) {
+        console.warn("bad server message", error);
+      }
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      if (this.stopped) return;
+      const delay = Math.min(10_000, 500 * 2 ** this.attempts) + Math.random() * 250;
+      this.attempts += 1;
+      this.setState("reconnecting", `reconnecting in ${Math.ceil(delay / 1000)} s`);
+      this.retryTimer = window.setTimeout(() => this.open(), delay);
+    });
+  }
+}
