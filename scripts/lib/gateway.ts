@@ -76,7 +76,17 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
     tools: { alsoAllow: ["openclawworld"] },
     plugins: {
       load: { paths: [PROJECT_DIR] },
-      entries: { openclawworld: { enabled: true, config: options.pluginConfig ?? {} } },
+      entries: {
+        openclawworld: { enabled: true, config: options.pluginConfig ?? {} },
+        // Per-request cost: for every HTTP request the gateway canonicalizes each registered plugin
+        // route path three times (URL parse, lower-casing, decode loop), so each route makes every
+        // request slower (profiled: ~14% of a trivial plugin route's CPU with the 7 default routes).
+        // These two bundled plugins register routes this world never uses (macOS-panel widget hosting
+        // under /__openclaw__/a2ui, a gateway-auth geolocation lookup); turning them off leaves our
+        // two routes plus the browser and OpenAI-realtime ones, and removes nothing agents rely on.
+        canvas: { config: { host: { enabled: false } } },
+        geolocation: { enabled: false },
+      },
     },
     ...options.gatewayConfig,
   };
