@@ -2,39 +2,11 @@
 // chat bubbles and a minimap; turns clicks and WASD into intents. It never decides anything the
 // server decides: positions come from the server and are only smoothed here.
 import * as Phaser from "phaser";
+// The wire shapes are the server's own (type-only import: nothing of the server is bundled).
+import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 import { drawTextures } from "./textures.ts";
 
-export interface WireEntity {
-  id: string;
-  kind: "human" | "agent";
-  name: string;
-  x: number;
-  y: number;
-  tx: number;
-  ty: number;
-  facing: string;
-}
-
-export interface WireObject {
-  id: string;
-  objectType: string;
-  name: string;
-  tx: number;
-  ty: number;
-  state: Record<string, unknown>;
-  version: number;
-  affords: { action: string; label: string }[];
-}
-
-export interface WireRoom {
-  roomId: string;
-  name: string;
-  mapUrl: string;
-  widthTiles: number;
-  heightTiles: number;
-  tileSize: number;
-  tickRate: number;
-}
+export type { WireEntity, WireObject, WireRoom };
 
 interface ActorView {
   data: WireEntity;
