@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -x node_modules/.bin/node ] || [ ! -d node_modules/openclaw ]; then
-  echo "==> installing dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  # npm install, not npm ci: this machine's npm leaves other platforms' optional binaries (biome,
+  # esbuild) out of the lock file, which npm ci then refuses; install still follows the lock.
+  echo "==> installing dependencies (npm install)"
+  npm install --no-audit --no-fund
 fi
 
 if ! command -v chromium >/dev/null 2>&1; then
