@@ -39,12 +39,19 @@ describe("AIC v0.1 through the real gateway", () => {
     });
 
     const self = observeJson.data.self.tile as { tx: number; ty: number };
-    const move = {
-      agentId: AGENT,
-      roomId: "lobby",
-      txId: `tx_e2e_${Date.now()}`,
-      dest: { tx: self.tx, ty: self.ty - 1 },
+    // A free neighbouring tile, read from the same map file the server loaded.
+    const map = (await (await fetch(`${gateway().baseUrl}/world/maps/lobby.json`)).json()) as {
+      width: number;
+      layers: { name: string; data?: number[] }[];
     };
+    const collision = map.layers.find((l) => l.name === "collision")!.data!;
+    const dest = [
+      { tx: self.tx, ty: self.ty - 1 },
+      { tx: self.tx + 1, ty: self.ty },
+      { tx: self.tx - 1, ty: self.ty },
+      { tx: self.tx, ty: self.ty + 1 },
+    ].find((t) => collision[t.ty * map.width + t.tx] === 0)!;
+    const move = { agentId: AGENT, roomId: "lobby", txId: `tx_e2e_${Date.now()}`, dest };
     const moved = await call("moveTo", move);
     expect(moved.status).toBe(200);
     const movedText = await moved.text();
@@ -72,7 +79,7 @@ describe("AIC v0.1 through the real gateway", () => {
 
     // The move really happened: observe shows the agent on the destination tile.
     let tile = self;
-    for (let i = 0; i < 10 && tile.ty !== move.dest.ty; i++) {
+    for (let i = 0; i < 10 && (tile.tx !== move.dest.tx || tile.ty !== move.dest.ty); i++) {
       await new Promise((r) => setTimeout(r, 600)); // observe is limited to 2/s per agent
       const again = await (
         await call("observe", { agentId: AGENT, roomId: "lobby", radius: 10, detail: "lite" })

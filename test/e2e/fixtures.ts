@@ -22,6 +22,8 @@ export const E2E_AGENT_POLICY = {
   mover: { enabled: ["ocw_move_to", "ocw_interact", "ocw_chat_send"] },
   walker: { enabled: ["ocw_move_to"] },
   chatter: { enabled: ["ocw_chat_send"] },
+  // Joins exactly once, in the tools test, so its presence.join is news whatever ran before.
+  visitor: { enabled: [] },
   // Enabled but denied: deny wins; the dotted spelling works in the denylist.
   denied: { enabled: ["ocw_move_to", "ocw_chat_send"], denied: ["ocw.chat_send", "ocw_move_to"] },
 } as const;

@@ -63,7 +63,6 @@ describe("an agent acts in the world", () => {
     const start = details(await invokeTool("ocw_observe", { radius: 64 }, { agentId: "mover" }));
     const from = (start.self as { tile: { tx: number; ty: number } }).tile;
     await invokeTool("ocw_poll_events", {}, { agentId: "mover" }); // drain up to now
-    // Another agent joins next to the lobby spawn so the mover gets company to notice.
     const target = { tx: from.tx + 2, ty: from.ty };
     let moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
     if (moved.status !== 200) {
@@ -82,10 +81,10 @@ describe("an agent acts in the world", () => {
       ).tile;
     }
     expect(tile).toEqual(target);
-    await invokeTool("ocw_observe", {}, { agentId: "walker" }); // joins the lobby: a presence.join the mover can see
+    await invokeTool("ocw_observe", {}, { agentId: "visitor" }); // joins the lobby: a presence.join the mover can see
     const polled = details(await invokeTool("ocw_poll_events", { waitMs: 2000 }, { agentId: "mover" }));
     const events = polled.events as { type: string; payload: { entityId?: string } }[];
-    expect(events.some((e) => e.type === "presence.join" && e.payload.entityId === "agt_walker")).toBe(true);
+    expect(events.some((e) => e.type === "presence.join" && e.payload.entityId === "agt_visitor")).toBe(true);
   });
 
   it("bad arguments give a clear 400 error naming the field", async () => {
