@@ -316,4 +316,7 @@ else {
   send(message: Record<string, unknown>) {
     return connection.send(message);
   },
+  screenPoint(tx: number, ty: number) {
+    return scene.screenPoint(tx, ty);
+  },
 };

@@ -356,6 +356,17 @@ export class WorldScene extends Phaser.Scene {
     this.callbacks?.moveIntent(dx, dy);
   }
 
+  /** Where a tile's centre is on screen (CSS pixels), for tests and tooltips. */
+  screenPoint(tx: number, ty: number): { x: number; y: number } | undefined {
+    if (!this.room) return undefined;
+    const cam = this.cameras.main;
+    const size = this.room.tileSize;
+    return {
+      x: ((tx + 0.5) * size - cam.worldView.x) * cam.zoom + cam.x,
+      y: ((ty + 0.5) * size - cam.worldView.y) * cam.zoom + cam.y,
+    };
+  }
+
   /** The smoothed, on-screen state (for the test hook and the presence list). */
   snapshot(): { id: string; name: string; kind: string; x: number; y: number; tx: number; ty: number }[] {
     return [...this.actors.values()].map((a) => ({ ...a.data, x: a.data.x, y: a.data.y }));
