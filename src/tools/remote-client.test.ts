@@ -9,6 +9,7 @@ import { loadWorldDir } from "../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../runtime/world-runtime.ts";
 import { World } from "../world/world.ts";
 import { RemoteAicClient } from "./remote-client.ts";
+import { statusTool } from "./status.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
 
 const remoteConfig = (baseUrl: string, extra: Record<string, unknown> = {}) =>
@@ -169,6 +170,17 @@ describe("tools in remote mode against a real AIC server on loopback", () => {
     expect(b.details).toEqual(a.details);
     const heard = runtime.world.chatFor("agt_far", "lobby", 0).filter((m) => m.message === "hello from afar");
     expect(heard).toHaveLength(1);
+  });
+
+  it("ocw_status says where the tools act and whether the remote answers", async () => {
+    const up = resolveConfig({ remote: { baseUrl, apiKey: "remote-key-0123456789", defaultAgentId: "far" } });
+    const ok = await statusTool(up, "far", 10_000).execute("s1", {});
+    expect(ok.details).toMatchObject({ mode: "remote", remote: { reachable: true } });
+    expect(ok.content[0]!.text).toContain(`remote AIC server ${baseUrl}`);
+    const down = resolveConfig({ remote: { baseUrl: "http://127.0.0.1:9/aic/v0.1", defaultAgentId: "far" } });
+    const bad = await statusTool(down, "far", 10_000).execute("s2", {});
+    expect(bad.details).toMatchObject({ remote: { reachable: false } });
+    expect(bad.content[0]!.text).toContain("NOT reachable");
   });
 
   it("a wrong key is refused with the remote's error code", async () => {

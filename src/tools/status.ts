@@ -33,11 +33,32 @@ export function statusTool(config: ResolvedConfig, agentId: string, timeoutMs: n
       description:
         "Check OpenClawWorld: whether the world is running, its rooms, the simulation tick and time, where you are, and which optional tools (move, interact, chat) are enabled for you.",
       parameters: Type.Object({}, { additionalProperties: false }),
-      async run() {
+      async run(_args, call) {
         const status = worldStatus(activeHost(), config, agentId);
-        return { text: statusText(status), details: status };
+        if (!config.remote) return { text: statusText(status), details: status };
+        const remote = await probeRemote(config.remote.baseUrl, call.signal);
+        const where = `Your world tools act on the remote AIC server ${config.remote.baseUrl} as agent ${agentId}: ${remote.reachable ? `reachable (${remote.latencyMs} ms)` : `NOT reachable (${remote.problem})`}.`;
+        return { text: `${where}\n${statusText(status)}`, details: { ...status, remote } };
       },
     },
     timeoutMs,
   );
+}
+
+/** Remote mode: is the AIC server there? Its OpenAPI document answers without credentials. */
+async function probeRemote(
+  baseUrl: string,
+  signal: AbortSignal,
+): Promise<{ baseUrl: string; reachable: boolean; latencyMs?: number; problem?: string }> {
+  const started = performance.now();
+  try {
+    const res = await fetch(`${baseUrl}/openapi.json`, {
+      signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
+    });
+    await res.body?.cancel();
+    if (!res.ok) return { baseUrl, reachable: false, problem: `HTTP ${res.status}` };
+    return { baseUrl, reachable: true, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { baseUrl, reachable: false, problem: error instanceof Error ? error.message : String(error) };
+  }
 }
