@@ -217,6 +217,40 @@ describe("humans in the browser", () => {
     expect(agent.kind).toBe("agent");
   });
 
+  it("clicking a sign walks there and shows its text, all decided by the server", async () => {
+    await alice.page.keyboard.press("Escape");
+    const sign = { id: "obj_sign_welcome", text: "Welcome to OpenClawWorld!" };
+    const objects = await alice.page.evaluate(() => fetch("/world/maps/lobby.json").then((r) => r.json()));
+    const layer = (
+      objects as { layers: { type: string; objects?: { name: string; x: number; y: number }[] }[] }
+    ).layers.find((l) => l.type === "objectgroup")!;
+    const at = layer.objects!.find((o) => `obj_${o.name}` === sign.id)!;
+    const tile = { tx: Math.floor(at.x / 32), ty: Math.floor(at.y / 32) };
+    // Bring the sign on screen first (walk near it), then click it like a person would.
+    const near = [
+      [tile.tx, tile.ty + 2],
+      [tile.tx, tile.ty + 1],
+      [tile.tx - 1, tile.ty + 1],
+      [tile.tx + 1, tile.ty + 1],
+    ].find(([tx, ty]) => !blocked(tx!, ty!))!;
+    await ocw(
+      alice.page,
+      `send(${JSON.stringify({ type: "click_to_move", destTx: near[0], destTy: near[1] })})`,
+    );
+    await until("Alice near the sign", async () => {
+      const now = await me(alice.page);
+      return Math.abs(now.tx - tile.tx) <= 3 && Math.abs(now.ty - tile.ty) <= 3;
+    });
+    await alice.page.waitForTimeout(400);
+    const point = await ocw<{ x: number; y: number }>(alice.page, `screenPoint(${tile.tx}, ${tile.ty})`);
+    await alice.page.mouse.click(point.x, point.y);
+    await expect
+      .poll(() => alice.page.locator("#dialog-text").textContent(), { timeout: 15_000 })
+      .toBe(sign.text);
+    expect(await alice.page.locator("#dialog").isVisible()).toBe(true);
+    await alice.page.click("#dialog-close");
+  });
+
   it("had no console errors in either browser", async () => {
     await mkdir(".test-artifacts", { recursive: true });
     await alice.page.screenshot({ path: ".test-artifacts/web-two-browsers.png" });
