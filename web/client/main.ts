@@ -142,7 +142,8 @@ function onEvents(events: { type: string; payload: Record<string, unknown> }[]):
   }
 }
 
-let pending: { objectId: string; action: string } | undefined;
+/** An interaction the player asked for; `sent` is false while walking closer to retry it. */
+let pending: { objectId: string; action: string; sent: boolean } | undefined;
 
 function onResult(message: ServerMessage): void {
   state.lastResult = message;
@@ -152,6 +153,7 @@ function onResult(message: ServerMessage): void {
   if (outcome.type === "too_far" && pending) {
     const target = scene.object(pending.objectId);
     if (target) connection.send({ type: "click_to_move", destTx: target.tx, destTy: target.ty + 1 });
+    pending.sent = false;
     toast("Walking closer…");
     return;
   }
@@ -207,7 +209,7 @@ scene.setCallbacks({
     connection.send({ type: "click_to_move", destTx: tx, destTy: ty });
   },
   interact(objectId, action) {
-    pending = { objectId, action };
+    pending = { objectId, action, sent: true };
     connection.send({ type: "interact", targetId: objectId, action });
   },
   moveIntent(dx, dy) {
@@ -224,14 +226,16 @@ scene.setCallbacks({
 
 // Retry a pending interaction once the player stands next to its object.
 game.events.on("step", () => {
-  if (!pending || !state.entityId) return;
+  if (!pending || pending.sent || !state.entityId) return;
   const me = scene.snapshot().find((e) => e.id === state.entityId);
   const target = scene.object(pending.objectId);
   if (me && target && Math.max(Math.abs(me.tx - target.tx), Math.abs(me.ty - target.ty)) <= 1) {
-    const { objectId, action } = pending;
-    pending = { objectId, action };
-    connection.send({ type: "interact", targetId: objectId, action: naturalAction(target) ?? action });
-    pending = undefined;
+    pending.sent = true;
+    connection.send({
+      type: "interact",
+      targetId: target.id,
+      action: naturalAction(target) ?? pending.action,
+    });
   }
 });
 
