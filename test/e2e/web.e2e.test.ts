@@ -251,6 +251,21 @@ describe("humans in the browser", () => {
     await alice.page.click("#dialog-close");
   });
 
+  it("reconnects by itself after a dropped connection and keeps the same character", async () => {
+    const before = await ocw<string>(bob.page, "entityId");
+    const states: string[] = [];
+    await ocw(bob.page, "dropConnection()");
+    await until("Bob reconnected", async () => {
+      const s = await ocw<string>(bob.page, "status");
+      states.push(s);
+      return s === "online" && states.includes("reconnecting");
+    });
+    expect(await bob.page.locator("#conn").getAttribute("data-state")).toBe("online");
+    expect(await ocw<string>(bob.page, "entityId")).toBe(before);
+    const roster = await ocw<{ id: string }[]>(alice.page, "roster()");
+    expect(roster.some((r) => r.id === before)).toBe(true);
+  });
+
   it("had no console errors in either browser", async () => {
     await mkdir(".test-artifacts", { recursive: true });
     await alice.page.screenshot({ path: ".test-artifacts/web-two-browsers.png" });

@@ -320,6 +320,9 @@ else {
   send(message: Record<string, unknown>) {
     return connection.send(message);
   },
+  dropConnection() {
+    connection.drop();
+  },
   screenPoint(tx: number, ty: number) {
     return scene.screenPoint(tx, ty);
   },

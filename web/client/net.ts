@@ -45,6 +45,11 @@ export class Connection {
     this.ws?.close();
   }
 
+  /** Drop the socket as a flaky network would (the client then reconnects by itself). */
+  drop(): void {
+    this.ws?.close(4001, "dropped by the client");
+  }
+
   /** The server refused us for good (e.g. a wrong join code): stop retrying. */
   giveUp(detail: string): void {
     this.stopped = true;
