@@ -1,11 +1,7 @@
 // The two ways to run the conformance scenarios: against a fresh in-process world, stepped tick by
 // tick (deterministic: golden traces are exact), or against a live AIC server over HTTP.
-import { RateLimiter } from "../src/aic/rate-limit.ts";
-import { AicService } from "../src/aic/service.ts";
-import { BUNDLED_WORLD_DIR } from "../src/runtime/config.ts";
-import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
-import { WorldRuntime } from "../src/runtime/world-runtime.ts";
-import { World } from "../src/world/world.ts";
+import { createTestEnv } from "../src/aic/test-support.ts";
+import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
 
 type Endpoint =
@@ -18,19 +14,8 @@ type Endpoint =
   | "join"
   | "leave";
 
-export async function inProcessClient(
-  worldDir = BUNDLED_WORLD_DIR,
-): Promise<ScenarioClient & { runtime: WorldRuntime }> {
-  const runtime = new WorldRuntime(World.create(await loadWorldDir(worldDir)), {
-    info() {},
-    warn() {},
-    error() {},
-  });
-  const service = new AicService({
-    runtime,
-    agents: (id) => ({ name: id }),
-    limiter: new RateLimiter({ disabled: true }),
-  });
+export async function inProcessClient(): Promise<ScenarioClient & { runtime: WorldRuntime }> {
+  const { runtime, service } = await createTestEnv({ agents: (id) => ({ name: id }) });
   return {
     runtime,
     runId: "local",

@@ -139,6 +139,8 @@ export async function createTestEnv(
     limiterNow?: () => number;
     clock?: AicClock;
     patch?: Partial<WorldDefinition>;
+    /** Who is provisioned; default TEST_AGENTS. */
+    agents?: (agentId: string) => { name: string } | undefined;
   } = {},
 ): Promise<TestEnv> {
   const definition = { ...(await lobbyDefinition()), ...(options.patch ?? {}) };
@@ -150,7 +152,7 @@ export async function createTestEnv(
   });
   const service = new AicService({
     runtime,
-    agents: (id) => TEST_AGENTS[id],
+    agents: options.agents ?? ((id) => TEST_AGENTS[id]),
     limiter,
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -1,13 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RateLimiter } from "../aic/rate-limit.ts";
-import { AicService } from "../aic/service.ts";
+import { createTestEnv } from "../aic/test-support.ts";
 import { createAicHttpHandler } from "../http/aic-app.ts";
-import { BUNDLED_WORLD_DIR, resolveConfig } from "../runtime/config.ts";
-import { loadWorldDir } from "../runtime/load-world-dir.ts";
-import { WorldRuntime } from "../runtime/world-runtime.ts";
-import { World } from "../world/world.ts";
+import { resolveConfig } from "../runtime/config.ts";
+import type { WorldRuntime } from "../runtime/world-runtime.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 import { statusTool } from "./status.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
@@ -127,16 +124,9 @@ describe("tools in remote mode against a real AIC server on loopback", () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), {
-      info() {},
-      warn() {},
-      error() {},
-    });
-    const service = new AicService({
-      runtime,
-      agents: (id) => ({ name: id }),
-      limiter: new RateLimiter({ disabled: true }),
-    });
+    const env = await createTestEnv({ agents: (id) => ({ name: id }) });
+    runtime = env.runtime;
+    const service = env.service;
     const http = createAicHttpHandler({
       service,
       tokens: (t) => (t === "remote-key-0123456789" ? "far" : undefined),

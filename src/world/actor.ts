@@ -41,25 +41,24 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Inserts into an id-sorted array. */
-export function insertSorted(list: Actor[], actor: Actor): void {
+/** Index of the first actor whose id is not below `id` in an id-sorted array. */
+function lowerBound(list: Actor[], id: string): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (list[mid]!.id < actor.id) lo = mid + 1;
+    if (list[mid]!.id < id) lo = mid + 1;
     else hi = mid;
   }
-  list.splice(lo, 0, actor);
+  return lo;
+}
+
+/** Inserts into an id-sorted array. */
+export function insertSorted(list: Actor[], actor: Actor): void {
+  list.splice(lowerBound(list, actor.id), 0, actor);
 }
 
 export function removeSorted(list: Actor[], actor: Actor): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]!.id < actor.id) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] === actor) list.splice(lo, 1);
+  const at = lowerBound(list, actor.id);
+  if (list[at] === actor) list.splice(at, 1);
 }
