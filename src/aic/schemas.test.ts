@@ -10,6 +10,7 @@ import {
   generatedAic,
   generatedEvents,
   oracleAic,
+  oracleAicSchema,
   oracleEvents,
 } from "./test-support.ts";
 
@@ -52,9 +53,7 @@ describe("generated documents", () => {
   });
 
   it("the generated schema keeps every oracle $def name", () => {
-    const oracle = JSON.parse(
-      readFileSync(`${DOCS_DIR}../../../../shared/seeds/artifacts/aic-schema.json`, "utf8"),
-    );
+    const oracle = oracleAicSchema();
     const generated = JSON.parse(readFileSync(`${DOCS_DIR}aic-schema.json`, "utf8"));
     for (const name of Object.keys(oracle.$defs)) expect(generated.$defs, name).toHaveProperty(name);
   });

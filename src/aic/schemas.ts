@@ -1,6 +1,6 @@
 // AIC v0.1 schemas (PRD 4, 6, 6.4), the single source for validation, TS types (z.infer) and the
 // generated JSON Schema / OpenAPI documents. Bounds and patterns follow
-// ../shared/seeds/artifacts/aic-schema.json and events-schema.json exactly; every object is strict
+// the PRD oracle (fixtures/prd-oracle/aic-schema.json) and events-schema.json exactly; every object is strict
 // (an unknown key is a bad_request). Extensions (join/leave, `expect` guards) are in DECISIONS.md.
 import * as z from "zod";
 import { AIC_ERROR_CODES } from "./errors.ts";

@@ -4,13 +4,14 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { buildAicSchema, buildEventsSchema } from "./documents.ts";
 
-const SEEDS = fileURLToPath(new URL("../../../shared/seeds/artifacts/", import.meta.url));
+// A copy of the PRD's own schemas (seeds/artifacts), kept in the repo so a checkout runs on its own.
+const ORACLE_DIR = fileURLToPath(new URL("./fixtures/prd-oracle/", import.meta.url));
 
 export function oracleAicSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(`${SEEDS}aic-schema.json`, "utf8"));
+  return JSON.parse(readFileSync(`${ORACLE_DIR}aic-schema.json`, "utf8"));
 }
 export function oracleEventsSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(`${SEEDS}events-schema.json`, "utf8"));
+  return JSON.parse(readFileSync(`${ORACLE_DIR}events-schema.json`, "utf8"));
 }
 
 export type Validate = (def: string, value: unknown) => { valid: boolean; errors: string };
