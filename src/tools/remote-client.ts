@@ -29,9 +29,10 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** An answer outside the AIC wrapper: the server's fault (5xx, retryable) or a refusal (4xx). */
+/** An answer outside the AIC wrapper: a refusal (4xx) or the server's fault (anything else). */
 function offContract(status: number, message: string): AicResult<never> {
-  return aicError(status >= 500 ? "internal" : "bad_request", message, { httpStatus: status });
+  const refused = status >= 400 && status < 500;
+  return aicError(refused ? "bad_request" : "internal", message, { httpStatus: status });
 }
 
 export class RemoteAicClient implements AicBackend {
