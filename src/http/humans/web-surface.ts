@@ -13,8 +13,11 @@ import { RateLimiter } from "../../aic/rate-limit.ts";
 import type { Actor, AicService } from "../../aic/service.ts";
 import type { TickInfo, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { EntityView, WorldApi } from "../../world/types.ts";
-import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
+import { ChatHistory } from "./chat-history.ts";
+import { deltaMessage, diffEntities, isEmptyDelta, toWire } from "./delta.ts";
 import { InterestSet } from "./interest.ts";
+import { uniqueName } from "./names.ts";
+import { approachDestination } from "./object-approach.ts";
 import {
   type ClientMessageT,
   MAX_FRAME_BYTES,
@@ -26,7 +29,9 @@ import {
   type WireRoom,
   type WireRosterEntry,
 } from "./protocol.ts";
+import { RadarView, radarEveryTicks, roomDots } from "./radar.ts";
 import { resolveInside, SECURITY_HEADERS, sendFile } from "./static-files.ts";
+import { wireEvent } from "./wire-events.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../../web/dist", import.meta.url));
 
@@ -51,6 +56,7 @@ interface HumanSession {
   lastSeq: number;
   sent: Map<string, WireEntity>;
   interest: InterestSet;
+  radar: RadarView;
   graceTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -87,6 +93,11 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const byResumeToken = new Map<string, HumanSession>();
   const connections = new Map<WebSocket, Connection>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  // Web-only facts about humans the world does not model: a dropped connection within the grace
+  // period (shown as "away"), the look a person picked, and recent room chat for newcomers.
+  const away = new Set<string>();
+  const looks = new Map<string, number>();
+  const history = new ChatHistory();
   let wss: WebSocketServer | undefined;
   let closed = false;
 
@@ -173,23 +184,17 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
       s.actor.entityId,
     );
-    return hits.filter((h) => ids.has(h.entity.id)).map((h) => toWire(h.entity));
+    return hits.filter((h) => ids.has(h.entity.id)).map((h) => decorate(toWire(h.entity)));
   }
 
-  function wireEvent(e: {
-    type: string;
-    seq: number;
-    tsMs: number;
-    payload: Record<string, unknown>;
-  }): WireEvent {
-    if (e.type !== "chat.message") return { type: e.type, seq: e.seq, tsMs: e.tsMs, payload: e.payload };
-    const from = world().getEntity(String(e.payload.fromEntityId));
-    return {
-      type: e.type,
-      seq: e.seq,
-      tsMs: e.tsMs,
-      payload: { ...e.payload, fromName: from?.name ?? String(e.payload.fromEntityId) },
-    };
+  function decorate(e: WireEntity): WireEntity {
+    const look = looks.get(e.id);
+    return { ...e, ...(look !== undefined ? { look } : {}), ...(away.has(e.id) ? { away: true } : {}) };
+  }
+
+  /** Tells everyone connected in a room (presence changes the world itself does not report). */
+  function broadcastRoom(roomId: string, message: ServerMessage): void {
+    for (const other of sessions.values()) if (other.ws && other.roomId === roomId) send(other.ws, message);
   }
 
   /** Everyone in the room by name (no positions): the presence list; positions stream by interest. */
@@ -200,6 +205,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
         id: a.id,
         name: a.name,
         kind: a.kind === "agent" ? ("agent" as const) : ("human" as const),
+        ...(away.has(a.id) ? { away: true } : {}),
       }));
   }
 
@@ -207,21 +213,41 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     s: HumanSession,
     self: EntityView,
     afterSeq: number,
-  ): { entities: WireEntity[]; objects: WireObject[]; roster: WireRosterEntry[] } {
+  ): {
+    entities: WireEntity[];
+    objects: WireObject[];
+    roster: WireRosterEntry[];
+    history: WireEvent[];
+  } {
     s.roomId = self.roomId;
     s.lastSeq = afterSeq;
     s.sent.clear();
     s.interest.clear();
+    s.radar.reset();
     const entities = visibleActors(s, self);
     for (const e of entities) s.sent.set(e.id, e);
-    return { entities, objects: roomObjects(self.roomId), roster: roster(self.roomId) };
+    return {
+      entities,
+      objects: roomObjects(self.roomId),
+      roster: roster(self.roomId),
+      history: history.recent(self.roomId, world().serverTsMs),
+    };
   }
 
   function pushTick(info: TickInfo): void {
+    for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(world(), e));
+    const radarDue = info.tick % radarEveryTicks(world().definition.tickRate) === 0;
+    const dotsByRoom = new Map<string, ReturnType<typeof roomDots>>();
     for (const s of sessions.values()) {
       if (!s.ws || !s.roomId) continue;
       try {
         pushTo(s, info);
+        if (radarDue && s.roomId) {
+          const dots = dotsByRoom.get(s.roomId) ?? roomDots(world(), s.roomId);
+          dotsByRoom.set(s.roomId, dots);
+          const mine = s.radar.next(dots, s.sent);
+          if (mine) send(s.ws, { type: "radar", dots: mine });
+        }
       } catch (error) {
         logger.warn(`openclawworld web: update for ${s.actor.entityId} failed: ${(error as Error).message}`);
       }
@@ -245,23 +271,35 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       });
     } else {
       const delta = diffEntities(s.sent, visibleActors(s, self));
-      if (!isEmptyDelta(delta))
-        send(ws, { type: "delta", tick: info.tick, serverTsMs: info.serverTsMs, ...delta });
+      if (!isEmptyDelta(delta)) send(ws, deltaMessage(info.tick, delta));
     }
     const page = world().eventsFor(s.actor.entityId, self.roomId, s.lastSeq, 200);
-    if (page.events.length) send(ws, { type: "events", events: page.events.map(wireEvent) });
+    if (page.events.length)
+      send(ws, { type: "events", events: page.events.map((e) => wireEvent(world(), e)) });
     s.lastSeq = page.nextSeq;
   }
 
   const unsubscribe = runtime.onTick(pushTick);
 
+  function setAway(s: HumanSession, isAway: boolean): void {
+    const id = s.actor.entityId;
+    if (isAway === away.has(id)) return;
+    if (isAway) away.add(id);
+    else away.delete(id);
+    const roomId = world().getEntity(id)?.roomId;
+    if (roomId) broadcastRoom(roomId, { type: "presence", id, away: isAway });
+  }
+
   function detach(s: HumanSession): void {
     s.ws = undefined;
+    setAway(s, true);
     if (s.graceTimer) clearTimeout(s.graceTimer);
     s.graceTimer = later(async () => {
       if (s.ws) return;
       sessions.delete(s.sessionId);
       byResumeToken.delete(s.resumeToken);
+      away.delete(s.actor.entityId);
+      looks.delete(s.actor.entityId);
       await service.act(s.actor, { kind: "leave" });
     }, graceMs);
   }
@@ -269,9 +307,23 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   function report(ws: WebSocket, result: AicResult<unknown>, forType: ClientMessageT["type"]): void {
     if (result.status === "error") {
       sendError(ws, result.error.code, result.error.message, result.error.retryable, forType);
-    } else if (forType === "interact" || forType === "chat_send" || forType === "click_to_move") {
+    } else if (
+      forType === "interact" ||
+      forType === "chat_send" ||
+      forType === "click_to_move" ||
+      forType === "approach"
+    ) {
       send(ws, { type: "result", for: forType, data: result.data as Record<string, unknown> });
     }
+  }
+
+  /** Names of everyone present in any room (a newcomer's name is made unique among them). */
+  function everyoneNames(): string[] {
+    return Object.keys(world().definition.rooms).flatMap((roomId) =>
+      world()
+        .actorsInRoom(roomId)
+        .map((a) => a.name),
+    );
   }
 
   async function join(
@@ -292,6 +344,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       resumable.graceTimer = undefined;
       resumable.ws = ws;
       conn.session = resumable;
+      setAway(resumable, false);
       const self = world().getEntity(resumable.actor.entityId)!;
       send(ws, {
         type: "welcome",
@@ -313,7 +366,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       actor: {
         entityId: `hum_${token(9).replace(/[^A-Za-z0-9]/g, "x")}`,
         kind: "human",
-        name: msg.name,
+        name: uniqueName(msg.name, everyoneNames()),
         rateKey: `human:${sessionId}`,
       },
       ws,
@@ -321,12 +374,15 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       lastSeq: 0,
       sent: new Map(),
       interest: new InterestSet(interestTiles * tileSize(), interestTiles * tileSize() * 1.25),
+      radar: new RadarView(),
       graceTimer: undefined,
     };
     conn.session = session;
+    if (msg.look !== undefined) looks.set(session.actor.entityId, msg.look);
     const joined = await service.act(session.actor, { kind: "join" });
     if (joined.status === "error") {
       conn.session = undefined;
+      looks.delete(session.actor.entityId);
       return sendError(ws, joined.error.code, joined.error.message, joined.error.retryable, "join");
     }
     const data = joined.data as { roomId: string; cursor: string };
@@ -375,6 +431,18 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
           await service.act(actor, { kind: "chat", channel: msg.channel, message: msg.message }),
           msg.type,
         );
+      case "approach": {
+        // Walk to a reachable tile from which the object can be used (see object-approach.ts).
+        const to = approachDestination(world(), actor.entityId, msg.targetId);
+        if (!to.ok) return sendError(ws, to.code, to.message, false, msg.type);
+        const moved = await service.act(actor, { kind: "moveTo", dest: to.dest });
+        if (moved.status === "error") return report(ws, moved, msg.type);
+        return send(ws, {
+          type: "result",
+          for: msg.type,
+          data: { ...(moved.data as Record<string, unknown>), targetId: msg.targetId, dest: to.dest },
+        });
+      }
       case "interact":
         return report(
           ws,
