@@ -11,6 +11,7 @@ import { decodeCursor } from "../../aic/cursor.ts";
 import type { AicResult } from "../../aic/errors.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import type { Actor, AicService } from "../../aic/service.ts";
+// biome-ignore lint/style/noRestrictedImports: transitional; the surface moves to the contract's read interface next.
 import type { TickInfo, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { EntityView, WorldApi } from "../../world/types.ts";
 import { ChatHistory } from "./chat-history.ts";

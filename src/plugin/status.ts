@@ -1,8 +1,8 @@
 // What `ocw_status` and GET /world/api/status report: one function, two transports.
+import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
-import type { ResolvedConfig } from "./config.ts";
+import type { RuntimeHealth } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
-import type { RuntimeHealth } from "./world-runtime.ts";
 
 export interface WorldStatus {
   running: boolean;
