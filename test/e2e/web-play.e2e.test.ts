@@ -298,6 +298,7 @@ describe("a finished product", () => {
     expect(roster.map((r) => r.name)).toEqual(expect.arrayContaining(["Ada", "Ada (2)"]));
     const longName = "Bartholomew Maximilian Longname";
     const long = await open(longName);
+    await walkTo(ada.page, 28, 13); // open plaza floor all around
     const adaAt = await me(ada.page);
     const twinAt = freeNear(adaAt, [
       [-1, 1],
