@@ -30,7 +30,7 @@ const LOOP = [
 const quiet = { info() {}, warn() {}, error() {} };
 const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
 const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
-const surface = createWebSurface({ runtime, service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
+const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
 const server = createServer((req, res) => {
   void surface.handleHttp(req, res).then((handled) => {
     if (!handled) res.writeHead(404).end();

@@ -394,7 +394,8 @@ export class WorldScene extends Phaser.Scene {
       targets: ring,
       alpha: 0,
       scale: 0.6,
-      duration: 700,
+      delay: 600,
+      duration: 900,
       ease: "Quad.easeIn",
       onComplete: () => ring.destroy(),
     });

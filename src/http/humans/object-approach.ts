@@ -8,7 +8,11 @@ export type ApproachResult =
   | { ok: true; dest: TileCoord }
   | { ok: false; code: "not_found" | "collision_blocked" | "agent_not_in_room"; message: string };
 
-export function approachDestination(world: WorldApi, entityId: string, targetId: string): ApproachResult {
+export function approachDestination(
+  world: Pick<WorldApi, "getEntity" | "definition" | "isBlocked">,
+  entityId: string,
+  targetId: string,
+): ApproachResult {
   const self = world.getEntity(entityId);
   if (!self) return { ok: false, code: "agent_not_in_room", message: `${entityId} is not in the world` };
   const room = world.definition.rooms[self.roomId]!;

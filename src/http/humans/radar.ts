@@ -10,7 +10,7 @@ export type RadarDot = [string, "h" | "a", number, number];
 /** How often the feed is refreshed: once per simulated second. */
 export const radarEveryTicks = (tickRate: number) => Math.max(1, Math.round(tickRate));
 
-export function roomDots(world: WorldApi, roomId: string): RadarDot[] {
+export function roomDots(world: Pick<WorldApi, "actorsInRoom">, roomId: string): RadarDot[] {
   return world
     .actorsInRoom(roomId)
     .map((a): RadarDot => [a.id, a.kind === "agent" ? "a" : "h", a.tile.tx, a.tile.ty]);

@@ -5,7 +5,7 @@ import type { WorldApi } from "../../world/types.ts";
 import type { WireEvent } from "./protocol.ts";
 
 export function wireEvent(
-  world: WorldApi,
+  world: Pick<WorldApi, "getEntity" | "objectView">,
   e: { type: string; seq: number; tsMs: number; payload: Record<string, unknown> },
 ): WireEvent {
   const base = { type: e.type, seq: e.seq, tsMs: e.tsMs };
