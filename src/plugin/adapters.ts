@@ -38,7 +38,6 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   });
   const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
   const web = createWebSurface({
-    runtime: host.runtime,
     service: aic,
     worldDir: config.worldDir,
     logger,

@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
 import type { RuntimeHealth } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 import type { WorldHost } from "./host.ts";
 
 export interface WorldStatus {
@@ -40,7 +41,7 @@ export function worldStatus(
   const caller = agentId
     ? {
         agentId,
-        entityId: `agt_${agentId}`,
+        entityId: agentEntityId(agentId),
         enabledOptionalTools: enabledOptionalTools(config.tools, agentId),
       }
     : undefined;
