@@ -4,6 +4,7 @@
 // (an unknown key is a bad_request). Extensions (join/leave, `expect` guards) are in DECISIONS.md.
 import * as z from "zod";
 import { AIC_ERROR_CODES } from "./errors.ts";
+import { refineText } from "./text.ts";
 
 /** Every named schema, keyed by its `$defs` name in the generated documents. */
 export const aicRegistry = z.registry<{ id: string; description?: string }>();
@@ -13,6 +14,11 @@ export const eventsRegistry = z.registry<{ id: string; description?: string }>()
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   aicRegistry.add(schema, description ? { id, description } : { id });
   return schema;
+}
+
+/** A request body: strict (an unknown key is a bad_request) and under the one text rule (text.ts). */
+function request<S extends z.ZodRawShape>(shape: S) {
+  return z.strictObject(shape).superRefine(refineText);
 }
 
 // ---- identifiers, time (PRD 4) --------------------------------------------------------------
@@ -122,7 +128,7 @@ export const Expect = named(
 export const ObserveDetail = named("ObserveDetail", z.enum(["lite", "full"]));
 export const ObserveRequest = named(
   "ObserveRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     radius: z.number().min(1).max(2000),
@@ -147,7 +153,7 @@ export const ObserveResponseData = named(
 // ---- moveTo ---------------------------------------------------------------------------------
 export const MoveToRequest = named(
   "MoveToRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -177,7 +183,7 @@ export const InteractOutcome = named(
 );
 export const InteractRequest = named(
   "InteractRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -196,7 +202,7 @@ export const InteractResponseData = named(
 export const ChatChannel = named("ChatChannel", z.enum(["proximity", "global"]));
 export const ChatSendRequest = named(
   "ChatSendRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -223,7 +229,7 @@ export const ChatSendResponseData = named(
 );
 export const ChatObserveRequest = named(
   "ChatObserveRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     windowSec: z.int().min(1).max(300),
@@ -257,7 +263,7 @@ export const EventEnvelope = named(
 );
 export const PollEventsRequest = named(
   "PollEventsRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     sinceCursor: Cursor,
@@ -273,17 +279,17 @@ export const PollEventsResponseData = named(
 /** Query of `GET /events/stream` (PRD 9.3). Without a cursor the stream starts at "now". */
 export const EventStreamQuery = named(
   "EventStreamQuery",
-  z.strictObject({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
+  request({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
 );
 
 // ---- join / leave (extension) ---------------------------------------------------------------
-export const JoinRequest = named("JoinRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const JoinRequest = named("JoinRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const JoinResponseData = named(
   "JoinResponseData",
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, tile: TileCoord, cursor: Cursor, serverTsMs: TsMs }),
   "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after.",
 );
-export const LeaveRequest = named("LeaveRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const LeaveRequest = named("LeaveRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const LeaveResponseData = named(
   "LeaveResponseData",
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),

@@ -34,6 +34,7 @@ import {
   type PollEventsResponse,
   TileCoord,
 } from "./schemas.ts";
+import { refineText } from "./text.ts";
 
 export interface AicClock {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -74,36 +75,38 @@ export interface Actor {
 }
 
 /** Transport-neutral actions (WebSocket humans and the AIC endpoints). */
-export const ActAction = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("join"),
-    roomId: z
-      .string()
-      .regex(/^[a-zA-Z0-9._-]{1,64}$/)
-      .optional(),
-  }),
-  z.strictObject({ kind: z.literal("leave") }),
-  z.strictObject({
-    kind: z.literal("moveTo"),
-    dest: TileCoord,
-    roomId: z
-      .string()
-      .regex(/^[a-zA-Z0-9._-]{1,64}$/)
-      .optional(),
-  }),
-  z.strictObject({ kind: z.literal("moveDir"), dx: z.int().min(-1).max(1), dy: z.int().min(-1).max(1) }),
-  z.strictObject({
-    kind: z.literal("interact"),
-    targetId: IdEntity,
-    action: z.string().min(1).max(64),
-    params: z.record(z.string(), z.unknown()).optional(),
-  }),
-  z.strictObject({
-    kind: z.literal("chat"),
-    channel: z.enum(["proximity", "global"]),
-    message: z.string().min(1).max(500),
-  }),
-]);
+export const ActAction = z
+  .discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("join"),
+      roomId: z
+        .string()
+        .regex(/^[a-zA-Z0-9._-]{1,64}$/)
+        .optional(),
+    }),
+    z.strictObject({ kind: z.literal("leave") }),
+    z.strictObject({
+      kind: z.literal("moveTo"),
+      dest: TileCoord,
+      roomId: z
+        .string()
+        .regex(/^[a-zA-Z0-9._-]{1,64}$/)
+        .optional(),
+    }),
+    z.strictObject({ kind: z.literal("moveDir"), dx: z.int().min(-1).max(1), dy: z.int().min(-1).max(1) }),
+    z.strictObject({
+      kind: z.literal("interact"),
+      targetId: IdEntity,
+      action: z.string().min(1).max(64),
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("chat"),
+      channel: z.enum(["proximity", "global"]),
+      message: z.string().min(1).max(500),
+    }),
+  ])
+  .superRefine(refineText);
 export type ActActionT = z.infer<typeof ActAction>;
 
 export type ActData =
@@ -358,9 +361,9 @@ export class AicService {
   /** One action by a human (WebSocket) or agent, rate-limited under `actor.rateKey`. */
   async act(actor: Actor, action: unknown, opts?: CallOptions): Promise<AicResult<ActData>> {
     const parsed = ActAction.safeParse(action);
-    if (!parsed.success) return badRequest(parsed.error);
+    if (!parsed.success) return badRequest(parsed.error, action);
     const actorCheck = ActorShape.safeParse(actor);
-    if (!actorCheck.success) return badRequest(actorCheck.error);
+    if (!actorCheck.success) return badRequest(actorCheck.error, actor);
     const limited = this.rateLimit(actor.rateKey, ACT_RATE_CLASS[parsed.data.kind]);
     if (limited) return limited;
     const extras: ExecuteExtras = { signal: opts?.signal };
@@ -521,7 +524,7 @@ export class AicService {
     _options: { requireRoom?: boolean } = {},
   ): { ok: true; request: z.output<S>; actor: Actor } | { ok: false; result: AicResult<never> } {
     const parsed = schema.safeParse(body);
-    if (!parsed.success) return { ok: false, result: badRequest(parsed.error) };
+    if (!parsed.success) return { ok: false, result: badRequest(parsed.error, body) };
     const request = parsed.data;
     if (request.agentId !== caller) {
       return {
@@ -593,12 +596,14 @@ export class AicService {
   }
 }
 
-const ActorShape = z.strictObject({
-  entityId: z.string().regex(/^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/),
-  kind: z.enum(["human", "agent"]),
-  name: z.string().min(1).max(64),
-  rateKey: z.string().min(1).max(200),
-});
+const ActorShape = z
+  .strictObject({
+    entityId: z.string().regex(/^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/),
+    kind: z.enum(["human", "agent"]),
+    name: z.string().min(1).max(64),
+    rateKey: z.string().min(1).max(200),
+  })
+  .superRefine(refineText);
 
 function entityBase(view: EntityView, full: boolean): EntityBaseT {
   const base: EntityBaseT = {
@@ -743,13 +748,31 @@ function notInRoom(agentId: string, roomId: string): AicResult<never> {
 
 const MAX_ISSUES = 10;
 
-export function badRequest(error: z.ZodError): AicResult<never> {
-  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
-    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)).join("."),
-    code: issue.code,
-    message: issue.message.slice(0, 200),
-  }));
+/** The bad_request answer for a failed parse. `input` (what was parsed) lets a missing required field
+ * say so, instead of reading like a wrong value ("expected one of ..." for an absent `detail`). */
+export function badRequest(error: z.ZodError, input?: unknown): AicResult<never> {
+  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+    const text = issue.message.slice(0, 200);
+    return {
+      // An offending key may itself be ill-formed text: the answer never echoes a lone surrogate.
+      path: path.join(".").toWellFormed(),
+      code: issue.code,
+      message: isMissing(input, path) ? `required field is missing (${text})` : text,
+    };
+  });
   const first = issues[0];
   const message = first ? `invalid request: ${first.path || "(body)"}: ${first.message}` : "invalid request";
   return aicError("bad_request", message, { issues });
+}
+
+/** Whether `path` names a key absent from an object that is present in `input`. */
+function isMissing(input: unknown, path: (string | number)[]): boolean {
+  if (path.length === 0) return false;
+  let node: unknown = input;
+  for (const key of path.slice(0, -1)) {
+    if (typeof node !== "object" || node === null) return false;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return typeof node === "object" && node !== null && !Object.hasOwn(node, path[path.length - 1]!);
 }

@@ -2,29 +2,32 @@
 // server messages typed. Every action a message asks for goes through AicService.act.
 import { z } from "zod";
 import { IdEntity } from "../../aic/schemas.ts";
+import { refineText } from "../../aic/text.ts";
 
 const Int = (min: number, max: number) => z.int().min(min).max(max);
 
-export const ClientMessage = z.discriminatedUnion("type", [
-  z.strictObject({
-    type: z.literal("join"),
-    name: z.string().trim().min(1).max(32),
-    resumeToken: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{16,128}$/)
-      .optional(),
-    joinCode: z.string().max(64).optional(),
-  }),
-  z.strictObject({ type: z.literal("move_intent"), dx: Int(-1, 1), dy: Int(-1, 1) }),
-  z.strictObject({ type: z.literal("click_to_move"), destTx: Int(0, 100_000), destTy: Int(0, 100_000) }),
-  z.strictObject({
-    type: z.literal("chat_send"),
-    channel: z.enum(["proximity", "global"]),
-    message: z.string().min(1).max(500),
-  }),
-  z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: z.string().min(1).max(64) }),
-  z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
-]);
+export const ClientMessage = z
+  .discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal("join"),
+      name: z.string().trim().min(1).max(32),
+      resumeToken: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,128}$/)
+        .optional(),
+      joinCode: z.string().max(64).optional(),
+    }),
+    z.strictObject({ type: z.literal("move_intent"), dx: Int(-1, 1), dy: Int(-1, 1) }),
+    z.strictObject({ type: z.literal("click_to_move"), destTx: Int(0, 100_000), destTy: Int(0, 100_000) }),
+    z.strictObject({
+      type: z.literal("chat_send"),
+      channel: z.enum(["proximity", "global"]),
+      message: z.string().min(1).max(500),
+    }),
+    z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: z.string().min(1).max(64) }),
+    z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
+  ])
+  .superRefine(refineText);
 export type ClientMessageT = z.infer<typeof ClientMessage>;
 
 export const MAX_FRAME_BYTES = 4096;
