@@ -19,8 +19,9 @@ export interface RuntimeHealth {
   running: boolean;
   ticks: number;
   failedTicks: number;
+  /** Inputs whose application threw (each failed alone; the rest of its tick applied). */
+  failedInputs: number;
   failedListeners: number;
-  lastError?: string;
   /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
   lastTickMs: number;
   queueDepth: number;
@@ -54,9 +55,9 @@ export class WorldRuntime {
   private stats = {
     ticks: 0,
     failedTicks: 0,
+    failedInputs: 0,
     failedListeners: 0,
     lastTickMs: 0,
-    lastError: undefined as string | undefined,
   };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
@@ -98,9 +99,9 @@ export class WorldRuntime {
       this.beforeStep?.();
       result = this.world.step(batch.map((p) => p.input));
     } catch (error) {
+      // The cause is for the operator (this log), never for the public status.
       this.stats.failedTicks += 1;
-      this.stats.lastError = describe(error);
-      this.logger.error(`openclawworld: tick failed: ${this.stats.lastError}`);
+      this.logger.error(`openclawworld: tick failed: ${describe(error)}`);
       for (const p of batch)
         p.reject(new RuntimeUnavailableError("internal", "the world failed to apply this tick"));
       return undefined;
@@ -108,6 +109,13 @@ export class WorldRuntime {
       this.stats.lastTickMs = this.now() - started;
     }
     this.stats.ticks += 1;
+    for (const failure of result.failures ?? []) {
+      this.stats.failedInputs += 1;
+      const input = batch[failure.index]?.input;
+      this.logger.error(
+        `openclawworld: tick ${result.tick}: ${input?.kind ?? "?"} input of ${input?.entityId ?? "?"} failed: ${failure.message}`,
+      );
+    }
     batch.forEach((p, i) => {
       const r = result.results[i];
       if (r) p.resolve(r);
@@ -147,10 +155,10 @@ export class WorldRuntime {
       running: this.running,
       ticks: this.stats.ticks,
       failedTicks: this.stats.failedTicks,
+      failedInputs: this.stats.failedInputs,
       failedListeners: this.stats.failedListeners,
       lastTickMs: this.stats.lastTickMs,
       queueDepth: this.queue.length,
-      ...(this.stats.lastError ? { lastError: this.stats.lastError } : {}),
     };
   }
 
