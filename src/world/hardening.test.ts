@@ -16,7 +16,11 @@ function populated(): World {
   return world;
 }
 
-function copy(snapshot: WorldSnapshot): WorldSnapshot & { state: Record<string, unknown[]> } {
+type Editable = WorldSnapshot & {
+  state: { actors: Record<string, unknown>[]; objects: unknown[]; rooms: unknown };
+};
+
+function copy(snapshot: WorldSnapshot): Editable {
   return JSON.parse(JSON.stringify(snapshot));
 }
 
@@ -102,14 +106,14 @@ describe("strict restore (002: strict validation, unique ids)", () => {
     ["an extra actor key", (s) => Object.assign(s.state.actors[0] as object, { admin: true }), /admin/],
     [
       "duplicate actor ids",
-      (s) => s.state.actors.push({ ...(s.state.actors[0] as object), handle: 99 }),
+      (s) => s.state.actors.push({ ...s.state.actors[0]!, handle: 99 }),
       /duplicate actor agt_a/,
     ],
     [
       "duplicate actor handles",
       (s) =>
         Object.assign(s.state.actors[1] as object, {
-          handle: (s.state.actors[0] as { handle: number }).handle,
+          handle: s.state.actors[0]!.handle,
         }),
       /duplicate actor handle/,
     ],
