@@ -44,6 +44,12 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    admission: {
+      maxConnections: config.web.maxConnections,
+      maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
+      maxHumans: config.web.maxHumans,
+      allowedOrigins: config.web.allowedOrigins,
+    },
   });
   host.aic = aic;
   host.aicHttp = aicHttp;

@@ -38,7 +38,15 @@ export interface ResolvedConfig {
   agents: Record<string, { token?: string; name: string }>;
   tools: ToolPolicyConfig;
   remote?: RemoteConfig;
-  web: { joinCode?: string; resumeGraceSec: number };
+  web: {
+    joinCode?: string;
+    resumeGraceSec: number;
+    /** WebSocket admission (src/http/humans/admission.ts). */
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    maxHumans: number;
+    allowedOrigins: string[];
+  };
   rateLimits: RateLimitConfig;
   snapshot: { enabled: boolean; intervalSec: number };
 }
@@ -100,6 +108,31 @@ function intInRange(value: unknown, fallback: number, min: number, max: number, 
     throw new ConfigError(`openclawworld config: ${path} must be an integer in [${min}, ${max}]`);
   }
   return value;
+}
+
+/** `web.allowedOrigins`: http(s) origins only (scheme://host[:port]), so a typo cannot widen the check. */
+function originList(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    throw new ConfigError("openclawworld config: web.allowedOrigins must be an array");
+  return value.map((entry, i) => {
+    let url: URL | undefined;
+    try {
+      url = typeof entry === "string" ? new URL(entry) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (
+      !url ||
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.origin !== entry.replace(/\/$/, "")
+    ) {
+      throw new ConfigError(
+        `openclawworld config: web.allowedOrigins[${i}] must be an origin like "https://world.example:8443"`,
+      );
+    }
+    return url.origin;
+  });
 }
 
 export function resolveConfig(raw: unknown): ResolvedConfig {
@@ -178,6 +211,16 @@ export function resolveConfig(raw: unknown): ResolvedConfig {
     web: {
       ...(typeof webRaw.joinCode === "string" && webRaw.joinCode ? { joinCode: webRaw.joinCode } : {}),
       resumeGraceSec: intInRange(webRaw.resumeGraceSec, 30, 0, 3600, "web.resumeGraceSec"),
+      maxConnections: intInRange(webRaw.maxConnections, 200, 1, 100_000, "web.maxConnections"),
+      maxConnectionsPerAddress: intInRange(
+        webRaw.maxConnectionsPerAddress,
+        20,
+        1,
+        100_000,
+        "web.maxConnectionsPerAddress",
+      ),
+      maxHumans: intInRange(webRaw.maxHumans, 200, 1, 100_000, "web.maxHumans"),
+      allowedOrigins: originList(webRaw.allowedOrigins),
     },
     rateLimits: { disabled: rateRaw.disabled === true, classes },
     snapshot: {

@@ -24,6 +24,9 @@ export interface RuntimeHealth {
   failedListeners: number;
   /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
   lastTickMs: number;
+  /** Recent busy share of the tick interval (step + listeners, smoothed); above 1 the tick falls behind.
+   * Adapters shed new load (connections, joins) before it gets there. */
+  load: number;
   queueDepth: number;
 }
 
@@ -58,6 +61,7 @@ export class WorldRuntime {
     failedInputs: 0,
     failedListeners: 0,
     lastTickMs: 0,
+    busyMs: 0,
   };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
@@ -130,6 +134,7 @@ export class WorldRuntime {
         this.logger.warn(`openclawworld: tick listener failed: ${describe(error)}`);
       }
     }
+    this.stats.busyMs = this.stats.busyMs * 0.8 + (this.now() - started) * 0.2;
     return result;
   }
 
@@ -158,6 +163,7 @@ export class WorldRuntime {
       failedInputs: this.stats.failedInputs,
       failedListeners: this.stats.failedListeners,
       lastTickMs: this.stats.lastTickMs,
+      load: this.stats.busyMs / this.tickMs,
       queueDepth: this.queue.length,
     };
   }

@@ -13,6 +13,7 @@ import { RateLimiter } from "../../aic/rate-limit.ts";
 import type { Actor, AicService } from "../../aic/service.ts";
 import type { TickInfo, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { EntityView, WorldApi } from "../../world/types.ts";
+import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
 import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
 import { InterestSet } from "./interest.ts";
 import {
@@ -40,6 +41,8 @@ export interface WebSurfaceDeps {
   resumeGraceMs?: number;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
+  /** Connection and session caps, allowed origins (admission.ts). */
+  admission?: AdmissionLimits;
 }
 
 interface HumanSession {
@@ -68,7 +71,7 @@ export interface WebSurfaceHandle {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
   /** For status and tests. */
-  stats(): { sessions: number; connected: number };
+  stats(): { sessions: number; connected: number; connections: number };
 }
 
 const token = (bytes: number) => randomBytes(bytes).toString("base64url");
@@ -89,6 +92,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let wss: WebSocketServer | undefined;
   let closed = false;
+  const admission = createAdmission(deps.admission ?? DEFAULT_ADMISSION_LIMITS, () => runtime.health().load);
 
   const later = (fn: () => Promise<void> | void, ms: number) => {
     const timer = setTimeout(() => {
@@ -286,6 +290,13 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       return;
     }
     const resumable = msg.resumeToken ? byResumeToken.get(msg.resumeToken) : undefined;
+    const full =
+      resumable && world().getEntity(resumable.actor.entityId) ? undefined : admission.join(sessions.size);
+    if (full) {
+      sendError(ws, "rate_limited", full.reason, true, "join");
+      ws.close(full.code, full.reason);
+      return;
+    }
     if (resumable && world().getEntity(resumable.actor.entityId)) {
       if (resumable.ws && resumable.ws !== ws) resumable.ws.close(4000, "resumed elsewhere");
       if (resumable.graceTimer) clearTimeout(resumable.graceTimer);
@@ -384,7 +395,13 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     }
   }
 
-  function onConnection(ws: WebSocket): void {
+  function onConnection(ws: WebSocket, req: IncomingMessage): void {
+    const slot = admission.connect(req);
+    if (!slot.ok) {
+      ws.close(slot.refusal.code, slot.refusal.reason);
+      return;
+    }
+    ws.once("close", () => slot.release());
     const conn: Connection = { id: token(8), session: undefined, droppedFrames: 0 };
     connections.set(ws, conn);
     ws.on("message", (data, isBinary) => {
@@ -421,16 +438,6 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       if (conn.session?.ws === ws) detach(conn.session);
     });
     ws.on("error", (error) => logger.warn(`openclawworld web: socket error: ${error.message}`));
-  }
-
-  function sameOrigin(req: IncomingMessage): boolean {
-    const origin = req.headers.origin;
-    if (!origin) return true; // not a browser: nothing to hijack
-    try {
-      return new URL(origin).host === req.headers.host;
-    } catch {
-      return false;
-    }
   }
 
   return {
@@ -472,14 +479,14 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
 
     handleUpgrade(req, socket, head) {
       const p = new URL(req.url ?? "/", "http://localhost").pathname;
-      if (closed || p !== "/world/ws" || !sameOrigin(req)) {
+      if (closed || p !== "/world/ws" || !admission.originAllowed(req)) {
         socket.end(
           `HTTP/1.1 ${closed ? "503 Service Unavailable" : p !== "/world/ws" ? "404 Not Found" : "403 Forbidden"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
         );
         return;
       }
       wss ??= new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
     },
 
     async close() {
@@ -504,7 +511,11 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     },
 
     stats() {
-      return { sessions: sessions.size, connected: [...sessions.values()].filter((s) => s.ws).length };
+      return {
+        sessions: sessions.size,
+        connected: [...sessions.values()].filter((s) => s.ws).length,
+        connections: admission.stats().connections,
+      };
     },
   };
 }
