@@ -2,8 +2,8 @@
 // these), the shared action path (WebSocket humans), and the friction fixes that live in the contract.
 import { describe, expect, it } from "vitest";
 import { httpStatusFor } from "./errors.ts";
+import { createTestEnv, type TestEnv } from "./local-world.ts";
 import { ChatSendRequest, InteractRequest } from "./schemas.ts";
-import { createTestEnv, type TestEnv } from "./test-support.ts";
 import { findTextProblem, MAX_JSON_DEPTH } from "./text.ts";
 
 const A = "agent_helper";
@@ -105,20 +105,6 @@ describe("the text rule at every door", () => {
       const result = await env.tick(env.service.interact(A, body));
       expectTextRefused(result, field);
     }
-    expect(() => env.world.snapshotHash()).not.toThrow();
-  });
-
-  it("the shared action path (WebSocket humans): chat and names with a lone surrogate are refused", async () => {
-    const env = await createTestEnv();
-    const human = { entityId: "hum_tester01", kind: "human" as const, name: "Tester", rateKey: "human:t" };
-    expect((await env.tick(env.service.act(human, { kind: "join" }))).status).toBe("ok");
-    const chat = await env.tick(
-      env.service.act(human, { kind: "chat", channel: "global", message: HALF_EMOJI }),
-    );
-    expectTextRefused(chat, "message");
-    const badName = { ...human, entityId: "hum_tester02", name: "Bad \ud800 name" };
-    expectTextRefused(await env.tick(env.service.act(badName, { kind: "join" })), "name");
-    expect(env.world.getEntity("hum_tester02")).toBeUndefined();
     expect(() => env.world.snapshotHash()).not.toThrow();
   });
 

@@ -1,10 +1,13 @@
-// The human WebSocket protocol: client messages validated strictly with zod (the same style as AIC),
-// server messages typed. Every action a message asks for goes through AicService.act.
+// The human WebSocket protocol: client messages validated strictly with zod, from the same field
+// rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
-import { IdEntity } from "../../aic/schemas.ts";
+import { actionName, ChatChannel, chatText, IdEntity, tileCoordinate } from "../../aic/schemas.ts";
 import { refineText } from "../../aic/text.ts";
 
-const Int = (min: number, max: number) => z.int().min(min).max(max);
+const MoveStep = () => z.int().min(-1).max(1);
+
+/** How many avatar looks the client draws (web/client/textures.ts LOOKS). */
+export const AVATAR_LOOKS = 8;
 
 export const ClientMessage = z
   .discriminatedUnion("type", [
@@ -16,16 +19,21 @@ export const ClientMessage = z
         .regex(/^[A-Za-z0-9_-]{16,128}$/)
         .optional(),
       joinCode: z.string().max(64).optional(),
+      /** The avatar look picked on the join form (index into the client's looks). */
+      look: z
+        .int()
+        .min(0)
+        .max(AVATAR_LOOKS - 1)
+        .optional(),
     }),
-    z.strictObject({ type: z.literal("move_intent"), dx: Int(-1, 1), dy: Int(-1, 1) }),
-    z.strictObject({ type: z.literal("click_to_move"), destTx: Int(0, 100_000), destTy: Int(0, 100_000) }),
-    z.strictObject({
-      type: z.literal("chat_send"),
-      channel: z.enum(["proximity", "global"]),
-      message: z.string().min(1).max(500),
-    }),
-    z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: z.string().min(1).max(64) }),
+    z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
+    z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
+    z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
+    z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: actionName() }),
+    /** Walk to a reachable tile within interact range of an object (the server picks it). */
+    z.strictObject({ type: z.literal("approach"), targetId: IdEntity }),
     z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
+    // The contract's one text rule (well-formed Unicode), as on every AIC request.
   ])
   .superRefine(refineText);
 export type ClientMessageT = z.infer<typeof ClientMessage>;
@@ -53,7 +61,7 @@ export function parseClientMessage(raw: string): ParseResult {
   return { ok: false, code: "bad_request", message: issues };
 }
 
-/** What the browser is told about an entity; positions rounded to 0.1 world units. */
+/** What the browser is told about an entity; positions rounded to whole world units. */
 export interface WireEntity {
   id: string;
   kind: "human" | "agent";
@@ -63,6 +71,10 @@ export interface WireEntity {
   tx: number;
   ty: number;
   facing: string;
+  /** Humans: the avatar look they picked (absent: the client derives one from the id). */
+  look?: number;
+  /** Humans whose connection dropped, during the resume grace period. */
+  away?: boolean;
 }
 
 export interface WireObject {
@@ -97,6 +109,7 @@ export interface WireRosterEntry {
   id: string;
   name: string;
   kind: "human" | "agent";
+  away?: boolean;
 }
 
 export type ServerMessage =
@@ -110,6 +123,8 @@ export type ServerMessage =
       entities: WireEntity[];
       objects: WireObject[];
       roster: WireRosterEntry[];
+      /** Recent room-wide chat, oldest first. */
+      history: WireEvent[];
       tick: number;
       serverTsMs: number;
     }
@@ -119,16 +134,21 @@ export type ServerMessage =
       entities: WireEntity[];
       objects: WireObject[];
       roster: WireRosterEntry[];
+      history: WireEvent[];
       tick: number;
     }
   | {
+      /** Empty lists are left out (a delta is sent up to tickRate times a second). */
       type: "delta";
       tick: number;
-      serverTsMs: number;
-      add: WireEntity[];
-      update: (Partial<WireEntity> & { id: string })[];
-      remove: string[];
+      add?: WireEntity[];
+      update?: (Partial<WireEntity> & { id: string })[];
+      remove?: string[];
     }
+  /** Everyone in the room beyond the viewer's interest range: [id, "h" | "a", tx, ty], ~1/s. */
+  | { type: "radar"; dots: [string, "h" | "a", number, number][] }
+  /** A human's connection dropped (away) or came back, during the resume grace period. */
+  | { type: "presence"; id: string; away: boolean }
   | { type: "events"; events: WireEvent[] }
   | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown> }
   | { type: "error"; code: string; message: string; retryable: boolean; for?: string }

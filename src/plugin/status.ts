@@ -1,8 +1,9 @@
 // What `ocw_status` and GET /world/api/status report: one function, two transports.
+import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
-import type { ResolvedConfig } from "./config.ts";
+import type { RuntimeHealth } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 import type { WorldHost } from "./host.ts";
-import type { RuntimeHealth } from "./world-runtime.ts";
 
 export interface WorldStatus {
   running: boolean;
@@ -40,7 +41,7 @@ export function worldStatus(
   const caller = agentId
     ? {
         agentId,
-        entityId: `agt_${agentId}`,
+        entityId: agentEntityId(agentId),
         enabledOptionalTools: enabledOptionalTools(config.tools, agentId),
       }
     : undefined;

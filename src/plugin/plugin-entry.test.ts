@@ -4,9 +4,9 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import plugin from "../index.ts";
-import { activeHost } from "./runtime/singleton.ts";
-import type { AgentToolLike } from "./tools/tool-kit.ts";
+import plugin from "../../index.ts";
+import type { AgentToolLike } from "../tools/tool-kit.ts";
+import { activeHost } from "./singleton.ts";
 
 type Factory = (ctx: { agentId?: string }) => AgentToolLike;
 interface Registered {
@@ -109,7 +109,7 @@ describe("registration", () => {
   });
 
   it("the manifest lists exactly the registered tools and marks the optional ones", async () => {
-    const manifest = (await import("../openclaw.plugin.json", { with: { type: "json" } })).default as {
+    const manifest = (await import("../../openclaw.plugin.json", { with: { type: "json" } })).default as {
       contracts: { tools: string[] };
       toolMetadata: Record<string, { optional?: boolean }>;
     };

@@ -3,10 +3,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
-import { createAicHttpHandler } from "../http/aic-app.ts";
+import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
+import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
-import type { RuntimeLogger } from "./world-runtime.ts";
 
 /** Bearer token -> agentId, compared in constant time. */
 export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
@@ -38,7 +38,6 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   });
   const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
   const web = createWebSurface({
-    runtime: host.runtime,
     service: aic,
     worldDir: config.worldDir,
     logger,

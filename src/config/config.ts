@@ -1,0 +1,192 @@
+// Plugin config: one strict zod schema. The manifest's configSchema (openclaw.plugin.json) is
+// generated from it (`npm run gen:schemas`; a test fails when it is stale), so the gateway validates
+// and fills defaults by the same rules; resolveConfig() parses once into ResolvedConfig for callers
+// that bypass the gateway (unit tests, scripts) and adds what JSON Schema cannot say: tool names
+// canonicalised and known, required tools never enabled/disabled, agent tokens distinct.
+import * as z from "zod";
+import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
+import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
+
+export { BUNDLED_WORLD_DIR };
+
+export const REQUIRED_TOOLS = ["ocw_status", "ocw_observe", "ocw_poll_events", "ocw_chat_observe"] as const;
+export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
+export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
+export type ToolName = (typeof ALL_TOOLS)[number];
+export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
+
+export class ConfigError extends Error {}
+
+/** `ocw.move_to` and `ocw_move_to` name the same tool; providers reject dots, so underscores win. */
+export function canonicalToolName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/^ocw\./, "ocw_");
+}
+
+const toolNameList = () => z.array(z.string().regex(/^ocw[._][a-z_]+$/));
+
+const ToolLists = {
+  enabled: toolNameList().default([]),
+  denied: toolNameList().default([]),
+};
+
+/** The config as written in `plugins.entries.openclawworld.config`. */
+export const PluginConfigSchema = z.strictObject({
+  world: z.string().min(1).optional().describe("World directory (default: the bundled world)"),
+  defaultRoomId: z.string().regex(ROOM_ID_PATTERN).default("lobby"),
+  tickRate: z.int().min(10).max(20).optional(),
+  agents: z
+    .record(
+      z.string().regex(AGENT_ID_PATTERN),
+      z.strictObject({
+        token: z.string().min(16).max(512).optional(),
+        name: z.string().min(1).max(64).optional(),
+      }),
+    )
+    .default({}),
+  tools: z
+    .strictObject({
+      ...ToolLists,
+      perAgent: z.record(z.string(), z.strictObject(ToolLists)).default({}),
+      timeoutMs: z.int().min(1000).max(120_000).default(30_000),
+      disabled: toolNameList()
+        .default([])
+        .describe(
+          "Optional tools to keep off (the default). Listing a required tool here is a load error: deny it instead.",
+        ),
+    })
+    .prefault({}),
+  remote: z
+    .strictObject({
+      baseUrl: z.string().regex(/^https?:\/\//),
+      apiKey: z.string().optional(),
+      defaultAgentId: z.string().regex(AGENT_ID_PATTERN).optional(),
+      retryMaxAttempts: z.int().min(0).max(10).default(3),
+      retryBaseDelayMs: z.int().min(10).max(5000).default(500),
+    })
+    .optional(),
+  web: z
+    .strictObject({
+      joinCode: z.string().min(4).max(64).optional(),
+      resumeGraceSec: z.int().min(0).max(3600).default(30),
+      // WebSocket admission (src/http/humans/admission.ts): refusals close with 1013 and a reason.
+      maxConnections: z.int().min(1).max(100_000).default(200).describe("Open human WebSockets in total"),
+      maxConnectionsPerAddress: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(20)
+        .describe("Open human WebSockets per remote address"),
+      maxHumans: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(200)
+        .describe("Human sessions (connected, or within the resume grace period)"),
+      allowedOrigins: z
+        .array(z.string().regex(/^https?:\/\/[^/\s]+$/))
+        .max(64)
+        .default([])
+        .describe(
+          "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
+        ),
+    })
+    .prefault({}),
+  rateLimits: z
+    .strictObject({
+      disabled: z.boolean().default(false),
+      classes: z
+        .record(z.string(), z.strictObject({ perSec: z.number().positive(), burst: z.int().min(1) }))
+        .default({}),
+    })
+    .prefault({}),
+  snapshot: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      intervalSec: z.int().min(5).max(86_400).default(60),
+    })
+    .prefault({}),
+});
+
+export type PluginConfig = z.input<typeof PluginConfigSchema>;
+
+/** The manifest's configSchema: the input side of PluginConfigSchema as JSON Schema. */
+export function pluginConfigJsonSchema(): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(PluginConfigSchema, {
+    io: "input",
+    target: "draft-7",
+  });
+  return schema;
+}
+
+function toolLists(
+  lists: { enabled: string[]; denied: string[]; disabled?: string[] },
+  path: string,
+  issue: (message: string) => void,
+): { enabled: OptionalToolName[]; denied: ToolName[] } {
+  const known = new Set<string>(ALL_TOOLS);
+  const enabled = lists.enabled.map(canonicalToolName);
+  const denied = lists.denied.map(canonicalToolName);
+  const disabled = (lists.disabled ?? []).map(canonicalToolName);
+  for (const name of [...enabled, ...denied, ...disabled]) {
+    if (!known.has(name)) issue(`unknown tool "${name}" in ${path}; known tools: ${ALL_TOOLS.join(", ")}`);
+  }
+  for (const name of [...enabled, ...disabled]) {
+    if ((REQUIRED_TOOLS as readonly string[]).includes(name)) {
+      issue(
+        `${name} is a required tool and is always enabled; it cannot be listed in ${path}.enabled/disabled. To block it on purpose, add it to ${path}.denied.`,
+      );
+    }
+  }
+  return { enabled: enabled as OptionalToolName[], denied: denied as ToolName[] };
+}
+
+/** PluginConfigSchema, then the rules JSON Schema cannot express, into the shape the plugin uses. */
+export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
+  const issue = (message: string) => ctx.addIssue({ code: "custom", message });
+  const tokens = Object.values(raw.agents).flatMap((a) => (a.token ? [a.token] : []));
+  if (new Set(tokens).size !== tokens.length) issue("two agents share a token");
+  const perAgent: Record<string, { enabled: OptionalToolName[]; denied: ToolName[] }> = {};
+  for (const [agentId, lists] of Object.entries(raw.tools.perAgent)) {
+    perAgent[agentId] = toolLists(lists, `tools.perAgent.${agentId}`, issue);
+  }
+  return {
+    worldDir: raw.world?.trim() || BUNDLED_WORLD_DIR,
+    defaultRoomId: raw.defaultRoomId,
+    ...(raw.tickRate === undefined ? {} : { tickRate: raw.tickRate }),
+    agents: Object.fromEntries(
+      Object.entries(raw.agents).map(([agentId, a]) => [
+        agentId,
+        { ...(a.token ? { token: a.token } : {}), name: a.name ?? agentId },
+      ]),
+    ) as Record<string, { token?: string; name: string }>,
+    tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
+    ...(raw.remote
+      ? {
+          remote: {
+            ...raw.remote,
+            baseUrl: raw.remote.baseUrl.replace(/\/+$/, ""),
+          },
+        }
+      : {}),
+    web: raw.web,
+    rateLimits: raw.rateLimits,
+    snapshot: raw.snapshot,
+  };
+});
+
+export type ResolvedConfig = z.infer<typeof ResolvedConfigSchema>;
+export type ToolPolicyConfig = ResolvedConfig["tools"];
+export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
+
+/** Parses plugin config once; a bad one fails the load with every problem and where it is. */
+export function resolveConfig(raw: unknown): ResolvedConfig {
+  const parsed = ResolvedConfigSchema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) =>
+    i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
+  );
+  throw new ConfigError(`openclawworld config: ${problems.join("; ")}`);
+}

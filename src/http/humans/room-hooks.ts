@@ -1,0 +1,161 @@
+// A human's lifecycle in the world, named after Colyseus' room hooks: onJoin (a new character),
+// onReconnect (a new socket resumes a session within the grace period), onDrop (the socket closed:
+// the character stays for the grace period) and onLeave (the grace period ran out: the character
+// leaves). Every change to the world is an action through AicService.act.
+import type { WebSocket } from "ws";
+import { decodeCursor } from "../../aic/cursor.ts";
+import type { WorldReads } from "../../aic/reads.ts";
+import type { AicService } from "../../aic/service.ts";
+import { uniqueName } from "./names.ts";
+import type { PresenceState } from "./presence-state.ts";
+import type { ClientMessageT, ServerMessage } from "./protocol.ts";
+import { type Connection, type HumanSession, newSession, type SessionStore } from "./session.ts";
+import type { ViewSync } from "./view-sync.ts";
+
+export interface RoomHooksDeps {
+  service: AicService;
+  reads: WorldReads;
+  sessions: SessionStore;
+  view: ViewSync;
+  presence: PresenceState;
+  send(ws: WebSocket | undefined, message: ServerMessage): void;
+  sendError(ws: WebSocket, code: string, message: string, retryable: boolean, forType?: string): void;
+  /** A timer the surface owns (cleared on close, errors logged). */
+  later(fn: () => Promise<void> | void, ms: number): ReturnType<typeof setTimeout>;
+  graceMs: number;
+  joinCode: string | undefined;
+  /** Interest radius in world units. */
+  interestRadius(): number;
+  /** Why a new character may not join now (session cap, load shedding: admission.ts), if so. */
+  admitJoin?(): { code: number; reason: string } | undefined;
+}
+
+export interface RoomHooks {
+  onJoin(ws: WebSocket, conn: Connection, msg: Extract<ClientMessageT, { type: "join" }>): Promise<void>;
+  onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void;
+  onDrop(session: HumanSession): void;
+  onLeave(session: HumanSession): Promise<void>;
+  /** Humans restored from a saved world have no session (tokens live in memory): they leave after
+   * the grace period, like any dropped human. */
+  leaveGhosts(): void;
+}
+
+export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
+  const { service, reads, sessions, view, presence, send, sendError } = deps;
+
+  /** A human's connection dropped or came back: everyone connected in their room is told. */
+  function announceAway(session: HumanSession, away: boolean): void {
+    const id = session.actor.entityId;
+    if (!presence.setAway(id, away)) return;
+    const roomId = reads.getEntity(id)?.roomId;
+    if (!roomId) return;
+    for (const other of sessions.values())
+      if (other.ws && other.roomId === roomId) send(other.ws, { type: "presence", id, away });
+  }
+
+  /** Names of everyone present in any room (a newcomer's name is made unique among them). */
+  function everyoneNames(): string[] {
+    return Object.keys(reads.definition.rooms).flatMap((roomId) =>
+      reads.actorsInRoom(roomId).map((a) => a.name),
+    );
+  }
+
+  function onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void {
+    if (session.ws && session.ws !== ws) session.ws.close(4000, "resumed elsewhere");
+    if (session.graceTimer) clearTimeout(session.graceTimer);
+    session.graceTimer = undefined;
+    session.ws = ws;
+    conn.session = session;
+    announceAway(session, false);
+    const self = reads.getEntity(session.actor.entityId)!;
+    send(ws, {
+      type: "welcome",
+      sessionId: session.sessionId,
+      resumeToken: session.resumeToken,
+      entityId: self.id,
+      resumed: true,
+      room: view.roomInfo(self.roomId),
+      ...view.enterRoom(session, self, reads.latestSeq(self.roomId)),
+      tick: reads.tick,
+      serverTsMs: reads.serverTsMs,
+    });
+  }
+
+  async function onJoin(
+    ws: WebSocket,
+    conn: Connection,
+    msg: Extract<ClientMessageT, { type: "join" }>,
+  ): Promise<void> {
+    if (conn.session) return sendError(ws, "conflict", "this connection has already joined", false, "join");
+    if (deps.joinCode !== undefined && msg.joinCode !== deps.joinCode) {
+      sendError(ws, "forbidden", "this world is private: a valid join code is required", false, "join");
+      ws.close(4003, "join code required");
+      return;
+    }
+    const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
+    if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
+    const refusal = deps.admitJoin?.();
+    if (refusal) {
+      sendError(ws, "rate_limited", refusal.reason, true, "join");
+      ws.close(refusal.code, refusal.reason);
+      return;
+    }
+    const session = newSession(uniqueName(msg.name, everyoneNames()), ws, deps.interestRadius());
+    conn.session = session;
+    presence.setLook(session.actor.entityId, msg.look);
+    const joined = await service.act(session.actor, { kind: "join" });
+    if (joined.status === "error") {
+      conn.session = undefined;
+      presence.forget(session.actor.entityId);
+      return sendError(ws, joined.error.code, joined.error.message, joined.error.retryable, "join");
+    }
+    const data = joined.data as { roomId: string; cursor: string };
+    sessions.add(session);
+    if (ws.readyState !== ws.OPEN) return onDrop(session);
+    const self = reads.getEntity(session.actor.entityId);
+    if (!self) return sendError(ws, "internal", "joined but not present", true, "join");
+    const cursor = decodeCursor(data.cursor, data.roomId);
+    send(ws, {
+      type: "welcome",
+      sessionId: session.sessionId,
+      resumeToken: session.resumeToken,
+      entityId: self.id,
+      resumed: false,
+      room: view.roomInfo(self.roomId),
+      ...view.enterRoom(session, self, cursor.ok ? cursor.position.afterSeq : reads.latestSeq(self.roomId)),
+      tick: reads.tick,
+      serverTsMs: reads.serverTsMs,
+    });
+  }
+
+  function onDrop(session: HumanSession): void {
+    session.ws = undefined;
+    announceAway(session, true);
+    if (session.graceTimer) clearTimeout(session.graceTimer);
+    session.graceTimer = deps.later(async () => {
+      if (!session.ws) await onLeave(session);
+    }, deps.graceMs);
+  }
+
+  async function onLeave(session: HumanSession): Promise<void> {
+    sessions.remove(session);
+    presence.forget(session.actor.entityId);
+    await service.act(session.actor, { kind: "leave" });
+  }
+
+  function leaveGhosts(): void {
+    for (const roomId of Object.keys(reads.definition.rooms)) {
+      for (const ghost of reads.actorsInRoom(roomId).filter((a) => a.kind === "human")) {
+        deps.later(async () => {
+          if (sessions.hasEntity(ghost.id)) return;
+          await service.act(
+            { entityId: ghost.id, kind: "human", name: ghost.name, rateKey: `ghost:${ghost.id}` },
+            { kind: "leave" },
+          );
+        }, deps.graceMs);
+      }
+    }
+  }
+
+  return { onJoin, onReconnect, onDrop, onLeave, leaveGhosts };
+}

@@ -1,0 +1,178 @@
+// What each human's browser is shown, read through the contract's read interface: the room (map,
+// objects, roster) on entering it, then per tick an interest-managed delta of the actors near them
+// and the events they may perceive. Sends happen at the tick rate; a slow socket skips ticks and
+// heals on the next delta, because `sent` records what the browser has.
+import path from "node:path";
+import type { TickInfo, WorldReads } from "../../aic/reads.ts";
+import type { EntityView } from "../../world/types.ts";
+import { ChatHistory } from "./chat-history.ts";
+import { deltaMessage, diffEntities, isEmptyDelta, toWire } from "./delta.ts";
+import type { PresenceState } from "./presence-state.ts";
+import type {
+  ServerMessage,
+  WireEntity,
+  WireEvent,
+  WireObject,
+  WireRoom,
+  WireRosterEntry,
+} from "./protocol.ts";
+import { RadarView, radarEveryTicks, roomDots } from "./radar.ts";
+import type { HumanSession } from "./session.ts";
+import { wireEvent } from "./wire-events.ts";
+
+const BACKPRESSURE_BYTES = 1 << 20;
+const EVENTS_PER_PUSH = 200;
+
+export interface RoomView {
+  entities: WireEntity[];
+  objects: WireObject[];
+  roster: WireRosterEntry[];
+  /** Recent room-wide chat, so a newcomer (or a reload) sees the conversation. */
+  history: WireEvent[];
+}
+
+export interface ViewSync {
+  roomInfo(roomId: string): WireRoom;
+  /** Start showing a room: resets what the session has been sent and returns the full view. */
+  enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView;
+  /** After a tick: every connected session gets its room change, delta and events (and ~1/s the
+   * room-wide radar of those beyond its interest range). */
+  pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void;
+  /** Everyone in a room by name, with presence (the roster a browser shows). */
+  roster(roomId: string): WireRosterEntry[];
+}
+
+export function createViewSync(
+  reads: WorldReads,
+  send: (s: HumanSession, message: ServerMessage) => void,
+  warn: (message: string) => void,
+  presence: PresenceState,
+): ViewSync {
+  const history = new ChatHistory();
+  const radars = new WeakMap<HumanSession, RadarView>();
+  const radarOf = (s: HumanSession) => {
+    let view = radars.get(s);
+    if (!view) {
+      view = new RadarView();
+      radars.set(s, view);
+    }
+    return view;
+  };
+
+  function roomInfo(roomId: string): WireRoom {
+    const room = reads.definition.rooms[roomId]!;
+    return {
+      roomId,
+      name: room.name,
+      mapUrl: `/world/${room.mapFile.split(path.sep).join("/")}`,
+      widthTiles: room.widthTiles,
+      heightTiles: room.heightTiles,
+      tileSize: room.tileSize,
+      tickRate: reads.definition.tickRate,
+    };
+  }
+
+  function roomObjects(roomId: string): WireObject[] {
+    return reads.definition.rooms[roomId]!.objects.flatMap((o) => {
+      const view = reads.objectView(o.id);
+      return view
+        ? [
+            {
+              id: o.id,
+              objectType: view.objectType,
+              name: o.name,
+              tx: o.tile.tx,
+              ty: o.tile.ty,
+              state: view.state,
+              version: view.version,
+              affords: view.affords,
+            },
+          ]
+        : [];
+    });
+  }
+
+  /** The actors this session should see now (interest with hysteresis), as wire entities. */
+  function visibleActors(s: HumanSession, self: EntityView): WireEntity[] {
+    const hits = reads
+      .queryRadius(self.roomId, self.pos, s.interest.exitRadius)
+      .filter((h) => h.entity.kind !== "object");
+    const ids = s.interest.update(
+      hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
+      s.actor.entityId,
+    );
+    return hits.filter((h) => ids.has(h.entity.id)).map((h) => presence.decorate(toWire(h.entity)));
+  }
+
+  /** Everyone in the room by name (no positions): the presence list; positions stream by interest. */
+  function roster(roomId: string): WireRosterEntry[] {
+    return reads.actorsInRoom(roomId).map((a) =>
+      presence.decorateRoster({
+        id: a.id,
+        name: a.name,
+        kind: a.kind === "agent" ? ("agent" as const) : ("human" as const),
+      }),
+    );
+  }
+
+  function enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView {
+    s.roomId = self.roomId;
+    s.lastSeq = afterSeq;
+    s.sent.clear();
+    s.interest.clear();
+    radarOf(s).reset();
+    const entities = visibleActors(s, self);
+    for (const e of entities) s.sent.set(e.id, e);
+    return {
+      entities,
+      objects: roomObjects(self.roomId),
+      roster: roster(self.roomId),
+      history: history.recent(self.roomId, reads.serverTsMs),
+    };
+  }
+
+  function pushTo(s: HumanSession, info: TickInfo): void {
+    const ws = s.ws!;
+    if (ws.bufferedAmount > BACKPRESSURE_BYTES) return;
+    const self = reads.getEntity(s.actor.entityId);
+    if (!self) return;
+    if (self.roomId !== s.roomId) {
+      const firstSeqHere = info.events.find((e) => e.roomId === self.roomId)?.seq;
+      const afterSeq = firstSeqHere !== undefined ? firstSeqHere - 1 : reads.latestSeq(self.roomId);
+      send(s, {
+        type: "room",
+        room: roomInfo(self.roomId),
+        ...enterRoom(s, self, afterSeq),
+        tick: info.tick,
+      });
+    } else {
+      const delta = diffEntities(s.sent, visibleActors(s, self));
+      if (!isEmptyDelta(delta)) send(s, deltaMessage(info.tick, delta));
+    }
+    const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
+    if (page.events.length) send(s, { type: "events", events: page.events.map((e) => wireEvent(reads, e)) });
+    s.lastSeq = page.nextSeq;
+  }
+
+  function pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void {
+    for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
+    const radarDue = info.tick % radarEveryTicks(reads.definition.tickRate) === 0;
+    const dotsByRoom = new Map<string, ReturnType<typeof roomDots>>();
+    for (const s of sessions) {
+      if (!s.ws || !s.roomId) continue;
+      try {
+        pushTo(s, info);
+        if (radarDue && s.roomId) {
+          const dots = dotsByRoom.get(s.roomId) ?? roomDots(reads, s.roomId);
+          dotsByRoom.set(s.roomId, dots);
+          const mine = radarOf(s).next(dots, s.sent);
+          if (mine) send(s, { type: "radar", dots: mine });
+        }
+      } catch (error) {
+        warn(`openclawworld web: update for ${s.actor.entityId} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  return { roomInfo, enterRoom, pushTick, roster };
+}
