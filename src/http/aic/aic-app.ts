@@ -206,6 +206,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
       return;
     }
     if (kind === "malformed") return answer(res, aicError("bad_request", "malformed JSON body"));
+    if (kind === "not_utf8") return answer(res, aicError("bad_request", "request body is not valid UTF-8"));
     if (typeof status === "number" && status >= 400 && status < 500) {
       return answer(res, aicError("bad_request", "unreadable request body"));
     }
