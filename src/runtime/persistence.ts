@@ -1,8 +1,9 @@
 // Saves and restores the world under the service's state directory, so a gateway restart keeps the
 // world as it was (positions, doors, chat, event logs, idempotency records).
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename } from "node:fs/promises";
 import path from "node:path";
 import type { WorldSnapshot } from "../world/types.ts";
+import { ensurePrivateDir, writePrivateFile } from "./private-files.ts";
 
 export async function readSnapshotFile(file: string): Promise<WorldSnapshot | undefined> {
   let text: string;
@@ -17,9 +18,10 @@ export async function readSnapshotFile(file: string): Promise<WorldSnapshot | un
 
 /** Atomic: a crash mid-write leaves the previous snapshot intact. */
 export async function writeSnapshotFile(file: string, snapshot: WorldSnapshot): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await ensurePrivateDir(path.dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(snapshot));
+  // The saved world holds chat and idempotency records: private, like the gateway's own state.
+  await writePrivateFile(tmp, JSON.stringify(snapshot));
   await rename(tmp, file);
 }
 
