@@ -96,12 +96,10 @@ function withIllFormedText(
   if (endpoint === "interact") {
     places.push(
       illFormed.map((text) => ({ body: { ...valid, action: text.slice(0, 60) || text }, path: "action" })),
-      fc
-        .tuple(fc.string({ minLength: 1, maxLength: 8 }), illFormed)
-        .map(([key, text]) => ({
-          body: { ...valid, params: { [key]: [1, { deep: text }] } },
-          path: `params.${key}.1.deep`,
-        })),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), illFormed).map(([key, text]) => ({
+        body: { ...valid, params: { [key]: [1, { deep: text }] } },
+        path: `params.${key}.1.deep`,
+      })),
     );
   }
   if (endpoint === "moveTo" || endpoint === "interact" || endpoint === "chatSend") {

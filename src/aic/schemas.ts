@@ -311,6 +311,21 @@ export const LeaveResponseData = named(
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),
 );
 
+// ---- status (extension) -------------------------------------------------------------------
+export const AicStatusData = named(
+  "AicStatusData",
+  z.strictObject({
+    aicVersion: z.literal("0.1"),
+    running: z.boolean(),
+    world: z.string().min(1).max(64),
+    rooms: z.array(IdRoom).min(0).max(100),
+    tickRate: z.int().min(1).max(60),
+    serverTsMs: TsMs,
+  }),
+  "Liveness for health checks (`GET /status`, no credentials): public facts only, never internals.",
+);
+export type AicStatus = z.infer<typeof AicStatusData>;
+
 // ---- event payloads (PRD 6.4, events-schema.json) -------------------------------------------
 function eventNamed<T extends z.ZodType>(id: string, schema: T): T {
   eventsRegistry.add(schema, { id });

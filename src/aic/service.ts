@@ -13,6 +13,7 @@ import { type AicResult, aicError, ok } from "./errors.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
+  type AicStatus,
   ChatObserveRequest,
   type ChatObserveResponse,
   ChatSendRequest,
@@ -168,6 +169,20 @@ export class AicService {
   /** Whether the world is ticking, so an action would be applied. */
   get running(): boolean {
     return this.runtime.running;
+  }
+
+  /** `GET /status`: public liveness (no caller needed). When the service is not running, the plugin
+   * route answers 503 before this is reached. */
+  status(): AicResult<AicStatus> {
+    const definition = this.reads.definition;
+    return ok({
+      aicVersion: "0.1",
+      running: true,
+      world: definition.name.slice(0, 64) || "world",
+      rooms: Object.keys(definition.rooms).slice(0, 100),
+      tickRate: definition.tickRate,
+      serverTsMs: this.reads.serverTsMs,
+    });
   }
 
   // ---- agent endpoints ----------------------------------------------------------------------

@@ -359,6 +359,24 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     expect(h.logs).toEqual([]);
   });
 
+  it("GET /status answers liveness without credentials (the PRD reference client's health check)", async () => {
+    const h = await harness();
+    const res = await fetch(`${h.base}/status`);
+    expect(res.status).toBe(200);
+    const json = await res.json();
+    expect(json).toMatchObject({
+      status: "ok",
+      data: { aicVersion: "0.1", running: true, rooms: expect.arrayContaining(["lobby"]), tickRate: 20 },
+    });
+    expect(checkResponse("AicStatusData", json, { oracle: false })).toEqual([]);
+    expect(JSON.stringify(json)).not.toMatch(/error|token/i);
+    const wrongMethod = await fetch(`${h.base}/status`, { method: "POST" });
+    expect(wrongMethod.status).toBe(405);
+    h.handler.close();
+    const closed = await fetch(`${h.base}/status`);
+    expect((await closed.json()).status).toBe("error");
+  });
+
   it("fuzz: invalid Unicode (bad UTF-8 bytes, escaped lone surrogates) is 400 bad_request and never stored", async () => {
     const h = await harness();
     await joinOverHttp(h);

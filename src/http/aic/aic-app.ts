@@ -140,6 +140,13 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   });
   router.all("/openapi.json", methodNotAllowed("GET"));
 
+  // Liveness for health checks (the PRD's reference client probes it): public, no credentials.
+  router.get("/status", (_req: Request, res: Response) => {
+    if (closed) return answer(res, adapterClosed());
+    answer(res, service.status());
+  });
+  router.all("/status", methodNotAllowed("GET"));
+
   // One parameterised route (fewer layers to match than one route per endpoint): authenticate
   // before reading the body, so an unknown caller costs no body read.
   router.post("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
