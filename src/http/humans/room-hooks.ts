@@ -23,6 +23,8 @@ export interface RoomHooksDeps {
   joinCode: string | undefined;
   /** Interest radius in world units. */
   interestRadius(): number;
+  /** The entity id of a new human. */
+  humanId(): string;
 }
 
 export interface RoomHooks {
@@ -71,7 +73,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
     if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
-    const session = newSession(msg.name, ws, deps.interestRadius());
+    const session = newSession(msg.name, ws, deps.interestRadius(), deps.humanId());
     conn.session = session;
     const joined = await service.act(session.actor, { kind: "join" });
     if (joined.status === "error") {
