@@ -79,6 +79,7 @@ export class WorldScene extends Phaser.Scene {
   private minimap!: Phaser.Cameras.Scene2D.Camera;
   private miniLayer!: Phaser.GameObjects.Graphics;
   private leaders!: Phaser.GameObjects.Graphics;
+  private miniDrawnAt = 0;
   private debug: Phaser.GameObjects.Graphics | undefined;
   private debugOn = false;
   private keys: Record<string, Phaser.Input.Keyboard.Key> = {};
@@ -460,7 +461,11 @@ export class WorldScene extends Phaser.Scene {
     }
     this.placeTags();
     this.placeBubbles();
-    this.drawMinimapLayer();
+    // Dots and frame at 10 Hz: the minimap is small, and redrawing it every frame buys nothing.
+    if (time - this.miniDrawnAt >= 100) {
+      this.miniDrawnAt = time;
+      this.drawMinimapLayer();
+    }
     this.readKeys();
   }
 
