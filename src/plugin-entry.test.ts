@@ -325,7 +325,7 @@ describe("service lifecycle", () => {
     await run("ocw_observe", {}, { agentId: "persist" });
     await reg.services[0]!.stop(serviceCtx());
     expect(activeHost()).toBeUndefined();
-    const saved = before.snapshotFile!;
+    const saved = before.store!.file;
     expect((await stat(saved)).size).toBeGreaterThan(0);
     const savedHash = before.runtime.world.snapshotHash();
     await reg.services[0]!.start(serviceCtx());
