@@ -2,6 +2,7 @@
 // service (started by the gateway) behind a process-level singleton that tools and routes share.
 import { definePluginEntry } from "openclaw/plugin-sdk/plugin-entry";
 import { createToolPolicyHook } from "./src/hooks/tool-policy.ts";
+import { OPERATOR_ROUTE, operatorRouteHandler } from "./src/http/operator-routes.ts";
 import { aicRouteHandler, worldRouteHandler, worldUpgradeHandler } from "./src/http/routes.ts";
 import { attachAdapters } from "./src/runtime/adapters.ts";
 import { resolveConfig } from "./src/runtime/config.ts";
@@ -30,6 +31,13 @@ export default definePluginEntry({
       auth: "plugin",
       handler: worldRouteHandler(config, logger),
       handleUpgrade: worldUpgradeHandler(logger),
+    });
+    // Operator save/load and checkpoints: the gateway checks its own operator token.
+    api.registerHttpRoute({
+      path: OPERATOR_ROUTE,
+      match: "prefix",
+      auth: "gateway",
+      handler: operatorRouteHandler(logger),
     });
   },
 });
