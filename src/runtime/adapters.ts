@@ -5,7 +5,7 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
-import type { WorldHost } from "./host.ts";
+import { sessionStore, type WorldHost } from "./host.ts";
 import type { RuntimeLogger } from "./world-runtime.ts";
 
 /** Bearer token -> agentId, compared in constant time. */
@@ -43,6 +43,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
+    sessions: sessionStore(host, "humans"),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
   });
   host.aic = aic;

@@ -11,6 +11,7 @@ import { decodeCursor } from "../../aic/cursor.ts";
 import type { AicResult } from "../../aic/errors.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import type { Actor, AicService } from "../../aic/service.ts";
+import type { SessionStore } from "../../runtime/host.ts";
 import type { TickInfo, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { EntityView, WorldApi } from "../../world/types.ts";
 import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
@@ -38,6 +39,8 @@ export interface WebSurfaceDeps {
   webDistDir?: string;
   joinCode?: string;
   resumeGraceMs?: number;
+  /** Durable space for resume tokens, so a human resumes after a gateway restart (within the grace). */
+  sessions?: SessionStore;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
 }
@@ -93,6 +96,8 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const later = (fn: () => Promise<void> | void, ms: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
+      // A closed surface's world is gone; its sessions belong to the next one (restart, reload).
+      if (closed) return;
       Promise.resolve()
         .then(fn)
         .catch((error: unknown) =>
@@ -104,8 +109,33 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     return timer;
   };
 
-  // Humans left in a restored world have no session any more (tokens live in memory): they leave
-  // after the grace period, like any disconnected human.
+  // Sessions saved before a restart come back detached: their resume token works for one grace
+  // period from now (the restart itself dropped every connection).
+  for (const { key, value } of deps.sessions?.list() ?? []) {
+    const saved = value as { sessionId?: string; name?: string; entityId?: string };
+    const self = saved.entityId ? world().getEntity(saved.entityId) : undefined;
+    if (self?.kind !== "human" || !saved.sessionId || !saved.name) {
+      deps.sessions?.delete(key);
+      continue;
+    }
+    const s: HumanSession = {
+      sessionId: saved.sessionId,
+      resumeToken: key,
+      actor: { entityId: self.id, kind: "human", name: saved.name, rateKey: `human:${saved.sessionId}` },
+      ws: undefined,
+      roomId: undefined,
+      lastSeq: 0,
+      sent: new Map(),
+      interest: new InterestSet(interestTiles * tileSize(), interestTiles * tileSize() * 1.25),
+      graceTimer: undefined,
+    };
+    sessions.set(s.sessionId, s);
+    byResumeToken.set(key, s);
+    detach(s);
+  }
+
+  // Humans without a session (none saved, or persistence off) leave after the grace period, like
+  // any disconnected human.
   for (const roomId of Object.keys(world().definition.rooms)) {
     for (const ghost of world()
       .actorsInRoom(roomId)
@@ -262,6 +292,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       if (s.ws) return;
       sessions.delete(s.sessionId);
       byResumeToken.delete(s.resumeToken);
+      deps.sessions?.delete(s.resumeToken);
       await service.act(s.actor, { kind: "leave" });
     }, graceMs);
   }
@@ -332,6 +363,8 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     const data = joined.data as { roomId: string; cursor: string };
     sessions.set(sessionId, session);
     byResumeToken.set(session.resumeToken, session);
+    const { entityId, name } = session.actor;
+    deps.sessions?.put(session.resumeToken, { sessionId, entityId, name });
     if (ws.readyState !== ws.OPEN) return detach(session);
     const self = world().getEntity(session.actor.entityId);
     if (!self) return sendError(ws, "internal", "joined but not present", true, "join");
