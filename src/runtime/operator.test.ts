@@ -136,6 +136,11 @@ describe("operator save/load", () => {
     restoreCheckpoint(host, createCheckpoint(host, "x").label!);
     const agentView = JSON.stringify(worldStatus(host, host.config, "someone"));
     expect(agentView).not.toMatch(/origin|restored|lastTickMs|failedTicks|health/);
+    // Start's runtime details as data (seed 001): where the world is served and its scene hash.
+    expect(worldStatus(host, host.config)).toMatchObject({
+      world: { sceneHash: host.definition.sceneHash },
+      endpoints: { web: "/world/", aicBase: "/aic/v0.1", status: "/world/api/status" },
+    });
     expect(operatorStatus(host)).toMatchObject({ origin: "restored", health: { running: false } });
   });
 });
