@@ -1,6 +1,6 @@
 // The two ways to run the conformance scenarios: against a fresh in-process world, stepped tick by
 // tick (deterministic: golden traces are exact), or against a live AIC server over HTTP.
-import { createTestEnv } from "../src/aic/test-support.ts";
+import { createTestEnv } from "../src/aic/local-world.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
 

@@ -3,7 +3,7 @@
 // stepped tick by tick) or a live server over HTTP. Each scenario returns a normalised trace (PRD 10.2
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
 // compared with a golden file.
-import { generatedAic } from "../src/aic/test-support.ts";
+import { generatedAic } from "../src/aic/schema-check.ts";
 
 export type AicAnswer =
   | { status: "ok"; data: any }

@@ -2,9 +2,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { httpStatusFor } from "./errors.ts";
+import { createTestEnv, ManualClock } from "./local-world.ts";
+import { generatedAic } from "./schema-check.ts";
 import { ENDPOINT_NAMES, type EndpointName } from "./schemas.ts";
 import type { AicService } from "./service.ts";
-import { createTestEnv, generatedAic, ManualClock } from "./test-support.ts";
 
 const A = "agent_helper";
 const VALID: Record<EndpointName, Record<string, unknown>> = {

@@ -3,16 +3,9 @@ import { describe, expect, it } from "vitest";
 import { DOCS_DIR, GENERATED_DOCUMENTS } from "../../scripts/gen-schemas.ts";
 import { buildOpenApi, serializeDocument } from "./documents.ts";
 import examples from "./fixtures/prd-examples.json" with { type: "json" };
+import { EVENT_DEFS, generatedAic, generatedEvents } from "./schema-check.ts";
 import * as schemas from "./schemas.ts";
-import {
-  checkResponse,
-  EVENT_DEFS,
-  generatedAic,
-  generatedEvents,
-  oracleAic,
-  oracleAicSchema,
-  oracleEvents,
-} from "./test-support.ts";
+import { checkResponse, oracleAic, oracleAicSchema, oracleEvents } from "./test-support.ts";
 
 const zodByDef = schemas as unknown as Record<string, { safeParse(v: unknown): { success: boolean } }>;
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { World } from "../world/world.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./local-world.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { AicService } from "./service.ts";
-import { checkResponse, createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./test-support.ts";
+import { checkResponse } from "./test-support.ts";
 
 const A = "agent_helper";
 const B = "agent_other";

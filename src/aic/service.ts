@@ -190,6 +190,16 @@ export class AicService {
     return this.runtime.world;
   }
 
+  /** Whether the world is ticking, so an action would be applied. */
+  get running(): boolean {
+    return this.runtime.running;
+  }
+
+  /** The room an agent is in now, or undefined when it has not joined. */
+  agentRoom(agentId: string): string | undefined {
+    return this.world.getEntity(agentEntityId(agentId))?.roomId;
+  }
+
   // ---- agent endpoints ----------------------------------------------------------------------
 
   async observe(caller: string, body: unknown, _opts?: CallOptions): Promise<AicResult<ObserveResponse>> {

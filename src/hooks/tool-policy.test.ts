@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, resolveConfig } from "../runtime/config.ts";
+import { ConfigError, resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook, decideToolCall, enabledOptionalTools } from "./tool-policy.ts";
 
 const policyOf = (tools: unknown) => resolveConfig({ tools }).tools;

@@ -6,7 +6,7 @@ import {
   type OptionalToolName,
   REQUIRED_TOOLS,
   type ToolPolicyConfig,
-} from "../runtime/config.ts";
+} from "../config/config.ts";
 
 export type ToolDecision = { allowed: true } | { allowed: false; reason: string };
 

@@ -9,21 +9,43 @@
 //   POST /openclawworld/admin/checkpoints/<label>/restore  restore one
 //   POST /openclawworld/admin/load  <snapshot JSON>        restore a snapshot (same world only)
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  createCheckpoint,
-  currentSnapshot,
-  listCheckpoints,
-  loadSnapshot,
-  OperatorError,
-  operatorStatus,
-  restoreCheckpoint,
-  saveNow,
-} from "../runtime/operator.ts";
-import { activeHost } from "../runtime/singleton.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import { sendJson } from "./respond.ts";
 
 export const OPERATOR_ROUTE = "/openclawworld/admin";
+
+/** What the operator can do to the running world (the plugin supplies it from the runtime). A
+ * refusal is thrown as an error carrying `status` (400, 404 or 409) and `code`. */
+export interface OperatorActions {
+  status(): unknown;
+  snapshot(): unknown;
+  save(): unknown;
+  listCheckpoints(): unknown;
+  createCheckpoint(label: unknown): unknown;
+  restoreCheckpoint(label: string): unknown;
+  load(snapshot: unknown): unknown;
+}
+
+/** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
+class RequestRefused extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function refusal(error: unknown): { status: number; code: string; message: string } | undefined {
+  if (error instanceof URIError)
+    return { status: 400, code: "bad_request", message: "malformed checkpoint label" };
+  if (!(error instanceof Error)) return undefined;
+  const { status, code } = error as Error & { status?: unknown; code?: unknown };
+  if (typeof status === "number" && status >= 400 && status < 500 && typeof code === "string")
+    return { status, code, message: error.message };
+  return undefined;
+}
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -31,7 +53,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new OperatorError(400, "bad_request", "body too large");
+    if (size > MAX_BODY_BYTES) throw new RequestRefused(413, "bad_request", "body too large");
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");
@@ -39,11 +61,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new OperatorError(400, "bad_request", "body is not JSON");
+    throw new RequestRefused(400, "bad_request", "body is not JSON");
   }
 }
 
-export function operatorRouteHandler(logger: RuntimeLogger) {
+export function operatorRouteHandler(live: () => OperatorActions | undefined, logger: RuntimeLogger) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const method = req.method ?? "GET";
     let route: string;
@@ -53,8 +75,8 @@ export function operatorRouteHandler(logger: RuntimeLogger) {
       route = "/";
     }
     try {
-      const host = activeHost();
-      if (!host) {
+      const ops = live();
+      if (!ops) {
         sendJson(res, 503, {
           status: "error",
           error: { code: "room_not_ready", message: "the world is not running" },
@@ -63,16 +85,15 @@ export function operatorRouteHandler(logger: RuntimeLogger) {
       }
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
       let data: unknown;
-      if (method === "GET" && route === "/status") data = operatorStatus(host);
-      else if (method === "GET" && route === "/snapshot") data = currentSnapshot(host);
-      else if (method === "POST" && route === "/save") data = saveNow(host);
-      else if (method === "GET" && route === "/checkpoints") data = { checkpoints: listCheckpoints(host) };
+      if (method === "GET" && route === "/status") data = ops.status();
+      else if (method === "GET" && route === "/snapshot") data = ops.snapshot();
+      else if (method === "POST" && route === "/save") data = ops.save();
+      else if (method === "GET" && route === "/checkpoints") data = { checkpoints: ops.listCheckpoints() };
       else if (method === "POST" && route === "/checkpoints") {
         const body = (await readJson(req)) as { label?: unknown } | undefined;
-        data = createCheckpoint(host, body?.label);
-      } else if (method === "POST" && restore)
-        data = restoreCheckpoint(host, decodeURIComponent(restore[1]!));
-      else if (method === "POST" && route === "/load") data = loadSnapshot(host, await readJson(req));
+        data = ops.createCheckpoint(body?.label);
+      } else if (method === "POST" && restore) data = ops.restoreCheckpoint(decodeURIComponent(restore[1]!));
+      else if (method === "POST" && route === "/load") data = ops.load(await readJson(req));
       else {
         sendJson(res, 404, {
           status: "error",
@@ -83,8 +104,12 @@ export function operatorRouteHandler(logger: RuntimeLogger) {
       if (method === "POST") logger.info(`openclawworld: operator ${route} done`);
       sendJson(res, 200, { status: "ok", data });
     } catch (error) {
-      if (error instanceof OperatorError) {
-        sendJson(res, error.status, { status: "error", error: { code: error.code, message: error.message } });
+      const refused = refusal(error);
+      if (refused) {
+        sendJson(res, refused.status, {
+          status: "error",
+          error: { code: refused.code, message: refused.message },
+        });
       } else {
         logger.error(`openclawworld: operator ${method} ${route} failed: ${describe(error)}`);
         if (!res.headersSent)

@@ -1,13 +1,25 @@
-// The plugin's two HTTP route handlers. Both answer from the process-level host, so they work in
-// whichever plugin instance the gateway routes to, and both turn every failure into a JSON answer:
-// a throw escaping a handler must never reach the gateway.
+// The plugin's two HTTP route handlers. Both answer from whatever surfaces are live when a request
+// arrives (the plugin passes a lookup of the process-level host), so they work in whichever plugin
+// instance the gateway routes to, and both turn every failure into a JSON answer: a throw escaping
+// a handler must never reach the gateway.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { ResolvedConfig } from "../runtime/config.ts";
-import { activeHost } from "../runtime/singleton.ts";
-import { worldStatus } from "../runtime/status.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import { sendJson } from "./respond.ts";
+
+/** The AIC HTTP adapter as the routes see it. */
+export interface AicHttpSurface {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** The web client + WebSocket adapter as the routes see it. */
+export interface WebSurface {
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+/** The surfaces of the running world, or undefined while the world service is not running. */
+export type LiveSurfaces = () => { aicHttp?: AicHttpSurface; web?: WebSurface } | undefined;
 
 const NOT_RUNNING = {
   status: "error",
@@ -45,35 +57,35 @@ function guarded(
 }
 
 /** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). */
-export function aicRouteHandler(logger: RuntimeLogger) {
+export function aicRouteHandler(live: LiveSurfaces, logger: RuntimeLogger) {
   return guarded(logger, async (req, res) => {
-    const host = activeHost();
+    const host = live();
     if (!host?.aicHttp) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
     await host.aicHttp.handle(req, res);
   });
 }
 
-/** `/world/...`: the status API, the web client and its WebSocket. */
-export function worldRouteHandler(config: ResolvedConfig, logger: RuntimeLogger) {
+/** `/world/...`: the status API (`status` answers it), the web client and its WebSocket. */
+export function worldRouteHandler(live: LiveSurfaces, status: () => unknown, logger: RuntimeLogger) {
   return guarded(logger, async (req, res) => {
     const path = pathOf(req);
     if (path === "/world/api/status") {
       if (req.method !== "GET" && req.method !== "HEAD") {
         return sendJson(res, 405, { error: "method not allowed" }, { allow: "GET, HEAD" });
       }
-      return sendJson(res, 200, worldStatus(activeHost(), config));
+      return sendJson(res, 200, status());
     }
     if (path.startsWith("/world/api/")) return sendJson(res, 404, { error: `no such endpoint: ${path}` });
-    const host = activeHost();
+    const host = live();
     if (!host?.web) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
     if (!(await host.web.handleHttp(req, res))) sendJson(res, 404, { error: `not found: ${path}` });
   });
 }
 
-export function worldUpgradeHandler(logger: RuntimeLogger) {
+export function worldUpgradeHandler(live: LiveSurfaces, logger: RuntimeLogger) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
-      const host = activeHost();
+      const host = live();
       if (!host?.web) {
         socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
         return;

@@ -1,9 +1,13 @@
 // Reads a world directory (world.toml + maps + assets) and hands the bytes to the pure parser.
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseWorld } from "../world/definition.ts";
 import { WorldLoadError } from "../world/errors.ts";
 import type { WorldDefinition } from "../world/types.ts";
+
+/** The world shipped with the plugin (rooms `lobby` and `garden`), used when config names none. */
+export const BUNDLED_WORLD_DIR = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));
 
 async function collect(root: string, dir: string, out: Map<string, Uint8Array>): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });

@@ -1,13 +1,12 @@
 // The operator's save/load (seed 001): snapshots with top-level `format`, `time` (sim time) and the
 // scene hash; named checkpoints with a manifest (label, tick, sim time, hash); restoring one. Only
-// the gateway-authenticated admin route and gateway methods reach these. Transport-free: errors are
-// OperatorError values with an HTTP-ish status the adapters map.
+// the gateway-authenticated admin route reaches these. Transport-free: failures are OperatorError
+// values carrying the HTTP status the adapter answers with.
 import { SnapshotMismatchError } from "../world/errors.ts";
 import type { WorldSnapshot } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import type { WorldHost } from "./host.ts";
+import type { OpenedWorld } from "./open-world.ts";
 import { checkStoredSnapshot, parseForeignSnapshot, snapshotEntry } from "./persistence.ts";
-import { worldStatus } from "./status.ts";
 import type { SnapshotManifest } from "./store.ts";
 
 export class OperatorError extends Error {
@@ -43,30 +42,24 @@ function describeSnapshot(snapshot: WorldSnapshot, hash: string): SavedSnapshot 
   };
 }
 
-/** Everything agents are not shown: how the world came to be, wall-clock health, the store. */
-export function operatorStatus(host: WorldHost) {
+/** What the operator (never an agent) is told about durability: the store and the last recovery. */
+export function durabilityStatus(host: OpenedWorld) {
+  if (!host.store) return { off: true as const };
   return {
-    ...worldStatus(host, host.config),
-    origin: host.origin,
-    health: host.runtime.health(),
-    durability: host.store
-      ? {
-          file: host.store.file,
-          log: host.store.logStats(),
-          checkpoints: host.store.checkpoints().length,
-          quarantined: host.store.quarantined(),
-          recovery: host.recovery,
-        }
-      : { off: true },
+    file: host.store.file,
+    log: host.store.logStats(),
+    checkpoints: host.store.checkpoints().length,
+    quarantined: host.store.quarantined(),
+    recovery: host.recovery,
   };
 }
 
-export function currentSnapshot(host: WorldHost): WorldSnapshot {
+export function currentSnapshot(host: OpenedWorld): WorldSnapshot {
   return host.runtime.world.snapshot();
 }
 
 /** Saves the live world as the newest auto snapshot (compacting the log) and says what was saved. */
-export function saveNow(host: WorldHost): SavedSnapshot {
+export function saveNow(host: OpenedWorld): SavedSnapshot {
   const store = requireStore(host);
   const snapshot = host.runtime.world.snapshot();
   const entry = snapshotEntry(snapshot);
@@ -74,11 +67,11 @@ export function saveNow(host: WorldHost): SavedSnapshot {
   return describeSnapshot(snapshot, entry.hash);
 }
 
-export function listCheckpoints(host: WorldHost): SnapshotManifest[] {
+export function listCheckpoints(host: OpenedWorld): SnapshotManifest[] {
   return requireStore(host).checkpoints();
 }
 
-export function createCheckpoint(host: WorldHost, label: unknown): SnapshotManifest {
+export function createCheckpoint(host: OpenedWorld, label: unknown): SnapshotManifest {
   const store = requireStore(host);
   if (typeof label !== "string" || !LABEL.test(label))
     throw new OperatorError(400, "bad_request", "label must match ^[A-Za-z0-9._-]{1,64}$");
@@ -86,7 +79,7 @@ export function createCheckpoint(host: WorldHost, label: unknown): SnapshotManif
   return store.checkpoints().find((c) => c.label === label)!;
 }
 
-export function restoreCheckpoint(host: WorldHost, label: string): SavedSnapshot {
+export function restoreCheckpoint(host: OpenedWorld, label: string): SavedSnapshot {
   const stored = requireStore(host).checkpoint(label);
   if (!stored) throw new OperatorError(404, "not_found", `no checkpoint labelled "${label}"`);
   const check = checkStoredSnapshot(stored);
@@ -96,14 +89,14 @@ export function restoreCheckpoint(host: WorldHost, label: string): SavedSnapshot
 }
 
 /** Restores a snapshot handed in by the operator; another world's or format's is refused. */
-export function loadSnapshot(host: WorldHost, value: unknown): SavedSnapshot {
+export function loadSnapshot(host: OpenedWorld, value: unknown): SavedSnapshot {
   const parsed = parseForeignSnapshot(host.definition, value);
   if (!parsed.ok) throw new OperatorError(409, "conflict", parsed.reason);
   return adopt(host, parsed.snapshot);
 }
 
 /** Makes `snapshot` the live world between two ticks and starts the store's timeline there. */
-function adopt(host: WorldHost, snapshot: WorldSnapshot): SavedSnapshot {
+function adopt(host: OpenedWorld, snapshot: WorldSnapshot): SavedSnapshot {
   let world: World;
   try {
     world = World.restore(host.definition, snapshot);
@@ -118,7 +111,7 @@ function adopt(host: WorldHost, snapshot: WorldSnapshot): SavedSnapshot {
   return describeSnapshot(world.snapshot(), entry.hash);
 }
 
-function requireStore(host: WorldHost) {
+function requireStore(host: OpenedWorld) {
   if (!host.store) throw new OperatorError(409, "conflict", "persistence is off (snapshot.enabled: false)");
   return host.store;
 }

@@ -18,9 +18,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { smallWorld } from "../world/testing/fixtures.ts";
 import type { Input, InputResult } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import { resolveConfig } from "./config.ts";
-import { createHost, disposeHost, saveHost, sessionStore, storeFile, type WorldHost } from "./host.ts";
-import { commitTick, parseForeignSnapshot, recoverWorld, snapshotEntry } from "./persistence.ts";
+import { BUNDLED_WORLD_DIR } from "./load-world-dir.ts";
+import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "./open-world.ts";
+import {
+  commitTick,
+  parseForeignSnapshot,
+  recoverWorld,
+  sessionSpace,
+  snapshotEntry,
+} from "./persistence.ts";
 import { WorldStore } from "./store.ts";
 
 const logger = () => {
@@ -30,7 +36,7 @@ const logger = () => {
 };
 
 const dirs: string[] = [];
-const hosts: WorldHost[] = [];
+const hosts: OpenedWorld[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) {
     h.runtime.stop();
@@ -45,18 +51,21 @@ function tempDir(): string {
   return dir;
 }
 
-async function host(stateDir: string, log = logger()): Promise<WorldHost> {
-  const h = await createHost({
-    config: resolveConfig({ snapshot: { intervalSec: 3600 } }),
+const storeFile = (stateDir: string) => path.join(stateDir, "openclawworld", "world.db");
+
+async function host(stateDir: string, log = logger()): Promise<OpenedWorld> {
+  const h = await openWorld({
+    worldDir: BUNDLED_WORLD_DIR,
+    defaultRoomId: "lobby",
+    storeFile: storeFile(stateDir),
     logger: log,
-    stateDir,
   });
   hosts.push(h);
   return h;
 }
 
 /** The process died: nothing is saved or flushed beyond what the journal already committed. */
-function crash(h: WorldHost): void {
+function crash(h: OpenedWorld): void {
   h.runtime.stop();
   h.store?.close();
 }
@@ -64,7 +73,7 @@ function crash(h: WorldHost): void {
 const tx = (key: string, payloadHash = "p"): Input["tx"] => ({ key, payloadHash });
 
 /** Submits inputs, applies one tick and returns the answers (the acknowledgements). */
-async function tick(h: WorldHost, inputs: Input[]): Promise<InputResult[]> {
+async function tick(h: OpenedWorld, inputs: Input[]): Promise<InputResult[]> {
   const pending = inputs.map((i) => h.runtime.submit(i));
   h.runtime.stepNow();
   return Promise.all(pending);
@@ -123,7 +132,8 @@ describe("crash recovery", () => {
     const dir = tempDir();
     const a = await host(dir);
     await tick(a, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
-    await disposeHost(a, logger());
+    a.runtime.stop();
+    closeWorld(a, logger());
     const b = await host(dir);
     await tick(b, [{ kind: "moveTo", entityId: "agt_a", dest: { tx: 5, ty: 5 } }]);
     for (let i = 0; i < 30; i++) b.runtime.stepNow();
@@ -136,12 +146,12 @@ describe("crash recovery", () => {
   it("human sessions stored through the session space survive a crash", async () => {
     const dir = tempDir();
     const a = await host(dir);
-    sessionStore(a, "humans")!.put("tok", { entityId: "hum_x", name: "X" });
-    sessionStore(a, "humans")!.put("gone", { entityId: "hum_y", name: "Y" });
-    sessionStore(a, "humans")!.delete("gone");
+    sessionSpace(a.store!, "humans").put("tok", { entityId: "hum_x", name: "X" });
+    sessionSpace(a.store!, "humans").put("gone", { entityId: "hum_y", name: "Y" });
+    sessionSpace(a.store!, "humans").delete("gone");
     crash(a);
     const b = await host(dir);
-    expect(sessionStore(b, "humans")!.list()).toEqual([
+    expect(sessionSpace(b.store!, "humans").list()).toEqual([
       { key: "tok", value: { entityId: "hum_x", name: "X" } },
     ]);
   });
@@ -180,7 +190,7 @@ describe("corruption", () => {
     const a = await host(dir);
     await tick(a, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "before" }]);
-    saveHost(a);
+    saveWorld(a);
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "after" }]);
     const hash = a.runtime.world.snapshotHash();
     const newest = a.store!.autoSnapshots()[0]!;

@@ -170,3 +170,26 @@ export function parseForeignSnapshot(
     };
   return { ok: true, snapshot: snap as WorldSnapshot };
 }
+
+/** The small durable key-value space an adapter gets for what must survive a restart (e.g. humans'
+ * resume tokens). Writes are durable when they return. */
+export interface SessionSpace {
+  list(): { key: string; value: unknown }[];
+  put(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+export function sessionSpace(store: WorldStore, scope: string): SessionSpace {
+  return {
+    list: () =>
+      store.sessionList(scope).flatMap(({ key, value }) => {
+        try {
+          return [{ key, value: JSON.parse(value) as unknown }];
+        } catch {
+          return [];
+        }
+      }),
+    put: (key, value) => store.sessionPut(scope, key, JSON.stringify(value)),
+    delete: (key) => store.sessionDelete(scope, key),
+  };
+}

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { World } from "../world/world.ts";
-import { BUNDLED_WORLD_DIR } from "./config.ts";
-import { loadWorldDir } from "./load-world-dir.ts";
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "./load-world-dir.ts";
 import { RuntimeUnavailableError, WorldRuntime } from "./world-runtime.ts";
 
 const quietLogger = () => {

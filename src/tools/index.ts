@@ -1,8 +1,11 @@
 // Registers every ocw_* tool. Factories, so each call knows which OpenClaw agent it acts for.
-import { OPTIONAL_TOOLS, type ResolvedConfig } from "../runtime/config.ts";
-import { backendFor } from "./backend.ts";
+import type { AicService } from "../aic/service.ts";
+import { OPTIONAL_TOOLS, type ResolvedConfig } from "../config/config.ts";
+import type { AicBackend } from "./backend.ts";
 import { worldAgentId } from "./identity.ts";
-import { statusTool } from "./status.ts";
+import { inProcessBackend } from "./in-process-backend.ts";
+import { RemoteAicClient } from "./remote-client.ts";
+import { type StatusSource, statusTool } from "./status.ts";
 import type { AgentToolLike } from "./tool-kit.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
 
@@ -13,12 +16,24 @@ export interface ToolRegistrar {
   ): void;
 }
 
-export function registerWorldTools(api: ToolRegistrar, config: ResolvedConfig): void {
+/** What the tools need from the running world: its AIC service and its status, both looked up live. */
+export interface ToolWorld {
+  aic: () => AicService | undefined;
+  status: StatusSource;
+}
+
+export function backendFor(config: ResolvedConfig, world: ToolWorld): AicBackend {
+  return config.remote ? new RemoteAicClient(config.remote) : inProcessBackend(world.aic);
+}
+
+export function registerWorldTools(api: ToolRegistrar, config: ResolvedConfig, world: ToolWorld): void {
   const timeoutMs = config.tools.timeoutMs;
-  const backend = backendFor(config);
+  const backend = backendFor(config, world);
   // In remote mode the remote key belongs to one agent; locally each OpenClaw agent is its own.
   const agentFor = (ctx: { agentId?: string }) => worldAgentId(config.remote?.defaultAgentId ?? ctx.agentId);
-  api.registerTool((ctx) => statusTool(config, agentFor(ctx), timeoutMs), { name: "ocw_status" });
+  api.registerTool((ctx) => statusTool(config, agentFor(ctx), timeoutMs, world.status), {
+    name: "ocw_status",
+  });
   for (const [name, factory] of Object.entries(WORLD_TOOL_FACTORIES)) {
     api.registerTool((ctx) => factory({ config, backend, agentId: agentFor(ctx), timeoutMs }), {
       name,

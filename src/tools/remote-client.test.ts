@@ -1,9 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestEnv } from "../aic/test-support.ts";
+import { createTestEnv } from "../aic/local-world.ts";
+import { resolveConfig } from "../config/config.ts";
 import { createAicHttpHandler } from "../http/aic-app.ts";
-import { resolveConfig } from "../runtime/config.ts";
+import { worldStatus } from "../plugin/status.ts";
 import type { WorldRuntime } from "../runtime/world-runtime.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 import { statusTool } from "./status.ts";
@@ -164,11 +165,16 @@ describe("tools in remote mode against a real AIC server on loopback", () => {
 
   it("ocw_status says where the tools act and whether the remote answers", async () => {
     const up = resolveConfig({ remote: { baseUrl, apiKey: "remote-key-0123456789", defaultAgentId: "far" } });
-    const ok = await statusTool(up, "far", 10_000).execute("s1", {});
+    const ok = await statusTool(up, "far", 10_000, (agentId) => worldStatus(undefined, up, agentId)).execute(
+      "s1",
+      {},
+    );
     expect(ok.details).toMatchObject({ mode: "remote", remote: { reachable: true } });
     expect(ok.content[0]!.text).toContain(`remote AIC server ${baseUrl}`);
     const down = resolveConfig({ remote: { baseUrl: "http://127.0.0.1:9/aic/v0.1", defaultAgentId: "far" } });
-    const bad = await statusTool(down, "far", 10_000).execute("s2", {});
+    const bad = await statusTool(down, "far", 10_000, (agentId) =>
+      worldStatus(undefined, down, agentId),
+    ).execute("s2", {});
     expect(bad.details).toMatchObject({ remote: { reachable: false } });
     expect(bad.content[0]!.text).toContain("NOT reachable");
   });

@@ -2,7 +2,7 @@
 // `retryable` are retried (rate limits, timeouts, a world not ready, network failures), with
 // exponential backoff, jitter and a bounded number of attempts; Retry-After is honoured.
 import type { AicErrorCode, AicResult } from "../aic/errors.ts";
-import type { RemoteConfig } from "../runtime/config.ts";
+import type { RemoteConfig } from "../config/config.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 
 export interface RemoteClientOptions {

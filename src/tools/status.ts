@@ -1,8 +1,27 @@
+// ocw_status: what the plugin reports about the world (the same answer as GET /world/api/status,
+// built by the plugin and handed in as a StatusSource), plus a reachability probe in remote mode.
 import { Type } from "typebox";
-import type { ResolvedConfig } from "../runtime/config.ts";
-import { activeHost } from "../runtime/singleton.ts";
-import { type WorldStatus, worldStatus } from "../runtime/status.ts";
+import type { ResolvedConfig } from "../config/config.ts";
 import { defineTool } from "./tool-kit.ts";
+
+/** The part of the world status this tool renders as text; `details` carries all of it. */
+export interface WorldStatus {
+  running: boolean;
+  world?: { name: string };
+  defaultRoomId: string;
+  rooms: { roomId: string; actors: number }[];
+  tick?: number;
+  tickRate?: number;
+  simTime?: string;
+  caller?: {
+    entityId: string;
+    enabledOptionalTools: string[];
+    location?: { roomId: string; tile: { tx: number; ty: number } };
+  };
+}
+
+/** The world status as seen by one agent. */
+export type StatusSource = (agentId: string) => WorldStatus;
 
 export function statusText(status: WorldStatus): string {
   if (!status.running || !status.world) {
@@ -25,7 +44,12 @@ export function statusText(status: WorldStatus): string {
   return lines.join("\n");
 }
 
-export function statusTool(config: ResolvedConfig, agentId: string, timeoutMs: number) {
+export function statusTool(
+  config: ResolvedConfig,
+  agentId: string,
+  timeoutMs: number,
+  statusOf: StatusSource,
+) {
   return defineTool<Record<string, never>>(
     {
       name: "ocw_status",
@@ -34,7 +58,7 @@ export function statusTool(config: ResolvedConfig, agentId: string, timeoutMs: n
         "Check OpenClawWorld: whether the world is running, its rooms, the simulation tick and time, where you are, and which optional tools (move, interact, chat) are enabled for you.",
       parameters: Type.Object({}, { additionalProperties: false }),
       async run(_args, call) {
-        const status = worldStatus(activeHost(), config, agentId);
+        const status = statusOf(agentId);
         if (!config.remote) return { text: statusText(status), details: status };
         const remote = await probeRemote(config.remote.baseUrl, call.signal);
         const where = `Your world tools act on the remote AIC server ${config.remote.baseUrl} as agent ${agentId}: ${remote.reachable ? `reachable (${remote.latencyMs} ms)` : `NOT reachable (${remote.problem})`}.`;

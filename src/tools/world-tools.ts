@@ -3,7 +3,7 @@
 // lets the AIC service validate it strictly, and turns the answer into a short text + `details`.
 import { type TSchema, Type } from "typebox";
 import type { AicResult } from "../aic/errors.ts";
-import type { ResolvedConfig } from "../runtime/config.ts";
+import type { ResolvedConfig } from "../config/config.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 import { rememberCursor, rememberedCursor } from "./cursors.ts";
 import { txIdForToolCall } from "./identity.ts";

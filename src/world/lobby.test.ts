@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noRestrictedImports: this test checks the bundled world as the runtime loads it from disk.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";

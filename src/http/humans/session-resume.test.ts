@@ -7,12 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
-import { BUNDLED_WORLD_DIR } from "../../runtime/config.ts";
-import type { SessionStore } from "../../runtime/host.ts";
-import { loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
-import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
+import { createWebSurface, type SessionStore, type WebSurfaceHandle } from "./web-surface.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: frames from our own server, read loosely in tests
 type Msg = { type: string; [k: string]: any };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
-import { BUNDLED_WORLD_DIR } from "../../runtime/config.ts";
+import { BUNDLED_WORLD_DIR } from "../../config/config.ts";
 import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";

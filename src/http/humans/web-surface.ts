@@ -11,7 +11,7 @@ import { decodeCursor } from "../../aic/cursor.ts";
 import type { AicResult } from "../../aic/errors.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import type { Actor, AicService } from "../../aic/service.ts";
-import type { SessionStore } from "../../runtime/host.ts";
+// biome-ignore lint/style/noRestrictedImports: transitional; the surface moves to the contract's read interface next.
 import type { TickInfo, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { EntityView, WorldApi } from "../../world/types.ts";
 import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
@@ -30,6 +30,14 @@ import {
 import { resolveInside, SECURITY_HEADERS, sendFile } from "./static-files.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+
+/** A durable key-value space (the plugin passes the runtime's store): resume tokens kept there let a
+ * human resume after a gateway restart. Writes are durable when they return. */
+export interface SessionStore {
+  list(): { key: string; value: unknown }[];
+  put(key: string, value: unknown): void;
+  delete(key: string): void;
+}
 
 export interface WebSurfaceDeps {
   runtime: WorldRuntime;

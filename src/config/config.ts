@@ -1,15 +1,15 @@
 // Plugin config, parsed once into a typed object. The gateway validates against the manifest's
 // configSchema and applies its defaults; this module normalises spellings, fills defaults for callers
 // that bypass the gateway (unit tests, scripts) and rejects what the schema cannot express.
-import { fileURLToPath } from "node:url";
+import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
+
+export { BUNDLED_WORLD_DIR };
 
 export const REQUIRED_TOOLS = ["ocw_status", "ocw_observe", "ocw_poll_events", "ocw_chat_observe"] as const;
 export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
 export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
 export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
-
-export const BUNDLED_WORLD_DIR = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));
 
 export interface ToolPolicyConfig {
   enabled: OptionalToolName[];

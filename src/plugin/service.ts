@@ -1,10 +1,10 @@
 // The plugin service: owns the world's lifetime in this gateway process. start() loads (or restores)
 // the world and starts ticking; stop() closes every adapter and saves. Every timer here catches its
 // own errors: an uncaught throw from a timer would take the whole gateway down.
-import type { ResolvedConfig } from "./config.ts";
+import type { ResolvedConfig } from "../config/config.ts";
+import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import { createHost, disposeHost, saveHost, type WorldHost } from "./host.ts";
 import { processSlot } from "./singleton.ts";
-import { describe, type RuntimeLogger } from "./world-runtime.ts";
 
 export interface ServiceContextLike {
   stateDir: string;

@@ -5,8 +5,9 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
-import { sessionStore, type WorldHost } from "./host.ts";
-import type { RuntimeLogger } from "./world-runtime.ts";
+import { sessionSpace } from "../runtime/persistence.ts";
+import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import type { WorldHost } from "./host.ts";
 
 /** Bearer token -> agentId, compared in constant time. */
 export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
@@ -43,7 +44,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
-    sessions: sessionStore(host, "humans"),
+    ...(host.store ? { sessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
   });
   host.aic = aic;

@@ -4,9 +4,9 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import plugin from "../index.ts";
-import { activeHost } from "./runtime/singleton.ts";
-import type { AgentToolLike } from "./tools/tool-kit.ts";
+import plugin from "../../index.ts";
+import type { AgentToolLike } from "../tools/tool-kit.ts";
+import { activeHost } from "./singleton.ts";
 
 type Factory = (ctx: { agentId?: string }) => AgentToolLike;
 interface Registered {
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers seven tools, the optional ones as optional, a policy hook, a service and two routes", () => {
+  it("registers seven tools, the optional ones as optional, a policy hook, a service and three routes", () => {
     expect([...reg.tools.keys()].sort()).toEqual(
       [
         "ocw_chat_observe",
@@ -99,6 +99,8 @@ describe("registration", () => {
     expect(reg.routes.map((r) => [r.path, r.match, r.auth])).toEqual([
       ["/aic/v0.1", "prefix", "plugin"],
       ["/world", "prefix", "plugin"],
+      // Operator save/load: only the gateway's operator token gets through.
+      ["/openclawworld/admin", "prefix", "gateway"],
     ]);
     expect(typeof reg.routes[1]!.handleUpgrade).toBe("function");
   });
@@ -109,7 +111,7 @@ describe("registration", () => {
   });
 
   it("the manifest lists exactly the registered tools and marks the optional ones", async () => {
-    const manifest = (await import("../openclaw.plugin.json", { with: { type: "json" } })).default as {
+    const manifest = (await import("../../openclaw.plugin.json", { with: { type: "json" } })).default as {
       contracts: { tools: string[] };
       toolMetadata: Record<string, { optional?: boolean }>;
     };

@@ -1,9 +1,11 @@
 // What `ocw_status` and GET /world/api/status report: one function, two transports. Agents read it,
 // so it shows simulation time only (seed 001): no wall-clock durations, no counters that reset when
 // the gateway restarts, nothing that tells a restored world from an uninterrupted one. The operator's
-// status (src/runtime/operator.ts) adds those.
+// status (operatorStatus, below) adds those.
+import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
-import type { ResolvedConfig } from "./config.ts";
+import { durabilityStatus } from "../runtime/operator.ts";
+import type { RuntimeHealth } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
 
 /** Where the world is served, relative to the gateway's base URL (seed 001: start returns its
@@ -91,5 +93,16 @@ export function worldStatus(
     ...(caller
       ? { caller: { ...caller, ...(self ? { location: { roomId: self.roomId, tile: self.tile } } : {}) } }
       : {}),
+  };
+}
+
+/** The operator's status (admin route only): the agents' view plus how the world came to be,
+ * wall-clock health and the durable store. */
+export function operatorStatus(host: WorldHost) {
+  return {
+    ...worldStatus(host, host.config),
+    origin: host.origin,
+    health: host.runtime.health() satisfies RuntimeHealth,
+    durability: durabilityStatus(host),
   };
 }

@@ -5,21 +5,20 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
-import { smallWorld } from "../world/testing/fixtures.ts";
-import { World } from "../world/world.ts";
-import { resolveConfig } from "./config.ts";
-import { createHost } from "./host.ts";
+import { resolveConfig } from "../config/config.ts";
 import {
   createCheckpoint,
   currentSnapshot,
   listCheckpoints,
   loadSnapshot,
   OperatorError,
-  operatorStatus,
   restoreCheckpoint,
   saveNow,
-} from "./operator.ts";
-import { worldStatus } from "./status.ts";
+} from "../runtime/operator.ts";
+import { smallWorld } from "../world/testing/fixtures.ts";
+import { World } from "../world/world.ts";
+import { createHost } from "./host.ts";
+import { operatorStatus, worldStatus } from "./status.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
 const cleanup: (() => void)[] = [];

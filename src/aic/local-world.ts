@@ -1,0 +1,104 @@
+// A real, fresh world behind an AicService, stepped by hand: the conformance CLI's in-process mode
+// and the service / HTTP / tools tests run on it. Deterministic: nothing ticks unless asked.
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../runtime/world-runtime.ts";
+import type { WorldDefinition } from "../world/types.ts";
+import { World } from "../world/world.ts";
+import { type RateLimitConfig, RateLimiter } from "./rate-limit.ts";
+import { type AicClock, AicService } from "./service.ts";
+
+let lobby: Promise<WorldDefinition> | undefined;
+
+export function lobbyDefinition(): Promise<WorldDefinition> {
+  lobby ??= loadWorldDir(BUNDLED_WORLD_DIR);
+  return lobby;
+}
+
+export const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A manual clock for long-poll / timeout tests: timers fire only when advanced. */
+export class ManualClock implements AicClock {
+  now = 0;
+  private timers = new Map<number, { at: number; fn: () => void }>();
+  private nextId = 1;
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.now + ms, fn });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  get pending(): number {
+    return this.timers.size;
+  }
+  advance(ms: number): void {
+    this.now += ms;
+    for (const [id, timer] of [...this.timers]) {
+      if (timer.at <= this.now) {
+        this.timers.delete(id);
+        timer.fn();
+      }
+    }
+  }
+}
+
+export interface TestEnv {
+  world: World;
+  runtime: WorldRuntime;
+  service: AicService;
+  limiter: RateLimiter;
+  /** Run one tick now and return what the promise resolved to. */
+  tick<T>(pending: Promise<T>): Promise<T>;
+  /** Join agents (a tick). */
+  join(...agentIds: string[]): Promise<void>;
+}
+
+export const TEST_AGENTS: Record<string, { name: string }> = {
+  agent_helper: { name: "Helper Bot" },
+  agent_other: { name: "Other Bot" },
+  agent_third: { name: "Third Bot" },
+};
+
+export async function createTestEnv(
+  options: {
+    rateLimits?: RateLimitConfig;
+    limiterNow?: () => number;
+    clock?: AicClock;
+    patch?: Partial<WorldDefinition>;
+    /** Who is provisioned; default TEST_AGENTS. */
+    agents?: (agentId: string) => { name: string } | undefined;
+  } = {},
+): Promise<TestEnv> {
+  const definition = { ...(await lobbyDefinition()), ...(options.patch ?? {}) };
+  const world = World.create(definition);
+  const runtime = new WorldRuntime(world, silentLogger);
+  const limiter = new RateLimiter({
+    ...(options.rateLimits ?? { disabled: true }),
+    ...(options.limiterNow ? { now: options.limiterNow } : {}),
+  });
+  const service = new AicService({
+    runtime,
+    agents: options.agents ?? ((id) => TEST_AGENTS[id]),
+    limiter,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const tick = async <T>(pending: Promise<T>): Promise<T> => {
+    runtime.stepNow();
+    return pending;
+  };
+  return {
+    world,
+    runtime,
+    service,
+    limiter,
+    tick,
+    async join(...agentIds) {
+      const joined = agentIds.map((id) => service.join(id, { agentId: id, roomId: "lobby" }));
+      runtime.stepNow();
+      for (const result of await Promise.all(joined)) {
+        if (result.status !== "ok") throw new Error(`join failed: ${JSON.stringify(result)}`);
+      }
+    },
+  };
+}

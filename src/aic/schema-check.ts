@@ -1,0 +1,64 @@
+// Checks an AIC answer against a JSON Schema of the contract: the one this server generates from its
+// zod schemas (what the conformance CLI checks any server against) or, in tests, the PRD's own.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { buildAicSchema, buildEventsSchema } from "./documents.ts";
+
+export type Validate = (def: string, value: unknown) => { valid: boolean; errors: string };
+
+/** A validator for the `$defs` of one schema document. */
+export function validatorFor(schema: Record<string, unknown>): Validate {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema(schema);
+  const id = schema.$id as string;
+  return (def, value) => {
+    const validate = ajv.getSchema(`${id}#/$defs/${def}`);
+    if (!validate) throw new Error(`no $defs/${def} in ${id}`);
+    const valid = validate(value) as boolean;
+    return { valid, errors: valid ? "" : ajv.errorsText(validate.errors) };
+  };
+}
+
+export const generatedAic = validatorFor(buildAicSchema());
+export const generatedEvents = validatorFor(buildEventsSchema());
+
+export const EVENT_DEFS: Record<string, string> = {
+  "presence.join": "PresenceJoin",
+  "presence.leave": "PresenceLeave",
+  "proximity.enter": "ProximityEnter",
+  "proximity.exit": "ProximityExit",
+  "chat.message": "ChatMessage",
+  "object.state_changed": "ObjectStateChanged",
+};
+
+/** A named pair of validators: the AIC schema and the events schema. */
+export type SchemaPair = [label: string, aic: Validate, events: Validate];
+
+export const GENERATED: SchemaPair = ["generated", generatedAic, generatedEvents];
+
+/** Validate an AIC response wrapper: the Result wrapper, and `data` against the endpoint's data def;
+ * events inside pollEvents data also against their payload defs. One problem line per failure. */
+export function checkAnswer(
+  dataDef: string,
+  response: unknown,
+  schemas: SchemaPair[] = [GENERATED],
+): string[] {
+  const problems: string[] = [];
+  for (const [label, aic, events] of schemas) {
+    const wrapper = aic("Result", response);
+    if (!wrapper.valid) problems.push(`${label} Result: ${wrapper.errors}`);
+    const r = response as { status?: string; data?: unknown };
+    if (r.status === "ok") {
+      const data = aic(dataDef, r.data);
+      if (!data.valid) problems.push(`${label} ${dataDef}: ${data.errors}`);
+      const list = (r.data as { events?: { type: string; payload: unknown }[] }).events;
+      for (const event of list ?? []) {
+        const def = EVENT_DEFS[event.type];
+        const check = def
+          ? events(def, event.payload)
+          : { valid: false, errors: `unknown type ${event.type}` };
+        if (!check.valid) problems.push(`${label} event ${event.type}: ${check.errors}`);
+      }
+    }
+  }
+  return problems;
+}
