@@ -40,7 +40,9 @@ export interface ResolvedConfig {
   remote?: RemoteConfig;
   web: { joinCode?: string; resumeGraceSec: number };
   rateLimits: RateLimitConfig;
-  snapshot: { enabled: boolean; intervalSec: number };
+  /** Durability: `fsync` false writes each tick to the OS only (survives a killed process, not a
+   * power loss) instead of waiting for the disk. */
+  snapshot: { enabled: boolean; intervalSec: number; fsync: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -183,6 +185,7 @@ export function resolveConfig(raw: unknown): ResolvedConfig {
     snapshot: {
       enabled: snapRaw.enabled !== false,
       intervalSec: intInRange(snapRaw.intervalSec, 60, 5, 86_400, "snapshot.intervalSec"),
+      fsync: snapRaw.fsync !== false,
     },
   };
 }

@@ -35,6 +35,7 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
     ...(config.tickRate ? { tickRate: config.tickRate } : {}),
     defaultRoomId: config.defaultRoomId,
     storeFile: stateDir && config.snapshot.enabled ? storeFile(stateDir) : undefined,
+    storeSync: config.snapshot.fsync ? "full" : "normal",
     logger,
   });
   return { ...opened, config, closers: [] };

@@ -64,6 +64,21 @@ function errorOf(fn: () => unknown): OperatorError {
   throw new Error("expected an OperatorError");
 }
 
+describe("durability config", () => {
+  it("fsyncs every tick by default; snapshot.fsync: false writes to the OS only", async () => {
+    const { host } = await setup();
+    expect(host.store?.synchronous).toBe("full");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
+    const config = resolveConfig({ snapshot: { fsync: false } });
+    const relaxed = await createHost({ config, logger: quiet, stateDir: dir });
+    cleanup.push(() => {
+      relaxed.store?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    expect(relaxed.store?.synchronous).toBe("normal");
+  });
+});
+
 describe("operator save/load", () => {
   it("saves snapshots with format, sim time and hash; lists and restores named checkpoints", async () => {
     const { host, aic, tick } = await setup();

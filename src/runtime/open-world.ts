@@ -19,6 +19,10 @@ export interface OpenWorldOptions {
   defaultRoomId: string;
   /** The store's database file; persistence is off without it. */
   storeFile: string | undefined;
+  /** "full" (default): every tick's commit is fsynced, so an acknowledgement survives even a power
+   * loss. "normal": written to the OS before the answer (survives a killed process, not a power
+   * loss), without waiting for the disk. */
+  storeSync?: "full" | "normal";
   logger: RuntimeLogger;
 }
 
@@ -46,7 +50,7 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     const runtime = new WorldRuntime(World.create(definition), logger);
     return { definition, runtime, origin: "fresh", store: undefined, recovery: undefined };
   }
-  const store = openStoreFor(storeFile, definition, logger);
+  const store = openStoreFor(storeFile, definition, logger, options.storeSync ?? "full");
   const { world, report } = recoverWorld(definition, store);
   for (const problem of report.problems) logger.error(`openclawworld: recovery: ${problem}`);
   const origin = report.base.kind === "snapshot" || report.replayedTicks > 0 ? "restored" : "fresh";
@@ -87,16 +91,21 @@ export function closeWorld(opened: OpenedWorld, logger: RuntimeLogger): void {
 
 /** Opens the store of this world. A file that is not a usable database, or the store of another
  * world or scene (the world files changed), is set aside with a reason in the log, never deleted. */
-function openStoreFor(file: string, definition: WorldDefinition, logger: RuntimeLogger): WorldStore {
+function openStoreFor(
+  file: string,
+  definition: WorldDefinition,
+  logger: RuntimeLogger,
+  synchronous: "full" | "normal",
+): WorldStore {
   let store: WorldStore;
   try {
-    store = WorldStore.open(file);
+    store = WorldStore.open(file, { synchronous });
   } catch (error) {
     const aside = setAside(file, "damaged");
     logger.error(
       `openclawworld: ${file} is not usable (${describe(error)}); kept it at ${aside}, starting fresh`,
     );
-    store = WorldStore.open(file);
+    store = WorldStore.open(file, { synchronous });
   }
   const identity = store.identity();
   const mine = { world: definition.name, sceneHash: definition.sceneHash };
@@ -106,7 +115,7 @@ function openStoreFor(file: string, definition: WorldDefinition, logger: Runtime
     logger.warn(
       `openclawworld: the saved world (${identity.world}, scene ${identity.sceneHash}) is not this world (${mine.world}, scene ${mine.sceneHash}); kept it at ${aside}, starting fresh`,
     );
-    store = WorldStore.open(file);
+    store = WorldStore.open(file, { synchronous });
   }
   if (store.identity() === undefined) store.setIdentity(mine);
   return store;

@@ -115,6 +115,12 @@ export class WorldStore {
     this.db.close();
   }
 
+  /** How commits reach the disk (PRAGMA synchronous): "full" fsyncs each one. */
+  get synchronous(): "off" | "normal" | "full" | "extra" {
+    const row = this.db.prepare("PRAGMA synchronous").get() as { synchronous: number };
+    return (["off", "normal", "full", "extra"] as const)[row.synchronous] ?? "full";
+  }
+
   get isOpen(): boolean {
     return !this.closed;
   }

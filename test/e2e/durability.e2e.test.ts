@@ -82,8 +82,8 @@ describe("durability: kill -9 of a real gateway", () => {
     const runId = Date.now().toString(36);
     let killed = false;
     const killAfter = 30;
-    // Four lanes (each agent moves in one and chats in another), one request every 40 ms per lane:
-    // requests are in flight when the gateway dies. Every 200 answer is an acknowledgement, also one
+    // Four lanes (each agent moves in one and chats in another), each sending again soon after its
+    // answer: requests are in flight when the gateway dies. Every 200 answer is an acknowledgement, also one
     // read after the kill (the server answered before it died).
     const lanes = AGENTS.flatMap((agentId, agentIndex) =>
       (["moveTo", "chatSend"] as const).map((path) => ({ agentId, agentIndex, path })),
@@ -114,7 +114,9 @@ describe("durability: kill -9 of a real gateway", () => {
           killed = true;
           live!.child.kill("SIGKILL"); // 0 ms after the acknowledgement
         }
-        await new Promise((r) => setTimeout(r, 40));
+        // Random pauses shorter than a tick keep the lanes out of step with the ticks, so at the
+        // kill some requests are queued for the next tick.
+        await new Promise((r) => setTimeout(r, Math.random() * 20));
       }
     });
     await Promise.all(traffic);
