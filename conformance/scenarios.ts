@@ -4,6 +4,7 @@
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
 // compared with a golden file.
 import { generatedAic } from "../src/aic/schema-check.ts";
+import { agentEntityId } from "../src/world/ids.ts";
 
 export type AicAnswer =
   | { status: "ok"; data: any }
@@ -226,7 +227,7 @@ export async function proximityChat(client: ScenarioClient, agents: ScenarioAgen
   trace.push({
     step: "pollEvents",
     received: "chat.message",
-    from: chat.payload.fromEntityId === `agt_${agents.b}` ? "speaker" : chat.payload.fromEntityId,
+    from: chat.payload.fromEntityId === agentEntityId(agents.b) ? "speaker" : chat.payload.fromEntityId,
     channel: chat.payload.channel,
   });
   return trace;

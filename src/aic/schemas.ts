@@ -3,7 +3,16 @@
 // the PRD oracle (fixtures/prd-oracle/aic-schema.json) and events-schema.json exactly; every object is strict
 // (an unknown key is a bad_request). Extensions (join/leave, `expect` guards) are in DECISIONS.md.
 import * as z from "zod";
+import {
+  AGENT_ID_PATTERN,
+  CHAT_MESSAGE_MAX_CHARS,
+  ENTITY_ID_PATTERN,
+  ROOM_ID_PATTERN,
+  TILE_COORD_MAX,
+} from "../world/ids.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
+
+export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, ROOM_ID_PATTERN };
 
 /** Every named schema, keyed by its `$defs` name in the generated documents. */
 export const aicRegistry = z.registry<{ id: string; description?: string }>();
@@ -16,9 +25,6 @@ function named<T extends z.ZodType>(id: string, schema: T, description?: string)
 }
 
 // ---- identifiers, time (PRD 4) --------------------------------------------------------------
-export const ROOM_ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
-export const AGENT_ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
-export const ENTITY_ID_PATTERN = /^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$/;
 export const TX_ID_PATTERN = /^tx_[a-zA-Z0-9._-]{8,128}$/;
 export const CURSOR_PATTERN = /^[A-Za-z0-9=_-]{1,256}$/;
 export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9._-]{8,128}$/;
@@ -31,12 +37,22 @@ export const Cursor = named("Cursor", z.string().regex(CURSOR_PATTERN));
 export const TsMs = named("TsMs", z.int().min(0));
 export const IdMessage = z.string().regex(MESSAGE_ID_PATTERN);
 
+// ---- field rules shared with the human WebSocket protocol (fresh instances: inlined in documents) --
+/** One tile coordinate. */
+export const tileCoordinate = () => z.int().min(0).max(TILE_COORD_MAX);
+/** A chat message's text. */
+export const chatText = () => z.string().min(1).max(CHAT_MESSAGE_MAX_CHARS);
+/** An interaction's action name (`read`, `open`, ...). */
+export const actionName = () => z.string().min(1).max(64);
+
+/** List bounds of the answers (PRD oracle): the service truncates to them. */
+export const MAX_NEARBY = 500;
+export const MAX_AFFORDS = 50;
+export const MAX_CHAT_MESSAGES = 500;
+
 // ---- core types (PRD 6.2) -------------------------------------------------------------------
 export const Vec2 = named("Vec2", z.strictObject({ x: z.number(), y: z.number() }));
-export const TileCoord = named(
-  "TileCoord",
-  z.strictObject({ tx: z.int().min(0).max(100000), ty: z.int().min(0).max(100000) }),
-);
+export const TileCoord = named("TileCoord", z.strictObject({ tx: tileCoordinate(), ty: tileCoordinate() }));
 
 export const ErrorCode = named("ErrorCode", z.enum(AIC_ERROR_CODES));
 export const ErrorObject = named(
@@ -92,7 +108,7 @@ export const ObservedEntity = named(
   z.strictObject({
     entity: EntityBase,
     distance: z.number().min(0).max(1000000),
-    affords: z.array(Affordance).min(0).max(50),
+    affords: z.array(Affordance).min(0).max(MAX_AFFORDS),
     object: ObjectState.optional(),
   }),
 );
@@ -138,7 +154,7 @@ export const ObserveResponseData = named(
   "ObserveResponseData",
   z.strictObject({
     self: EntityBase,
-    nearby: z.array(ObservedEntity).min(0).max(500),
+    nearby: z.array(ObservedEntity).min(0).max(MAX_NEARBY),
     serverTsMs: TsMs,
     room: RoomInfo,
   }),
@@ -182,7 +198,7 @@ export const InteractRequest = named(
     roomId: IdRoom,
     txId: IdTx,
     targetId: IdEntity,
-    action: z.string().min(1).max(64),
+    action: actionName(),
     params: z.record(z.string(), z.unknown()).optional(),
     expect: Expect.optional(),
   }),
@@ -201,7 +217,7 @@ export const ChatSendRequest = named(
     roomId: IdRoom,
     txId: IdTx,
     channel: ChatChannel,
-    message: z.string().min(1).max(500),
+    message: chatText(),
     expect: Expect.optional(),
   }),
 );
@@ -213,7 +229,7 @@ export const ChatMessage = named(
     channel: ChatChannel,
     fromEntityId: IdEntity,
     fromName: z.string().min(1).max(64),
-    message: z.string().min(1).max(500),
+    message: chatText(),
     tsMs: TsMs,
   }),
 );
@@ -232,7 +248,7 @@ export const ChatObserveRequest = named(
 );
 export const ChatObserveResponseData = named(
   "ChatObserveResponseData",
-  z.strictObject({ messages: z.array(ChatMessage).min(0).max(500), serverTsMs: TsMs }),
+  z.strictObject({ messages: z.array(ChatMessage).min(0).max(MAX_CHAT_MESSAGES), serverTsMs: TsMs }),
 );
 
 // ---- events ---------------------------------------------------------------------------------
@@ -325,7 +341,7 @@ export const ChatMessagePayload = eventNamed(
     messageId: z.string().regex(MESSAGE_ID_PATTERN),
     fromEntityId: EvIdEntity,
     channel: z.enum(["proximity", "global"]),
-    message: z.string().min(1).max(500),
+    message: chatText(),
     tsMs: EvTsMs,
   }),
 );

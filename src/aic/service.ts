@@ -3,12 +3,15 @@
 // Actions are queued on the WorldRuntime and answered after the tick that applied them.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import * as z from "zod";
+import type * as z from "zod";
 import { RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
+import { txPayloadMismatch } from "../world/tx-store.ts";
 import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from "../world/types.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { type WorldReads, worldReads } from "./reads.ts";
 import {
   ChatObserveRequest,
   type ChatObserveResponse,
@@ -18,13 +21,15 @@ import {
   type EventEnvelopeT,
   EventStreamQuery,
   type ExpectT,
-  IdEntity,
   InteractRequest,
   type InteractResponse,
   JoinRequest,
   type JoinResponse,
   LeaveRequest,
   type LeaveResponse,
+  MAX_AFFORDS,
+  MAX_CHAT_MESSAGES,
+  MAX_NEARBY,
   MoveToRequest,
   type MoveToResponse,
   type ObservedEntityT,
@@ -32,7 +37,7 @@ import {
   type ObserveResponse,
   PollEventsRequest,
   type PollEventsResponse,
-  TileCoord,
+  type TileCoordT,
 } from "./schemas.ts";
 
 export interface AicClock {
@@ -73,38 +78,16 @@ export interface Actor {
   rateKey: string;
 }
 
-/** Transport-neutral actions (WebSocket humans and the AIC endpoints). */
-export const ActAction = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("join"),
-    roomId: z
-      .string()
-      .regex(/^[a-zA-Z0-9._-]{1,64}$/)
-      .optional(),
-  }),
-  z.strictObject({ kind: z.literal("leave") }),
-  z.strictObject({
-    kind: z.literal("moveTo"),
-    dest: TileCoord,
-    roomId: z
-      .string()
-      .regex(/^[a-zA-Z0-9._-]{1,64}$/)
-      .optional(),
-  }),
-  z.strictObject({ kind: z.literal("moveDir"), dx: z.int().min(-1).max(1), dy: z.int().min(-1).max(1) }),
-  z.strictObject({
-    kind: z.literal("interact"),
-    targetId: IdEntity,
-    action: z.string().min(1).max(64),
-    params: z.record(z.string(), z.unknown()).optional(),
-  }),
-  z.strictObject({
-    kind: z.literal("chat"),
-    channel: z.enum(["proximity", "global"]),
-    message: z.string().min(1).max(500),
-  }),
-]);
-export type ActActionT = z.infer<typeof ActAction>;
+/** Transport-neutral actions: what a WebSocket human asks for (already validated by the protocol
+ * schema, built from the same field schemas as the AIC requests) and what each agent endpoint
+ * becomes once its request is admitted. */
+export type ActActionT =
+  | { kind: "join"; roomId?: string }
+  | { kind: "leave" }
+  | { kind: "moveTo"; dest: TileCoordT; roomId?: string }
+  | { kind: "moveDir"; dx: number; dy: number }
+  | { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> }
+  | { kind: "chat"; channel: "proximity" | "global"; message: string };
 
 export type ActData =
   | JoinResponse
@@ -121,20 +104,17 @@ interface ExecuteExtras {
   signal?: AbortSignal;
 }
 
-/** Rate class per endpoint / action kind (PRD 12 + DECISIONS.md). */
-export const RATE_CLASS = {
+/** Rate class per read endpoint (PRD 12 + DECISIONS.md); actions are limited by ACTION_RATE_CLASS. */
+const READ_RATE_CLASS = {
   observe: "observe",
   pollEvents: "pollEvents",
-  chatSend: "chatSend",
   chatObserve: "chatObserve",
-  moveTo: "action",
-  interact: "action",
-  join: "session",
-  leave: "session",
   eventStream: "pollEvents",
 } as const;
 
-const ACT_RATE_CLASS: Record<ActActionT["kind"], string> = {
+/** Rate class per action kind, the same for agents (moveTo, interact, chatSend, join, leave) and
+ * humans (who also have moveDir). */
+const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
   join: "session",
   leave: "session",
   moveTo: "action",
@@ -143,19 +123,11 @@ const ACT_RATE_CLASS: Record<ActActionT["kind"], string> = {
   chat: "chatSend",
 };
 
-export const MAX_NEARBY = 500;
-const MAX_AFFORDS = 50;
-const MAX_CHAT_MESSAGES = 500;
-
 /** The event subscription behind SSE: reads continue from where the last read ended. */
 export interface EventSubscription {
   readonly roomId: string;
   readonly cursor: string;
   next(waitMs: number, signal?: AbortSignal): Promise<AicResult<PollEventsResponse>>;
-}
-
-export function agentEntityId(agentId: string): string {
-  return `agt_${agentId}`;
 }
 
 /** SHA-256 (hex) of the RFC 8785 canonical JSON of the request without its txId. */
@@ -175,6 +147,8 @@ export class AicService {
   private readonly runtime: WorldRuntime;
   private readonly agents: AicServiceDeps["agents"];
   readonly limiter: RateLimiter;
+  /** What adapters may read of the world (no writes: those are actions). */
+  readonly reads: WorldReads;
   private readonly clock: AicClock;
   private readonly actionTimeoutMs: number;
 
@@ -182,6 +156,7 @@ export class AicService {
     this.runtime = deps.runtime;
     this.agents = deps.agents;
     this.limiter = deps.limiter;
+    this.reads = worldReads(deps.runtime);
     this.clock = deps.clock ?? realClock;
     this.actionTimeoutMs = deps.actionTimeoutMs ?? 10_000;
   }
@@ -195,15 +170,10 @@ export class AicService {
     return this.runtime.running;
   }
 
-  /** The room an agent is in now, or undefined when it has not joined. */
-  agentRoom(agentId: string): string | undefined {
-    return this.world.getEntity(agentEntityId(agentId))?.roomId;
-  }
-
   // ---- agent endpoints ----------------------------------------------------------------------
 
   async observe(caller: string, body: unknown, _opts?: CallOptions): Promise<AicResult<ObserveResponse>> {
-    const pre = this.admit(caller, body, ObserveRequest, RATE_CLASS.observe);
+    const pre = this.admitRead(caller, body, ObserveRequest, READ_RATE_CLASS.observe);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const self = this.world.getEntity(actor.entityId);
@@ -225,10 +195,10 @@ export class AicService {
   }
 
   async moveTo(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<MoveToResponse>> {
-    const pre = this.admit(caller, body, MoveToRequest, RATE_CLASS.moveTo);
+    const pre = this.admit(caller, body, MoveToRequest);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
-    const result = await this.execute(
+    const result = await this.perform(
       actor,
       { kind: "moveTo", dest: request.dest },
       this.txExtras(request, request.expect, opts),
@@ -237,20 +207,20 @@ export class AicService {
   }
 
   async interact(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<InteractResponse>> {
-    const pre = this.admit(caller, body, InteractRequest, RATE_CLASS.interact);
+    const pre = this.admit(caller, body, InteractRequest);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const action: ActActionT = { kind: "interact", targetId: request.targetId, action: request.action };
     if (request.params) action.params = request.params;
-    const result = await this.execute(actor, action, this.txExtras(request, request.expect, opts));
+    const result = await this.perform(actor, action, this.txExtras(request, request.expect, opts));
     return withTxId(request.txId, result) as AicResult<InteractResponse>;
   }
 
   async chatSend(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<ChatSendResponse>> {
-    const pre = this.admit(caller, body, ChatSendRequest, RATE_CLASS.chatSend);
+    const pre = this.admit(caller, body, ChatSendRequest);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
-    const result = await this.execute(
+    const result = await this.perform(
       actor,
       { kind: "chat", channel: request.channel, message: request.message },
       this.txExtras(request, request.expect, opts),
@@ -263,7 +233,7 @@ export class AicService {
     body: unknown,
     _opts?: CallOptions,
   ): Promise<AicResult<ChatObserveResponse>> {
-    const pre = this.admit(caller, body, ChatObserveRequest, RATE_CLASS.chatObserve);
+    const pre = this.admitRead(caller, body, ChatObserveRequest, READ_RATE_CLASS.chatObserve);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const self = this.world.getEntity(actor.entityId);
@@ -292,7 +262,7 @@ export class AicService {
     body: unknown,
     opts?: CallOptions,
   ): Promise<AicResult<PollEventsResponse>> {
-    const pre = this.admit(caller, body, PollEventsRequest, RATE_CLASS.pollEvents);
+    const pre = this.admitRead(caller, body, PollEventsRequest, READ_RATE_CLASS.pollEvents);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const position = decodeCursor(request.sinceCursor, request.roomId);
@@ -307,19 +277,19 @@ export class AicService {
   }
 
   async join(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<JoinResponse>> {
-    const pre = this.admit(caller, body, JoinRequest, RATE_CLASS.join, { requireRoom: true });
+    const pre = this.admit(caller, body, JoinRequest);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
-    return this.execute(actor, { kind: "join", roomId: request.roomId }, { signal: opts?.signal }) as Promise<
+    return this.perform(actor, { kind: "join", roomId: request.roomId }, { signal: opts?.signal }) as Promise<
       AicResult<JoinResponse>
     >;
   }
 
   async leave(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<LeaveResponse>> {
-    const pre = this.admit(caller, body, LeaveRequest, RATE_CLASS.leave);
+    const pre = this.admit(caller, body, LeaveRequest);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
-    return this.execute(
+    return this.perform(
       actor,
       { kind: "leave" },
       { roomId: request.roomId, signal: opts?.signal },
@@ -328,7 +298,7 @@ export class AicService {
 
   /** Open an event subscription (SSE). Without `sinceCursor` it starts at the room's latest event. */
   async subscribeEvents(caller: string, query: unknown): Promise<AicResult<EventSubscription>> {
-    const pre = this.admit(caller, query, EventStreamQuery, RATE_CLASS.eventStream);
+    const pre = this.admitRead(caller, query, EventStreamQuery, READ_RATE_CLASS.eventStream);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const self = this.world.getEntity(actor.entityId);
@@ -365,17 +335,25 @@ export class AicService {
 
   // ---- the shared action path -----------------------------------------------------------------
 
-  /** One action by a human (WebSocket) or agent, rate-limited under `actor.rateKey`. */
-  async act(actor: Actor, action: unknown, opts?: CallOptions): Promise<AicResult<ActData>> {
-    const parsed = ActAction.safeParse(action);
-    if (!parsed.success) return badRequest(parsed.error);
-    const actorCheck = ActorShape.safeParse(actor);
-    if (!actorCheck.success) return badRequest(actorCheck.error);
-    const limited = this.rateLimit(actor.rateKey, ACT_RATE_CLASS[parsed.data.kind]);
-    if (limited) return limited;
+  /** One action by a human: the WebSocket's already-validated message and the actor it built. */
+  act(actor: Actor, action: ActActionT, opts?: CallOptions): Promise<AicResult<ActData>> {
     const extras: ExecuteExtras = { signal: opts?.signal };
-    if (parsed.data.kind === "moveTo" && parsed.data.roomId) extras.roomId = parsed.data.roomId;
-    return this.execute(actor, parsed.data, extras);
+    if (action.kind === "moveTo" && action.roomId) extras.roomId = action.roomId;
+    return this.perform(actor, action, extras);
+  }
+
+  /** The one way into an action, for agent endpoints (after admission) and humans (act): rate limit
+   * by action kind under `actor.rateKey`, check the named room exists, then submit and await. */
+  private async perform(
+    actor: Actor,
+    action: ActActionT,
+    extras: ExecuteExtras,
+  ): Promise<AicResult<ActData>> {
+    const limited = this.rateLimit(actor.rateKey, ACTION_RATE_CLASS[action.kind]);
+    if (limited) return limited;
+    const roomId = extras.roomId ?? (action.kind === "join" ? action.roomId : undefined);
+    if (roomId !== undefined && !this.world.definition.rooms[roomId]) return noSuchRoom(roomId);
+    return this.execute(actor, action, extras);
   }
 
   private async execute(
@@ -387,15 +365,17 @@ export class AicService {
     if (extras.tx) {
       const stored = world.lookupTx(extras.tx.key);
       if (stored) {
-        if (stored.payloadHash !== extras.tx.payloadHash) return txConflict();
+        if (stored.payloadHash !== extras.tx.payloadHash) {
+          const { code, message, details } = txPayloadMismatch();
+          return aicError(code, message, details);
+        }
         return mapResult(action, stored.result, extras, undefined);
       }
     }
     const input = buildInput(actor, action, extras);
     if (action.kind === "join") {
       const joinRoom = action.roomId ?? world.definition.defaultRoomId;
-      if (!world.definition.rooms[joinRoom])
-        return aicError("not_found", `room "${joinRoom}" does not exist`);
+      if (!world.definition.rooms[joinRoom]) return noSuchRoom(joinRoom);
     }
     // No tick runs between submit() and the tick that applies the input, so this is the room's
     // position just before the join: the joiner's cursor.
@@ -533,13 +513,29 @@ export class AicService {
 
   // ---- admission: validate, scope, rate limit -------------------------------------------------
 
-  private admit<S extends z.ZodType<{ agentId: string; roomId: string }>>(
+  /** A read: admitted, rate-limited by its endpoint's class, in an existing room. */
+  private admitRead<S extends z.ZodType<{ agentId: string; roomId: string }>>(
     caller: string,
     body: unknown,
     schema: S,
     rateClass: string,
-    _options: { requireRoom?: boolean } = {},
-  ): { ok: true; request: z.output<S>; actor: Actor } | { ok: false; result: AicResult<never> } {
+  ): Admission<z.output<S>> {
+    const pre = this.admit(caller, body, schema);
+    if (!pre.ok) return pre;
+    const limited = this.rateLimit(pre.actor.rateKey, rateClass);
+    if (limited) return { ok: false, result: limited };
+    if (!this.world.definition.rooms[pre.request.roomId]) {
+      return { ok: false, result: noSuchRoom(pre.request.roomId) };
+    }
+    return pre;
+  }
+
+  /** A valid request, for the caller's own agentId, by a provisioned agent: who acts, and what. */
+  private admit<S extends z.ZodType<{ agentId: string; roomId: string }>>(
+    caller: string,
+    body: unknown,
+    schema: S,
+  ): Admission<z.output<S>> {
     const parsed = schema.safeParse(body);
     if (!parsed.success) return { ok: false, result: badRequest(parsed.error) };
     const request = parsed.data;
@@ -561,11 +557,6 @@ export class AicService {
       name: agent.name,
       rateKey: `agent:${request.agentId}`,
     };
-    const limited = this.rateLimit(actor.rateKey, rateClass);
-    if (limited) return { ok: false, result: limited };
-    if (!this.world.definition.rooms[request.roomId]) {
-      return { ok: false, result: aicError("not_found", `room "${request.roomId}" does not exist`) };
-    }
     return { ok: true, request, actor };
   }
 
@@ -613,12 +604,11 @@ export class AicService {
   }
 }
 
-const ActorShape = z.strictObject({
-  entityId: z.string().regex(/^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/),
-  kind: z.enum(["human", "agent"]),
-  name: z.string().min(1).max(64),
-  rateKey: z.string().min(1).max(200),
-});
+type Admission<R> = { ok: true; request: R; actor: Actor } | { ok: false; result: AicResult<never> };
+
+function noSuchRoom(roomId: string): AicResult<never> {
+  return aicError("not_found", `room "${roomId}" does not exist`);
+}
 
 function entityBase(view: EntityView, full: boolean): EntityBaseT {
   const base: EntityBaseT = {
@@ -746,12 +736,6 @@ function mapResult(
 
 function withTxId(txId: string, result: AicResult<ActData>): AicResult<unknown> {
   return result.status === "ok" ? { status: "ok", data: { txId, ...result.data } } : result;
-}
-
-function txConflict(): AicResult<never> {
-  return aicError("conflict", "txId was already used with a different payload", {
-    reason: "tx_payload_mismatch",
-  });
 }
 
 function notInRoom(agentId: string, roomId: string): AicResult<never> {

@@ -2,6 +2,7 @@
 // configSchema and applies its defaults; this module normalises spellings, fills defaults for callers
 // that bypass the gateway (unit tests, scripts) and rejects what the schema cannot express.
 import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
+import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
 
@@ -46,8 +47,6 @@ export interface ResolvedConfig {
 }
 
 export class ConfigError extends Error {}
-
-const ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
 
 /** `ocw.move_to` and `ocw_move_to` name the same tool; providers reject dots, so underscores win. */
 export function canonicalToolName(name: string): string {
@@ -109,12 +108,12 @@ export function resolveConfig(raw: unknown): ResolvedConfig {
   const worldDir =
     typeof value.world === "string" && value.world.trim() ? value.world.trim() : BUNDLED_WORLD_DIR;
   const defaultRoomId = typeof value.defaultRoomId === "string" ? value.defaultRoomId : "lobby";
-  if (!ID_PATTERN.test(defaultRoomId))
+  if (!ROOM_ID_PATTERN.test(defaultRoomId))
     throw new ConfigError("openclawworld config: defaultRoomId is not a valid room id");
 
   const agents: ResolvedConfig["agents"] = {};
   for (const [agentId, entry] of Object.entries(asRecord(value.agents))) {
-    if (!ID_PATTERN.test(agentId))
+    if (!AGENT_ID_PATTERN.test(agentId))
       throw new ConfigError(`openclawworld config: agents.${agentId}: invalid agent id`);
     const e = asRecord(entry);
     const token = typeof e.token === "string" ? e.token : undefined;

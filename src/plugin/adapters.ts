@@ -39,12 +39,11 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   });
   const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
   const web = createWebSurface({
-    runtime: host.runtime,
     service: aic,
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
-    ...(host.store ? { sessions: sessionSpace(host.store, "humans") } : {}),
+    ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
   });
   host.aic = aic;

@@ -6,6 +6,7 @@ import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
 import { durabilityStatus } from "../runtime/operator.ts";
 import type { RuntimeHealth } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 import type { WorldHost } from "./host.ts";
 
 /** Where the world is served, relative to the gateway's base URL (seed 001: start returns its
@@ -53,7 +54,7 @@ export function worldStatus(
   const caller = agentId
     ? {
         agentId,
-        entityId: `agt_${agentId}`,
+        entityId: agentEntityId(agentId),
         enabledOptionalTools: enabledOptionalTools(config.tools, agentId),
       }
     : undefined;

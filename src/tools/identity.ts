@@ -1,7 +1,6 @@
 // Who a tool call acts as: the OpenClaw agent running the tool is the world agent `agt_<agentId>`.
 import { createHash } from "node:crypto";
-
-const AGENT_ID_PATTERN = /^[a-zA-Z0-9._-]{1,64}$/;
+import { AGENT_ID_PATTERN } from "../world/ids.ts";
 
 /** OpenClaw agent ids are usually already valid AIC agent ids; anything else is made valid, stably. */
 export function worldAgentId(openclawAgentId: string | undefined, fallback = "main"): string {

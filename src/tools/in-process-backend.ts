@@ -2,6 +2,7 @@
 // because the world service may start, stop or restart after the tools are registered.
 import type { AicResult } from "../aic/errors.ts";
 import type { AicService } from "../aic/service.ts";
+import { agentEntityId } from "../world/ids.ts";
 import type { AicBackend } from "./backend.ts";
 
 const NOT_RUNNING: AicResult<never> = {
@@ -23,7 +24,7 @@ export function inProcessBackend(live: () => AicService | undefined): AicBackend
       return aic[endpoint](agentId, body, { signal });
     },
     currentRoom(agentId) {
-      return live()?.agentRoom(agentId);
+      return live()?.reads.getEntity(agentEntityId(agentId))?.roomId;
     },
   };
 }

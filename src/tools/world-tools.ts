@@ -3,7 +3,9 @@
 // lets the AIC service validate it strictly, and turns the answer into a short text + `details`.
 import { type TSchema, Type } from "typebox";
 import type { AicResult } from "../aic/errors.ts";
+import { TX_ID_PATTERN } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
+import { CHAT_MESSAGE_MAX_CHARS, ENTITY_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 import { rememberCursor, rememberedCursor } from "./cursors.ts";
 import { txIdForToolCall } from "./identity.ts";
@@ -11,11 +13,11 @@ import { formatChat, formatEvents, formatObservation } from "./render.ts";
 import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
 
 const RoomId = Type.String({
-  pattern: "^[a-zA-Z0-9._-]{1,64}$",
+  pattern: ROOM_ID_PATTERN.source,
   description: "Room id; defaults to the room you are in.",
 });
 const TxId = Type.String({
-  pattern: "^tx_[a-zA-Z0-9._-]{8,128}$",
+  pattern: TX_ID_PATTERN.source,
   description:
     "Idempotency key. Omit it: one is derived from the tool call id, so a retried call applies once.",
 });
@@ -303,7 +305,7 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
     parameters: Type.Object(
       {
         targetId: Type.String({
-          pattern: "^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$",
+          pattern: ENTITY_ID_PATTERN.source,
           description: "Object id, e.g. obj_sign_welcome",
         }),
         action: Type.String({
@@ -356,11 +358,10 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
   return tool<ChatSendArgs>(deps, {
     name: "ocw_chat_send",
     label: "Say something",
-    description:
-      "Say something in the world. proximity (default) is heard by those near you; global by everyone in your room. At most 500 characters.",
+    description: `Say something in the world. proximity (default) is heard by those near you; global by everyone in your room. At most ${CHAT_MESSAGE_MAX_CHARS} characters.`,
     parameters: Type.Object(
       {
-        message: Type.String({ minLength: 1, maxLength: 500, description: "What to say" }),
+        message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX_CHARS, description: "What to say" }),
         channel: Type.Optional(Channel),
         roomId: Type.Optional(RoomId),
         txId: Type.Optional(TxId),

@@ -3,13 +3,13 @@
 import { createHash } from "node:crypto";
 import { parse as parseToml } from "smol-toml";
 import { WorldLoadError } from "./errors.ts";
+import { CHAT_MESSAGE_MAX_CHARS, ROOM_ID_PATTERN } from "./ids.ts";
 import { objectType } from "./objects/registry.ts";
 import { parseTiledMap } from "./tiled.ts";
 import { parseIsoToMs } from "./time.ts";
 import type { RoomDefinition, WorldDefinition } from "./types.ts";
 
 export const WORLD_TOML = "world.toml";
-const ROOM_ID_RE = /^[a-zA-Z0-9._-]{1,64}$/;
 
 export type WorldFiles = ReadonlyMap<string, Uint8Array | string>;
 
@@ -147,7 +147,12 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     integer: true,
   });
   const walkSpeed = sim.number("walk_speed", { fallback: 128, min: 1, max: 2000 });
-  const chatMaxLength = sim.number("chat_max_length", { fallback: 500, min: 1, max: 500, integer: true });
+  const chatMaxLength = sim.number("chat_max_length", {
+    fallback: CHAT_MESSAGE_MAX_CHARS,
+    min: 1,
+    max: CHAT_MESSAGE_MAX_CHARS,
+    integer: true,
+  });
   const txTtlSec = sim.number("tx_ttl_sec", { fallback: 600, min: 1, max: 86_400, integer: true });
 
   const roomsRaw = doc.rooms;
@@ -161,8 +166,8 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     if (!isTable(raw)) throw new WorldLoadError(WORLD_TOML, `rooms[${i}]`, "expected a table");
     const f = new Fields(raw, `rooms[${i}].`);
     const roomId = f.string("id");
-    if (!ROOM_ID_RE.test(roomId))
-      throw new WorldLoadError(WORLD_TOML, `rooms[${i}].id`, `expected ${ROOM_ID_RE}`);
+    if (!ROOM_ID_PATTERN.test(roomId))
+      throw new WorldLoadError(WORLD_TOML, `rooms[${i}].id`, `expected ${ROOM_ID_PATTERN}`);
     if (rooms[roomId]) throw new WorldLoadError(WORLD_TOML, `rooms[${i}].id`, `duplicate room "${roomId}"`);
     const mapFile = f.string("map");
     const mapContent = files.get(mapFile);

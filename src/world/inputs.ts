@@ -1,9 +1,7 @@
 // Shape checks for inputs arriving from outside (the AIC layer validates too, but the world never
 // trusts its callers: bad input becomes a bad_request result, never an exception).
+import { ACTOR_ID_PATTERN, AGENT_ENTITY_PREFIX, HUMAN_ENTITY_PREFIX, ROOM_ID_PATTERN } from "./ids.ts";
 import type { Guard, Input, WorldError } from "./types.ts";
-
-const ENTITY_ID_RE = /^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$/;
-const ROOM_ID_RE = /^[a-zA-Z0-9._-]{1,64}$/;
 
 function bad(message: string, details?: Record<string, unknown>): WorldError {
   return details ? { code: "bad_request", message, details } : { code: "bad_request", message };
@@ -46,11 +44,11 @@ function checkGuard(g: unknown, i: number): WorldError | undefined {
 export function checkInput(input: unknown): WorldError | undefined {
   if (!isPlainObject(input)) return bad("input must be an object");
   const i = input as Record<string, unknown>;
-  if (typeof i.entityId !== "string" || !ENTITY_ID_RE.test(i.entityId) || i.entityId.startsWith("obj_")) {
-    return bad("entityId must match ^(hum|agt)_[a-zA-Z0-9._-]{1,64}$", { entityId: i.entityId });
+  if (typeof i.entityId !== "string" || !ACTOR_ID_PATTERN.test(i.entityId)) {
+    return bad(`entityId must match ${ACTOR_ID_PATTERN.source}`, { entityId: i.entityId });
   }
-  if (i.roomId !== undefined && (typeof i.roomId !== "string" || !ROOM_ID_RE.test(i.roomId))) {
-    return bad("roomId must match ^[a-zA-Z0-9._-]{1,64}$");
+  if (i.roomId !== undefined && (typeof i.roomId !== "string" || !ROOM_ID_PATTERN.test(i.roomId))) {
+    return bad(`roomId must match ${ROOM_ID_PATTERN.source}`);
   }
   if (i.tx !== undefined) {
     const tx = i.tx as Record<string, unknown>;
@@ -71,15 +69,15 @@ export function checkInput(input: unknown): WorldError | undefined {
     case "join": {
       if (i.actorKind !== "human" && i.actorKind !== "agent")
         return bad('actorKind must be "human" or "agent"');
-      const prefix = i.actorKind === "human" ? "hum_" : "agt_";
+      const prefix = i.actorKind === "human" ? HUMAN_ENTITY_PREFIX : AGENT_ENTITY_PREFIX;
       if (!i.entityId.startsWith(prefix)) return bad(`a ${i.actorKind} entityId starts with ${prefix}`);
       if (typeof i.name !== "string" || i.name.length < 1 || i.name.length > 64)
         return bad("name must be 1..64 chars");
       if (
         i.joinRoomId !== undefined &&
-        (typeof i.joinRoomId !== "string" || !ROOM_ID_RE.test(i.joinRoomId))
+        (typeof i.joinRoomId !== "string" || !ROOM_ID_PATTERN.test(i.joinRoomId))
       ) {
-        return bad("joinRoomId must match ^[a-zA-Z0-9._-]{1,64}$");
+        return bad(`joinRoomId must match ${ROOM_ID_PATTERN.source}`);
       }
       return undefined;
     }

@@ -1,6 +1,16 @@
 // Idempotent results by key, expiring in simulation time. Entries are kept in insertion order, which
 // is also expiry order (the TTL is fixed), so the sweep only looks at the front.
-import type { InputResult } from "./types.ts";
+import type { InputResult, WorldError } from "./types.ts";
+
+/** The one answer to a reused idempotency key with a different payload, whether the first request
+ * was applied ticks ago (the AIC service finds it before queueing) or in this same tick. */
+export function txPayloadMismatch(): WorldError {
+  return {
+    code: "conflict",
+    message: "this idempotency key (txId) was already used with a different payload",
+    details: { reason: "tx_payload_mismatch" },
+  };
+}
 
 export interface TxEntry {
   key: string;

@@ -11,7 +11,7 @@ import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
 import { canonicalHash } from "./snapshot.ts";
 import { tickToMs } from "./time.ts";
-import { TxStore } from "./tx-store.ts";
+import { TxStore, txPayloadMismatch } from "./tx-store.ts";
 import {
   type Audience,
   type ChatChannel,
@@ -224,12 +224,7 @@ export class World implements WorldApi {
       const stored = this.txStore.get(tx.key, this.nowMs);
       if (stored) {
         if (stored.payloadHash === tx.payloadHash) return { ...stored.result, replayed: true };
-        return this.stamp(
-          fail("conflict", "this idempotency key was already used with a different payload", {
-            key: tx.key,
-            storedPayloadHash: stored.payloadHash,
-          }),
-        );
+        return this.stamp({ ok: false, error: txPayloadMismatch() });
       }
     }
     const result = this.stamp(this.apply(input, startTick, startHash));

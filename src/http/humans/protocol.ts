@@ -1,9 +1,9 @@
-// The human WebSocket protocol: client messages validated strictly with zod (the same style as AIC),
-// server messages typed. Every action a message asks for goes through AicService.act.
+// The human WebSocket protocol: client messages validated strictly with zod, from the same field
+// rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
-import { IdEntity } from "../../aic/schemas.ts";
+import { actionName, ChatChannel, chatText, IdEntity, tileCoordinate } from "../../aic/schemas.ts";
 
-const Int = (min: number, max: number) => z.int().min(min).max(max);
+const MoveStep = () => z.int().min(-1).max(1);
 
 export const ClientMessage = z.discriminatedUnion("type", [
   z.strictObject({
@@ -15,14 +15,10 @@ export const ClientMessage = z.discriminatedUnion("type", [
       .optional(),
     joinCode: z.string().max(64).optional(),
   }),
-  z.strictObject({ type: z.literal("move_intent"), dx: Int(-1, 1), dy: Int(-1, 1) }),
-  z.strictObject({ type: z.literal("click_to_move"), destTx: Int(0, 100_000), destTy: Int(0, 100_000) }),
-  z.strictObject({
-    type: z.literal("chat_send"),
-    channel: z.enum(["proximity", "global"]),
-    message: z.string().min(1).max(500),
-  }),
-  z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: z.string().min(1).max(64) }),
+  z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
+  z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
+  z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
+  z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: actionName() }),
   z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
 ]);
 export type ClientMessageT = z.infer<typeof ClientMessage>;

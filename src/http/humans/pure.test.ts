@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CHAT_MESSAGE_MAX_CHARS } from "../../world/ids.ts";
 import type { EntityView } from "../../world/types.ts";
+import { actionOf } from "./connection.ts";
 import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
 import { InterestSet } from "./interest.ts";
 import { parseClientMessage, type WireEntity } from "./protocol.ts";
@@ -111,5 +113,42 @@ describe("static file paths", () => {
     ]) {
       expect(resolveInside("/srv/web", bad), bad).toBeUndefined();
     }
+  });
+});
+
+describe("a parsed message is the action (one validation, then AicService.act)", () => {
+  it("maps each action message field for field onto the action the service performs", () => {
+    const cases: [unknown, unknown][] = [
+      [
+        { type: "move_intent", dx: -1, dy: 1 },
+        { kind: "moveDir", dx: -1, dy: 1 },
+      ],
+      [
+        { type: "click_to_move", destTx: 3, destTy: 4 },
+        { kind: "moveTo", dest: { tx: 3, ty: 4 } },
+      ],
+      [
+        { type: "chat_send", channel: "global", message: "hi" },
+        { kind: "chat", channel: "global", message: "hi" },
+      ],
+      [
+        { type: "interact", targetId: "obj_sign_welcome", action: "read" },
+        { kind: "interact", targetId: "obj_sign_welcome", action: "read" },
+      ],
+    ];
+    for (const [raw, action] of cases) {
+      const parsed = parseClientMessage(JSON.stringify(raw));
+      if (!parsed.ok || parsed.message.type === "join" || parsed.message.type === "ping") {
+        throw new Error(`not an action message: ${JSON.stringify(raw)}`);
+      }
+      expect(actionOf(parsed.message)).toEqual(action);
+    }
+  });
+
+  it("the protocol's bounds are the contract's: a chat message as long as chatSend allows, not longer", () => {
+    const at = (n: number) =>
+      parseClientMessage(JSON.stringify({ type: "chat_send", channel: "global", message: "x".repeat(n) })).ok;
+    expect(at(CHAT_MESSAGE_MAX_CHARS)).toBe(true);
+    expect(at(CHAT_MESSAGE_MAX_CHARS + 1)).toBe(false);
   });
 });

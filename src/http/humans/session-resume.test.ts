@@ -10,7 +10,8 @@ import { AicService } from "../../aic/service.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
-import { createWebSurface, type SessionStore, type WebSurfaceHandle } from "./web-surface.ts";
+import type { DurableSessions } from "./session.ts";
+import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: frames from our own server, read loosely in tests
 type Msg = { type: string; [k: string]: any };
@@ -21,7 +22,7 @@ afterEach(async () => {
 });
 
 /** A session space backed by a Map: what the store keeps across the restart. */
-function memorySessions(): SessionStore & { data: Map<string, string> } {
+function memorySessions(): DurableSessions & { data: Map<string, string> } {
   const data = new Map<string, string>();
   return {
     data,
@@ -31,15 +32,14 @@ function memorySessions(): SessionStore & { data: Map<string, string> } {
   };
 }
 
-async function serve(runtime: WorldRuntime, sessions: SessionStore, resumeGraceMs: number) {
+async function serve(runtime: WorldRuntime, sessions: DurableSessions, resumeGraceMs: number) {
   const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
   const surface: WebSurfaceHandle = createWebSurface({
-    runtime,
     service,
     worldDir: BUNDLED_WORLD_DIR,
     logger: { info() {}, warn() {}, error() {} },
     resumeGraceMs,
-    sessions,
+    savedSessions: sessions,
   });
   const server: Server = createServer((req, res) => {
     void surface.handleHttp(req, res).then((handled) => {

@@ -40,7 +40,6 @@ async function setup(opts: { joinCode?: string; resumeGraceMs?: number } = {}): 
   });
   const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
   const surface = createWebSurface({
-    runtime,
     service,
     worldDir: BUNDLED_WORLD_DIR,
     logger: { info() {}, warn() {}, error() {} },

@@ -1,0 +1,48 @@
+// The read side of the contract: what adapters may look at in the world (the web view sync, the
+// tools' room lookup, status) and the tick feed that tells them when to look again. Writes never go
+// here: every change to the world is an action through AicService.
+import type { TickInfo, WorldRuntime } from "../runtime/world-runtime.ts";
+import type { WorldApi } from "../world/types.ts";
+
+export type { TickInfo };
+
+export interface WorldReads
+  extends Pick<
+    WorldApi,
+    | "definition"
+    | "tick"
+    | "serverTsMs"
+    | "getEntity"
+    | "actorsInRoom"
+    | "queryRadius"
+    | "objectView"
+    | "eventsFor"
+    | "latestSeq"
+  > {
+  /** Called after every tick with what it produced; returns the unsubscribe function. */
+  onTick(listener: (info: TickInfo) => void): () => void;
+}
+
+/** Read-only view of a hosted world: the world's own query methods, without step() or snapshots. */
+export function worldReads(runtime: WorldRuntime): WorldReads {
+  const world = runtime.world;
+  return {
+    get definition() {
+      return world.definition;
+    },
+    get tick() {
+      return world.tick;
+    },
+    get serverTsMs() {
+      return world.serverTsMs;
+    },
+    getEntity: (id) => world.getEntity(id),
+    actorsInRoom: (roomId) => world.actorsInRoom(roomId),
+    queryRadius: (roomId, center, radius) => world.queryRadius(roomId, center, radius),
+    objectView: (objectId) => world.objectView(objectId),
+    eventsFor: (recipientId, roomId, afterSeq, limit) =>
+      world.eventsFor(recipientId, roomId, afterSeq, limit),
+    latestSeq: (roomId) => world.latestSeq(roomId),
+    onTick: (listener) => runtime.onTick(listener),
+  };
+}

@@ -1,0 +1,110 @@
+// One WebSocket: raw frames are bounded (rate, size, text only) and parsed once by the protocol
+// schema; the parsed message goes on as it is, to the lifecycle hooks (join) or as an action to
+// AicService.act with the actor the server built for this session.
+import type { WebSocket } from "ws";
+import type { AicResult } from "../../aic/errors.ts";
+import { RateLimiter } from "../../aic/rate-limit.ts";
+import type { WorldReads } from "../../aic/reads.ts";
+import type { ActActionT, AicService } from "../../aic/service.ts";
+import { type ClientMessageT, MAX_FRAME_BYTES, parseClientMessage, type ServerMessage } from "./protocol.ts";
+import type { RoomHooks } from "./room-hooks.ts";
+import { type Connection, randomToken } from "./session.ts";
+
+const WS_FRAME_CLASS = "wsFrame";
+/** After this many frames dropped in a row by the frame limiter, the socket is closed as a flood. */
+const FLOOD_FRAMES = 2000;
+
+export interface ConnectionDeps {
+  service: AicService;
+  reads: WorldReads;
+  hooks: RoomHooks;
+  send(ws: WebSocket | undefined, message: ServerMessage): void;
+  sendError(ws: WebSocket, code: string, message: string, retryable: boolean, forType?: string): void;
+  logger: { error(message: string): void; warn(message: string): void };
+}
+
+type ActionMessage = Extract<
+  ClientMessageT,
+  { type: "move_intent" | "click_to_move" | "chat_send" | "interact" }
+>;
+
+/** The action a client message asks for: a field-for-field mapping, no second validation. */
+export function actionOf(msg: ActionMessage): ActActionT {
+  switch (msg.type) {
+    case "move_intent":
+      return { kind: "moveDir", dx: msg.dx, dy: msg.dy };
+    case "click_to_move":
+      return { kind: "moveTo", dest: { tx: msg.destTx, ty: msg.destTy } };
+    case "chat_send":
+      return { kind: "chat", channel: msg.channel, message: msg.message };
+    case "interact":
+      return { kind: "interact", targetId: msg.targetId, action: msg.action };
+  }
+}
+
+/** Answers every connection; returns the handler for a newly upgraded socket. */
+export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) => Connection {
+  const { service, reads, hooks, send, sendError, logger } = deps;
+  // One limiter implementation (src/aic): here it bounds raw frames per connection; the actions those
+  // frames ask for are limited again, per session, inside AicService.
+  const frameLimiter = new RateLimiter({ classes: { [WS_FRAME_CLASS]: { perSec: 30, burst: 60 } } });
+
+  function report(ws: WebSocket, result: AicResult<unknown>, forType: ClientMessageT["type"]): void {
+    if (result.status === "error") {
+      sendError(ws, result.error.code, result.error.message, result.error.retryable, forType);
+    } else if (forType === "interact" || forType === "chat_send" || forType === "click_to_move") {
+      send(ws, { type: "result", for: forType, data: result.data as Record<string, unknown> });
+    }
+  }
+
+  async function handleMessage(ws: WebSocket, conn: Connection, msg: ClientMessageT): Promise<void> {
+    if (msg.type === "ping")
+      return send(ws, {
+        type: "pong",
+        ...(msg.t !== undefined ? { t: msg.t } : {}),
+        serverTsMs: reads.serverTsMs,
+      });
+    if (msg.type === "join") return hooks.onJoin(ws, conn, msg);
+    const session = conn.session;
+    if (!session) return sendError(ws, "agent_not_in_room", "send join first", false, msg.type);
+    report(ws, await service.act(session.actor, actionOf(msg)), msg.type);
+  }
+
+  return (ws) => {
+    const conn: Connection = { id: randomToken(8), session: undefined, droppedFrames: 0 };
+    ws.on("message", (data, isBinary) => {
+      const decision = frameLimiter.take(`conn:${conn.id}`, WS_FRAME_CLASS);
+      if (!decision.allowed) {
+        conn.droppedFrames += 1;
+        if (conn.droppedFrames === 1 || conn.droppedFrames % 50 === 0) {
+          sendError(ws, "rate_limited", `too many messages; retry in ${decision.retryAfterMs} ms`, true);
+        }
+        if (conn.droppedFrames > FLOOD_FRAMES) ws.close(1008, "flood");
+        return;
+      }
+      conn.droppedFrames = 0;
+      const size = Array.isArray(data)
+        ? data.reduce((n, b) => n + b.length, 0)
+        : (data as Buffer | ArrayBuffer).byteLength;
+      if (isBinary || size > MAX_FRAME_BYTES) {
+        return sendError(
+          ws,
+          "bad_request",
+          isBinary ? "binary frames are not accepted" : `frame larger than ${MAX_FRAME_BYTES} bytes`,
+          false,
+        );
+      }
+      const parsed = parseClientMessage(data.toString());
+      if (!parsed.ok) return sendError(ws, parsed.code, parsed.message, false);
+      handleMessage(ws, conn, parsed.message).catch((error: unknown) => {
+        logger.error(`openclawworld web: ${parsed.message.type} failed: ${(error as Error).message}`);
+        sendError(ws, "internal", "internal error", true, parsed.message.type);
+      });
+    });
+    ws.on("close", () => {
+      if (conn.session?.ws === ws) hooks.onDrop(conn.session);
+    });
+    ws.on("error", (error) => logger.warn(`openclawworld web: socket error: ${error.message}`));
+    return conn;
+  };
+}

@@ -1,0 +1,150 @@
+// A human's lifecycle in the world, named after Colyseus' room hooks: onJoin (a new character),
+// onReconnect (a new socket resumes a session within the grace period), onDrop (the socket closed:
+// the character stays for the grace period) and onLeave (the grace period ran out: the character
+// leaves). Every change to the world is an action through AicService.act.
+import type { WebSocket } from "ws";
+import { decodeCursor } from "../../aic/cursor.ts";
+import type { WorldReads } from "../../aic/reads.ts";
+import type { AicService } from "../../aic/service.ts";
+import type { ClientMessageT, ServerMessage } from "./protocol.ts";
+import {
+  type Connection,
+  type HumanSession,
+  newSession,
+  restoredSession,
+  type SessionStore,
+} from "./session.ts";
+import type { ViewSync } from "./view-sync.ts";
+
+export interface RoomHooksDeps {
+  service: AicService;
+  reads: WorldReads;
+  sessions: SessionStore;
+  view: ViewSync;
+  send(ws: WebSocket | undefined, message: ServerMessage): void;
+  sendError(ws: WebSocket, code: string, message: string, retryable: boolean, forType?: string): void;
+  /** A timer the surface owns (cleared on close, errors logged). */
+  later(fn: () => Promise<void> | void, ms: number): ReturnType<typeof setTimeout>;
+  graceMs: number;
+  joinCode: string | undefined;
+  /** Interest radius in world units. */
+  interestRadius(): number;
+}
+
+export interface RoomHooks {
+  onJoin(ws: WebSocket, conn: Connection, msg: Extract<ClientMessageT, { type: "join" }>): Promise<void>;
+  onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void;
+  onDrop(session: HumanSession): void;
+  onLeave(session: HumanSession): Promise<void>;
+  /** Sessions saved before a restart come back dropped: their resume token works for one grace
+   * period from now (the restart itself cut every socket). */
+  resumeSaved(): void;
+  /** Humans of a restored world without a session (none saved, or persistence off) leave after the
+   * grace period, like any dropped human. */
+  leaveGhosts(): void;
+}
+
+export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
+  const { service, reads, sessions, view, send, sendError } = deps;
+
+  function onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void {
+    if (session.ws && session.ws !== ws) session.ws.close(4000, "resumed elsewhere");
+    if (session.graceTimer) clearTimeout(session.graceTimer);
+    session.graceTimer = undefined;
+    session.ws = ws;
+    conn.session = session;
+    const self = reads.getEntity(session.actor.entityId)!;
+    send(ws, {
+      type: "welcome",
+      sessionId: session.sessionId,
+      resumeToken: session.resumeToken,
+      entityId: self.id,
+      resumed: true,
+      room: view.roomInfo(self.roomId),
+      ...view.enterRoom(session, self, reads.latestSeq(self.roomId)),
+      tick: reads.tick,
+      serverTsMs: reads.serverTsMs,
+    });
+  }
+
+  async function onJoin(
+    ws: WebSocket,
+    conn: Connection,
+    msg: Extract<ClientMessageT, { type: "join" }>,
+  ): Promise<void> {
+    if (conn.session) return sendError(ws, "conflict", "this connection has already joined", false, "join");
+    if (deps.joinCode !== undefined && msg.joinCode !== deps.joinCode) {
+      sendError(ws, "forbidden", "this world is private: a valid join code is required", false, "join");
+      ws.close(4003, "join code required");
+      return;
+    }
+    const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
+    if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
+    const session = newSession(msg.name, ws, deps.interestRadius());
+    conn.session = session;
+    const joined = await service.act(session.actor, { kind: "join" });
+    if (joined.status === "error") {
+      conn.session = undefined;
+      return sendError(ws, joined.error.code, joined.error.message, joined.error.retryable, "join");
+    }
+    const data = joined.data as { roomId: string; cursor: string };
+    sessions.add(session);
+    if (ws.readyState !== ws.OPEN) return onDrop(session);
+    const self = reads.getEntity(session.actor.entityId);
+    if (!self) return sendError(ws, "internal", "joined but not present", true, "join");
+    const cursor = decodeCursor(data.cursor, data.roomId);
+    send(ws, {
+      type: "welcome",
+      sessionId: session.sessionId,
+      resumeToken: session.resumeToken,
+      entityId: self.id,
+      resumed: false,
+      room: view.roomInfo(self.roomId),
+      ...view.enterRoom(session, self, cursor.ok ? cursor.position.afterSeq : reads.latestSeq(self.roomId)),
+      tick: reads.tick,
+      serverTsMs: reads.serverTsMs,
+    });
+  }
+
+  function onDrop(session: HumanSession): void {
+    session.ws = undefined;
+    if (session.graceTimer) clearTimeout(session.graceTimer);
+    session.graceTimer = deps.later(async () => {
+      if (!session.ws) await onLeave(session);
+    }, deps.graceMs);
+  }
+
+  async function onLeave(session: HumanSession): Promise<void> {
+    sessions.remove(session);
+    await service.act(session.actor, { kind: "leave" });
+  }
+
+  function resumeSaved(): void {
+    for (const saved of sessions.saved()) {
+      const self = reads.getEntity(saved.entityId);
+      if (self?.kind !== "human") {
+        sessions.forget(saved.resumeToken);
+        continue;
+      }
+      const session = restoredSession(saved, deps.interestRadius());
+      sessions.add(session);
+      onDrop(session);
+    }
+  }
+
+  function leaveGhosts(): void {
+    for (const roomId of Object.keys(reads.definition.rooms)) {
+      for (const ghost of reads.actorsInRoom(roomId).filter((a) => a.kind === "human")) {
+        deps.later(async () => {
+          if (sessions.hasEntity(ghost.id)) return;
+          await service.act(
+            { entityId: ghost.id, kind: "human", name: ghost.name, rateKey: `ghost:${ghost.id}` },
+            { kind: "leave" },
+          );
+        }, deps.graceMs);
+      }
+    }
+  }
+
+  return { onJoin, onReconnect, onDrop, onLeave, resumeSaved, leaveGhosts };
+}

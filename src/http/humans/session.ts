@@ -1,0 +1,140 @@
+// A human's session: who they are in the world (the actor the server built for them), the socket
+// they are on now (none while dropped), and what their browser has been sent. A session outlives
+// its socket for the resume grace period; the resume token is how a new socket claims it.
+import { randomBytes } from "node:crypto";
+import type { WebSocket } from "ws";
+import type { Actor } from "../../aic/service.ts";
+import { HUMAN_ENTITY_PREFIX } from "../../world/ids.ts";
+import { InterestSet } from "./interest.ts";
+import type { WireEntity } from "./protocol.ts";
+
+export interface HumanSession {
+  sessionId: string;
+  resumeToken: string;
+  actor: Actor;
+  ws: WebSocket | undefined;
+  /** The room the browser is showing; undefined until the first view is sent. */
+  roomId: string | undefined;
+  /** The last event seq sent in that room. */
+  lastSeq: number;
+  /** What the browser has of each visible actor: deltas are computed against it. */
+  sent: Map<string, WireEntity>;
+  interest: InterestSet;
+  graceTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** One WebSocket; it gets a session when it joins (or resumes one). */
+export interface Connection {
+  id: string;
+  session: HumanSession | undefined;
+  droppedFrames: number;
+}
+
+export const randomToken = (bytes: number) => randomBytes(bytes).toString("base64url");
+
+export function newSession(name: string, ws: WebSocket, interestRadius: number): HumanSession {
+  const sessionId = randomToken(12);
+  return {
+    sessionId,
+    resumeToken: randomToken(24),
+    actor: {
+      entityId: `${HUMAN_ENTITY_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "x")}`,
+      kind: "human",
+      name,
+      rateKey: `human:${sessionId}`,
+    },
+    ws,
+    roomId: undefined,
+    lastSeq: 0,
+    sent: new Map(),
+    interest: new InterestSet(interestRadius, interestRadius * 1.25),
+    graceTimer: undefined,
+  };
+}
+
+/** A session as kept across a restart: enough to claim the same character again. */
+export interface SavedSession {
+  resumeToken: string;
+  sessionId: string;
+  entityId: string;
+  name: string;
+}
+
+/** A durable key-value space (the runtime's store): writes are durable when they return. */
+export interface DurableSessions {
+  list(): { key: string; value: unknown }[];
+  put(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+/** A saved session back as a live one, without a socket (the restart dropped it). */
+export function restoredSession(saved: SavedSession, interestRadius: number): HumanSession {
+  return {
+    sessionId: saved.sessionId,
+    resumeToken: saved.resumeToken,
+    actor: { entityId: saved.entityId, kind: "human", name: saved.name, rateKey: `human:${saved.sessionId}` },
+    ws: undefined,
+    roomId: undefined,
+    lastSeq: 0,
+    sent: new Map(),
+    interest: new InterestSet(interestRadius, interestRadius * 1.25),
+    graceTimer: undefined,
+  };
+}
+
+/** Live sessions, by id and by resume token; also kept in `durable` when there is one. */
+export class SessionStore {
+  private readonly byId = new Map<string, HumanSession>();
+  private readonly byResumeToken = new Map<string, HumanSession>();
+  private readonly durable: DurableSessions | undefined;
+
+  constructor(durable?: DurableSessions) {
+    this.durable = durable;
+  }
+
+  add(session: HumanSession): void {
+    this.byId.set(session.sessionId, session);
+    this.byResumeToken.set(session.resumeToken, session);
+    const { entityId, name } = session.actor;
+    this.durable?.put(session.resumeToken, { sessionId: session.sessionId, entityId, name });
+  }
+
+  remove(session: HumanSession): void {
+    this.byId.delete(session.sessionId);
+    this.byResumeToken.delete(session.resumeToken);
+    this.durable?.delete(session.resumeToken);
+  }
+
+  /** Sessions saved before a restart (malformed records are dropped from the durable space). */
+  saved(): SavedSession[] {
+    return (this.durable?.list() ?? []).flatMap(({ key, value }) => {
+      const v = (value ?? {}) as Partial<SavedSession>;
+      if (typeof v.sessionId === "string" && typeof v.entityId === "string" && typeof v.name === "string")
+        return [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name }];
+      this.durable?.delete(key);
+      return [];
+    });
+  }
+
+  /** Drops a saved session that can no longer be resumed. */
+  forget(resumeToken: string): void {
+    this.durable?.delete(resumeToken);
+  }
+
+  byToken(resumeToken: string): HumanSession | undefined {
+    return this.byResumeToken.get(resumeToken);
+  }
+
+  hasEntity(entityId: string): boolean {
+    for (const s of this.byId.values()) if (s.actor.entityId === entityId) return true;
+    return false;
+  }
+
+  values(): IterableIterator<HumanSession> {
+    return this.byId.values();
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}
