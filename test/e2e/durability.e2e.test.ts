@@ -1,6 +1,6 @@
 // Crash test against a real gateway of its own (not the shared e2e one: its unclean boot must not
 // disturb other tests). Two agents move and chat through AIC at a steady rate; the gateway is killed
-// with SIGKILL right after an acknowledgement while other requests are in flight; after a restart on
+// with SIGKILL 25 ms after an acknowledgement while other requests are in flight; after a restart on
 // the same state directory every acknowledged action is there exactly once, retries by txId answer
 // byte-identically, and an event cursor from before the crash continues without a gap.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -75,8 +75,8 @@ describe("durability: kill -9 of a real gateway", () => {
       for (let tx = 1; tx < map.width - 1; tx++)
         if (collision[ty * map.width + tx] === 0) freeTiles.push({ tx, ty });
 
-    // Steady traffic: each agent alternates moveTo and chatSend, one request every 40 ms. After 30
-    // acknowledgements the gateway is killed in the same turn as the ack, with requests in flight.
+    // Steady traffic from both agents; 25 ms after the 30th acknowledgement the gateway is killed
+    // with SIGKILL while requests are in flight.
     const acks: Ack[] = [];
     const unacked: Omit<Ack, "answer">[] = [];
     const runId = Date.now().toString(36);
@@ -89,7 +89,7 @@ describe("durability: kill -9 of a real gateway", () => {
       (["moveTo", "chatSend"] as const).map((path) => ({ agentId, agentIndex, path })),
     );
     const traffic = lanes.map(async ({ agentId, agentIndex, path: endpoint }) => {
-      for (let i = 0; !killed && i < 200; i++) {
+      for (let i = 0; !killed && i < 400; i++) {
         const txId = `tx_${runId}_${agentIndex}_${endpoint}_${i}`;
         const body =
           endpoint === "moveTo"
@@ -111,8 +111,12 @@ describe("durability: kill -9 of a real gateway", () => {
         expect(answer.status, answer.text).toBe(200);
         acks.push({ agentId, path: endpoint, body, answer: answer.text });
         if (acks.length === killAfter) {
-          killed = true;
-          live!.child.kill("SIGKILL"); // 0 ms after the acknowledgement
+          // Half a tick after the acknowledgement: the other lanes have sent their next requests,
+          // which wait for a tick that never comes.
+          setTimeout(() => {
+            killed = true;
+            live!.child.kill("SIGKILL");
+          }, 25);
         }
         // Random pauses shorter than a tick keep the lanes out of step with the ticks, so at the
         // kill some requests are queued for the next tick.
