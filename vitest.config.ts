@@ -25,6 +25,17 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        // The packed plugin installed into a fresh gateway: its own gateway, so it runs after the
+        // unit and e2e files (a later group) instead of competing with them for the 2 cores.
+        test: {
+          name: "install",
+          include: ["test/install/**/*.test.ts"],
+          sequence: { groupOrder: 1 },
+          testTimeout: 120_000,
+          hookTimeout: 480_000,
+        },
+      },
     ],
   },
 });

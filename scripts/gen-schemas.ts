@@ -1,9 +1,12 @@
-// Writes the AIC v0.1 documents generated from src/aic/schemas.ts:
-//   docs/aic/v0.1/aic-schema.json, events-schema.json, openapi.json
-// `--check` exits 1 when a file on disk differs (the unit test does the same).
+// Writes the documents generated from the zod schemas:
+//   docs/aic/v0.1/aic-schema.json, events-schema.json, openapi.json (from src/aic/schemas.ts)
+//   openclaw.plugin.json's configSchema (from src/config/config.ts)
+// `--check` exits 1 when a file on disk differs (the unit tests do the same).
+import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildAicSchema, buildEventsSchema, buildOpenApi, serializeDocument } from "../src/aic/documents.ts";
+import { pluginConfigJsonSchema } from "../src/config/config.ts";
 
 export const GENERATED_DOCUMENTS = {
   "aic-schema.json": buildAicSchema,
@@ -12,6 +15,13 @@ export const GENERATED_DOCUMENTS = {
 } as const;
 
 export const DOCS_DIR = fileURLToPath(new URL("../docs/aic/v0.1/", import.meta.url));
+export const MANIFEST_FILE = fileURLToPath(new URL("../openclaw.plugin.json", import.meta.url));
+
+/** Whether the manifest's configSchema is the one generated from the config schema. */
+export function manifestConfigIsCurrent(manifestText: string): boolean {
+  const manifest = JSON.parse(manifestText) as { configSchema?: unknown };
+  return JSON.stringify(manifest.configSchema) === JSON.stringify(pluginConfigJsonSchema());
+}
 
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
@@ -27,6 +37,26 @@ async function main(): Promise<void> {
     } else {
       await writeFile(path, text);
       console.log(`wrote docs/aic/v0.1/${file}`);
+    }
+  }
+  const manifestText = await readFile(MANIFEST_FILE, "utf8");
+  if (!manifestConfigIsCurrent(manifestText)) {
+    if (check) {
+      stale += 1;
+      console.error("stale: openclaw.plugin.json configSchema (run npm run gen:schemas)");
+    } else {
+      const manifest = JSON.parse(manifestText) as Record<string, unknown>;
+      manifest.configSchema = pluginConfigJsonSchema();
+      await writeFile(MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`);
+      // The repository's formatter owns the file's layout (arrays on one line where they fit).
+      execFileSync(
+        fileURLToPath(new URL("../node_modules/.bin/biome", import.meta.url)),
+        ["format", "--write", MANIFEST_FILE],
+        {
+          stdio: "ignore",
+        },
+      );
+      console.log("wrote openclaw.plugin.json configSchema");
     }
   }
   if (stale > 0) process.exit(1);

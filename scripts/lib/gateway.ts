@@ -1,12 +1,14 @@
 // Starts a real OpenClaw gateway with this plugin loaded from the working tree, in an isolated
-// state directory, bound to 127.0.0.1. Shared by `npm start`, the e2e global setup and benchmarks.
+// state directory, bound to 127.0.0.1. Shared by `npm start`, the e2e global setup and benchmarks;
+// the packed-install test uses its pieces (isolated dirs, env, CLI, run) with an installed plugin.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { closeSync, createWriteStream, existsSync, openSync, readFileSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildPlugin } from "../build-plugin.ts";
 
 export const PROJECT_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const OPENCLAW_BIN = path.join(PROJECT_DIR, "node_modules", ".bin", "openclaw");
@@ -54,49 +56,52 @@ export function randomToken(bytes = 24): string {
   return randomBytes(bytes).toString("base64url");
 }
 
-export async function launchGateway(options: LaunchOptions): Promise<LaunchedGateway> {
-  if (!existsSync(OPENCLAW_BIN))
-    throw new Error(`openclaw is not installed (${OPENCLAW_BIN}); run npm install`);
-  const port = options.port ?? (await freePort());
-  const gatewayToken = options.gatewayToken ?? randomToken();
-  const root = path.resolve(options.stateRoot);
+/** Where an isolated gateway keeps everything: nothing outside `root` is written (except npm's lock dir). */
+export interface GatewayDirs {
+  root: string;
+  home: string;
+  state: string;
+  tmp: string;
+  configPath: string;
+  logFile: string;
+}
+
+export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs> {
+  const root = path.resolve(stateRoot);
   const dirs = {
+    root,
     home: path.join(root, "home"),
     state: path.join(root, "state"),
     tmp: path.join(root, "tmp"),
+    configPath: path.join(root, "state", "openclaw.json"),
+    logFile: path.join(root, "gateway.log"),
   };
-  for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
-  const logFile = path.join(root, "gateway.log");
-  const configPath = path.join(dirs.state, "openclaw.json");
-  const config = {
-    gateway: { mode: "local", auth: { mode: "token" } },
-    logging: { file: path.join(root, "openclaw.log") },
-    // Optional tools are hidden from models until allowed here; the plugin's own policy hook still
-    // decides whether a call runs.
-    tools: { alsoAllow: ["openclawworld"] },
-    plugins: {
-      load: { paths: [PROJECT_DIR] },
-      entries: {
-        openclawworld: { enabled: true, config: options.pluginConfig ?? {} },
-        // Per-request cost: for every HTTP request the gateway canonicalizes each registered plugin
-        // route path three times (URL parse, lower-casing, decode loop), so each route makes every
-        // request slower (profiled: ~14% of a trivial plugin route's CPU with the 7 default routes).
-        // These two bundled plugins register routes this world never uses (macOS-panel widget hosting
-        // under /__openclaw__/a2ui, a gateway-auth geolocation lookup); turning them off leaves our
-        // two routes plus the browser and OpenAI-realtime ones, and removes nothing agents rely on.
-        canvas: { config: { host: { enabled: false } } },
-        geolocation: { enabled: false },
-      },
-    },
-    ...options.gatewayConfig,
-  };
-  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  for (const dir of [dirs.home, dirs.state, dirs.tmp]) await mkdir(dir, { recursive: true });
+  return dirs;
+}
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+/**
+ * The environment that keeps the gateway and its CLI inside `dirs`, on the project's Node 24.
+ * `asUser` drops the test runner's variables: under `VITEST*` (and partly `NODE_ENV=test`) OpenClaw
+ * switches to test behaviour (its CLI, for one, prints nothing, not even `--json` answers).
+ */
+export function gatewayEnv(
+  dirs: GatewayDirs,
+  gatewayToken: string,
+  options: { asUser?: boolean } = {},
+): NodeJS.ProcessEnv {
+  const inherited = options.asUser
+    ? Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([key, value]) => !/^VITEST/.test(key) && !(key === "NODE_ENV" && value === "test"),
+        ),
+      )
+    : process.env;
+  return {
+    ...inherited,
     HOME: dirs.home,
     OPENCLAW_STATE_DIR: dirs.state,
-    OPENCLAW_CONFIG_PATH: configPath,
+    OPENCLAW_CONFIG_PATH: dirs.configPath,
     OPENCLAW_GATEWAY_TOKEN: gatewayToken,
     OPENCLAW_DISABLE_BONJOUR: "1",
     OPENCLAW_NO_AUTO_UPDATE: "1",
@@ -104,11 +109,73 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
     // The gateway must run on the project's Node 24 even when started from a Node 20 shell.
     PATH: `${path.dirname(NODE_BIN)}${path.delimiter}${process.env.PATH ?? ""}`,
   };
+}
+
+/**
+ * Gateway config entries that keep a test or dev gateway lean. Per-request cost: for every HTTP
+ * request the gateway canonicalizes each registered plugin route path three times (URL parse,
+ * lower-casing, decode loop), so each route makes every request slower (profiled: ~14% of a trivial
+ * plugin route's CPU with the 7 default routes). These two bundled plugins register routes this world
+ * never uses (macOS-panel widget hosting under /__openclaw__/a2ui, a gateway-auth geolocation lookup);
+ * turning them off leaves our two routes plus the browser and OpenAI-realtime ones, and removes nothing
+ * agents rely on.
+ */
+export const LEAN_BUNDLED_PLUGIN_ENTRIES = {
+  canvas: { config: { host: { enabled: false } } },
+  geolocation: { enabled: false },
+};
+
+export async function launchGateway(options: LaunchOptions): Promise<LaunchedGateway> {
+  if (!existsSync(OPENCLAW_BIN))
+    throw new Error(`openclaw is not installed (${OPENCLAW_BIN}); run npm install`);
+  // package.json pairs ./index.ts with the built ./dist/index.js (openclaw.runtimeExtensions), and
+  // the gateway loads that built file even from plugins.load.paths: build it from the current sources.
+  await buildPlugin(PROJECT_DIR);
+  const dirs = await prepareGatewayDirs(options.stateRoot);
+  const config = {
+    gateway: { mode: "local", auth: { mode: "token" } },
+    logging: { file: path.join(dirs.root, "openclaw.log") },
+    // Optional tools are hidden from models until allowed here; the plugin's own policy hook still
+    // decides whether a call runs.
+    tools: { alsoAllow: ["openclawworld"] },
+    plugins: {
+      load: { paths: [PROJECT_DIR] },
+      entries: {
+        openclawworld: { enabled: true, config: options.pluginConfig ?? {} },
+        ...LEAN_BUNDLED_PLUGIN_ENTRIES,
+      },
+    },
+    ...options.gatewayConfig,
+  };
+  await writeFile(dirs.configPath, `${JSON.stringify(config, null, 2)}\n`);
+  return runGateway({ ...options, dirs });
+}
+
+export interface RunOptions {
+  /** Directories from prepareGatewayDirs, with the gateway config already written. */
+  dirs: GatewayDirs;
+  port?: number;
+  gatewayToken?: string;
+  echo?: NodeJS.WritableStream;
+  readyTimeoutMs?: number;
+  /** Working directory of the gateway process (default: the project). */
+  cwd?: string;
+  /** Run as a user would, without the test runner's environment (see gatewayEnv). */
+  asUser?: boolean;
+}
+
+/** Starts `openclaw gateway run` on the config in `dirs` and waits until the world is running. */
+export async function runGateway(options: RunOptions): Promise<LaunchedGateway> {
+  const { dirs } = options;
+  const port = options.port ?? (await freePort());
+  const gatewayToken = options.gatewayToken ?? randomToken();
+  const logFile = dirs.logFile;
+  const env = gatewayEnv(dirs, gatewayToken, { asUser: options.asUser ?? false });
   const started = Date.now();
   const child = spawn(
     NODE_BIN,
     [OPENCLAW_BIN, "gateway", "run", "--port", String(port), "--bind", "loopback", "--auth", "token"],
-    { cwd: PROJECT_DIR, env, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: options.cwd ?? PROJECT_DIR, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const log = createWriteStream(logFile, { flags: "a" });
   for (const stream of [child.stdout, child.stderr]) {
@@ -146,6 +213,49 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
     child,
     stop,
   };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `openclaw <args>` against the isolated state and config in `dirs` (no gateway needed). */
+export async function openclawCli(
+  dirs: GatewayDirs,
+  args: string[],
+  options: { gatewayToken?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  // Output goes to files, not pipes: the CLI exits right after writing, and a large `--json` answer
+  // written to a pipe is cut short by that exit (writes to files are synchronous).
+  const id = randomBytes(6).toString("hex");
+  const outFile = path.join(dirs.tmp, `cli-${id}.out`);
+  const errFile = path.join(dirs.tmp, `cli-${id}.err`);
+  const out = openSync(outFile, "w");
+  const err = openSync(errFile, "w");
+  try {
+    const child = spawn(NODE_BIN, [OPENCLAW_BIN, ...args], {
+      cwd: dirs.root,
+      env: gatewayEnv(dirs, options.gatewayToken ?? randomToken(), { asUser: true }),
+      stdio: ["ignore", out, err],
+    });
+    const timeoutMs = options.timeoutMs ?? 180_000;
+    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (exitCode) => resolve(exitCode));
+    }).finally(() => clearTimeout(timer));
+    const stdout = readFileSync(outFile, "utf8");
+    let stderr = readFileSync(errFile, "utf8");
+    if (child.signalCode) stderr += `\n(killed by ${child.signalCode} after ${timeoutMs} ms)`;
+    return { code, stdout, stderr };
+  } finally {
+    closeSync(out);
+    closeSync(err);
+    await rm(outFile, { force: true });
+    await rm(errFile, { force: true });
+  }
 }
 
 // The gateway answers unknown paths (and a plugin that failed to load) with 200 + Control UI HTML,

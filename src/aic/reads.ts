@@ -16,6 +16,7 @@ export interface WorldReads
     | "actorsInRoom"
     | "queryRadius"
     | "objectView"
+    | "isBlocked"
     | "eventsFor"
     | "latestSeq"
   > {
@@ -40,6 +41,7 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
     actorsInRoom: (roomId) => world.actorsInRoom(roomId),
     queryRadius: (roomId, center, radius) => world.queryRadius(roomId, center, radius),
     objectView: (objectId) => world.objectView(objectId),
+    isBlocked: (roomId, tile) => world.isBlocked(roomId, tile),
     eventsFor: (recipientId, roomId, afterSeq, limit) =>
       world.eventsFor(recipientId, roomId, afterSeq, limit),
     latestSeq: (roomId) => world.latestSeq(roomId),

@@ -1,4 +1,4 @@
-// Transport-free AIC handlers. HTTP (src/http/aic-app.ts), in-process tools and WebSocket humans
+// Transport-free AIC handlers. HTTP (src/http/aic/aic-app.ts), in-process tools and WebSocket humans
 // all come through here, so validation, idempotency, guards and rate limits live in one place.
 // Actions are queued on the WorldRuntime and answered after the tick that applied them.
 import { createHash } from "node:crypto";

@@ -1,6 +1,9 @@
-// Plugin config, parsed once into a typed object. The gateway validates against the manifest's
-// configSchema and applies its defaults; this module normalises spellings, fills defaults for callers
-// that bypass the gateway (unit tests, scripts) and rejects what the schema cannot express.
+// Plugin config: one strict zod schema. The manifest's configSchema (openclaw.plugin.json) is
+// generated from it (`npm run gen:schemas`; a test fails when it is stale), so the gateway validates
+// and fills defaults by the same rules; resolveConfig() parses once into ResolvedConfig for callers
+// that bypass the gateway (unit tests, scripts) and adds what JSON Schema cannot say: tool names
+// canonicalised and known, required tools never enabled/disabled, agent tokens distinct.
+import * as z from "zod";
 import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
 import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 
@@ -12,40 +15,6 @@ export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
 export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
 
-export interface ToolPolicyConfig {
-  enabled: OptionalToolName[];
-  denied: ToolName[];
-  perAgent: Record<string, { enabled: OptionalToolName[]; denied: ToolName[] }>;
-  timeoutMs: number;
-}
-
-export interface RateLimitConfig {
-  disabled: boolean;
-  classes: Record<string, { perSec: number; burst: number }>;
-}
-
-export interface RemoteConfig {
-  baseUrl: string;
-  apiKey?: string;
-  defaultAgentId?: string;
-  retryMaxAttempts: number;
-  retryBaseDelayMs: number;
-}
-
-export interface ResolvedConfig {
-  worldDir: string;
-  defaultRoomId: string;
-  tickRate?: number;
-  agents: Record<string, { token?: string; name: string }>;
-  tools: ToolPolicyConfig;
-  remote?: RemoteConfig;
-  web: { joinCode?: string; resumeGraceSec: number };
-  rateLimits: RateLimitConfig;
-  /** Durability: `fsync` false writes each tick to the OS only (survives a killed process, not a
-   * power loss) instead of waiting for the disk. */
-  snapshot: { enabled: boolean; intervalSec: number; fsync: boolean };
-}
-
 export class ConfigError extends Error {}
 
 /** `ocw.move_to` and `ocw_move_to` name the same tool; providers reject dots, so underscores win. */
@@ -56,135 +25,150 @@ export function canonicalToolName(name: string): string {
     .replace(/^ocw\./, "ocw_");
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
+const toolNameList = () => z.array(z.string().regex(/^ocw[._][a-z_]+$/));
 
-function stringList(value: unknown, path: string): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
-    throw new ConfigError(`openclawworld config: ${path} must be a list of tool names`);
-  }
-  return value.map(canonicalToolName);
+const ToolLists = {
+  enabled: toolNameList().default([]),
+  denied: toolNameList().default([]),
+};
+
+/** The config as written in `plugins.entries.openclawworld.config`. */
+export const PluginConfigSchema = z.strictObject({
+  world: z.string().min(1).optional().describe("World directory (default: the bundled world)"),
+  defaultRoomId: z.string().regex(ROOM_ID_PATTERN).default("lobby"),
+  tickRate: z.int().min(10).max(20).optional(),
+  agents: z
+    .record(
+      z.string().regex(AGENT_ID_PATTERN),
+      z.strictObject({
+        token: z.string().min(16).max(512).optional(),
+        name: z.string().min(1).max(64).optional(),
+      }),
+    )
+    .default({}),
+  tools: z
+    .strictObject({
+      ...ToolLists,
+      perAgent: z.record(z.string(), z.strictObject(ToolLists)).default({}),
+      timeoutMs: z.int().min(1000).max(120_000).default(30_000),
+      disabled: toolNameList()
+        .default([])
+        .describe(
+          "Optional tools to keep off (the default). Listing a required tool here is a load error: deny it instead.",
+        ),
+    })
+    .prefault({}),
+  remote: z
+    .strictObject({
+      baseUrl: z.string().regex(/^https?:\/\//),
+      apiKey: z.string().optional(),
+      defaultAgentId: z.string().regex(AGENT_ID_PATTERN).optional(),
+      retryMaxAttempts: z.int().min(0).max(10).default(3),
+      retryBaseDelayMs: z.int().min(10).max(5000).default(500),
+    })
+    .optional(),
+  web: z
+    .strictObject({
+      joinCode: z.string().min(4).max(64).optional(),
+      resumeGraceSec: z.int().min(0).max(3600).default(30),
+    })
+    .prefault({}),
+  rateLimits: z
+    .strictObject({
+      disabled: z.boolean().default(false),
+      classes: z
+        .record(z.string(), z.strictObject({ perSec: z.number().positive(), burst: z.int().min(1) }))
+        .default({}),
+    })
+    .prefault({}),
+  snapshot: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      intervalSec: z.int().min(5).max(86_400).default(60),
+      /** false: each tick is written to the OS only (survives a killed gateway, not a power loss)
+       * instead of waiting for the disk. */
+      fsync: z.boolean().default(true),
+    })
+    .prefault({}),
+});
+
+export type PluginConfig = z.input<typeof PluginConfigSchema>;
+
+/** The manifest's configSchema: the input side of PluginConfigSchema as JSON Schema. */
+export function pluginConfigJsonSchema(): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(PluginConfigSchema, {
+    io: "input",
+    target: "draft-7",
+  });
+  return schema;
 }
 
 function toolLists(
-  raw: Record<string, unknown>,
+  lists: { enabled: string[]; denied: string[]; disabled?: string[] },
   path: string,
+  issue: (message: string) => void,
 ): { enabled: OptionalToolName[]; denied: ToolName[] } {
   const known = new Set<string>(ALL_TOOLS);
-  const enabled = stringList(raw.enabled, `${path}.enabled`);
-  const denied = stringList(raw.denied, `${path}.denied`);
-  const disabled = stringList(raw.disabled, `${path}.disabled`);
+  const enabled = lists.enabled.map(canonicalToolName);
+  const denied = lists.denied.map(canonicalToolName);
+  const disabled = (lists.disabled ?? []).map(canonicalToolName);
   for (const name of [...enabled, ...denied, ...disabled]) {
-    if (!known.has(name)) {
-      throw new ConfigError(
-        `openclawworld config: unknown tool "${name}" in ${path}; known tools: ${ALL_TOOLS.join(", ")}`,
-      );
-    }
+    if (!known.has(name)) issue(`unknown tool "${name}" in ${path}; known tools: ${ALL_TOOLS.join(", ")}`);
   }
   for (const name of [...enabled, ...disabled]) {
     if ((REQUIRED_TOOLS as readonly string[]).includes(name)) {
-      throw new ConfigError(
-        `openclawworld config: ${name} is a required tool and is always enabled; it cannot be listed in ${path}.enabled/disabled. To block it on purpose, add it to ${path}.denied.`,
+      issue(
+        `${name} is a required tool and is always enabled; it cannot be listed in ${path}.enabled/disabled. To block it on purpose, add it to ${path}.denied.`,
       );
     }
   }
   return { enabled: enabled as OptionalToolName[], denied: denied as ToolName[] };
 }
 
-function intInRange(value: unknown, fallback: number, min: number, max: number, path: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`openclawworld config: ${path} must be an integer in [${min}, ${max}]`);
+/** PluginConfigSchema, then the rules JSON Schema cannot express, into the shape the plugin uses. */
+export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
+  const issue = (message: string) => ctx.addIssue({ code: "custom", message });
+  const tokens = Object.values(raw.agents).flatMap((a) => (a.token ? [a.token] : []));
+  if (new Set(tokens).size !== tokens.length) issue("two agents share a token");
+  const perAgent: Record<string, { enabled: OptionalToolName[]; denied: ToolName[] }> = {};
+  for (const [agentId, lists] of Object.entries(raw.tools.perAgent)) {
+    perAgent[agentId] = toolLists(lists, `tools.perAgent.${agentId}`, issue);
   }
-  return value;
-}
-
-export function resolveConfig(raw: unknown): ResolvedConfig {
-  const value = asRecord(raw);
-  const worldDir =
-    typeof value.world === "string" && value.world.trim() ? value.world.trim() : BUNDLED_WORLD_DIR;
-  const defaultRoomId = typeof value.defaultRoomId === "string" ? value.defaultRoomId : "lobby";
-  if (!ROOM_ID_PATTERN.test(defaultRoomId))
-    throw new ConfigError("openclawworld config: defaultRoomId is not a valid room id");
-
-  const agents: ResolvedConfig["agents"] = {};
-  for (const [agentId, entry] of Object.entries(asRecord(value.agents))) {
-    if (!AGENT_ID_PATTERN.test(agentId))
-      throw new ConfigError(`openclawworld config: agents.${agentId}: invalid agent id`);
-    const e = asRecord(entry);
-    const token = typeof e.token === "string" ? e.token : undefined;
-    if (token !== undefined && token.length < 16) {
-      throw new ConfigError(`openclawworld config: agents.${agentId}.token must be at least 16 characters`);
-    }
-    agents[agentId] = {
-      ...(token ? { token } : {}),
-      name: typeof e.name === "string" && e.name ? e.name : agentId,
-    };
-  }
-  const tokens = Object.values(agents).flatMap((a) => (a.token ? [a.token] : []));
-  if (new Set(tokens).size !== tokens.length)
-    throw new ConfigError("openclawworld config: two agents share a token");
-
-  const toolsRaw = asRecord(value.tools);
-  const perAgent: ToolPolicyConfig["perAgent"] = {};
-  for (const [agentId, entry] of Object.entries(asRecord(toolsRaw.perAgent))) {
-    perAgent[agentId] = toolLists(asRecord(entry), `tools.perAgent.${agentId}`);
-  }
-  const tools: ToolPolicyConfig = {
-    ...toolLists(toolsRaw, "tools"),
-    perAgent,
-    timeoutMs: intInRange(toolsRaw.timeoutMs, 30_000, 1000, 120_000, "tools.timeoutMs"),
-  };
-
-  const remoteRaw = value.remote === undefined ? undefined : asRecord(value.remote);
-  let remote: RemoteConfig | undefined;
-  if (remoteRaw) {
-    if (typeof remoteRaw.baseUrl !== "string" || !/^https?:\/\//.test(remoteRaw.baseUrl)) {
-      throw new ConfigError("openclawworld config: remote.baseUrl must be an http(s) URL");
-    }
-    remote = {
-      baseUrl: remoteRaw.baseUrl.replace(/\/+$/, ""),
-      ...(typeof remoteRaw.apiKey === "string" ? { apiKey: remoteRaw.apiKey } : {}),
-      ...(typeof remoteRaw.defaultAgentId === "string" ? { defaultAgentId: remoteRaw.defaultAgentId } : {}),
-      retryMaxAttempts: intInRange(remoteRaw.retryMaxAttempts, 3, 0, 10, "remote.retryMaxAttempts"),
-      retryBaseDelayMs: intInRange(remoteRaw.retryBaseDelayMs, 500, 10, 5000, "remote.retryBaseDelayMs"),
-    };
-  }
-
-  const webRaw = asRecord(value.web);
-  const rateRaw = asRecord(value.rateLimits);
-  const classes: RateLimitConfig["classes"] = {};
-  for (const [name, entry] of Object.entries(asRecord(rateRaw.classes))) {
-    const e = asRecord(entry);
-    if (typeof e.perSec !== "number" || e.perSec <= 0 || typeof e.burst !== "number" || e.burst < 1) {
-      throw new ConfigError(
-        `openclawworld config: rateLimits.classes.${name} needs perSec > 0 and burst >= 1`,
-      );
-    }
-    classes[name] = { perSec: e.perSec, burst: Math.floor(e.burst) };
-  }
-  const snapRaw = asRecord(value.snapshot);
-
   return {
-    worldDir,
-    defaultRoomId,
-    ...(value.tickRate === undefined ? {} : { tickRate: intInRange(value.tickRate, 20, 10, 20, "tickRate") }),
-    agents,
-    tools,
-    ...(remote ? { remote } : {}),
-    web: {
-      ...(typeof webRaw.joinCode === "string" && webRaw.joinCode ? { joinCode: webRaw.joinCode } : {}),
-      resumeGraceSec: intInRange(webRaw.resumeGraceSec, 30, 0, 3600, "web.resumeGraceSec"),
-    },
-    rateLimits: { disabled: rateRaw.disabled === true, classes },
-    snapshot: {
-      enabled: snapRaw.enabled !== false,
-      intervalSec: intInRange(snapRaw.intervalSec, 60, 5, 86_400, "snapshot.intervalSec"),
-      fsync: snapRaw.fsync !== false,
-    },
+    worldDir: raw.world?.trim() || BUNDLED_WORLD_DIR,
+    defaultRoomId: raw.defaultRoomId,
+    ...(raw.tickRate === undefined ? {} : { tickRate: raw.tickRate }),
+    agents: Object.fromEntries(
+      Object.entries(raw.agents).map(([agentId, a]) => [
+        agentId,
+        { ...(a.token ? { token: a.token } : {}), name: a.name ?? agentId },
+      ]),
+    ) as Record<string, { token?: string; name: string }>,
+    tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
+    ...(raw.remote
+      ? {
+          remote: {
+            ...raw.remote,
+            baseUrl: raw.remote.baseUrl.replace(/\/+$/, ""),
+          },
+        }
+      : {}),
+    web: raw.web,
+    rateLimits: raw.rateLimits,
+    snapshot: raw.snapshot,
   };
+});
+
+export type ResolvedConfig = z.infer<typeof ResolvedConfigSchema>;
+export type ToolPolicyConfig = ResolvedConfig["tools"];
+export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
+
+/** Parses plugin config once; a bad one fails the load with every problem and where it is. */
+export function resolveConfig(raw: unknown): ResolvedConfig {
+  const parsed = ResolvedConfigSchema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) =>
+    i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
+  );
+  throw new ConfigError(`openclawworld config: ${problems.join("; ")}`);
 }

@@ -4,6 +4,7 @@
 // a handler must never reach the gateway.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { aicError } from "../aic/errors.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import { sendJson } from "./respond.ts";
 
@@ -21,10 +22,7 @@ export interface WebSurface {
 /** The surfaces of the running world, or undefined while the world service is not running. */
 export type LiveSurfaces = () => { aicHttp?: AicHttpSurface; web?: WebSurface } | undefined;
 
-const NOT_RUNNING = {
-  status: "error",
-  error: { code: "room_not_ready", message: "the world service is not running", retryable: true },
-} as const;
+const NOT_RUNNING = aicError("room_not_ready", "the world service is not running");
 
 function pathOf(req: IncomingMessage): string {
   try {
@@ -44,10 +42,7 @@ function guarded(
     } catch (error) {
       logger.error(`openclawworld: ${req.method} ${pathOf(req)} failed: ${describe(error)}`);
       if (!res.headersSent) {
-        sendJson(res, 500, {
-          status: "error",
-          error: { code: "internal", message: "internal error", retryable: true },
-        });
+        sendJson(res, 500, aicError("internal", "internal error"));
       } else {
         res.destroy();
       }

@@ -3,7 +3,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
-import { createAicHttpHandler } from "../http/aic-app.ts";
+import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";

@@ -21,7 +21,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
   const config = resolveConfig(api.pluginConfig);
   const logger = api.logger;
   const live: LiveSurfaces = activeHost;
-  registerWorldTools(api as unknown as Parameters<typeof registerWorldTools>[0], config, {
+  registerWorldTools(api, config, {
     aic: () => activeHost()?.aic,
     status: (agentId) => worldStatus(activeHost(), config, agentId),
   });

@@ -1,18 +1,11 @@
 // The tools' backend inside the gateway: this process's AIC service, looked up on every call
 // because the world service may start, stop or restart after the tools are registered.
-import type { AicResult } from "../aic/errors.ts";
+import { aicError } from "../aic/errors.ts";
 import type { AicService } from "../aic/service.ts";
 import { agentEntityId } from "../world/ids.ts";
 import type { AicBackend } from "./backend.ts";
 
-const NOT_RUNNING: AicResult<never> = {
-  status: "error",
-  error: {
-    code: "room_not_ready",
-    message: "the world service is not running in this gateway",
-    retryable: true,
-  },
-};
+const NOT_RUNNING = aicError("room_not_ready", "the world service is not running in this gateway");
 
 /** `live` answers the running world's AIC service, or undefined while the service is not running. */
 export function inProcessBackend(live: () => AicService | undefined): AicBackend {

@@ -1,4 +1,5 @@
 // Registers every ocw_* tool. Factories, so each call knows which OpenClaw agent it acts for.
+import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import type { AicService } from "../aic/service.ts";
 import { OPTIONAL_TOOLS, type ResolvedConfig } from "../config/config.ts";
 import type { AicBackend } from "./backend.ts";
@@ -6,15 +7,10 @@ import { worldAgentId } from "./identity.ts";
 import { inProcessBackend } from "./in-process-backend.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 import { type StatusSource, statusTool } from "./status.ts";
-import type { AgentToolLike } from "./tool-kit.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
 
-export interface ToolRegistrar {
-  registerTool(
-    factory: (ctx: { agentId?: string }) => AgentToolLike,
-    opts: { name: string; optional?: boolean },
-  ): void;
-}
+/** The part of the SDK's plugin api the tools need. */
+export type ToolRegistrar = Pick<OpenClawPluginApi, "registerTool">;
 
 /** What the tools need from the running world: its AIC service and its status, both looked up live. */
 export interface ToolWorld {

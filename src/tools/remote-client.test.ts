@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestEnv } from "../aic/local-world.ts";
 import { resolveConfig } from "../config/config.ts";
-import { createAicHttpHandler } from "../http/aic-app.ts";
+import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { worldStatus } from "../plugin/status.ts";
 import type { WorldRuntime } from "../runtime/world-runtime.ts";
 import { RemoteAicClient } from "./remote-client.ts";

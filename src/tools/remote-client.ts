@@ -1,7 +1,7 @@
 // Remote mode: the same tools against an AIC server elsewhere. Only errors the server marks
 // `retryable` are retried (rate limits, timeouts, a world not ready, network failures), with
 // exponential backoff, jitter and a bounded number of attempts; Retry-After is honoured.
-import type { AicErrorCode, AicResult } from "../aic/errors.ts";
+import { type AicResult, aicError } from "../aic/errors.ts";
 import type { RemoteConfig } from "../config/config.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 
@@ -29,13 +29,10 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function errorResult(
-  code: AicErrorCode,
-  message: string,
-  retryable: boolean,
-  details?: Record<string, unknown>,
-) {
-  return { status: "error", error: { code, message, retryable, ...(details ? { details } : {}) } } as const;
+/** An answer outside the AIC wrapper: a refusal (4xx) or the server's fault (anything else). */
+function offContract(status: number, message: string): AicResult<never> {
+  const refused = status >= 400 && status < 500;
+  return aicError(refused ? "bad_request" : "internal", message, { httpStatus: status });
 }
 
 export class RemoteAicClient implements AicBackend {
@@ -64,7 +61,7 @@ export class RemoteAicClient implements AicBackend {
     signal: AbortSignal,
   ): Promise<AicResult<unknown>> {
     const attempts = this.config.retryMaxAttempts + 1;
-    let last: AicResult<unknown> = errorResult("internal", "no attempt made", true);
+    let last: AicResult<unknown> = aicError("internal", "no attempt made");
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const { result, retryAfterMs } = await this.once(endpoint, body, signal);
       last = result;
@@ -114,7 +111,7 @@ export class RemoteAicClient implements AicBackend {
     } catch (error) {
       if (signal.aborted) throw error;
       return {
-        result: errorResult("timeout", `remote AIC server unreachable: ${(error as Error).message}`, true),
+        result: aicError("timeout", `remote AIC server unreachable: ${(error as Error).message}`),
       };
     }
     const retryAfter = Number(res.headers.get("retry-after"));
@@ -124,11 +121,7 @@ export class RemoteAicClient implements AicBackend {
       parsed = await res.json();
     } catch {
       return {
-        result: errorResult(
-          "internal",
-          `remote AIC server answered ${res.status} without JSON`,
-          res.status >= 500,
-        ),
+        result: offContract(res.status, `remote AIC server answered ${res.status} without JSON`),
         ...(retryAfterMs ? { retryAfterMs } : {}),
       };
     }
@@ -137,11 +130,7 @@ export class RemoteAicClient implements AicBackend {
       return { result: wrapper, ...(retryAfterMs ? { retryAfterMs } : {}) };
     }
     return {
-      result: errorResult(
-        "internal",
-        `remote AIC server answered ${res.status} outside the AIC wrapper`,
-        res.status >= 500,
-      ),
+      result: offContract(res.status, `remote AIC server answered ${res.status} outside the AIC wrapper`),
     };
   }
 }

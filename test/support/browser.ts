@@ -29,9 +29,18 @@ export interface WatchedPage {
   dialogs: string[];
 }
 
+export interface PageShape {
+  viewport?: { width: number; height: number };
+  /** A phone: touch events, a coarse pointer and the mobile viewport meta tag honoured. */
+  phone?: boolean;
+}
+
 /** A page whose console errors, page errors and dialogs (alert, confirm...) are recorded. */
-export async function watchedPage(browser: Browser): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+export async function watchedPage(browser: Browser, shape: PageShape = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: shape.viewport ?? { width: 1100, height: 700 },
+    ...(shape.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
   const page = await context.newPage();
   const watched: WatchedPage = { page, consoleErrors: [], dialogs: [] };
   page.on("console", (msg: ConsoleMessage) => {
@@ -43,4 +52,23 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
     void dialog.dismiss();
   });
   return watched;
+}
+
+/** Reads the client's test window (`window.__ocw`, see web/client/main.ts). */
+export const ocw = <T>(page: Page, expr: string) => page.evaluate(`window.__ocw.${expr}`) as Promise<T>;
+
+/** Polls `probe` until it returns something truthy; fails with the last value seen. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined | false;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
 }

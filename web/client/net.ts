@@ -20,15 +20,17 @@ export class Connection {
   private readonly handlers: ConnectionHandlers;
   name = "";
   joinCode: string | undefined;
+  look: number | undefined;
   state: ConnState = "connecting";
 
   constructor(handlers: ConnectionHandlers) {
     this.handlers = handlers;
   }
 
-  start(name: string, joinCode?: string): void {
+  start(name: string, joinCode?: string, look?: number): void {
     this.name = name;
     this.joinCode = joinCode;
+    this.look = look;
     this.stopped = false;
     this.open();
   }
@@ -78,6 +80,7 @@ export class Connection {
           name: this.name,
           ...(resumeToken ? { resumeToken } : {}),
           ...(this.joinCode ? { joinCode: this.joinCode } : {}),
+          ...(this.look !== undefined ? { look: this.look } : {}),
         }),
       );
     });

@@ -2,15 +2,17 @@
 import type { EntityView } from "../../world/types.ts";
 import type { WireEntity } from "./protocol.ts";
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
+// Whole world units (one pixel at zoom 1): the client smooths between ticks anyway, and shorter
+// numbers are most of a delta's bytes.
+const round = (n: number) => Math.round(n);
 
 export function toWire(view: EntityView): WireEntity {
   return {
     id: view.id,
     kind: view.kind === "agent" ? "agent" : "human",
     name: view.name,
-    x: round1(view.pos.x),
-    y: round1(view.pos.y),
+    x: round(view.pos.x),
+    y: round(view.pos.y),
     tx: view.tile.tx,
     ty: view.tile.ty,
     facing: view.facing,
@@ -23,7 +25,7 @@ export interface EntityDelta {
   remove: string[];
 }
 
-const FIELDS = ["name", "x", "y", "tx", "ty", "facing", "kind"] as const;
+const FIELDS = ["name", "x", "y", "tx", "ty", "facing", "kind", "look"] as const; // "away" comes in its own presence message
 
 /** Compares what the viewer last received (`sent`, updated in place) with what it should see now. */
 export function diffEntities(sent: Map<string, WireEntity>, visibleNow: readonly WireEntity[]): EntityDelta {
@@ -59,3 +61,14 @@ export function diffEntities(sent: Map<string, WireEntity>, visibleNow: readonly
 }
 
 export const isEmptyDelta = (d: EntityDelta) => !d.add.length && !d.update.length && !d.remove.length;
+
+/** The wire message for a delta, leaving out empty lists. */
+export function deltaMessage(tick: number, d: EntityDelta) {
+  return {
+    type: "delta" as const,
+    tick,
+    ...(d.add.length ? { add: d.add } : {}),
+    ...(d.update.length ? { update: d.update } : {}),
+    ...(d.remove.length ? { remove: d.remove } : {}),
+  };
+}

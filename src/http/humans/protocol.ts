@@ -5,6 +5,9 @@ import { actionName, ChatChannel, chatText, IdEntity, tileCoordinate } from "../
 
 const MoveStep = () => z.int().min(-1).max(1);
 
+/** How many avatar looks the client draws (web/client/textures.ts LOOKS). */
+export const AVATAR_LOOKS = 8;
+
 export const ClientMessage = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("join"),
@@ -14,11 +17,19 @@ export const ClientMessage = z.discriminatedUnion("type", [
       .regex(/^[A-Za-z0-9_-]{16,128}$/)
       .optional(),
     joinCode: z.string().max(64).optional(),
+    /** The avatar look picked on the join form (index into the client's looks). */
+    look: z
+      .int()
+      .min(0)
+      .max(AVATAR_LOOKS - 1)
+      .optional(),
   }),
   z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
   z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
   z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
   z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: actionName() }),
+  /** Walk to a reachable tile within interact range of an object (the server picks it). */
+  z.strictObject({ type: z.literal("approach"), targetId: IdEntity }),
   z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
 ]);
 export type ClientMessageT = z.infer<typeof ClientMessage>;
@@ -46,7 +57,7 @@ export function parseClientMessage(raw: string): ParseResult {
   return { ok: false, code: "bad_request", message: issues };
 }
 
-/** What the browser is told about an entity; positions rounded to 0.1 world units. */
+/** What the browser is told about an entity; positions rounded to whole world units. */
 export interface WireEntity {
   id: string;
   kind: "human" | "agent";
@@ -56,6 +67,10 @@ export interface WireEntity {
   tx: number;
   ty: number;
   facing: string;
+  /** Humans: the avatar look they picked (absent: the client derives one from the id). */
+  look?: number;
+  /** Humans whose connection dropped, during the resume grace period. */
+  away?: boolean;
 }
 
 export interface WireObject {
@@ -90,6 +105,7 @@ export interface WireRosterEntry {
   id: string;
   name: string;
   kind: "human" | "agent";
+  away?: boolean;
 }
 
 export type ServerMessage =
@@ -103,6 +119,8 @@ export type ServerMessage =
       entities: WireEntity[];
       objects: WireObject[];
       roster: WireRosterEntry[];
+      /** Recent room-wide chat, oldest first. */
+      history: WireEvent[];
       tick: number;
       serverTsMs: number;
     }
@@ -112,16 +130,21 @@ export type ServerMessage =
       entities: WireEntity[];
       objects: WireObject[];
       roster: WireRosterEntry[];
+      history: WireEvent[];
       tick: number;
     }
   | {
+      /** Empty lists are left out (a delta is sent up to tickRate times a second). */
       type: "delta";
       tick: number;
-      serverTsMs: number;
-      add: WireEntity[];
-      update: (Partial<WireEntity> & { id: string })[];
-      remove: string[];
+      add?: WireEntity[];
+      update?: (Partial<WireEntity> & { id: string })[];
+      remove?: string[];
     }
+  /** Everyone in the room beyond the viewer's interest range: [id, "h" | "a", tx, ty], ~1/s. */
+  | { type: "radar"; dots: [string, "h" | "a", number, number][] }
+  /** A human's connection dropped (away) or came back, during the resume grace period. */
+  | { type: "presence"; id: string; away: boolean }
   | { type: "events"; events: WireEvent[] }
   | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown> }
   | { type: "error"; code: string; message: string; retryable: boolean; for?: string }

@@ -138,7 +138,12 @@ describe("a parsed message is the action (one validation, then AicService.act)",
     ];
     for (const [raw, action] of cases) {
       const parsed = parseClientMessage(JSON.stringify(raw));
-      if (!parsed.ok || parsed.message.type === "join" || parsed.message.type === "ping") {
+      if (
+        !parsed.ok ||
+        parsed.message.type === "join" ||
+        parsed.message.type === "ping" ||
+        parsed.message.type === "approach"
+      ) {
         throw new Error(`not an action message: ${JSON.stringify(raw)}`);
       }
       expect(actionOf(parsed.message)).toEqual(action);

@@ -6,6 +6,8 @@ import type { WebSocket } from "ws";
 import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
+import { uniqueName } from "./names.ts";
+import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
 import {
   type Connection,
@@ -21,6 +23,7 @@ export interface RoomHooksDeps {
   reads: WorldReads;
   sessions: SessionStore;
   view: ViewSync;
+  presence: PresenceState;
   send(ws: WebSocket | undefined, message: ServerMessage): void;
   sendError(ws: WebSocket, code: string, message: string, retryable: boolean, forType?: string): void;
   /** A timer the surface owns (cleared on close, errors logged). */
@@ -45,7 +48,24 @@ export interface RoomHooks {
 }
 
 export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
-  const { service, reads, sessions, view, send, sendError } = deps;
+  const { service, reads, sessions, view, presence, send, sendError } = deps;
+
+  /** A human's connection dropped or came back: everyone connected in their room is told. */
+  function announceAway(session: HumanSession, away: boolean): void {
+    const id = session.actor.entityId;
+    if (!presence.setAway(id, away)) return;
+    const roomId = reads.getEntity(id)?.roomId;
+    if (!roomId) return;
+    for (const other of sessions.values())
+      if (other.ws && other.roomId === roomId) send(other.ws, { type: "presence", id, away });
+  }
+
+  /** Names of everyone present in any room (a newcomer's name is made unique among them). */
+  function everyoneNames(): string[] {
+    return Object.keys(reads.definition.rooms).flatMap((roomId) =>
+      reads.actorsInRoom(roomId).map((a) => a.name),
+    );
+  }
 
   function onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void {
     if (session.ws && session.ws !== ws) session.ws.close(4000, "resumed elsewhere");
@@ -53,6 +73,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     session.graceTimer = undefined;
     session.ws = ws;
     conn.session = session;
+    announceAway(session, false);
     const self = reads.getEntity(session.actor.entityId)!;
     send(ws, {
       type: "welcome",
@@ -80,11 +101,13 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
     if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
-    const session = newSession(msg.name, ws, deps.interestRadius());
+    const session = newSession(uniqueName(msg.name, everyoneNames()), ws, deps.interestRadius());
     conn.session = session;
+    presence.setLook(session.actor.entityId, msg.look);
     const joined = await service.act(session.actor, { kind: "join" });
     if (joined.status === "error") {
       conn.session = undefined;
+      presence.forget(session.actor.entityId);
       return sendError(ws, joined.error.code, joined.error.message, joined.error.retryable, "join");
     }
     const data = joined.data as { roomId: string; cursor: string };
@@ -108,6 +131,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
 
   function onDrop(session: HumanSession): void {
     session.ws = undefined;
+    announceAway(session, true);
     if (session.graceTimer) clearTimeout(session.graceTimer);
     session.graceTimer = deps.later(async () => {
       if (!session.ws) await onLeave(session);
@@ -116,6 +140,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
 
   async function onLeave(session: HumanSession): Promise<void> {
     sessions.remove(session);
+    presence.forget(session.actor.entityId);
     await service.act(session.actor, { kind: "leave" });
   }
 

@@ -5,7 +5,9 @@
 import path from "node:path";
 import type { TickInfo, WorldReads } from "../../aic/reads.ts";
 import type { EntityView } from "../../world/types.ts";
-import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
+import { ChatHistory } from "./chat-history.ts";
+import { deltaMessage, diffEntities, isEmptyDelta, toWire } from "./delta.ts";
+import type { PresenceState } from "./presence-state.ts";
 import type {
   ServerMessage,
   WireEntity,
@@ -14,7 +16,9 @@ import type {
   WireRoom,
   WireRosterEntry,
 } from "./protocol.ts";
+import { RadarView, radarEveryTicks, roomDots } from "./radar.ts";
 import type { HumanSession } from "./session.ts";
+import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
 const EVENTS_PER_PUSH = 200;
@@ -23,21 +27,38 @@ export interface RoomView {
   entities: WireEntity[];
   objects: WireObject[];
   roster: WireRosterEntry[];
+  /** Recent room-wide chat, so a newcomer (or a reload) sees the conversation. */
+  history: WireEvent[];
 }
 
 export interface ViewSync {
   roomInfo(roomId: string): WireRoom;
   /** Start showing a room: resets what the session has been sent and returns the full view. */
   enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView;
-  /** After a tick: every connected session gets its room change, delta and events. */
+  /** After a tick: every connected session gets its room change, delta and events (and ~1/s the
+   * room-wide radar of those beyond its interest range). */
   pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void;
+  /** Everyone in a room by name, with presence (the roster a browser shows). */
+  roster(roomId: string): WireRosterEntry[];
 }
 
 export function createViewSync(
   reads: WorldReads,
   send: (s: HumanSession, message: ServerMessage) => void,
   warn: (message: string) => void,
+  presence: PresenceState,
 ): ViewSync {
+  const history = new ChatHistory();
+  const radars = new WeakMap<HumanSession, RadarView>();
+  const radarOf = (s: HumanSession) => {
+    let view = radars.get(s);
+    if (!view) {
+      view = new RadarView();
+      radars.set(s, view);
+    }
+    return view;
+  };
+
   function roomInfo(roomId: string): WireRoom {
     const room = reads.definition.rooms[roomId]!;
     return {
@@ -80,32 +101,18 @@ export function createViewSync(
       hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
       s.actor.entityId,
     );
-    return hits.filter((h) => ids.has(h.entity.id)).map((h) => toWire(h.entity));
-  }
-
-  function wireEvent(e: {
-    type: string;
-    seq: number;
-    tsMs: number;
-    payload: Record<string, unknown>;
-  }): WireEvent {
-    if (e.type !== "chat.message") return { type: e.type, seq: e.seq, tsMs: e.tsMs, payload: e.payload };
-    const from = reads.getEntity(String(e.payload.fromEntityId));
-    return {
-      type: e.type,
-      seq: e.seq,
-      tsMs: e.tsMs,
-      payload: { ...e.payload, fromName: from?.name ?? String(e.payload.fromEntityId) },
-    };
+    return hits.filter((h) => ids.has(h.entity.id)).map((h) => presence.decorate(toWire(h.entity)));
   }
 
   /** Everyone in the room by name (no positions): the presence list; positions stream by interest. */
   function roster(roomId: string): WireRosterEntry[] {
-    return reads.actorsInRoom(roomId).map((a) => ({
-      id: a.id,
-      name: a.name,
-      kind: a.kind === "agent" ? ("agent" as const) : ("human" as const),
-    }));
+    return reads.actorsInRoom(roomId).map((a) =>
+      presence.decorateRoster({
+        id: a.id,
+        name: a.name,
+        kind: a.kind === "agent" ? ("agent" as const) : ("human" as const),
+      }),
+    );
   }
 
   function enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView {
@@ -113,9 +120,15 @@ export function createViewSync(
     s.lastSeq = afterSeq;
     s.sent.clear();
     s.interest.clear();
+    radarOf(s).reset();
     const entities = visibleActors(s, self);
     for (const e of entities) s.sent.set(e.id, e);
-    return { entities, objects: roomObjects(self.roomId), roster: roster(self.roomId) };
+    return {
+      entities,
+      objects: roomObjects(self.roomId),
+      roster: roster(self.roomId),
+      history: history.recent(self.roomId, reads.serverTsMs),
+    };
   }
 
   function pushTo(s: HumanSession, info: TickInfo): void {
@@ -134,24 +147,32 @@ export function createViewSync(
       });
     } else {
       const delta = diffEntities(s.sent, visibleActors(s, self));
-      if (!isEmptyDelta(delta))
-        send(s, { type: "delta", tick: info.tick, serverTsMs: info.serverTsMs, ...delta });
+      if (!isEmptyDelta(delta)) send(s, deltaMessage(info.tick, delta));
     }
     const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
-    if (page.events.length) send(s, { type: "events", events: page.events.map(wireEvent) });
+    if (page.events.length) send(s, { type: "events", events: page.events.map((e) => wireEvent(reads, e)) });
     s.lastSeq = page.nextSeq;
   }
 
   function pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void {
+    for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
+    const radarDue = info.tick % radarEveryTicks(reads.definition.tickRate) === 0;
+    const dotsByRoom = new Map<string, ReturnType<typeof roomDots>>();
     for (const s of sessions) {
       if (!s.ws || !s.roomId) continue;
       try {
         pushTo(s, info);
+        if (radarDue && s.roomId) {
+          const dots = dotsByRoom.get(s.roomId) ?? roomDots(reads, s.roomId);
+          dotsByRoom.set(s.roomId, dots);
+          const mine = radarOf(s).next(dots, s.sent);
+          if (mine) send(s, { type: "radar", dots: mine });
+        }
       } catch (error) {
         warn(`openclawworld web: update for ${s.actor.entityId} failed: ${(error as Error).message}`);
       }
     }
   }
 
-  return { roomInfo, enterRoom, pushTick };
+  return { roomInfo, enterRoom, pushTick, roster };
 }

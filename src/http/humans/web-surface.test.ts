@@ -194,7 +194,7 @@ describe("web surface WebSocket", () => {
       joinRoomId: "lobby",
     });
     await agentJoin;
-    const added = await client.next((m) => m.type === "delta" && m.add.some((e: Msg) => e.id === "agt_far"));
+    const added = await client.next((m) => m.type === "delta" && m.add?.some((e: Msg) => e.id === "agt_far"));
     expect(added.tick).toBeGreaterThan(welcome.tick);
     const world = env.runtime.world;
     const self = world.getEntity(welcome.entityId)!;
@@ -203,7 +203,7 @@ describe("web surface WebSocket", () => {
       .find((t) => !world.isBlocked("lobby", t))!;
     const moved = await env.runtime.submit({ kind: "moveTo", entityId: "agt_far", dest: near });
     expect(moved.ok).toBe(true);
-    await client.next((m) => m.type === "delta" && m.update.some((u: Msg) => u.id === "agt_far"));
+    await client.next((m) => m.type === "delta" && m.update?.some((u: Msg) => u.id === "agt_far"));
     // Walk the agent to the far side of the lobby: it leaves the human's interest and is removed.
     const room = world.definition.rooms.lobby!;
     let far: { tx: number; ty: number } | undefined;
@@ -221,7 +221,110 @@ describe("web surface WebSocket", () => {
       }
     }
     expect(far).toBeDefined();
-    await client.next((m) => m.type === "delta" && m.remove.includes("agt_far"), 15_000);
+    await client.next((m) => m.type === "delta" && m.remove?.includes("agt_far"), 15_000);
+  });
+
+  it("approach walks to a reachable tile beside a door in a wall; its state change carries new affordances", async () => {
+    const env = await setup();
+    const { client, welcome } = await joined(env, "Dora");
+    const world = env.runtime.world;
+    const start = await env.runtime.submit({
+      kind: "moveTo",
+      entityId: welcome.entityId,
+      dest: { tx: 30, ty: 12 },
+    });
+    expect(start.ok).toBe(true);
+    await client.next(
+      () =>
+        world.getEntity(welcome.entityId)?.tile.tx === 30 &&
+        world.getEntity(welcome.entityId)?.tile.ty === 12,
+      8000,
+    );
+    client.send({ type: "approach", targetId: "obj_door_meeting" });
+    const result = await client.next((m) => m.type === "result" && m.for === "approach");
+    expect(result.data.targetId).toBe("obj_door_meeting");
+    const dest = result.data.dest as { tx: number; ty: number };
+    expect(world.isBlocked("lobby", dest)).toBe(false);
+    expect(Math.hypot(dest.tx - 37, dest.ty - 6)).toBeLessThanOrEqual(world.definition.interactRangeTiles);
+    await client.next(() => {
+      const e = world.getEntity(welcome.entityId)!;
+      return (
+        e.tile.tx === dest.tx &&
+        e.tile.ty === dest.ty &&
+        e.pos.x === (dest.tx + 0.5) * 32 &&
+        e.pos.y === (dest.ty + 0.5) * 32
+      );
+    }, 10_000);
+    // Open, then close: each change carries the affordance that is valid after it.
+    for (const [action, next] of [
+      ["open", "close"],
+      ["close", "open"],
+    ] as const) {
+      client.send({ type: "interact", targetId: "obj_door_meeting", action });
+      const r = await client.next(
+        (m) =>
+          m.type === "result" &&
+          m.for === "interact" &&
+          !client.received.slice(0, client.received.indexOf(m)).includes(m) &&
+          m.data.outcome.message === (action === "open" ? "The door opens." : "The door closes."),
+      );
+      expect(r.data.outcome.type).toBe("ok");
+      const changed = await client.next(
+        (m) =>
+          m.type === "events" &&
+          m.events.some(
+            (e: Msg) => e.type === "object.state_changed" && e.payload.affords?.[0]?.action === next,
+          ),
+      );
+      expect(changed).toBeDefined();
+    }
+    client.send({ type: "approach", targetId: "obj_nope" });
+    expect(await client.next((m) => m.type === "error" && m.for === "approach")).toMatchObject({
+      code: "not_found",
+    });
+  });
+
+  it("a dropped human shows as away to others until resumed; names are made unique; room chat is replayed to newcomers", async () => {
+    const env = await setup({ resumeGraceMs: 5000 });
+    const { client: ada, welcome: aw } = await joined(env, "Ada");
+    const { client: twin, welcome: tw } = await joined(env, " ada ", { look: 3 });
+    expect(env.runtime.world.getEntity(tw.entityId)?.name).toBe("ada (2)");
+    expect(aw.entities.length).toBeGreaterThan(0);
+    await ada.next(
+      (m) => m.type === "delta" && m.add?.some((e: Msg) => e.id === tw.entityId && e.look === 3),
+    );
+    twin.send({ type: "chat_send", channel: "global", message: "hello room" });
+    twin.send({ type: "chat_send", channel: "proximity", message: "psst" });
+    await ada.next((m) => m.type === "events" && m.events.some((e: Msg) => e.payload.message === "psst"));
+    twin.ws.terminate();
+    const awayMsg = await ada.next((m) => m.type === "presence" && m.id === tw.entityId);
+    expect(awayMsg.away).toBe(true);
+    const { welcome: late } = await joined(env, "Late");
+    expect(late.roster.find((r: Msg) => r.id === tw.entityId)?.away).toBe(true);
+    expect(late.history.map((e: Msg) => e.payload.message)).toEqual(["hello room"]);
+    expect(late.history[0].payload.fromName).toBe("ada (2)");
+    const back = await new Client(env.url).open();
+    back.send({ type: "join", name: "ada", resumeToken: tw.resumeToken });
+    await back.next((m) => m.type === "welcome");
+    await ada.next((m) => m.type === "presence" && m.id === tw.entityId && m.away === false);
+  });
+
+  it("the radar tells a viewer about actors beyond its interest range, positions only, ~once a second", async () => {
+    const env = await setup();
+    const { client } = await joined(env, "Rae");
+    await env.runtime.submit({
+      kind: "join",
+      entityId: "agt_radar",
+      actorKind: "agent",
+      name: "Radar",
+      joinRoomId: "lobby",
+    });
+    await env.runtime.submit({ kind: "moveTo", entityId: "agt_radar", dest: { tx: 3, ty: 28 } });
+    const seenFar = await client.next(
+      (m) => m.type === "radar" && m.dots.some((d: Msg) => d[0] === "agt_radar" && d[2] === 3 && d[3] === 28),
+      20_000,
+    );
+    expect(seenFar.dots.find((d: Msg) => d[0] === "agt_radar")).toEqual(["agt_radar", "a", 3, 28]);
   });
 
   it("close() closes every client", async () => {

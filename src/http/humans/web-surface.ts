@@ -11,6 +11,7 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { AicService } from "../../aic/service.ts";
 import { createConnectionHandler } from "./connection.ts";
+import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
 import { type DurableSessions, SessionStore } from "./session.ts";
@@ -77,8 +78,10 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     send(ws, { type: "error", code, message, retryable, ...(forType ? { for: forType } : {}) });
   }
 
-  const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn);
+  const presence = new PresenceState();
+  const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence);
   const hooks = createRoomHooks({
+    presence,
     service,
     reads,
     sessions,

@@ -3,8 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestEnv, silentLogger, type TestEnv } from "../aic/local-world.ts";
-import { checkResponse } from "../aic/test-support.ts";
+import { createTestEnv, silentLogger, type TestEnv } from "../../aic/local-world.ts";
+import { checkResponse } from "../../aic/test-support.ts";
 import { createAicHttpHandler } from "./aic-app.ts";
 
 const A = "agent_helper";
@@ -179,7 +179,7 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     const res = await fetch(`${h.base}/openapi.json`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(
-      readFileSync(new URL("../../docs/aic/v0.1/openapi.json", import.meta.url), "utf8"),
+      readFileSync(new URL("../../../docs/aic/v0.1/openapi.json", import.meta.url), "utf8"),
     );
   });
 

@@ -1,0 +1,101 @@
+// Per-client WebSocket bandwidth of the human web surface in a fixed scenario: the bundled lobby
+// world ticking in process, WALKERS browser-like clients joined over real sockets on 127.0.0.1, each
+// walking a fixed loop of plaza tiles (click_to_move every 2 s) and chatting once. Every client counts
+// the bytes of the frames it receives. Run: npx node bench/web-bandwidth.bench.ts [walkers] [seconds]
+// The last output line is one JSON object with the figures.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocket } from "ws";
+import { RateLimiter } from "../src/aic/rate-limit.ts";
+import { AicService } from "../src/aic/service.ts";
+import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
+import { createWebSurface } from "../src/http/humans/web-surface.ts";
+import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
+import { WorldRuntime } from "../src/runtime/world-runtime.ts";
+import { World } from "../src/world/world.ts";
+
+const WALKERS = Number(process.argv[2] ?? 8);
+const SECONDS = Number(process.argv[3] ?? 12);
+// A loop around the plaza and out to the west (some walkers leave others' 16-tile interest range).
+const LOOP = [
+  [20, 13],
+  [26, 13],
+  [26, 19],
+  [20, 19],
+  [5, 17],
+  [3, 6],
+  [20, 13],
+];
+
+const quiet = { info() {}, warn() {}, error() {} };
+const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
+const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
+const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
+const server = createServer((req, res) => {
+  void surface.handleHttp(req, res).then((handled) => {
+    if (!handled) res.writeHead(404).end();
+  });
+});
+server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
+await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+runtime.start();
+const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`;
+
+interface Client {
+  ws: WebSocket;
+  bytes: number;
+  frames: number;
+  counting: boolean;
+}
+const clients: Client[] = [];
+for (let i = 0; i < WALKERS; i++) {
+  const ws = new WebSocket(url);
+  const client: Client = { ws, bytes: 0, frames: 0, counting: false };
+  await new Promise<void>((resolve, reject) => {
+    ws.once("error", reject);
+    ws.on("message", (data) => {
+      const text = String(data);
+      if (client.counting) {
+        client.bytes += Buffer.byteLength(text);
+        client.frames += 1;
+      }
+      if (text.includes('"type":"welcome"')) resolve();
+    });
+    ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Walker ${i}` })));
+  });
+  clients.push(client);
+}
+await new Promise((r) => setTimeout(r, 500));
+for (const c of clients) c.counting = true;
+const started = performance.now();
+let step = 0;
+const timer = setInterval(() => {
+  clients.forEach((c, i) => {
+    const [tx, ty] = LOOP[(step + i) % LOOP.length]!;
+    c.ws.send(JSON.stringify({ type: "click_to_move", destTx: tx! + (i % 3), destTy: ty! }));
+    if (step === i % 4)
+      c.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: `hi ${i}` }));
+  });
+  step += 1;
+}, 2000);
+await new Promise((r) => setTimeout(r, SECONDS * 1000));
+clearInterval(timer);
+const elapsedSec = (performance.now() - started) / 1000;
+for (const c of clients) c.counting = false;
+const perClient = clients.map((c) => c.bytes / elapsedSec);
+for (const c of clients) c.ws.terminate();
+await surface.close();
+runtime.stop();
+await new Promise((r) => server.close(r));
+const mean = perClient.reduce((a, b) => a + b, 0) / perClient.length;
+console.log(
+  JSON.stringify({
+    bench: "web-bandwidth",
+    walkers: WALKERS,
+    seconds: Math.round(elapsedSec * 10) / 10,
+    meanBytesPerSecPerClient: Math.round(mean),
+    maxBytesPerSecPerClient: Math.round(Math.max(...perClient)),
+    meanFramesPerSecPerClient:
+      Math.round((clients.reduce((a, c) => a + c.frames, 0) / clients.length / elapsedSec) * 10) / 10,
+  }),
+);

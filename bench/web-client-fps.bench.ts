@@ -1,0 +1,114 @@
+// Frame rate of the web client in headless Debian chromium (software GL, so figures compare runs on
+// one machine, not devices): the bundled lobby ticking in process, the built client (web/dist, run
+// `npm run build:web` first) served by the real web surface, one viewer page at 1280x800 and WALKERS
+// socket clients walking a fixed plaza loop and chatting room-wide. Counts requestAnimationFrame
+// callbacks in the page over SECONDS. Run: npx node bench/web-client-fps.bench.ts [walkers] [seconds]
+// The last output line is one JSON object with the figures.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocket } from "ws";
+import { RateLimiter } from "../src/aic/rate-limit.ts";
+import { AicService } from "../src/aic/service.ts";
+import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
+import { createWebSurface } from "../src/http/humans/web-surface.ts";
+import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
+import { WorldRuntime } from "../src/runtime/world-runtime.ts";
+import { World } from "../src/world/world.ts";
+import { launchBrowser } from "../test/support/browser.ts";
+
+const WALKERS = Number(process.argv[2] ?? 6);
+const SECONDS = Number(process.argv[3] ?? 10);
+const LOOP = [
+  [20, 13],
+  [26, 13],
+  [26, 19],
+  [20, 19],
+];
+
+const quiet = { info() {}, warn() {}, error() {} };
+const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
+const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
+const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
+const server = createServer((req, res) => {
+  void surface.handleHttp(req, res).then((handled) => {
+    if (!handled) res.writeHead(404).end();
+  });
+});
+server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
+await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+runtime.start();
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+const browser = await launchBrowser();
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await context.newPage();
+await page.goto(`${base}/world/?name=Viewer`);
+await page.waitForFunction(
+  () => (window as unknown as { __ocw?: { me(): unknown } }).__ocw?.me(),
+  undefined,
+  {
+    timeout: 30_000,
+  },
+);
+
+const walkers: WebSocket[] = [];
+for (let i = 0; i < WALKERS; i++) {
+  const ws = new WebSocket(`${base.replace("http", "ws")}/world/ws`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once("error", reject);
+    ws.on("message", (data) => {
+      if (String(data).includes('"type":"welcome"')) resolve();
+    });
+    ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Walker ${i}` })));
+  });
+  walkers.push(ws);
+}
+let step = 0;
+const timer = setInterval(() => {
+  walkers.forEach((ws, i) => {
+    const [tx, ty] = LOOP[(step + i) % LOOP.length]!;
+    ws.send(JSON.stringify({ type: "click_to_move", destTx: tx! + (i % 3), destTy: ty! }));
+    if ((step + i) % 3 === 0)
+      ws.send(
+        JSON.stringify({
+          type: "chat_send",
+          channel: "global",
+          message: `walker ${i} says hello at step ${step}`,
+        }),
+      );
+  });
+  step += 1;
+}, 1500);
+await page.waitForTimeout(1500);
+const frames = await page.evaluate(
+  (ms) =>
+    new Promise<number[]>((resolve) => {
+      const times: number[] = [];
+      const started = performance.now();
+      const tick = (t: number) => {
+        times.push(t);
+        if (t - started < ms) requestAnimationFrame(tick);
+        else resolve(times);
+      };
+      requestAnimationFrame(tick);
+    }),
+  SECONDS * 1000,
+);
+clearInterval(timer);
+for (const ws of walkers) ws.terminate();
+await browser.close();
+await surface.close();
+runtime.stop();
+await new Promise((r) => server.close(r));
+const gaps = frames.slice(1).map((t, i) => t - frames[i]!);
+gaps.sort((a, b) => a - b);
+const spanSec = (frames.at(-1)! - frames[0]!) / 1000;
+console.log(
+  JSON.stringify({
+    bench: "web-client-fps",
+    walkers: WALKERS,
+    seconds: Math.round(spanSec * 10) / 10,
+    meanFps: Math.round(((frames.length - 1) / spanSec) * 10) / 10,
+    p95FrameMs: Math.round(gaps[Math.floor(gaps.length * 0.95)]! * 10) / 10,
+  }),
+);

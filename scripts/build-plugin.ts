@@ -1,0 +1,160 @@
+// Builds the plugin's JavaScript runtime entries: every `openclaw.extensions` source entry in
+// package.json becomes the paired `openclaw.runtimeExtensions` file (./index.ts -> ./dist/index.js).
+// The gateway loads that built file natively (installed packages must ship compiled JavaScript, and
+// with `runtimeExtensions` declared a working-tree load through `plugins.load.paths` uses it too), so
+// `npm start`, the e2e suite and `npm pack` all build it first. The bundle follows whatever the entry
+// imports: no list of source files to keep in sync. Packages stay external: runtime dependencies are
+// installed next to the plugin from `dependencies`, and `openclaw/*` resolves to the host gateway.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
+
+const PROJECT_DIR = path.resolve(import.meta.dirname, "..");
+
+interface PackageJson {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  openclaw?: { extensions?: string[]; runtimeExtensions?: string[] };
+}
+
+export interface BuiltEntry {
+  source: string;
+  output: string;
+  bytes: number;
+}
+
+/** The source -> runtime entry pairs declared in package.json (paths relative to the project). */
+export function runtimeEntryPairs(pkg: PackageJson): { source: string; output: string }[] {
+  const sources = pkg.openclaw?.extensions ?? [];
+  const outputs = pkg.openclaw?.runtimeExtensions ?? [];
+  if (sources.length === 0) throw new Error("package.json declares no openclaw.extensions");
+  if (outputs.length !== sources.length) {
+    throw new Error(
+      `package.json openclaw.runtimeExtensions (${outputs.length}) must pair with openclaw.extensions (${sources.length})`,
+    );
+  }
+  return sources.map((source, i) => ({ source, output: outputs[i] as string }));
+}
+
+/** `lodash/fp` -> `lodash`, `@scope/pkg/sub` -> `@scope/pkg`; undefined for relative paths. */
+export function packageNameOf(specifier: string): string | undefined {
+  if (specifier.startsWith(".") || specifier.startsWith("/")) return undefined;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+const BUILTINS = new Set(builtinModules);
+
+/** Bare imports the built entry may keep: Node built-ins, `dependencies`, and the host peer. */
+export function undeclaredImports(imports: Iterable<string>, pkg: PackageJson): string[] {
+  const allowed = new Set([
+    ...Object.keys(pkg.dependencies ?? {}),
+    ...Object.keys(pkg.peerDependencies ?? {}),
+  ]);
+  const bad = new Set<string>();
+  for (const specifier of imports) {
+    if (specifier.startsWith("node:") || BUILTINS.has(specifier)) continue;
+    const name = packageNameOf(specifier);
+    if (name && !allowed.has(name)) bad.add(specifier);
+  }
+  return [...bad].sort();
+}
+
+/**
+ * Bundling puts every module into one file, so `import.meta.url` would name the bundle, not the
+ * module it was written in; modules locate shipped assets relative to themselves (the bundled world,
+ * the web client). Rewrite it to the module's own source location, relative to the bundle, so those
+ * paths resolve in the package exactly as they do in the working tree (the source file need not ship;
+ * only the URL arithmetic uses it). `import.meta.dirname`/`filename` are refused rather than guessed.
+ */
+export function sourceLocationPlugin(outputFile: string): Plugin {
+  return {
+    name: "source-import-meta-url",
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const code = await readFile(args.path, "utf8");
+        if (/\bimport\.meta\.(dirname|filename)\b/.test(code)) {
+          return {
+            errors: [
+              {
+                text: "import.meta.dirname/filename cannot be bundled; use fileURLToPath(new URL(..., import.meta.url))",
+              },
+            ],
+          };
+        }
+        const relative = path.relative(path.dirname(outputFile), args.path).split(path.sep).join("/");
+        const contents = code.replace(
+          /\bimport\.meta\.url\b/g,
+          `new URL(${JSON.stringify(relative)}, import.meta.url).href`,
+        );
+        return { contents, loader: "ts" };
+      });
+    },
+  };
+}
+
+export async function buildPlugin(projectDir = PROJECT_DIR): Promise<BuiltEntry[]> {
+  const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
+  const built: BuiltEntry[] = [];
+  for (const pair of runtimeEntryPairs(pkg)) {
+    const outfile = path.resolve(projectDir, pair.output);
+    const result = await build({
+      entryPoints: [path.resolve(projectDir, pair.source)],
+      outfile,
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: "esm",
+      platform: "node",
+      target: "node24.16",
+      packages: "external",
+      legalComments: "none",
+      logLevel: "silent",
+      banner: { js: `// Built from ${pair.source} by scripts/build-plugin.ts. Do not edit.` },
+      plugins: [sourceLocationPlugin(outfile)],
+    });
+    const imports = Object.values(result.metafile.outputs).flatMap((out) =>
+      out.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    const undeclared = undeclaredImports(imports, pkg);
+    if (undeclared.length > 0) {
+      throw new Error(
+        `${pair.output} imports ${undeclared.join(", ")}, which package.json "dependencies" does not list; ` +
+          "an installed plugin gets only its dependencies (devDependencies are never installed)",
+      );
+    }
+    const file = result.outputFiles[0];
+    if (!file) throw new Error(`esbuild produced no output for ${pair.source}`);
+    // Write then rename: a gateway starting meanwhile sees the old file or the new one, never half.
+    await mkdir(path.dirname(outfile), { recursive: true });
+    const temp = `${outfile}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, file.contents);
+      await rename(temp, outfile);
+    } finally {
+      await rm(temp, { force: true });
+    }
+    built.push({ source: pair.source, output: pair.output, bytes: file.contents.byteLength });
+  }
+  return built;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const started = Date.now();
+  try {
+    const built = await buildPlugin();
+    for (const entry of built) {
+      console.log(
+        `plugin entry ${entry.source} -> ${entry.output} (${(entry.bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`,
+      );
+    }
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import { MANIFEST_FILE, manifestConfigIsCurrent } from "../../scripts/gen-schemas.ts";
+import {
+  BUNDLED_WORLD_DIR,
+  ConfigError,
+  PluginConfigSchema,
+  pluginConfigJsonSchema,
+  resolveConfig,
+} from "./config.ts";
+
+describe("plugin config: one zod schema", () => {
+  it("openclaw.plugin.json's configSchema is generated from it (npm run gen:schemas)", () => {
+    expect(manifestConfigIsCurrent(readFileSync(MANIFEST_FILE, "utf8"))).toBe(true);
+  });
+
+  it("an empty config resolves to the documented defaults", () => {
+    expect(resolveConfig(undefined)).toEqual({
+      worldDir: BUNDLED_WORLD_DIR,
+      defaultRoomId: "lobby",
+      agents: {},
+      tools: { enabled: [], denied: [], perAgent: {}, timeoutMs: 30_000 },
+      web: { resumeGraceSec: 30 },
+      rateLimits: { disabled: false, classes: {} },
+      snapshot: { enabled: true, intervalSec: 60, fsync: true },
+    });
+  });
+
+  it("normalises what the plugin uses: tool spellings, agent names, the remote URL", () => {
+    const config = resolveConfig({
+      agents: { bot: { token: "a-token-of-16-chars" } },
+      tools: { enabled: ["ocw.move_to"], perAgent: { scout: { enabled: ["ocw.chat_send"] } } },
+      remote: { baseUrl: "http://127.0.0.1:1/aic/v0.1//" },
+    });
+    expect(config.agents.bot).toEqual({ token: "a-token-of-16-chars", name: "bot" });
+    expect(config.tools.enabled).toEqual(["ocw_move_to"]);
+    expect(config.tools.perAgent.scout).toEqual({ enabled: ["ocw_chat_send"], denied: [] });
+    expect(config.remote).toEqual({
+      baseUrl: "http://127.0.0.1:1/aic/v0.1",
+      retryMaxAttempts: 3,
+      retryBaseDelayMs: 500,
+    });
+  });
+
+  it("is strict: unknown keys, wrong types and out-of-range values fail the load with their path", () => {
+    expect(() => resolveConfig({ tickrate: 20 })).toThrow(ConfigError);
+    expect(() => resolveConfig({ tickrate: 20 })).toThrow(/tickrate/);
+    expect(() => resolveConfig({ web: { resumeGraceSec: -1 } })).toThrow(/web\.resumeGraceSec/);
+    expect(() => resolveConfig({ defaultRoomId: "no spaces" })).toThrow(/defaultRoomId/);
+    expect(() => resolveConfig({ agents: { bot: { token: "short" } } })).toThrow(/agents\.bot\.token/);
+    expect(() => resolveConfig({ remote: { baseUrl: "ftp://x" } })).toThrow(/remote\.baseUrl/);
+  });
+
+  it("adds the rules JSON Schema cannot say", () => {
+    const twice = { a: { token: "same-token-16-chars" }, b: { token: "same-token-16-chars" } };
+    expect(() => resolveConfig({ agents: twice })).toThrow(/two agents share a token/);
+    expect(() => resolveConfig({ tools: { enabled: ["ocw_fly"] } })).toThrow(/unknown tool "ocw_fly"/);
+    expect(() => resolveConfig({ tools: { disabled: ["ocw_observe"] } })).toThrow(/required tool/);
+  });
+
+  it("the gateway (JSON Schema) and the plugin (zod) agree on what is a well-formed config", () => {
+    const ajv = new Ajv({ strict: false, useDefaults: true });
+    const gateway = ajv.compile(pluginConfigJsonSchema());
+    for (const config of [
+      {},
+      { tickRate: 20, defaultRoomId: "garden" },
+      { tickRate: 30 },
+      { web: { joinCode: "abc" } },
+      { web: { joinCode: "let-me-in", resumeGraceSec: 0 } },
+      { rateLimits: { classes: { observe: { perSec: 2, burst: 5 } } } },
+      { rateLimits: { classes: { observe: { perSec: 0, burst: 5 } } } },
+      { snapshot: { intervalSec: 1 } },
+      { remote: { baseUrl: "https://world.example/aic/v0.1", apiKey: "k" } },
+      { remote: {} },
+      { agents: { "bad id": {} } },
+      { unknown: true },
+    ]) {
+      const zodOk = PluginConfigSchema.safeParse(structuredClone(config)).success;
+      expect(gateway(structuredClone(config)), JSON.stringify(config)).toBe(zodOk);
+    }
+  });
+});

@@ -1,0 +1,66 @@
+// GET /events/stream (PRD 9.3): the agent's events as Server-Sent Events. Each `id:` is the event's
+// cursor, so a reconnect with Last-Event-ID continues where it stopped; a comment heartbeat keeps
+// proxies from closing an idle stream; a read error ends the stream with an `event: error` frame.
+import type { Request, Response } from "express";
+import type { AicService } from "../../aic/service.ts";
+import { type AicHttpLogger, type Answer, aicLocals } from "./answer.ts";
+
+/** The longest a stream read parks before looping (keeps each read bounded). */
+const SSE_READ_WAIT_MS = 25_000;
+
+export interface SseDeps {
+  service: AicService;
+  logger: AicHttpLogger;
+  answer: Answer;
+  heartbeatMs: number;
+  /** An AbortSignal that fires when the client goes away or the adapter closes. */
+  abortOnDisconnect(res: Response): { signal: AbortSignal; release(): void };
+  /** Tells the route handler the request is handled (the stream stays open). */
+  opened(res: Response): void;
+}
+
+export function createEventStream(deps: SseDeps) {
+  const { service, logger, answer } = deps;
+  return async (req: Request, res: Response): Promise<void> => {
+    const caller = aicLocals(res).agentId!;
+    const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+    const lastEventId = req.get("last-event-id");
+    if (lastEventId !== undefined && lastEventId !== "") query.sinceCursor = lastEventId;
+    const subscribed = await service.subscribeEvents(caller, query);
+    if (subscribed.status === "error") return answer(res, subscribed);
+    const subscription = subscribed.data;
+    const abort = deps.abortOnDisconnect(res);
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+      "x-request-id": aicLocals(res).requestId,
+    });
+    res.write(`retry: 2000\n: stream open at ${subscription.cursor}\n\n`);
+    deps.opened(res);
+    const heartbeat = setInterval(() => {
+      if (!res.writableEnded) res.write(": heartbeat\n\n");
+    }, deps.heartbeatMs);
+    heartbeat.unref?.();
+    try {
+      while (!abort.signal.aborted && !res.writableEnded) {
+        const result = await subscription.next(SSE_READ_WAIT_MS, abort.signal);
+        if (abort.signal.aborted || res.writableEnded) break;
+        if (result.status === "error") {
+          res.write(`event: error\ndata: ${JSON.stringify(result)}\n\n`);
+          break;
+        }
+        let chunk = "";
+        for (const event of result.data.events)
+          chunk += `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`;
+        if (chunk) res.write(chunk);
+      }
+    } finally {
+      clearInterval(heartbeat);
+      abort.release();
+      if (!res.writableEnded) res.end();
+      logger.debug?.(`openclawworld aic: SSE closed agent=${caller} requestId=${aicLocals(res).requestId}`);
+    }
+  };
+}

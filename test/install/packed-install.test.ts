@@ -1,0 +1,313 @@
+// What a user does: `npm pack`, then `openclaw plugins install <tgz>` into a fresh gateway (own HOME,
+// state, config and TMPDIR), configure, enable, inspect, doctor, start, smoke-test the three doors
+// (tool, AIC, web + WebSocket), stop with SIGTERM, and upgrade by installing the tarball again.
+// One gateway start; the plugin's runtime dependencies come from the npm registry like a user's.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import {
+  type GatewayDirs,
+  type LaunchedGateway,
+  openclawCli,
+  PROJECT_DIR,
+  prepareGatewayDirs,
+  randomToken,
+  runGateway,
+} from "../../scripts/lib/gateway.ts";
+
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
+
+/** What the tarball may hold: the runtime artifacts, docs and metadata. Nothing else. */
+const SHIPPED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^openclaw\.plugin\.json$/,
+  /^dist\/index\.js$/,
+  /^web\/dist\/(index\.html|assets\/app\.(js|css))$/,
+  /^worlds\/(README\.md|lobby\/.+)$/,
+  /^skills\/openclawworld\/.+\.md$/,
+  /^docs\/aic\/v0\.1\/(aic-schema|events-schema|openapi)\.json$/,
+];
+const REQUIRED = [
+  "package.json",
+  "README.md",
+  "LICENSE",
+  "openclaw.plugin.json",
+  "dist/index.js",
+  "web/dist/index.html",
+  "web/dist/assets/app.js",
+  "worlds/lobby/world.toml",
+  "skills/openclawworld/SKILL.md",
+  "docs/aic/v0.1/aic-schema.json",
+  "docs/aic/v0.1/openapi.json",
+];
+const TOOLS = [
+  "ocw_status",
+  "ocw_observe",
+  "ocw_poll_events",
+  "ocw_chat_observe",
+  "ocw_move_to",
+  "ocw_interact",
+  "ocw_chat_send",
+];
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function cli(args: string[]): Promise<string> {
+  const result = await openclawCli(dirs, args, { gatewayToken });
+  if (result.code !== 0) {
+    throw new Error(`openclaw ${args.join(" ")} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+let root: string;
+let dirs: GatewayDirs;
+let tarball: string;
+let packed: PackResult;
+let gateway: LaunchedGateway | undefined;
+let inspect: Record<string, unknown>;
+let doctor: Record<string, unknown>;
+const gatewayToken = randomToken();
+const agentToken = randomToken();
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "ocw-install-"));
+  // prepack builds the web client and dist/index.js, so the tarball holds what the sources say now.
+  const pack = await run("npm", ["pack", "--json", "--pack-destination", root], PROJECT_DIR);
+  if (pack.code !== 0) throw new Error(`npm pack exited ${pack.code}\n${pack.stdout}\n${pack.stderr}`);
+  packed = (JSON.parse(pack.stdout) as PackResult[])[0] as PackResult;
+  tarball = path.join(root, packed.filename);
+
+  dirs = await prepareGatewayDirs(path.join(root, "gateway"));
+  await writeFile(
+    dirs.configPath,
+    JSON.stringify({
+      gateway: { mode: "local", auth: { mode: "token" } },
+      logging: { file: path.join(dirs.root, "openclaw.log") },
+    }),
+  );
+  await cli(["plugins", "install", tarball, "--force", "--accept-capabilities"]);
+  await cli([
+    "config",
+    "set",
+    "--batch-json",
+    JSON.stringify([
+      { path: "tools.alsoAllow", value: ["openclawworld"] },
+      {
+        path: "plugins.entries.openclawworld.config",
+        value: {
+          agents: { agent_helper: { token: agentToken, name: "Helper Bot" } },
+          tools: { enabled: ["ocw_move_to"] },
+        },
+      },
+    ]),
+  ]);
+  await cli(["plugins", "enable", "openclawworld"]);
+  inspect = JSON.parse(await cli(["plugins", "inspect", "openclawworld", "--runtime", "--json"]));
+  doctor = JSON.parse(await cli(["plugins", "doctor", "--json"]));
+  gateway = await runGateway({ dirs, gatewayToken, cwd: dirs.root, asUser: true });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe("npm pack", () => {
+  it("ships the built entry, web bundle, world, skill, manifest, schemas, README and licence; nothing else", () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(REQUIRED));
+    expect(paths.filter((p) => !SHIPPED.some((allowed) => allowed.test(p)))).toEqual([]);
+  });
+
+  it("declares the built runtime entry, runtime dependencies and openclaw as a peer", async () => {
+    const pkg = JSON.parse(await readFile(path.join(PROJECT_DIR, "package.json"), "utf8"));
+    expect(pkg.openclaw.runtimeExtensions).toEqual(["./dist/index.js"]);
+    expect(pkg.openclaw.extensions).toHaveLength(1);
+    expect(pkg.peerDependencies.openclaw).toBeTruthy();
+    expect(pkg.dependencies.openclaw).toBeUndefined();
+  });
+});
+
+describe("openclaw plugins install <tgz> into a fresh gateway", () => {
+  it("installs the plugin with its own runtime dependencies, linked to the host openclaw (no second copy)", async () => {
+    const installDir = path.join(dirs.state, "extensions", "openclawworld");
+    expect(existsSync(path.join(installDir, "dist", "index.js"))).toBe(true);
+    for (const dep of ["express", "ws", "zod", "typebox"]) {
+      expect(existsSync(path.join(installDir, "node_modules", dep, "package.json")), dep).toBe(true);
+    }
+    const hostLink = path.join(installDir, "node_modules", "openclaw");
+    expect(await realpath(hostLink)).toBe(await realpath(path.join(PROJECT_DIR, "node_modules", "openclaw")));
+  });
+
+  it("plugins inspect shows every tool, the service, both routes and the hook, with no diagnostics", () => {
+    const plugin = inspect.plugin as { status: string; source: string; version: string };
+    expect(plugin.status).toBe("loaded");
+    expect(plugin.source).toMatch(/extensions[/\\]openclawworld[/\\]dist[/\\]index\.js$/);
+    const tools = inspect.tools as { names: string[]; optional: boolean }[];
+    expect(tools.flatMap((t) => t.names).sort()).toEqual([...TOOLS].sort());
+    expect(tools.filter((t) => t.optional).flatMap((t) => t.names)).toEqual([
+      "ocw_move_to",
+      "ocw_interact",
+      "ocw_chat_send",
+    ]);
+    expect(inspect.services).toEqual(["openclawworld-world"]);
+    expect(inspect.httpRouteCount).toBe(2);
+    expect(inspect.typedHooks).toEqual([expect.objectContaining({ name: "before_tool_call" })]);
+    expect(inspect.diagnostics).toEqual([]);
+  });
+
+  it("plugins doctor is clean", () => {
+    expect(doctor).toMatchObject({
+      ok: true,
+      pluginErrors: [],
+      diagnostics: [],
+      compatibility: [],
+      configurationWarnings: [],
+    });
+  });
+});
+
+describe("the installed plugin in the running gateway", () => {
+  const base = () => (gateway as LaunchedGateway).baseUrl;
+  const invoke = (tool: string) =>
+    fetch(`${base()}/tools/invoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gatewayToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool, args: {} }),
+    });
+
+  it("ocw_status runs the bundled world", async () => {
+    const res = await invoke("ocw_status");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ok: boolean; result: { details: Record<string, unknown> } };
+    expect(body.ok).toBe(true);
+    const details = body.result.details as { running: boolean; rooms: { roomId: string }[] };
+    expect(details.running).toBe(true);
+    expect(details.rooms.map((r) => r.roomId)).toEqual(expect.arrayContaining(["lobby", "garden"]));
+  });
+
+  it("the plugin's own tools.enabled applies: ocw_interact is not enabled, so the hook blocks it", async () => {
+    const res = await invoke("ocw_interact");
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe("tool_call_blocked");
+  });
+
+  it("an AIC agent joins and observes with its own token; a wrong token is refused", async () => {
+    const post = (op: string, body: unknown, token = agentToken) =>
+      fetch(`${base()}/aic/v0.1/${op}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const join = await post("join", { agentId: "agent_helper", roomId: "lobby" });
+    expect(join.status).toBe(200);
+    const observe = await post("observe", {
+      agentId: "agent_helper",
+      roomId: "lobby",
+      radius: 200,
+      detail: "full",
+    });
+    expect(observe.status).toBe(200);
+    const body = (await observe.json()) as {
+      status: string;
+      data: { self: { name: string; roomId: string } };
+    };
+    expect(body.status).toBe("ok");
+    expect(body.data.self).toMatchObject({ name: "Helper Bot", roomId: "lobby" });
+    const wrong = await post("observe", { agentId: "agent_helper", roomId: "lobby" }, randomToken());
+    expect(wrong.status).toBe(401);
+  });
+
+  it("serves the web client from the package: /world/ and its script", async () => {
+    const page = await fetch(`${base()}/world/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).toContain("<title>OpenClawWorld</title>");
+    const script = /src="(\/world\/assets\/app\.js[^"]*)"/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    const js = await fetch(`${base()}${script}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toContain("javascript");
+    expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
+  it("a human joins over the WebSocket and is welcomed into the lobby", async () => {
+    const ws = new WebSocket(`${base().replace("http", "ws")}/world/ws`);
+    try {
+      const welcome = await new Promise<{ type: string; room: { roomId?: string; id?: string } }>(
+        (resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error("no welcome within 10 s")), 10_000);
+          ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: "Packed Tester" })));
+          ws.on("message", (data) => {
+            const msg = JSON.parse(String(data)) as { type: string; room: { roomId?: string } };
+            if (msg.type === "welcome") {
+              clearTimeout(timer);
+              resolve(msg);
+            }
+          });
+          ws.once("error", reject);
+        },
+      );
+      expect(JSON.stringify(welcome.room)).toContain("lobby");
+    } finally {
+      ws.close();
+    }
+  });
+});
+
+describe("stop and upgrade", () => {
+  it("SIGTERM stops the gateway; the world is saved in the state dir, outside the install dir", async () => {
+    const { child } = gateway as LaunchedGateway;
+    await (gateway as LaunchedGateway).stop();
+    expect(child.exitCode !== null || child.signalCode === "SIGTERM").toBe(true);
+    expect(child.signalCode).not.toBe("SIGKILL");
+    gateway = undefined;
+    const snapshot = path.join(dirs.state, "openclawworld", "world-snapshot.json");
+    expect(existsSync(snapshot)).toBe(true);
+    expect(path.relative(path.join(dirs.state, "extensions"), snapshot).startsWith("..")).toBe(true);
+  });
+
+  it("installing the tarball again (the upgrade path) keeps the plugin config and the world state", async () => {
+    const snapshot = path.join(dirs.state, "openclawworld", "world-snapshot.json");
+    const before = await readFile(snapshot, "utf8");
+    await cli(["plugins", "install", tarball, "--force", "--accept-capabilities"]);
+    const config = JSON.parse(await readFile(dirs.configPath, "utf8"));
+    expect(config.plugins.entries.openclawworld).toMatchObject({
+      enabled: true,
+      config: { agents: { agent_helper: { token: agentToken } } },
+    });
+    expect(config.tools.alsoAllow).toEqual(["openclawworld"]);
+    expect(await readFile(snapshot, "utf8")).toBe(before);
+  });
+});
