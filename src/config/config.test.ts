@@ -23,7 +23,7 @@ describe("plugin config: one zod schema", () => {
       tools: { enabled: [], denied: [], perAgent: {}, timeoutMs: 30_000 },
       web: { resumeGraceSec: 30 },
       rateLimits: { disabled: false, classes: {} },
-      snapshot: { enabled: true, intervalSec: 60 },
+      snapshot: { enabled: true, intervalSec: 60, fsync: true },
     });
   });
 

@@ -1,7 +1,16 @@
 // The live host of one World: queues inputs from every transport, drives step() on a fixed
 // interval, and tells listeners (long-polls, SSE, WebSocket sessions) what each tick produced.
 // Wall-clock timers live here, never in src/world.
+// With a journal, every tick is written durably before any of its answers is released (results to
+// submitters, events to listeners): group commit per tick, so nothing acknowledged can be lost.
 import type { Input, InputResult, StepResult, WorldApi, WorldEvent } from "../world/types.ts";
+
+/** Durable storage of applied ticks. `commit` must not return before the tick is durable; when it
+ * throws, the tick's answers are withheld and `recover` must return the world as last committed. */
+export interface TickJournal {
+  commit(inputs: readonly Input[], result: StepResult): void;
+  recover(): WorldApi;
+}
 
 export interface RuntimeLogger {
   info(message: string): void;
@@ -20,6 +29,8 @@ export interface RuntimeHealth {
   ticks: number;
   failedTicks: number;
   failedListeners: number;
+  /** Ticks whose journal write failed (their answers were withheld and the world rolled back). */
+  failedCommits: number;
   lastError?: string;
   /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
   lastTickMs: number;
@@ -44,7 +55,7 @@ interface Pending {
 type TickListener = (info: TickInfo) => void;
 
 export class WorldRuntime {
-  readonly world: WorldApi;
+  private current: WorldApi;
   private readonly logger: RuntimeLogger;
   private readonly now: () => number;
   private queue: Pending[] = [];
@@ -55,16 +66,30 @@ export class WorldRuntime {
     ticks: 0,
     failedTicks: 0,
     failedListeners: 0,
+    failedCommits: 0,
     lastTickMs: 0,
     lastError: undefined as string | undefined,
   };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
+  /** Durable log of applied ticks; none = volatile (state lives only in memory until a snapshot). */
+  journal: TickJournal | undefined;
 
   constructor(world: WorldApi, logger: RuntimeLogger, now: () => number = () => performance.now()) {
-    this.world = world;
+    this.current = world;
     this.logger = logger;
     this.now = now;
+  }
+
+  /** The live world. It can be replaced between ticks (operator restore, journal rollback), so
+   * callers read it through here each time instead of keeping it. */
+  get world(): WorldApi {
+    return this.current;
+  }
+
+  /** Swap in another world between ticks; queued inputs apply to it at the next tick. */
+  replaceWorld(world: WorldApi): void {
+    this.current = world;
   }
 
   get tickMs(): number {
@@ -107,6 +132,7 @@ export class WorldRuntime {
     } finally {
       this.stats.lastTickMs = this.now() - started;
     }
+    if (this.journal && !this.commit(batch, result)) return undefined;
     this.stats.ticks += 1;
     batch.forEach((p, i) => {
       const r = result.results[i];
@@ -123,6 +149,35 @@ export class WorldRuntime {
       }
     }
     return result;
+  }
+
+  /** Writes the tick durably. On failure the tick never happened for anyone: its callers get a
+   * retryable error (a retry with the same txId applies once), listeners hear nothing, and the world
+   * goes back to the last committed state. */
+  private commit(batch: Pending[], result: StepResult): boolean {
+    const journal = this.journal!;
+    try {
+      journal.commit(
+        batch.map((p) => p.input),
+        result,
+      );
+      return true;
+    } catch (error) {
+      this.stats.failedCommits += 1;
+      this.stats.lastError = describe(error);
+      this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${this.stats.lastError}`);
+      for (const p of batch)
+        p.reject(new RuntimeUnavailableError("internal", "the world could not save this tick; retry"));
+      try {
+        this.current = journal.recover();
+      } catch (recoverError) {
+        this.logger.error(
+          `openclawworld: could not reload the saved world, stopping: ${describe(recoverError)}`,
+        );
+        this.stop();
+      }
+      return false;
+    }
   }
 
   start(): void {
@@ -148,6 +203,7 @@ export class WorldRuntime {
       ticks: this.stats.ticks,
       failedTicks: this.stats.failedTicks,
       failedListeners: this.stats.failedListeners,
+      failedCommits: this.stats.failedCommits,
       lastTickMs: this.stats.lastTickMs,
       queueDepth: this.queue.length,
       ...(this.stats.lastError ? { lastError: this.stats.lastError } : {}),

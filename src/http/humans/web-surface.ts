@@ -14,7 +14,7 @@ import { createConnectionHandler } from "./connection.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
-import { randomHumanId, SessionStore } from "./session.ts";
+import { type DurableSessions, randomHumanId, SessionStore } from "./session.ts";
 import { createStaticRoutes, DEFAULT_WEB_DIST } from "./static-routes.ts";
 import { createViewSync } from "./view-sync.ts";
 
@@ -25,6 +25,9 @@ export interface WebSurfaceDeps {
   webDistDir?: string;
   joinCode?: string;
   resumeGraceMs?: number;
+  /** Where resume tokens are kept durably (the plugin passes the runtime's store), so a human resumes
+   * after a gateway restart within the grace period. */
+  savedSessions?: DurableSessions;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
   /** Where a new human's entity id comes from: random by default; a deterministic replay (the
@@ -43,7 +46,7 @@ export interface WebSurfaceHandle {
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const { service, logger } = deps;
   const reads = service.reads;
-  const sessions = new SessionStore();
+  const sessions = new SessionStore(deps.savedSessions);
   const sockets = new Set<WebSocket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const interestTiles = deps.interestRadiusTiles ?? 16;
@@ -54,6 +57,8 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const later = (fn: () => Promise<void> | void, ms: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
+      // A closed surface's world is gone; its sessions belong to the next one (restart, reload).
+      if (closed) return;
       Promise.resolve()
         .then(fn)
         .catch((error: unknown) =>
@@ -95,6 +100,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
 
+  hooks.resumeSaved();
   hooks.leaveGhosts();
   const unsubscribe = reads.onTick((info) => view.pushTick(sessions.values(), info));
 
