@@ -59,12 +59,21 @@ try {
 const agents = (pluginConfig.agents ?? {}) as Record<string, { token?: string; name?: string }>;
 const [agentId, agent] = Object.entries(agents)[0] ?? [];
 const base = gateway.baseUrl;
+// The running world says where it is served and what it is (seed 001: start returns runtime details
+// as data); this only prints them.
+const status = (await (await fetch(`${base}/world/api/status`)).json()) as {
+  world: { name: string; sceneHash: string };
+  endpoints: { web: string; status: string; aicBase: string; openapi: string };
+};
+const { endpoints } = status;
 console.log(`
 OpenClawWorld is up (gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s, pid ${gateway.pid}).
 
-  Web client:   ${base}/world/
-  World status: ${base}/world/api/status
-  AIC base URL: ${base}/aic/v0.1   (OpenAPI: ${base}/aic/v0.1/openapi.json)
+  World:        ${status.world.name} (scene ${status.world.sceneHash})
+  Web client:   ${base}${endpoints.web}
+  World status: ${base}${endpoints.status}
+  AIC base URL: ${base}${endpoints.aicBase}   (OpenAPI: ${base}${endpoints.openapi})
+  Operator:     ${base}/openclawworld/admin/{status,save,checkpoints} (gateway token)
 ${
   agentId && agent?.token
     ? `  AIC agent:    ${agentId}${agent.name ? ` ("${agent.name}")` : ""}, Authorization: Bearer ${agent.token}

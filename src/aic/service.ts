@@ -494,6 +494,16 @@ export class AicService {
     afterSeq: number,
     limit: number,
   ): AicResult<PollEventsResponse> {
+    const latest = this.world.latestSeq(roomId);
+    if (afterSeq > latest) {
+      // A position this world never reached: the cursor comes from a timeline the operator rolled
+      // back (restore). Continuing from it would silently skip the events that reuse its numbers.
+      return aicError("conflict", "sinceCursor is ahead of this room's event log (the world was restored)", {
+        reason: "cursor_expired",
+        nextCursor: encodeCursor(roomId, latest),
+        droppedCount: 0,
+      });
+    }
     const page = this.world.eventsFor(entityId, roomId, afterSeq, limit);
     if (page.expired) {
       return aicError(

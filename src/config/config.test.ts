@@ -29,7 +29,7 @@ describe("plugin config: one zod schema", () => {
         allowedOrigins: [],
       },
       rateLimits: { disabled: false, classes: {} },
-      snapshot: { enabled: true, intervalSec: 60 },
+      snapshot: { enabled: true, intervalSec: 60, fsync: true },
     });
   });
 

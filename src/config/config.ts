@@ -106,6 +106,9 @@ export const PluginConfigSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       intervalSec: z.int().min(5).max(86_400).default(60),
+      /** false: each tick is written to the OS only (survives a killed gateway, not a power loss)
+       * instead of waiting for the disk. */
+      fsync: z.boolean().default(true),
     })
     .prefault({}),
 });

@@ -3,8 +3,8 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeSnapshotFile } from "./persistence.ts";
 import { ensurePrivateDir, writePrivateFile } from "./private-files.ts";
+import { WorldStore } from "./store.ts";
 
 const made: string[] = [];
 afterEach(async () => {
@@ -38,16 +38,14 @@ describe("private files", () => {
     const root = await scratch();
     await ensurePrivateDir(path.join(root, "a", "b"));
     expect(await mode(path.join(root, "a", "b"))).toBe(0o700);
-    const snapshotFile = path.join(root, "openclawworld", "world-snapshot.json");
-    await writeSnapshotFile(snapshotFile, {
-      format: "openclawworld.snapshot.v1",
-      world: "w",
-      sceneHash: "0",
-      tick: 0,
-      time: 0,
-      state: {},
-    });
-    expect(await mode(snapshotFile)).toBe(0o600);
-    expect(await mode(path.dirname(snapshotFile))).toBe(0o700);
+    const dbFile = path.join(root, "openclawworld", "world.db");
+    const store = WorldStore.open(dbFile);
+    try {
+      store.appendTick(1, "{}");
+    } finally {
+      store.close();
+    }
+    expect(await mode(dbFile)).toBe(0o600);
+    expect(await mode(path.dirname(dbFile))).toBe(0o700);
   });
 });

@@ -1,7 +1,16 @@
 // The live host of one World: queues inputs from every transport, drives step() on a fixed
 // interval, and tells listeners (long-polls, SSE, WebSocket sessions) what each tick produced.
 // Wall-clock timers live here, never in src/world.
+// With a journal, every tick is written durably before any of its answers is released (results to
+// submitters, events to listeners): group commit per tick, so nothing acknowledged can be lost.
 import type { Input, InputResult, StepResult, WorldApi, WorldEvent } from "../world/types.ts";
+
+/** Durable storage of applied ticks. `commit` must not return before the tick is durable; when it
+ * throws, the tick's answers are withheld and `recover` must return the world as last committed. */
+export interface TickJournal {
+  commit(inputs: readonly Input[], result: StepResult): void;
+  recover(): WorldApi;
+}
 
 export interface RuntimeLogger {
   info(message: string): void;
@@ -22,6 +31,8 @@ export interface RuntimeHealth {
   /** Inputs whose application threw (each failed alone; the rest of its tick applied). */
   failedInputs: number;
   failedListeners: number;
+  /** Ticks whose journal write failed (their answers were withheld and the world rolled back). */
+  failedCommits: number;
   /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
   lastTickMs: number;
   /** Recent busy share of the tick interval (step + listeners, smoothed); above 1 the tick falls behind.
@@ -48,7 +59,7 @@ interface Pending {
 type TickListener = (info: TickInfo) => void;
 
 export class WorldRuntime {
-  readonly world: WorldApi;
+  private current: WorldApi;
   private readonly logger: RuntimeLogger;
   private readonly now: () => number;
   private queue: Pending[] = [];
@@ -60,16 +71,30 @@ export class WorldRuntime {
     failedTicks: 0,
     failedInputs: 0,
     failedListeners: 0,
+    failedCommits: 0,
     lastTickMs: 0,
     busyMs: 0,
   };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
+  /** Durable log of applied ticks; none = volatile (state lives only in memory until a snapshot). */
+  journal: TickJournal | undefined;
 
   constructor(world: WorldApi, logger: RuntimeLogger, now: () => number = () => performance.now()) {
-    this.world = world;
+    this.current = world;
     this.logger = logger;
     this.now = now;
+  }
+
+  /** The live world. It can be replaced between ticks (operator restore, journal rollback), so
+   * callers read it through here each time instead of keeping it. */
+  get world(): WorldApi {
+    return this.current;
+  }
+
+  /** Swap in another world between ticks; queued inputs apply to it at the next tick. */
+  replaceWorld(world: WorldApi): void {
+    this.current = world;
   }
 
   get tickMs(): number {
@@ -112,6 +137,7 @@ export class WorldRuntime {
     } finally {
       this.stats.lastTickMs = this.now() - started;
     }
+    if (this.journal && !this.commit(batch, result)) return undefined;
     this.stats.ticks += 1;
     for (const failure of result.failures ?? []) {
       this.stats.failedInputs += 1;
@@ -138,6 +164,35 @@ export class WorldRuntime {
     return result;
   }
 
+  /** Writes the tick durably. On failure the tick never happened for anyone: its callers get a
+   * retryable error (a retry with the same txId applies once), listeners hear nothing, and the world
+   * goes back to the last committed state. */
+  private commit(batch: Pending[], result: StepResult): boolean {
+    const journal = this.journal!;
+    try {
+      journal.commit(
+        batch.map((p) => p.input),
+        result,
+      );
+      return true;
+    } catch (error) {
+      this.stats.failedCommits += 1;
+      // The cause is for the operator (this log), never for the public status.
+      this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${describe(error)}`);
+      for (const p of batch)
+        p.reject(new RuntimeUnavailableError("internal", "the world could not save this tick; retry"));
+      try {
+        this.current = journal.recover();
+      } catch (recoverError) {
+        this.logger.error(
+          `openclawworld: could not reload the saved world, stopping: ${describe(recoverError)}`,
+        );
+        this.stop();
+      }
+      return false;
+    }
+  }
+
   start(): void {
     if (this.timer) return;
     this.nextDueMs = this.now() + this.tickMs;
@@ -162,6 +217,7 @@ export class WorldRuntime {
       failedTicks: this.stats.failedTicks,
       failedInputs: this.stats.failedInputs,
       failedListeners: this.stats.failedListeners,
+      failedCommits: this.stats.failedCommits,
       lastTickMs: this.stats.lastTickMs,
       load: this.stats.busyMs / this.tickMs,
       queueDepth: this.queue.length,

@@ -77,7 +77,8 @@ describe("determinism", () => {
       }),
       { numRuns: 3 },
     );
-  });
+    // hashes every tick of 3 x 1,500-tick runs: seconds alone, far longer on a shared, busy machine
+  }, 120_000);
 
   it("restore is observationally exact (entities, events, chat, tx, objects)", () => {
     const run = runScript(World.create(def), seededScript(99, 800), 0);

@@ -123,9 +123,9 @@ describe("issue #9 hardening through the real gateway", () => {
       expect(texts).toContain("after the poison 😀");
       expect(texts.some((t) => t.startsWith("half an emoji"))).toBe(false);
 
-      const status = await (await fetch(`${gateway().baseUrl}/world/api/status`)).json();
-      expect(status.health).toMatchObject({ failedTicks: 0, failedInputs: 0 });
-      expect(status.health).not.toHaveProperty("lastError");
+      // The public status shows no internals (no exception text, no health counters).
+      const status = await (await fetch(`${gateway().baseUrl}/world/api/status`)).text();
+      expect(status).not.toMatch(/lastError|Lone surrogate/);
     } finally {
       human.ws.close();
     }

@@ -15,7 +15,7 @@ import { createConnectionHandler } from "./connection.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
-import { SessionStore } from "./session.ts";
+import { type DurableSessions, randomHumanId, SessionStore } from "./session.ts";
 import { createStaticRoutes, DEFAULT_WEB_DIST } from "./static-routes.ts";
 import { createViewSync } from "./view-sync.ts";
 
@@ -26,8 +26,14 @@ export interface WebSurfaceDeps {
   webDistDir?: string;
   joinCode?: string;
   resumeGraceMs?: number;
+  /** Where resume tokens are kept durably (the plugin passes the runtime's store), so a human resumes
+   * after a gateway restart within the grace period. */
+  savedSessions?: DurableSessions;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
+  /** Where a new human's entity id comes from: random by default; a deterministic replay (the
+   * in-process conformance run) passes a counter. */
+  humanIds?: () => string;
   /** Connection and session caps, allowed origins (admission.ts). */
   admission?: AdmissionLimits;
 }
@@ -43,7 +49,7 @@ export interface WebSurfaceHandle {
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const { service, logger } = deps;
   const reads = service.reads;
-  const sessions = new SessionStore();
+  const sessions = new SessionStore(deps.savedSessions);
   const sockets = new Set<WebSocket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const interestTiles = deps.interestRadiusTiles ?? 16;
@@ -55,6 +61,8 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const later = (fn: () => Promise<void> | void, ms: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
+      // A closed surface's world is gone; its sessions belong to the next one (restart, reload).
+      if (closed) return;
       Promise.resolve()
         .then(fn)
         .catch((error: unknown) =>
@@ -91,11 +99,13 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     graceMs: deps.resumeGraceMs ?? 30_000,
     joinCode: deps.joinCode,
     interestRadius: () => interestTiles * tileSize(),
+    humanId: deps.humanIds ?? randomHumanId,
     admitJoin: () => admission.join(sessions.size),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
 
+  hooks.resumeSaved();
   hooks.leaveGhosts();
   const unsubscribe = reads.onTick((info) => view.pushTick(sessions.values(), info));
 
