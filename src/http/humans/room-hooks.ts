@@ -32,6 +32,8 @@ export interface RoomHooksDeps {
   joinCode: string | undefined;
   /** Interest radius in world units. */
   interestRadius(): number;
+  /** The entity id of a new human. */
+  humanId(): string;
 }
 
 export interface RoomHooks {
@@ -101,7 +103,12 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
     if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
-    const session = newSession(uniqueName(msg.name, everyoneNames()), ws, deps.interestRadius());
+    const session = newSession(
+      uniqueName(msg.name, everyoneNames()),
+      ws,
+      deps.interestRadius(),
+      deps.humanId(),
+    );
     conn.session = session;
     presence.setLook(session.actor.entityId, msg.look);
     const joined = await service.act(session.actor, { kind: "join" });

@@ -32,13 +32,21 @@ export interface Connection {
 
 export const randomToken = (bytes: number) => randomBytes(bytes).toString("base64url");
 
-export function newSession(name: string, ws: WebSocket, interestRadius: number): HumanSession {
+/** A fresh, unguessable human entity id. */
+export const randomHumanId = () => `${HUMAN_ENTITY_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "x")}`;
+
+export function newSession(
+  name: string,
+  ws: WebSocket,
+  interestRadius: number,
+  entityId: string,
+): HumanSession {
   const sessionId = randomToken(12);
   return {
     sessionId,
     resumeToken: randomToken(24),
     actor: {
-      entityId: `${HUMAN_ENTITY_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "x")}`,
+      entityId,
       kind: "human",
       name,
       rateKey: `human:${sessionId}`,

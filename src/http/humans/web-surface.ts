@@ -14,7 +14,7 @@ import { createConnectionHandler } from "./connection.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
-import { type DurableSessions, SessionStore } from "./session.ts";
+import { type DurableSessions, randomHumanId, SessionStore } from "./session.ts";
 import { createStaticRoutes, DEFAULT_WEB_DIST } from "./static-routes.ts";
 import { createViewSync } from "./view-sync.ts";
 
@@ -30,6 +30,9 @@ export interface WebSurfaceDeps {
   savedSessions?: DurableSessions;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
+  /** Where a new human's entity id comes from: random by default; a deterministic replay (the
+   * in-process conformance run) passes a counter. */
+  humanIds?: () => string;
 }
 
 export interface WebSurfaceHandle {
@@ -92,6 +95,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     graceMs: deps.resumeGraceMs ?? 30_000,
     joinCode: deps.joinCode,
     interestRadius: () => interestTiles * tileSize(),
+    humanId: deps.humanIds ?? randomHumanId,
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
