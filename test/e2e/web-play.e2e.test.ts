@@ -334,6 +334,14 @@ describe("a finished product", () => {
     expect(tags.some((t) => t.endsWith("· AI"))).toBe(true);
     expect(tags).toContain("Ada (2)");
     expect(tags.some((t) => t.startsWith("Bartholomew") && t.endsWith("…"))).toBe(true);
+    // Neighbours' tags never print over each other (a lifted tag has a line down to its owner).
+    const onScreen = (r: Rect) =>
+      r.x >= 0 && r.y >= 0 && r.x + r.w <= DESKTOP.width && r.y + r.h <= DESKTOP.height;
+    const rects = (await ocw<(Rect & { text: string })[]>(ada.page, "tagRects()")).filter(onScreen);
+    expect(rects.length).toBeGreaterThanOrEqual(4);
+    for (const [i, r] of rects.entries())
+      for (const other of rects.slice(i + 1))
+        expect(overlap(r, other), `tag "${r.text}" overlaps "${other.text}"`).toBe(false);
     const looks = new Set((await seen(ada.page)).filter((e) => e.kind === "human").map((e) => e.look ?? -1));
     expect(looks.size).toBeGreaterThan(1);
     await ada.page.waitForTimeout(500);
