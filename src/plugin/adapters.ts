@@ -5,6 +5,7 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
+import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
 
@@ -42,7 +43,14 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
+    ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    admission: {
+      maxConnections: config.web.maxConnections,
+      maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
+      maxHumans: config.web.maxHumans,
+      allowedOrigins: config.web.allowedOrigins,
+    },
   });
   host.aic = aic;
   host.aicHttp = aicHttp;

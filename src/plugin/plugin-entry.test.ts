@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers seven tools, the optional ones as optional, a policy hook, a service and two routes", () => {
+  it("registers seven tools, the optional ones as optional, a policy hook, a service and three routes", () => {
     expect([...reg.tools.keys()].sort()).toEqual(
       [
         "ocw_chat_observe",
@@ -99,6 +99,8 @@ describe("registration", () => {
     expect(reg.routes.map((r) => [r.path, r.match, r.auth])).toEqual([
       ["/aic/v0.1", "prefix", "plugin"],
       ["/world", "prefix", "plugin"],
+      // Operator save/load: only the gateway's operator token gets through.
+      ["/openclawworld/admin", "prefix", "gateway"],
     ]);
     expect(typeof reg.routes[1]!.handleUpgrade).toBe("function");
   });
@@ -325,7 +327,7 @@ describe("service lifecycle", () => {
     await run("ocw_observe", {}, { agentId: "persist" });
     await reg.services[0]!.stop(serviceCtx());
     expect(activeHost()).toBeUndefined();
-    const saved = before.snapshotFile!;
+    const saved = before.store!.file;
     expect((await stat(saved)).size).toBeGreaterThan(0);
     const savedHash = before.runtime.world.snapshotHash();
     await reg.services[0]!.start(serviceCtx());
