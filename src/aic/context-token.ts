@@ -5,7 +5,6 @@
 // bits) with a per-process key so a client cannot forge or edit one. A restart invalidates tokens;
 // the next heartbeat then starts a fresh delta (DECISIONS.md).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 import { CONTEXT_TOKEN_PATTERN } from "./schemas.ts";
 
 /** How long a token stays valid, in simulation milliseconds. */
@@ -27,6 +26,9 @@ export type TokenCheck =
   | { ok: true; claims: ContextClaims }
   | { ok: false; reason: "invalid" | "expired"; message: string };
 
+const VERSION = 1;
+const MAC_BYTES = 12;
+
 export class ContextTokens {
   private readonly key: Buffer;
 
@@ -34,36 +36,39 @@ export class ContextTokens {
     this.key = key;
   }
 
+  /** Compact on purpose (an agent pays for every character): the body is binary — version, event
+   * position, issue time, lifetime, optional move destination — and agent and room are bound by the
+   * MAC instead of being spelled out. */
   issue(claims: ContextClaims): string {
-    const body = Buffer.from(
-      JSON.stringify([
-        claims.agentId,
-        claims.roomId,
-        claims.afterSeq,
-        claims.issuedTsMs,
-        claims.expiresAtMs,
-        claims.moveDest ? [claims.moveDest.tx, claims.moveDest.ty] : null,
-      ]),
-      "utf8",
-    ).toString("base64url");
-    return `${body}.${this.sign(body)}`;
+    const lifetime = claims.expiresAtMs - claims.issuedTsMs;
+    if (!(lifetime >= 0 && lifetime <= 0xffff_ffff)) throw new RangeError(`bad token lifetime ${lifetime}`);
+    const body = Buffer.alloc(claims.moveDest ? 25 : 17);
+    body[0] = VERSION;
+    body.writeUIntBE(claims.afterSeq, 1, 6);
+    body.writeUIntBE(claims.issuedTsMs, 7, 6);
+    body.writeUInt32BE(lifetime, 13);
+    if (claims.moveDest) {
+      body.writeUInt32BE(claims.moveDest.tx, 17);
+      body.writeUInt32BE(claims.moveDest.ty, 21);
+    }
+    const text = body.toString("base64url");
+    return `${text}.${this.sign(text, claims.agentId, claims.roomId)}`;
   }
 
   /** A token is valid for the agent and room it was issued to, until its expiry (simulation time). */
   check(token: string, agentId: string, roomId: string, nowTsMs: number): TokenCheck {
     const invalid = (message: string): TokenCheck => ({ ok: false, reason: "invalid", message });
     if (!CONTEXT_TOKEN_PATTERN.test(token)) return invalid("contextToken is malformed");
-    const [body, mac] = token.split(".") as [string, string];
-    const expected = Buffer.from(this.sign(body), "utf8");
+    const [text, mac] = token.split(".") as [string, string];
+    const expected = Buffer.from(this.sign(text, agentId, roomId), "utf8");
     const given = Buffer.from(mac, "utf8");
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      return invalid("contextToken was not issued by this server (or the gateway restarted)");
+      return invalid(
+        "contextToken was not issued to this agent and room by this server (or the gateway restarted)",
+      );
     }
-    const claims = parseClaims(body);
+    const claims = parseClaims(text, agentId, roomId);
     if (!claims) return invalid("contextToken is malformed");
-    if (claims.agentId !== agentId || claims.roomId !== roomId) {
-      return invalid("contextToken belongs to another agent or room");
-    }
     if (nowTsMs > claims.expiresAtMs) {
       return {
         ok: false,
@@ -78,37 +83,28 @@ export class ContextTokens {
     return { ok: true, claims };
   }
 
-  private sign(body: string): string {
-    return createHmac("sha256", this.key).update(body).digest().subarray(0, 16).toString("base64url");
+  private sign(text: string, agentId: string, roomId: string): string {
+    // ':' occurs in neither id, so the MAC input is unambiguous.
+    return createHmac("sha256", this.key)
+      .update(`${agentId}:${roomId}:${text}`)
+      .digest()
+      .subarray(0, MAC_BYTES)
+      .toString("base64url");
   }
 }
 
-function parseClaims(body: string): ContextClaims | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(raw) || raw.length !== 6) return undefined;
-  const [agentId, roomId, afterSeq, issuedTsMs, expiresAtMs, move] = raw as unknown[];
-  if (typeof agentId !== "string" || !AGENT_ID_PATTERN.test(agentId)) return undefined;
-  if (typeof roomId !== "string" || !ROOM_ID_PATTERN.test(roomId)) return undefined;
-  if (![afterSeq, issuedTsMs, expiresAtMs].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
-    return undefined;
-  }
+function parseClaims(text: string, agentId: string, roomId: string): ContextClaims | undefined {
+  const body = Buffer.from(text, "base64url");
+  if (body.toString("base64url") !== text) return undefined;
+  if ((body.length !== 17 && body.length !== 25) || body[0] !== VERSION) return undefined;
+  const issuedTsMs = body.readUIntBE(7, 6);
   const claims: ContextClaims = {
     agentId,
     roomId,
-    afterSeq: afterSeq as number,
-    issuedTsMs: issuedTsMs as number,
-    expiresAtMs: expiresAtMs as number,
+    afterSeq: body.readUIntBE(1, 6),
+    issuedTsMs,
+    expiresAtMs: issuedTsMs + body.readUInt32BE(13),
   };
-  if (move !== null) {
-    if (!Array.isArray(move) || move.length !== 2 || !move.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-      return undefined;
-    }
-    claims.moveDest = { tx: move[0] as number, ty: move[1] as number };
-  }
+  if (body.length === 25) claims.moveDest = { tx: body.readUInt32BE(17), ty: body.readUInt32BE(21) };
   return claims;
 }

@@ -84,13 +84,16 @@ export function computeDelta(
     if (list.length > MAX_DELTA_ITEMS) truncated = true;
     return list.slice(-MAX_DELTA_ITEMS);
   };
-  const delta: HeartbeatDeltaT = {
-    arrived: lastN(arrived),
-    departed: lastN(departed),
-    heard: lastN(heard),
-    objects: lastN([...objects].map((id) => ({ id, state: { ...(world.objectView(id)?.state ?? {}) } }))),
-    counts,
-  };
+  const delta: HeartbeatDeltaT = { counts };
+  // Empty lists are left out: an agent pays for every token of a quiet heartbeat.
+  if (arrived.length) delta.arrived = lastN(arrived);
+  if (departed.length) delta.departed = lastN(departed);
+  if (heard.length) delta.heard = lastN(heard);
+  if (objects.size) {
+    delta.objects = lastN(
+      [...objects].map((id) => ({ id, state: { ...(world.objectView(id)?.state ?? {}) } })),
+    );
+  }
   const self = world.getEntity(selfId);
   if (moveDest && self) {
     const arrivedAtDest = self.tile.tx === moveDest.tx && self.tile.ty === moveDest.ty;
@@ -107,10 +110,10 @@ export function suggestActions(world: WorldApi, selfId: string, delta: Heartbeat
   const self = world.getEntity(selfId);
   if (!self) return [];
   const suggestions: SuggestionT[] = [];
-  const spoke = delta.heard.at(-1);
+  const spoke = delta.heard?.at(-1);
   if (spoke) {
     suggestions.push({
-      why: clip(`${spoke.name} said: ${spoke.message}`),
+      why: clip(`answer ${spoke.name}`),
       action: { kind: "chatSend", channel: spoke.channel },
     });
   }
@@ -128,7 +131,7 @@ export function suggestActions(world: WorldApi, selfId: string, delta: Heartbeat
     const centre = Math.hypot((target.tx + 0.5) * ts - self.pos.x, (target.ty + 0.5) * ts - self.pos.y);
     if (centre <= reach) {
       suggestions.push({
-        why: clip(`${hit.entity.name} is in reach: ${afford.label}`),
+        why: clip(`${hit.entity.name} in reach: ${afford.label}`),
         action: { kind: "interact", targetId: hit.entity.id, action: afford.action },
       });
       continue;
@@ -136,7 +139,7 @@ export function suggestActions(world: WorldApi, selfId: string, delta: Heartbeat
     const dest = freeNeighbour(world, self.roomId, target, room.widthTiles, room.heightTiles);
     if (!dest) continue;
     suggestions.push({
-      why: clip(`${hit.entity.name} (${afford.label}) is ${(centre / ts).toFixed(0)} tiles away`),
+      why: clip(`walk to ${hit.entity.name} (${afford.label})`),
       action: { kind: "moveTo", dest },
     });
   }

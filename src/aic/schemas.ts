@@ -312,7 +312,7 @@ export const LeaveResponseData = named(
 );
 
 // ---- heartbeat (extension, issue #12: one cheap call per wake-up) ---------------------------
-export const CONTEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,400}\.[A-Za-z0-9_-]{22}$/;
+export const CONTEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/;
 /** Delta list bounds: a heartbeat stays compact however busy the room was. */
 export const MAX_DELTA_ITEMS = 10;
 export const MAX_SUGGESTIONS = 3;
@@ -355,8 +355,8 @@ const NamedRef = z.strictObject({ id: IdEntity, name: z.string().min(1).max(64) 
 export const HeartbeatDelta = named(
   "HeartbeatDelta",
   z.strictObject({
-    arrived: z.array(NamedRef).max(MAX_DELTA_ITEMS),
-    departed: z.array(NamedRef).max(MAX_DELTA_ITEMS),
+    arrived: z.array(NamedRef).max(MAX_DELTA_ITEMS).optional(),
+    departed: z.array(NamedRef).max(MAX_DELTA_ITEMS).optional(),
     heard: z
       .array(
         z.strictObject({
@@ -366,15 +366,17 @@ export const HeartbeatDelta = named(
           message: chatText(),
         }),
       )
-      .max(MAX_DELTA_ITEMS),
+      .max(MAX_DELTA_ITEMS)
+      .optional(),
     objects: z
       .array(z.strictObject({ id: IdEntity, state: z.record(z.string(), z.unknown()) }))
-      .max(MAX_DELTA_ITEMS),
+      .max(MAX_DELTA_ITEMS)
+      .optional(),
     move: z.strictObject({ dest: TileCoord, status: z.enum(["moving", "arrived", "stopped"]) }).optional(),
     counts: z.partialRecord(EventType, z.int().min(1)),
     truncated: z.boolean().optional(),
   }),
-  "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes, its pending move, event counts.",
+  "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes, its pending move, event counts. Empty lists are left out.",
 );
 export const Suggestion = named(
   "Suggestion",
@@ -392,7 +394,6 @@ export const HeartbeatResponseData = named(
   "HeartbeatResponseData",
   z.strictObject({
     self: z.strictObject({ roomId: IdRoom, tile: TileCoord, moving: z.boolean() }),
-    sinceTsMs: TsMs,
     delta: HeartbeatDelta,
     suggestions: z.array(Suggestion).max(MAX_SUGGESTIONS),
     contextToken: ContextToken,

@@ -388,7 +388,6 @@ export class AicService {
     const tile = after?.tile ?? self.tile;
     const data: HeartbeatResponse = {
       self: { roomId, tile: { tx: tile.tx, ty: tile.ty }, moving: ((after ?? self).speed ?? 0) > 0 },
-      sinceTsMs: claims?.issuedTsMs ?? now,
       delta,
       suggestions: suggestActions(this.world, actor.entityId, delta),
       contextToken,

@@ -104,10 +104,10 @@ export function formatChat(data: {
 interface HeartbeatView {
   self: { roomId: string; tile: Tile; moving: boolean };
   delta: {
-    arrived: { id: string; name: string }[];
-    departed: { id: string; name: string }[];
-    heard: { from: string; name: string; channel: string; message: string }[];
-    objects: { id: string; state: Record<string, unknown> }[];
+    arrived?: { id: string; name: string }[];
+    departed?: { id: string; name: string }[];
+    heard?: { from: string; name: string; channel: string; message: string }[];
+    objects?: { id: string; state: Record<string, unknown> }[];
     move?: { dest: Tile; status: string };
     counts: Record<string, number>;
     truncated?: boolean;
@@ -131,11 +131,10 @@ export function formatHeartbeat(data: HeartbeatView): string {
   }
   if (delta.move)
     lines.push(`Your move to (${delta.move.dest.tx}, ${delta.move.dest.ty}): ${delta.move.status}.`);
-  if (delta.arrived.length)
-    lines.push(`Came near: ${delta.arrived.map((e) => `${e.name} (${e.id})`).join(", ")}.`);
-  if (delta.departed.length) lines.push(`Went away: ${delta.departed.map((e) => e.name).join(", ")}.`);
-  for (const h of delta.heard) lines.push(`${h.name} (${h.from}, ${h.channel}): ${h.message}`);
-  for (const o of delta.objects) lines.push(`${o.id} is now ${JSON.stringify(o.state)}`);
+  if (delta.arrived) lines.push(`Came near: ${delta.arrived.map((e) => `${e.name} (${e.id})`).join(", ")}.`);
+  if (delta.departed) lines.push(`Went away: ${delta.departed.map((e) => e.name).join(", ")}.`);
+  for (const h of delta.heard ?? []) lines.push(`${h.name} (${h.from}, ${h.channel}): ${h.message}`);
+  for (const o of delta.objects ?? []) lines.push(`${o.id} is now ${JSON.stringify(o.state)}`);
   const counts = Object.entries(delta.counts);
   if (!counts.length && !delta.move) lines.push("Nothing new.");
   else if (counts.length)

@@ -64,8 +64,8 @@ describe("heartbeat over HTTP", () => {
     expect(direct.json).toEqual(said.json.data.action);
 
     const heard = await invokeTool("ocw_heartbeat", {}, { agentId: "beater" });
-    const delta = heard.body.result?.details.delta as { heard: { from: string; message: string }[] };
-    expect(delta.heard.filter((h) => h.from === `agt_${AGENT}`).map((h) => h.message)).toEqual([
+    const delta = heard.body.result?.details.delta as { heard?: { from: string; message: string }[] };
+    expect((delta.heard ?? []).filter((h) => h.from === `agt_${AGENT}`).map((h) => h.message)).toEqual([
       "beat over http",
     ]);
 
@@ -75,7 +75,7 @@ describe("heartbeat over HTTP", () => {
       roomId: "lobby",
       contextToken: said.json.data.contextToken,
     });
-    expect(own.json.data.delta.heard.some((h) => h.from === `agt_${AGENT}`)).toBe(false);
+    expect((own.json.data.delta.heard ?? []).some((h) => h.from === `agt_${AGENT}`)).toBe(false);
   });
 });
 
