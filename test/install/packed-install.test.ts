@@ -56,6 +56,7 @@ const TOOLS = [
   "ocw_observe",
   "ocw_poll_events",
   "ocw_chat_observe",
+  "ocw_heartbeat",
   "ocw_move_to",
   "ocw_interact",
   "ocw_chat_send",
