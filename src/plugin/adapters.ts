@@ -8,6 +8,7 @@ import { createWebSurface } from "../http/humans/web-surface.ts";
 import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
+import { createWorldMetrics } from "./metrics.ts";
 
 /** Bearer token -> agentId, compared in constant time. */
 export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
@@ -46,10 +47,13 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
   });
+  const metrics = createWorldMetrics({ runtime: host.runtime, limiter, web: () => web.stats() });
   host.aic = aic;
   host.aicHttp = aicHttp;
   host.web = web;
+  host.metrics = metrics;
   host.closers.push(
+    () => metrics.close(),
     () => aicHttp.close(),
     () => web.close(),
   );
