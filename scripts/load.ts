@@ -15,6 +15,7 @@ const { values } = parseArgs({
     agents: { type: "string", default: "10" },
     minutes: { type: "string", default: "1" },
     every: { type: "string", default: "5" },
+    "patch-rate": { type: "string" },
   },
 });
 const humans = Number(values.humans);
@@ -73,10 +74,19 @@ export async function plotReport(report: LoadReport, base: string) {
   );
 }
 
-const report = await runLoad({ humans, agents, seconds: Math.round(minutes * 60), reportEverySec: every });
+const patchRate = values["patch-rate"] === undefined ? undefined : Number(values["patch-rate"]);
+if (patchRate !== undefined && !(Number.isInteger(patchRate) && patchRate >= 1 && patchRate <= 20))
+  throw new Error("--patch-rate must be an integer 1..20");
+const report = await runLoad({
+  humans,
+  agents,
+  seconds: Math.round(minutes * 60),
+  reportEverySec: every,
+  ...(patchRate ? { patchRate } : {}),
+});
 const dir = path.join(PROJECT_DIR, ".test-artifacts");
 await mkdir(dir, { recursive: true });
-const base = path.join(dir, `load-${humans}h-${agents}a-${minutes}m`);
+const base = path.join(dir, `load-${humans}h-${agents}a-${minutes}m${patchRate ? `-${patchRate}hz` : ""}`);
 await writeFile(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
 const charts = await plotReport(report, base);
 console.log(

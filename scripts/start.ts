@@ -2,20 +2,21 @@
 // Reads OCW_PORT (default 18789), OPENCLAW_GATEWAY_TOKEN (generated when unset) and OCW_CONFIG (a JSON
 // file of plugin config merged over the defaults). Ctrl-C / SIGTERM stop it cleanly.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
 import { deepMerge } from "./lib/merge.ts";
 import { buildWebIfNeeded } from "./lib/web-build.ts";
 
 const stateRoot = path.join(PROJECT_DIR, ".openclaw-dev");
-await mkdir(stateRoot, { recursive: true });
+await ensurePrivateDir(stateRoot);
 
 async function demoAgentToken(): Promise<string> {
   const file = path.join(stateRoot, "demo-agent-token");
   if (existsSync(file)) return (await readFile(file, "utf8")).trim();
   const token = randomToken();
-  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await writePrivateFile(file, `${token}\n`);
   return token;
 }
 

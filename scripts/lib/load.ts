@@ -11,7 +11,8 @@
 //     exactly where the previous one ended, no cursor_expired, and every global chat acknowledged while
 //     the agent was present delivered to it exactly once.
 // Rate limits are raised for the run (every class 1,000/s, burst 1,000) so it measures the world, not
-// the limiter; the limiter still runs and its refusals are counted. Loops are bounded and the run stops
+// the limiter; the limiter still runs and its refusals are counted. The WebSocket admission caps
+// (web.maxConnections, maxConnectionsPerAddress, maxHumans) are raised to fit: all humans are local. Loops are bounded and the run stops
 // by itself; the gateway is stopped with SIGTERM and its state directory removed.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -30,6 +31,8 @@ export interface LoadOptions {
   onProgress?: (line: string) => void;
   /** Where humans walk: a box of tiles (default: the lobby's plaza). */
   walkBox?: { tx0: number; ty0: number; tx1: number; ty1: number };
+  /** Patches per second to each browser (plugin config web.patchRate; default: every tick). */
+  patchRate?: number;
   /** How long the gateway may take to come up (a busy machine is slow). */
   readyTimeoutMs?: number;
 }
@@ -476,6 +479,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       pluginConfig: {
         agents: Object.fromEntries(agentIds.map((id) => [id, { token: tokens[id], name: `Load ${id}` }])),
         rateLimits: { classes: generous },
+        // Every human connects from 127.0.0.1: the admission caps are raised to fit the run.
+        web: {
+          maxConnections: options.humans + 50,
+          maxConnectionsPerAddress: options.humans + 50,
+          maxHumans: options.humans + 50,
+          ...(options.patchRate ? { patchRate: options.patchRate } : {}),
+        },
       },
       gatewayConfig: { agents: { entries: { main: {} } } },
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),

@@ -59,6 +59,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   "413": "Body larger than 64 KB (code bad_request)",
   "429": "Rate limited (code rate_limited, retryable, details.retryAfterMs; Retry-After header)",
   "500": "Internal error (code internal)",
+  "503": "The world service is not running (code room_not_ready, retryable; Retry-After: 1)",
 };
 
 function errorResponses(codes: string[]): Record<string, JsonObject> {
@@ -180,6 +181,32 @@ export function buildOpenApi(): JsonObject {
           content: { "text/event-stream": { schema: { type: "string" } } },
         },
         ...errorResponses(["400", "401", "403", "404", "405", "429", "500"]),
+      },
+    },
+  };
+  paths[`${AIC_BASE_PATH}/status`] = {
+    get: {
+      operationId: "status",
+      summary: "Liveness for health checks (public; an extension, see DECISIONS.md)",
+      security: [],
+      parameters: [REQUEST_ID_HEADER],
+      responses: {
+        "200": {
+          description: "The service is running",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["status", "data"],
+                properties: {
+                  status: { const: "ok" },
+                  data: { $ref: "#/components/schemas/AicStatusData" },
+                },
+              },
+            },
+          },
+        },
+        ...errorResponses(["404", "405", "503"]),
       },
     },
   };

@@ -11,6 +11,7 @@ import {
   TILE_COORD_MAX,
 } from "../world/ids.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
+import { refineText } from "./text.ts";
 
 export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, ROOM_ID_PATTERN };
 
@@ -22,6 +23,11 @@ export const eventsRegistry = z.registry<{ id: string; description?: string }>()
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   aicRegistry.add(schema, description ? { id, description } : { id });
   return schema;
+}
+
+/** A request body: strict (an unknown key is a bad_request) and under the one text rule (text.ts). */
+function request<S extends z.ZodRawShape>(shape: S) {
+  return z.strictObject(shape).superRefine(refineText);
 }
 
 // ---- identifiers, time (PRD 4) --------------------------------------------------------------
@@ -138,7 +144,7 @@ export const Expect = named(
 export const ObserveDetail = named("ObserveDetail", z.enum(["lite", "full"]));
 export const ObserveRequest = named(
   "ObserveRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     radius: z.number().min(1).max(2000),
@@ -163,7 +169,7 @@ export const ObserveResponseData = named(
 // ---- moveTo ---------------------------------------------------------------------------------
 export const MoveToRequest = named(
   "MoveToRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -193,7 +199,7 @@ export const InteractOutcome = named(
 );
 export const InteractRequest = named(
   "InteractRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -212,7 +218,7 @@ export const InteractResponseData = named(
 export const ChatChannel = named("ChatChannel", z.enum(["proximity", "global"]));
 export const ChatSendRequest = named(
   "ChatSendRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -239,7 +245,7 @@ export const ChatSendResponseData = named(
 );
 export const ChatObserveRequest = named(
   "ChatObserveRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     windowSec: z.int().min(1).max(300),
@@ -273,7 +279,7 @@ export const EventEnvelope = named(
 );
 export const PollEventsRequest = named(
   "PollEventsRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     sinceCursor: Cursor,
@@ -289,21 +295,36 @@ export const PollEventsResponseData = named(
 /** Query of `GET /events/stream` (PRD 9.3). Without a cursor the stream starts at "now". */
 export const EventStreamQuery = named(
   "EventStreamQuery",
-  z.strictObject({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
+  request({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
 );
 
 // ---- join / leave (extension) ---------------------------------------------------------------
-export const JoinRequest = named("JoinRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const JoinRequest = named("JoinRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const JoinResponseData = named(
   "JoinResponseData",
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, tile: TileCoord, cursor: Cursor, serverTsMs: TsMs }),
   "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after.",
 );
-export const LeaveRequest = named("LeaveRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const LeaveRequest = named("LeaveRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const LeaveResponseData = named(
   "LeaveResponseData",
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),
 );
+
+// ---- status (extension) -------------------------------------------------------------------
+export const AicStatusData = named(
+  "AicStatusData",
+  z.strictObject({
+    aicVersion: z.literal("0.1"),
+    running: z.boolean(),
+    world: z.string().min(1).max(64),
+    rooms: z.array(IdRoom).min(0).max(100),
+    tickRate: z.int().min(1).max(60),
+    serverTsMs: TsMs,
+  }),
+  "Liveness for health checks (`GET /status`, no credentials): public facts only, never internals.",
+);
+export type AicStatus = z.infer<typeof AicStatusData>;
 
 // ---- event payloads (PRD 6.4, events-schema.json) -------------------------------------------
 function eventNamed<T extends z.ZodType>(id: string, schema: T): T {

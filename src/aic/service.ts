@@ -13,6 +13,7 @@ import { type AicResult, aicError, ok } from "./errors.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
+  type AicStatus,
   ChatObserveRequest,
   type ChatObserveResponse,
   ChatSendRequest,
@@ -168,6 +169,20 @@ export class AicService {
   /** Whether the world is ticking, so an action would be applied. */
   get running(): boolean {
     return this.runtime.running;
+  }
+
+  /** `GET /status`: public liveness (no caller needed). When the service is not running, the plugin
+   * route answers 503 before this is reached. */
+  status(): AicResult<AicStatus> {
+    const definition = this.reads.definition;
+    return ok({
+      aicVersion: "0.1",
+      running: true,
+      world: definition.name.slice(0, 64) || "world",
+      rooms: Object.keys(definition.rooms).slice(0, 100),
+      tickRate: definition.tickRate,
+      serverTsMs: this.reads.serverTsMs,
+    });
   }
 
   // ---- agent endpoints ----------------------------------------------------------------------
@@ -537,7 +552,7 @@ export class AicService {
     schema: S,
   ): Admission<z.output<S>> {
     const parsed = schema.safeParse(body);
-    if (!parsed.success) return { ok: false, result: badRequest(parsed.error) };
+    if (!parsed.success) return { ok: false, result: badRequest(parsed.error, body) };
     const request = parsed.data;
     if (request.agentId !== caller) {
       return {
@@ -747,13 +762,31 @@ function notInRoom(agentId: string, roomId: string): AicResult<never> {
 
 const MAX_ISSUES = 10;
 
-export function badRequest(error: z.ZodError): AicResult<never> {
-  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
-    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)).join("."),
-    code: issue.code,
-    message: issue.message.slice(0, 200),
-  }));
+/** The bad_request answer for a failed parse. `input` (what was parsed) lets a missing required field
+ * say so, instead of reading like a wrong value ("expected one of ..." for an absent `detail`). */
+export function badRequest(error: z.ZodError, input?: unknown): AicResult<never> {
+  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+    const text = issue.message.slice(0, 200);
+    return {
+      // An offending key may itself be ill-formed text: the answer never echoes a lone surrogate.
+      path: path.join(".").toWellFormed(),
+      code: issue.code,
+      message: isMissing(input, path) ? `required field is missing (${text})` : text,
+    };
+  });
   const first = issues[0];
   const message = first ? `invalid request: ${first.path || "(body)"}: ${first.message}` : "invalid request";
   return aicError("bad_request", message, { issues });
+}
+
+/** Whether `path` names a key absent from an object that is present in `input`. */
+function isMissing(input: unknown, path: (string | number)[]): boolean {
+  if (path.length === 0) return false;
+  let node: unknown = input;
+  for (const key of path.slice(0, -1)) {
+    if (typeof node !== "object" || node === null) return false;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return typeof node === "object" && node !== null && !Object.hasOwn(node, path[path.length - 1]!);
 }

@@ -71,6 +71,35 @@ export const PluginConfigSchema = z.strictObject({
     .strictObject({
       joinCode: z.string().min(4).max(64).optional(),
       resumeGraceSec: z.int().min(0).max(3600).default(30),
+      // WebSocket admission (src/http/humans/admission.ts): refusals close with 1013 and a reason.
+      maxConnections: z.int().min(1).max(100_000).default(200).describe("Open human WebSockets in total"),
+      maxConnectionsPerAddress: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(20)
+        .describe("Open human WebSockets per remote address"),
+      maxHumans: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(200)
+        .describe("Human sessions (connected, or within the resume grace period)"),
+      allowedOrigins: z
+        .array(z.string().regex(/^https?:\/\/[^/\s]+$/))
+        .max(64)
+        .default([])
+        .describe(
+          "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
+        ),
+      // The patch rate is separate from the tick rate: browsers get a patch every
+      // round(tickRate / patchRate) ticks (src/http/humans/view-sync.ts). Unset: every tick.
+      patchRate: z
+        .int()
+        .min(1)
+        .max(20)
+        .optional()
+        .describe("Updates per second sent to each browser (default: the world's tick rate)"),
     })
     .prefault({}),
   rateLimits: z

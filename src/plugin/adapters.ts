@@ -46,6 +46,15 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     resumeGraceMs: config.web.resumeGraceSec * 1000,
     ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    ...(config.web.patchRate
+      ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
+      : {}),
+    admission: {
+      maxConnections: config.web.maxConnections,
+      maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
+      maxHumans: config.web.maxHumans,
+      allowedOrigins: config.web.allowedOrigins,
+    },
   });
   const metrics = createWorldMetrics({ runtime: host.runtime, limiter, web: () => web.stats() });
   host.aic = aic;

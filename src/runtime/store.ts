@@ -7,9 +7,9 @@
 //   - a quarantine for records that failed their checks, so nothing is dropped silently.
 // Everything here is synchronous on purpose: a tick commits before the tick loop goes on.
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { privateDirSync, privateFileSync } from "./private-files.ts";
 
 export type SnapshotKind = "auto" | "checkpoint";
 
@@ -92,9 +92,11 @@ export class WorldStore {
   /** Opens (or creates) the store. `synchronous: "full"` fsyncs every commit (the default);
    * "off" leaves flushing to the OS (for benchmarks comparing the cost). */
   static open(file: string, options: { synchronous?: "full" | "normal" | "off" } = {}): WorldStore {
-    mkdirSync(path.dirname(file), { recursive: true });
+    // The saved world holds chat and idempotency records: private, like the gateway's own state.
+    privateDirSync(path.dirname(file));
     const db = new DatabaseSync(file);
     try {
+      privateFileSync(file);
       db.exec("PRAGMA journal_mode = WAL");
       db.exec(`PRAGMA synchronous = ${(options.synchronous ?? "full").toUpperCase()}`);
       db.exec("PRAGMA busy_timeout = 2000");

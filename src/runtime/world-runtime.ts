@@ -28,12 +28,16 @@ export interface RuntimeHealth {
   running: boolean;
   ticks: number;
   failedTicks: number;
+  /** Inputs whose application threw (each failed alone; the rest of its tick applied). */
+  failedInputs: number;
   failedListeners: number;
   /** Ticks whose journal write failed (their answers were withheld and the world rolled back). */
   failedCommits: number;
-  lastError?: string;
   /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
   lastTickMs: number;
+  /** Recent busy share of the tick interval (step + listeners, smoothed); above 1 the tick falls behind.
+   * Adapters shed new load (connections, joins) before it gets there. */
+  load: number;
   queueDepth: number;
 }
 
@@ -73,10 +77,11 @@ export class WorldRuntime {
   private stats = {
     ticks: 0,
     failedTicks: 0,
+    failedInputs: 0,
     failedListeners: 0,
     failedCommits: 0,
     lastTickMs: 0,
-    lastError: undefined as string | undefined,
+    busyMs: 0,
   };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
@@ -137,9 +142,9 @@ export class WorldRuntime {
       this.beforeStep?.();
       result = this.world.step(batch.map((p) => p.input));
     } catch (error) {
+      // The cause is for the operator (this log), never for the public status.
       this.stats.failedTicks += 1;
-      this.stats.lastError = describe(error);
-      this.logger.error(`openclawworld: tick failed: ${this.stats.lastError}`);
+      this.logger.error(`openclawworld: tick failed: ${describe(error)}`);
       for (const p of batch)
         p.reject(new RuntimeUnavailableError("internal", "the world failed to apply this tick"));
       return undefined;
@@ -148,6 +153,13 @@ export class WorldRuntime {
     }
     if (this.journal && !this.commit(batch, result)) return undefined;
     this.stats.ticks += 1;
+    for (const failure of result.failures ?? []) {
+      this.stats.failedInputs += 1;
+      const input = batch[failure.index]?.input;
+      this.logger.error(
+        `openclawworld: tick ${result.tick}: ${input?.kind ?? "?"} input of ${input?.entityId ?? "?"} failed: ${failure.message}`,
+      );
+    }
     batch.forEach((p, i) => {
       const r = result.results[i];
       if (r) p.resolve(r);
@@ -162,8 +174,10 @@ export class WorldRuntime {
         this.logger.warn(`openclawworld: tick listener failed: ${describe(error)}`);
       }
     }
+    const totalMs = this.now() - started;
+    this.stats.busyMs = this.stats.busyMs * 0.8 + totalMs * 0.2;
     if (this.timingListeners.size > 0) {
-      const timing = { stepMs: this.stats.lastTickMs, totalMs: this.now() - started };
+      const timing = { stepMs: this.stats.lastTickMs, totalMs };
       for (const listener of this.timingListeners) {
         try {
           listener(timing);
@@ -189,8 +203,8 @@ export class WorldRuntime {
       return true;
     } catch (error) {
       this.stats.failedCommits += 1;
-      this.stats.lastError = describe(error);
-      this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${this.stats.lastError}`);
+      // The cause is for the operator (this log), never for the public status.
+      this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${describe(error)}`);
       for (const p of batch)
         p.reject(new RuntimeUnavailableError("internal", "the world could not save this tick; retry"));
       try {
@@ -227,11 +241,12 @@ export class WorldRuntime {
       running: this.running,
       ticks: this.stats.ticks,
       failedTicks: this.stats.failedTicks,
+      failedInputs: this.stats.failedInputs,
       failedListeners: this.stats.failedListeners,
       failedCommits: this.stats.failedCommits,
       lastTickMs: this.stats.lastTickMs,
+      load: this.stats.busyMs / this.tickMs,
       queueDepth: this.queue.length,
-      ...(this.stats.lastError ? { lastError: this.stats.lastError } : {}),
     };
   }
 

@@ -34,6 +34,8 @@ export interface RoomHooksDeps {
   interestRadius(): number;
   /** The entity id of a new human. */
   humanId(): string;
+  /** Why a new character may not join now (session cap, load shedding: admission.ts), if so. */
+  admitJoin?(): { code: number; reason: string } | undefined;
 }
 
 export interface RoomHooks {
@@ -103,6 +105,12 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
     if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
+    const refusal = deps.admitJoin?.();
+    if (refusal) {
+      sendError(ws, "rate_limited", refusal.reason, true, "join");
+      ws.close(refusal.code, refusal.reason);
+      return;
+    }
     const session = newSession(
       uniqueName(msg.name, everyoneNames()),
       ws,
