@@ -48,6 +48,8 @@ export class RateLimiter {
   // Map iteration order is insertion order; re-inserting on use makes it an LRU.
   private readonly buckets = new Map<string, Bucket>();
   private callsSinceSweep = 0;
+  /** Requests refused, per class, since this limiter was made (for metrics). */
+  private readonly denied = new Map<string, number>();
 
   constructor(options: RateLimiterOptions = {}) {
     this.disabled = options.disabled === true;
@@ -95,7 +97,13 @@ export class RateLimiter {
     }
     this.buckets.set(id, { tokens, updatedMs: now });
     this.evictOverflow();
+    this.denied.set(className, (this.denied.get(className) ?? 0) + 1);
     return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate.perSec)) };
+  }
+
+  /** Refusals per class since this limiter was made. */
+  deniedCounts(): ReadonlyMap<string, number> {
+    return this.denied;
   }
 
   get size(): number {

@@ -98,6 +98,14 @@ export const PluginConfigSchema = z.strictObject({
         .describe(
           "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
         ),
+      // The patch rate is separate from the tick rate: browsers get a patch every
+      // round(tickRate / patchRate) ticks (src/http/humans/view-sync.ts). Unset: every tick.
+      patchRate: z
+        .int()
+        .min(1)
+        .max(20)
+        .optional()
+        .describe("Updates per second sent to each browser (default: the world's tick rate)"),
     })
     .prefault({}),
   rateLimits: z
