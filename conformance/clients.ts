@@ -1,7 +1,12 @@
 // The two ways to run the conformance scenarios: against a fresh in-process world, stepped tick by
 // tick (deterministic: golden traces are exact), or against a live AIC server over HTTP.
-import { createTestEnv } from "../src/aic/local-world.ts";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTestEnv, silentLogger } from "../src/aic/local-world.ts";
+import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
+import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
+import { type Advance, connectHuman } from "./human.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
 
 type Endpoint =
@@ -16,9 +21,52 @@ type Endpoint =
 
 export async function inProcessClient(): Promise<ScenarioClient & { runtime: WorldRuntime }> {
   const { runtime, service } = await createTestEnv({ agents: (id) => ({ name: id }) });
+  // Humans come in over a real WebSocket on 127.0.0.1, into the same world; their ids count up so
+  // the replay is deterministic.
+  let humans = 0;
+  let web: { surface: WebSurfaceHandle; url: string; close(): Promise<void> } | undefined;
+  const openWeb = async () => {
+    const surface = createWebSurface({
+      service,
+      worldDir: BUNDLED_WORLD_DIR,
+      logger: silentLogger,
+      humanIds: () => `hum_conformance_${++humans}`,
+    });
+    const server = createServer((req, res) => void surface.handleHttp(req, res));
+    server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    server.unref();
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`;
+    return {
+      surface,
+      url,
+      async close() {
+        await surface.close();
+        await new Promise((r) => server.close(r));
+      },
+    };
+  };
+  // The human's input is applied by the next tick after it is queued: wait for it, then step once.
+  const advance: Advance = async (answered) => {
+    for (let i = 0; i < 10_000 && !answered(); i++) {
+      if (runtime.health().queueDepth > 0) {
+        runtime.stepNow();
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
   return {
     runtime,
     runId: "local",
+    async human(name) {
+      web ??= await openWeb();
+      return connectHuman(web.url, name, advance);
+    },
+    async close() {
+      await web?.close();
+      web = undefined;
+    },
     async call(endpoint, agentId, body) {
       let settled = false;
       const pending = service[endpoint as Endpoint](agentId, body).finally(() => {
@@ -37,10 +85,20 @@ export async function inProcessClient(): Promise<ScenarioClient & { runtime: Wor
   };
 }
 
-export function httpClient(baseUrl: string, tokens: Record<string, string>, tickRate = 20): ScenarioClient {
+/** `worldUrl`: the human WebSocket; by default /world/ws on the AIC server's origin. */
+export function httpClient(
+  baseUrl: string,
+  tokens: Record<string, string>,
+  options: { tickRate?: number; worldUrl?: string; joinCode?: string } = {},
+): ScenarioClient {
   const base = baseUrl.replace(/\/+$/, "");
+  const tickRate = options.tickRate ?? 20;
+  const origin = new URL(base);
+  const worldUrl =
+    options.worldUrl ?? `${origin.protocol === "https:" ? "wss" : "ws"}://${origin.host}/world/ws`;
   return {
     runId: `r${Date.now().toString(36)}`,
+    human: (name) => connectHuman(worldUrl, name, async () => {}, options.joinCode),
     async call(endpoint, agentId, body) {
       const token = tokens[agentId];
       if (!token) throw new Error(`no token for agent ${agentId}`);

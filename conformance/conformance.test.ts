@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { inProcessClient } from "./clients.ts";
+import { runContract } from "./contract.ts";
 import { runScenarios } from "./run.ts";
 
 describe("conformance scenarios in-process (PRD 10.2)", () => {
   it("sign reading, proximity chat and portal movement match their golden traces", async () => {
     const client = await inProcessClient();
     const reports = await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }));
+    await client.close?.();
     for (const r of reports) expect(r, r.problem).toMatchObject({ ok: true });
     expect(reports.map((r) => r.scenario)).toEqual(["signReading", "proximityChat", "portalMovement"]);
   });
@@ -15,8 +17,40 @@ describe("conformance scenarios in-process (PRD 10.2)", () => {
     for (let i = 0; i < 2; i++) {
       const client = await inProcessClient();
       await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }));
+      await client.close?.();
       hashes.push(client.runtime.world.snapshotHash());
     }
     expect(hashes[0]).toBe(hashes[1]);
+  });
+
+  it("scenario B's human came in over the WebSocket and is in the world as a human", async () => {
+    const client = await inProcessClient();
+    await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }), { only: ["proximityChat"] });
+    await client.close?.();
+    expect(client.runtime.world.getEntity("hum_conformance_1")).toMatchObject({
+      kind: "human",
+      name: "Conformance human",
+    });
+  });
+});
+
+describe("conformance contract cases in-process (PRD 10.1)", () => {
+  it("every valid request passes and every invalid one is bad_request", async () => {
+    const reports = await runContract(await inProcessClient(), "conf_a");
+    for (const r of reports) expect(r, `${r.name}: ${r.problem}`).toMatchObject({ ok: true });
+    expect(reports.length).toBeGreaterThan(30);
+    const endpoints = new Set(reports.map((r) => r.name.split(":")[0]));
+    for (const e of [
+      "observe",
+      "moveTo",
+      "interact",
+      "chatSend",
+      "chatObserve",
+      "pollEvents",
+      "join",
+      "leave",
+    ]) {
+      expect(endpoints).toContain(e);
+    }
   });
 });

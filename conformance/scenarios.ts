@@ -4,7 +4,7 @@
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
 // compared with a golden file.
 import { generatedAic } from "../src/aic/schema-check.ts";
-import { agentEntityId } from "../src/world/ids.ts";
+import type { Human } from "./human.ts";
 
 export type AicAnswer =
   | { status: "ok"; data: any }
@@ -17,12 +17,16 @@ export interface ScenarioClient {
   pass(ticks: number): Promise<void>;
   /** Unique suffix for txIds, so a live server's idempotency store never replays an older run. */
   readonly runId: string;
+  /** A human on the server's WebSocket (PRD scenario B's speaker). */
+  human(name: string): Promise<Human>;
+  /** Releases what the client opened (sockets, an in-process web surface). */
+  close?(): Promise<void>;
 }
 
 export interface ScenarioAgents {
   /** The observing / acting agent. */
   a: string;
-  /** A second agent (PRD scenario B's "human" speaks through it). */
+  /** A second agent. */
   b: string;
 }
 
@@ -37,11 +41,24 @@ const DATA_DEF: Record<string, string> = {
   pollEvents: "PollEventsResponseData",
   join: "JoinResponseData",
   leave: "LeaveResponseData",
+  heartbeat: "HeartbeatResponseData",
 };
 
 export class ScenarioFailure extends Error {}
 
-/** Every answer must match the result wrapper and its endpoint's data schema (PRD 10.1). */
+/** Every answer must match the result wrapper and its endpoint's data schema (PRD 10.1): the
+ * problem, or undefined when the answer is well formed. */
+export function checkAnswer(endpoint: string, answer: unknown): string | undefined {
+  const wrapper = generatedAic("Result", answer);
+  if (!wrapper.valid) return `${endpoint}: answer is not the result wrapper: ${wrapper.errors}`;
+  const ok = answer as { status: string; data?: unknown };
+  if (ok.status === "ok") {
+    const data = generatedAic(DATA_DEF[endpoint]!, ok.data);
+    if (!data.valid) return `${endpoint}: data does not match ${DATA_DEF[endpoint]}: ${data.errors}`;
+  }
+  return undefined;
+}
+
 async function checked(
   client: ScenarioClient,
   endpoint: string,
@@ -49,14 +66,8 @@ async function checked(
   body: Record<string, unknown>,
 ) {
   const answer = await client.call(endpoint, agentId, body);
-  const wrapper = generatedAic("Result", answer);
-  if (!wrapper.valid)
-    throw new ScenarioFailure(`${endpoint}: answer is not the result wrapper: ${wrapper.errors}`);
-  if (answer.status === "ok") {
-    const data = generatedAic(DATA_DEF[endpoint]!, answer.data);
-    if (!data.valid)
-      throw new ScenarioFailure(`${endpoint}: data does not match ${DATA_DEF[endpoint]}: ${data.errors}`);
-  }
+  const problem = checkAnswer(endpoint, answer);
+  if (problem) throw new ScenarioFailure(problem);
   return answer;
 }
 
@@ -67,6 +78,30 @@ function must(answer: AicAnswer, what: string): any {
 }
 
 const tx = (client: ScenarioClient, label: string) => `tx_${label}_${client.runId}`;
+
+/** Cursors are opaque (PRD 10.2): their progression is checked by what they deliver. Reading on from
+ * each nextCursor must never deliver an event again, and a page with events must move the cursor. */
+export class EventTrail {
+  private readonly seen = new Set<string>();
+
+  add(
+    page: { events: { cursor: string; type: string }[]; nextCursor: string },
+    from: string,
+    what: string,
+  ): void {
+    for (const event of page.events) {
+      if (this.seen.has(event.cursor)) {
+        throw new ScenarioFailure(
+          `${what}: event ${event.type} (cursor ${event.cursor}) delivered again: the cursor went backwards`,
+        );
+      }
+      this.seen.add(event.cursor);
+    }
+    if (page.events.length > 0 && page.nextCursor === from) {
+      throw new ScenarioFailure(`${what}: events were delivered but nextCursor did not advance`);
+    }
+  }
+}
 
 async function join(client: ScenarioClient, agentId: string, roomId: string) {
   return must(await checked(client, "join", agentId, { agentId, roomId }), `join ${agentId}`);
@@ -160,77 +195,76 @@ export async function signReading(client: ScenarioClient, agents: ScenarioAgents
   return trace;
 }
 
-/** Scenario B (PRD 10.2): a speaker near the listener says "hello"; the listener's poll has it. */
+/** Scenario B (PRD 10.2): a human (a real WebSocket client) joins, an agent joins and walks near
+ * them, the human says "hello"; the agent's pollEvents has it, and reading on never repeats it. */
 export async function proximityChat(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  const listener = await join(client, agents.a, "lobby");
-  await join(client, agents.b, "lobby");
-  const here = (await observe(client, agents.a, "lobby", 1)).self.tile;
-  await walkTo(client, agents.b, "lobby", around(here).slice(1));
-  trace.push({ step: "approach", near: true });
-  // Start the listener's reading after the walk, so the chat is the news.
-  const before = must(
-    await checked(client, "pollEvents", agents.a, {
-      agentId: agents.a,
-      roomId: "lobby",
-      sinceCursor: listener.cursor,
-      limit: 200,
-    }),
-    "pollEvents",
-  );
-  let cursor: string = before.nextCursor;
-  for (let page = 0; page < 50 && before.events.length === 200; page++) {
-    const more = must(
+  const human = await client.human("Conformance human");
+  try {
+    const listener = await join(client, agents.a, "lobby");
+    await walkTo(client, agents.a, "lobby", around(human.tile).slice(1));
+    trace.push({ step: "approach", near: true });
+    // Start the listener's reading after the walk, so the chat is the news.
+    const trail = new EventTrail();
+    let cursor: string = listener.cursor;
+    for (let page = 0; page < 50; page++) {
+      const more = must(
+        await checked(client, "pollEvents", agents.a, {
+          agentId: agents.a,
+          roomId: "lobby",
+          sinceCursor: cursor,
+          limit: 200,
+        }),
+        "pollEvents",
+      );
+      trail.add(more, cursor, "pollEvents");
+      cursor = more.nextCursor;
+      if (more.events.length < 200) break;
+    }
+    const message = `hello ${client.runId}`;
+    const chatMessageId = await human.chat("proximity", message);
+    if (!/^msg_[A-Za-z0-9._-]{8,128}$/.test(chatMessageId))
+      throw new ScenarioFailure("chatMessageId pattern");
+    trace.push({ step: "humanChat", channel: "proximity" });
+    await client.pass(1);
+    const polled = must(
       await checked(client, "pollEvents", agents.a, {
         agentId: agents.a,
         roomId: "lobby",
         sinceCursor: cursor,
+        limit: 50,
+        waitMs: 2000,
+      }),
+      "pollEvents",
+    );
+    const chat = (polled.events as any[]).find(
+      (e) => e.type === "chat.message" && e.payload.message === message,
+    );
+    if (!chat) throw new ScenarioFailure("the agent did not receive the human's chat message");
+    if (chat.payload.messageId !== chatMessageId)
+      throw new ScenarioFailure("chat message id differs between send and event");
+    if (polled.nextCursor === cursor) throw new ScenarioFailure("the cursor did not advance");
+    trail.add(polled, cursor, "pollEvents");
+    const again = must(
+      await checked(client, "pollEvents", agents.a, {
+        agentId: agents.a,
+        roomId: "lobby",
+        sinceCursor: polled.nextCursor,
         limit: 200,
       }),
       "pollEvents",
     );
-    cursor = more.nextCursor;
-    if (more.events.length < 200) break;
+    trail.add(again, polled.nextCursor, "pollEvents after the chat");
+    trace.push({
+      step: "pollEvents",
+      received: "chat.message",
+      from: chat.payload.fromEntityId === human.entityId ? "human" : chat.payload.fromEntityId,
+      channel: chat.payload.channel,
+    });
+    return trace;
+  } finally {
+    human.close();
   }
-  const message = `hello ${client.runId}`;
-  const sent = must(
-    await checked(client, "chatSend", agents.b, {
-      agentId: agents.b,
-      roomId: "lobby",
-      txId: tx(client, "hello"),
-      channel: "proximity",
-      message,
-    }),
-    "chatSend",
-  );
-  if (!/^msg_[A-Za-z0-9._-]{8,128}$/.test(sent.chatMessageId))
-    throw new ScenarioFailure("chatMessageId pattern");
-  trace.push({ step: "chatSend", channel: "proximity", applied: sent.applied });
-  await client.pass(1);
-  const polled = must(
-    await checked(client, "pollEvents", agents.a, {
-      agentId: agents.a,
-      roomId: "lobby",
-      sinceCursor: cursor,
-      limit: 50,
-      waitMs: 2000,
-    }),
-    "pollEvents",
-  );
-  const chat = (polled.events as any[]).find(
-    (e) => e.type === "chat.message" && e.payload.message === message,
-  );
-  if (!chat) throw new ScenarioFailure("the listener did not receive the chat message");
-  if (chat.payload.messageId !== sent.chatMessageId)
-    throw new ScenarioFailure("chat message id differs between send and event");
-  if (polled.nextCursor === cursor) throw new ScenarioFailure("the cursor did not advance");
-  trace.push({
-    step: "pollEvents",
-    received: "chat.message",
-    from: chat.payload.fromEntityId === agentEntityId(agents.b) ? "speaker" : chat.payload.fromEntityId,
-    channel: chat.payload.channel,
-  });
-  return trace;
 }
 
 /** Scenario C (PRD 10.2): walk next to the portal, use it, arrive in the other room. */

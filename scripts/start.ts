@@ -2,20 +2,21 @@
 // Reads OCW_PORT (default 18789), OPENCLAW_GATEWAY_TOKEN (generated when unset) and OCW_CONFIG (a JSON
 // file of plugin config merged over the defaults). Ctrl-C / SIGTERM stop it cleanly.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
 import { deepMerge } from "./lib/merge.ts";
 import { buildWebIfNeeded } from "./lib/web-build.ts";
 
 const stateRoot = path.join(PROJECT_DIR, ".openclaw-dev");
-await mkdir(stateRoot, { recursive: true });
+await ensurePrivateDir(stateRoot);
 
 async function demoAgentToken(): Promise<string> {
   const file = path.join(stateRoot, "demo-agent-token");
   if (existsSync(file)) return (await readFile(file, "utf8")).trim();
   const token = randomToken();
-  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await writePrivateFile(file, `${token}\n`);
   return token;
 }
 
@@ -58,12 +59,21 @@ try {
 const agents = (pluginConfig.agents ?? {}) as Record<string, { token?: string; name?: string }>;
 const [agentId, agent] = Object.entries(agents)[0] ?? [];
 const base = gateway.baseUrl;
+// The running world says where it is served and what it is (seed 001: start returns runtime details
+// as data); this only prints them.
+const status = (await (await fetch(`${base}/world/api/status`)).json()) as {
+  world: { name: string; sceneHash: string };
+  endpoints: { web: string; status: string; aicBase: string; openapi: string };
+};
+const { endpoints } = status;
 console.log(`
 OpenClawWorld is up (gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s, pid ${gateway.pid}).
 
-  Web client:   ${base}/world/
-  World status: ${base}/world/api/status
-  AIC base URL: ${base}/aic/v0.1   (OpenAPI: ${base}/aic/v0.1/openapi.json)
+  World:        ${status.world.name} (scene ${status.world.sceneHash})
+  Web client:   ${base}${endpoints.web}
+  World status: ${base}${endpoints.status}
+  AIC base URL: ${base}${endpoints.aicBase}   (OpenAPI: ${base}${endpoints.openapi})
+  Operator:     ${base}/openclawworld/admin/{status,save,checkpoints} (gateway token)
 ${
   agentId && agent?.token
     ? `  AIC agent:    ${agentId}${agent.name ? ` ("${agent.name}")` : ""}, Authorization: Bearer ${agent.token}

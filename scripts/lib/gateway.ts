@@ -4,10 +4,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, createWriteStream, existsSync, openSync, readFileSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensurePrivateDir, writePrivateFile } from "../../src/runtime/private-files.ts";
 import { buildPlugin } from "../build-plugin.ts";
 
 export const PROJECT_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -76,7 +77,8 @@ export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs
     configPath: path.join(root, "state", "openclaw.json"),
     logFile: path.join(root, "gateway.log"),
   };
-  for (const dir of [dirs.home, dirs.state, dirs.tmp]) await mkdir(dir, { recursive: true });
+  // The config holds every agent's token: the whole tree is private (issue #9).
+  for (const dir of [dirs.root, dirs.home, dirs.state, dirs.tmp]) await ensurePrivateDir(dir);
   return dirs;
 }
 
@@ -147,7 +149,7 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
     },
     ...options.gatewayConfig,
   };
-  await writeFile(dirs.configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await writePrivateFile(dirs.configPath, `${JSON.stringify(config, null, 2)}\n`);
   return runGateway({ ...options, dirs });
 }
 

@@ -4,7 +4,8 @@
 // Layers, lowest first. A module imports its own folder or a strictly lower layer, never a layer of
 // the same rank (adapters do not import each other) and never a higher one:
 //   world (pure) <- runtime (tick host, persistence) <- aic (the contract), config
-//   <- adapters: http, tools, hooks; conformance <- plugin (wiring) <- index.ts; web (client)
+//   <- adapters: http, tools, hooks <- plugin (wiring), conformance (a client, may host a web
+//   surface in-process), web (client) <- index.ts
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -16,7 +17,7 @@ export const LAYERS: Record<string, number> = {
   "src/http": 3,
   "src/tools": 3,
   "src/hooks": 3,
-  conformance: 3,
+  conformance: 4,
   "src/plugin": 4,
   "web/client": 4,
   "index.ts": 5,

@@ -1,10 +1,12 @@
 // Opaque event cursors (PRD 4: base64url, ^[A-Za-z0-9=_-]{1,256}$).
 // Layout (version 1): [0x01][seq: uint64 big-endian][roomId: UTF-8], base64url without padding.
-// The PRD example cursor "c_0" is accepted as "from the start of the room" (seq 0).
+// Start cursors: the PRD example "c_0" and a bare "0" (what the PRD's reference client sends first; the
+// PRD never defines a starting cursor) both mean "from the start of the room" (seq 0).
 import { ROOM_ID_PATTERN } from "./schemas.ts";
 
 const VERSION = 1;
 export const START_CURSOR = "c_0";
+const START_CURSORS: ReadonlySet<string> = new Set([START_CURSOR, "0"]);
 
 export interface CursorPosition {
   roomId: string;
@@ -26,7 +28,7 @@ export function encodeCursor(roomId: string, afterSeq: number): string {
 
 /** Decode a cursor for `roomId`; a cursor of another room is rejected like a malformed one. */
 export function decodeCursor(cursor: string, roomId: string): DecodeResult {
-  if (cursor === START_CURSOR) return { ok: true, position: { roomId, afterSeq: 0 } };
+  if (START_CURSORS.has(cursor)) return { ok: true, position: { roomId, afterSeq: 0 } };
   if (!/^[A-Za-z0-9_-]{1,256}$/.test(cursor)) return { ok: false, reason: "cursor is not base64url" };
   const bytes = Buffer.from(cursor, "base64url");
   // Round-trip check: rejects non-canonical encodings (stray bits, padding games).

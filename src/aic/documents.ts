@@ -59,6 +59,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   "413": "Body larger than 64 KB (code bad_request)",
   "429": "Rate limited (code rate_limited, retryable, details.retryAfterMs; Retry-After header)",
   "500": "Internal error (code internal)",
+  "503": "The world service is not running (code room_not_ready, retryable; Retry-After: 1)",
 };
 
 function errorResponses(codes: string[]): Record<string, JsonObject> {
@@ -102,6 +103,8 @@ const DESCRIPTIONS: Record<EndpointName, string> = {
     'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends. An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
   join: "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
   leave: "Extension: leave the room (presence.leave reason disconnect).",
+  heartbeat:
+    "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes.",
 };
 
 /** docs/aic/v0.1/openapi.json (OpenAPI 3.1). */
@@ -180,6 +183,32 @@ export function buildOpenApi(): JsonObject {
           content: { "text/event-stream": { schema: { type: "string" } } },
         },
         ...errorResponses(["400", "401", "403", "404", "405", "429", "500"]),
+      },
+    },
+  };
+  paths[`${AIC_BASE_PATH}/status`] = {
+    get: {
+      operationId: "status",
+      summary: "Liveness for health checks (public; an extension, see DECISIONS.md)",
+      security: [],
+      parameters: [REQUEST_ID_HEADER],
+      responses: {
+        "200": {
+          description: "The service is running",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["status", "data"],
+                properties: {
+                  status: { const: "ok" },
+                  data: { $ref: "#/components/schemas/AicStatusData" },
+                },
+              },
+            },
+          },
+        },
+        ...errorResponses(["404", "405", "503"]),
       },
     },
   };

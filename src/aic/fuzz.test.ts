@@ -23,9 +23,23 @@ const VALID: Record<EndpointName, Record<string, unknown>> = {
   pollEvents: { agentId: A, roomId: "lobby", sinceCursor: "c_0", waitMs: 1000 },
   join: { agentId: A, roomId: "lobby" },
   leave: { agentId: A, roomId: "lobby" },
+  heartbeat: { agentId: A, roomId: "lobby" },
 };
 
+/** Text that is not well-formed Unicode: UTF-16 code units drawn with lone surrogates likely. */
+const illFormed = fc.oneof(
+  fc.constantFrom("\ud800", "\udfff", "half an emoji \ud83d", "\ude00\ud83d", "a\udc00b"),
+  fc
+    .array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0xffff })), {
+      minLength: 1,
+      maxLength: 20,
+    })
+    .map((units) => String.fromCharCode(...units))
+    .filter((text) => !text.isWellFormed()),
+);
+
 const weird = fc.oneof(
+  illFormed,
   fc.anything({ withNullPrototype: true, withObjectString: true, maxDepth: 3 }),
   fc.constantFrom(
     Number.NaN,
@@ -63,6 +77,78 @@ function malformed(endpoint: EndpointName): fc.Arbitrary<unknown> {
 function call(service: AicService, endpoint: EndpointName, body: unknown) {
   return (service[endpoint] as (c: string, b: unknown) => Promise<unknown>).call(service, A, body);
 }
+
+/** Free-text places in a valid request, each with the issue path the text rule must name. */
+function withIllFormedText(
+  endpoint: EndpointName,
+): fc.Arbitrary<{ body: unknown; path: string | undefined }> {
+  const valid = VALID[endpoint];
+  const places: fc.Arbitrary<{ body: unknown; path: string | undefined }>[] = [
+    // Any field (identifier patterns may report first: then only bad_request is asserted).
+    fc
+      .tuple(fc.constantFrom(...Object.keys(valid)), illFormed)
+      .map(([key, text]) => ({ body: { ...valid, [key]: text }, path: undefined })),
+    // An unknown key that is itself ill-formed.
+    illFormed.map((text) => ({ body: { ...valid, [text]: 1 }, path: undefined })),
+  ];
+  if (endpoint === "chatSend") {
+    places.push(illFormed.map((text) => ({ body: { ...valid, message: text }, path: "message" })));
+  }
+  if (endpoint === "interact") {
+    places.push(
+      illFormed.map((text) => ({ body: { ...valid, action: text.slice(0, 60) || text }, path: "action" })),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), illFormed).map(([key, text]) => ({
+        body: { ...valid, params: { [key]: [1, { deep: text }] } },
+        path: `params.${key}.1.deep`,
+      })),
+    );
+  }
+  if (endpoint === "moveTo" || endpoint === "interact" || endpoint === "chatSend") {
+    places.push(
+      fc.tuple(fc.constantFrom("field", "equals"), illFormed).map(([key, text]) => ({
+        body: {
+          ...valid,
+          expect: {
+            objectState: {
+              objectId: "obj_door_1",
+              field: "open",
+              equals: true,
+              [key]: text.slice(0, 60) || text,
+            },
+          },
+        },
+        path: `expect.objectState.${key}`,
+      })),
+    );
+  }
+  return fc.oneof(...places);
+}
+
+describe("invalid Unicode in requests (fast-check)", () => {
+  it.each(ENDPOINT_NAMES)("%s: a lone surrogate anywhere is bad_request, never stored", async (endpoint) => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    await env.join(A);
+    await fc.assert(
+      fc.asyncProperty(withIllFormedText(endpoint), async ({ body, path }) => {
+        const pending = call(env.service, endpoint, body);
+        env.runtime.stepNow();
+        clock.advance(30_000);
+        const result = (await pending) as Parameters<typeof httpStatusFor>[0];
+        expect(result).toMatchObject({ status: "error", error: { code: "bad_request", retryable: false } });
+        expect(generatedAic("Result", result).errors).toBe("");
+        if (path !== undefined && result.status === "error") {
+          const issues = (result.error.details?.issues ?? []) as { path: string; message: string }[];
+          expect(issues.find((i) => i.path === path)?.message).toMatch(/well-formed Unicode/);
+        }
+        // The poison never reaches the world: its snapshot still hashes (what every guard needs).
+        expect(() => env.world.snapshotHash()).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
+    expect(env.world.chatFor(`agt_${A}`, "lobby", 0)).toEqual([]);
+  });
+});
 
 describe("malformed requests (fast-check)", () => {
   it.each(ENDPOINT_NAMES)("%s: never throws, never 5xx, always the wrapper", async (endpoint) => {

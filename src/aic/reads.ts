@@ -22,6 +22,8 @@ export interface WorldReads
   > {
   /** Called after every tick with what it produced; returns the unsubscribe function. */
   onTick(listener: (info: TickInfo) => void): () => void;
+  /** The tick's recent busy share of its interval (RuntimeHealth.load): adapters shed new load. */
+  load(): number;
 }
 
 /** Read-only view of a hosted world: the world's own query methods, without step() or snapshots. */
@@ -46,5 +48,6 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
       world.eventsFor(recipientId, roomId, afterSeq, limit),
     latestSeq: (roomId) => world.latestSeq(roomId),
     onTick: (listener) => runtime.onTick(listener),
+    load: () => runtime.health().load,
   };
 }

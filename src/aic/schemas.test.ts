@@ -46,7 +46,7 @@ describe("generated documents", () => {
   });
 
   it("the generated schema keeps every oracle $def name", () => {
-    const oracle = oracleAicSchema();
+    const oracle = oracleAicSchema() as { $defs: Record<string, unknown> };
     const generated = JSON.parse(readFileSync(`${DOCS_DIR}aic-schema.json`, "utf8"));
     for (const name of Object.keys(oracle.$defs)) expect(generated.$defs, name).toHaveProperty(name);
   });

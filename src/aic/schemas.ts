@@ -11,6 +11,7 @@ import {
   TILE_COORD_MAX,
 } from "../world/ids.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
+import { refineText } from "./text.ts";
 
 export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, ROOM_ID_PATTERN };
 
@@ -22,6 +23,11 @@ export const eventsRegistry = z.registry<{ id: string; description?: string }>()
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   aicRegistry.add(schema, description ? { id, description } : { id });
   return schema;
+}
+
+/** A request body: strict (an unknown key is a bad_request) and under the one text rule (text.ts). */
+function request<S extends z.ZodRawShape>(shape: S) {
+  return z.strictObject(shape).superRefine(refineText);
 }
 
 // ---- identifiers, time (PRD 4) --------------------------------------------------------------
@@ -138,7 +144,7 @@ export const Expect = named(
 export const ObserveDetail = named("ObserveDetail", z.enum(["lite", "full"]));
 export const ObserveRequest = named(
   "ObserveRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     radius: z.number().min(1).max(2000),
@@ -163,7 +169,7 @@ export const ObserveResponseData = named(
 // ---- moveTo ---------------------------------------------------------------------------------
 export const MoveToRequest = named(
   "MoveToRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -193,7 +199,7 @@ export const InteractOutcome = named(
 );
 export const InteractRequest = named(
   "InteractRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -212,7 +218,7 @@ export const InteractResponseData = named(
 export const ChatChannel = named("ChatChannel", z.enum(["proximity", "global"]));
 export const ChatSendRequest = named(
   "ChatSendRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     txId: IdTx,
@@ -239,7 +245,7 @@ export const ChatSendResponseData = named(
 );
 export const ChatObserveRequest = named(
   "ChatObserveRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     windowSec: z.int().min(1).max(300),
@@ -273,7 +279,7 @@ export const EventEnvelope = named(
 );
 export const PollEventsRequest = named(
   "PollEventsRequest",
-  z.strictObject({
+  request({
     agentId: IdAgent,
     roomId: IdRoom,
     sinceCursor: Cursor,
@@ -289,21 +295,138 @@ export const PollEventsResponseData = named(
 /** Query of `GET /events/stream` (PRD 9.3). Without a cursor the stream starts at "now". */
 export const EventStreamQuery = named(
   "EventStreamQuery",
-  z.strictObject({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
+  request({ agentId: IdAgent, roomId: IdRoom, sinceCursor: Cursor.optional() }),
 );
 
 // ---- join / leave (extension) ---------------------------------------------------------------
-export const JoinRequest = named("JoinRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const JoinRequest = named("JoinRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const JoinResponseData = named(
   "JoinResponseData",
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, tile: TileCoord, cursor: Cursor, serverTsMs: TsMs }),
   "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after.",
 );
-export const LeaveRequest = named("LeaveRequest", z.strictObject({ agentId: IdAgent, roomId: IdRoom }));
+export const LeaveRequest = named("LeaveRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const LeaveResponseData = named(
   "LeaveResponseData",
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),
 );
+
+// ---- heartbeat (extension, issue #12: one cheap call per wake-up) ---------------------------
+export const CONTEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/;
+/** Delta list bounds: a heartbeat stays compact however busy the room was. */
+export const MAX_DELTA_ITEMS = 10;
+export const MAX_SUGGESTIONS = 3;
+export const ContextToken = named(
+  "ContextToken",
+  z.string().regex(CONTEXT_TOKEN_PATTERN),
+  "Opaque, signed by the server: the event position of the last heartbeat, its simulation time and expiry.",
+);
+export const EmbeddedAction = named(
+  "EmbeddedAction",
+  z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord }),
+    z.strictObject({
+      kind: z.literal("interact"),
+      txId: IdTx,
+      targetId: IdEntity,
+      action: actionName(),
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("chatSend"),
+      txId: IdTx,
+      channel: ChatChannel.default("proximity"),
+      message: chatText(),
+    }),
+  ]),
+  "One action carried by a heartbeat; it takes exactly the path (validation, rate class, idempotency key) of the endpoint of the same name.",
+);
+export const HeartbeatRequest = named(
+  "HeartbeatRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    contextToken: ContextToken.optional(),
+    action: EmbeddedAction.optional(),
+  }),
+  "Without contextToken the delta starts now (empty). An action needs a valid, unexpired contextToken of this agent and room.",
+);
+const NamedRef = z.strictObject({ id: IdEntity, name: z.string().min(1).max(64) });
+export const HeartbeatDelta = named(
+  "HeartbeatDelta",
+  z.strictObject({
+    arrived: z.array(NamedRef).max(MAX_DELTA_ITEMS).optional(),
+    departed: z.array(NamedRef).max(MAX_DELTA_ITEMS).optional(),
+    heard: z
+      .array(
+        z.strictObject({
+          from: IdEntity,
+          name: z.string().min(1).max(64),
+          channel: ChatChannel,
+          message: chatText(),
+        }),
+      )
+      .max(MAX_DELTA_ITEMS)
+      .optional(),
+    objects: z
+      .array(z.strictObject({ id: IdEntity, state: z.record(z.string(), z.unknown()) }))
+      .max(MAX_DELTA_ITEMS)
+      .optional(),
+    move: z.strictObject({ dest: TileCoord, status: z.enum(["moving", "arrived", "stopped"]) }).optional(),
+    counts: z.partialRecord(EventType, z.int().min(1)),
+    truncated: z.boolean().optional(),
+  }),
+  "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes, its pending move, event counts. Empty lists are left out.",
+);
+export const Suggestion = named(
+  "Suggestion",
+  z.strictObject({
+    why: z.string().min(1).max(200),
+    action: z.discriminatedUnion("kind", [
+      z.strictObject({ kind: z.literal("moveTo"), dest: TileCoord }),
+      z.strictObject({ kind: z.literal("interact"), targetId: IdEntity, action: actionName() }),
+      z.strictObject({ kind: z.literal("chatSend"), channel: ChatChannel }),
+    ]),
+  }),
+  "A next action grounded in the scene; add a txId (and a message for chatSend) to embed it.",
+);
+export const HeartbeatResponseData = named(
+  "HeartbeatResponseData",
+  z.strictObject({
+    self: z.strictObject({ roomId: IdRoom, tile: TileCoord, moving: z.boolean() }),
+    delta: HeartbeatDelta,
+    suggestions: z.array(Suggestion).max(MAX_SUGGESTIONS),
+    contextToken: ContextToken,
+    expiresAtMs: TsMs,
+    reset: z.enum(["expired", "invalid"]).optional(),
+    action: z
+      .discriminatedUnion("status", [
+        z.strictObject({
+          status: z.literal("ok"),
+          data: z.union([MoveToResponseData, InteractResponseData, ChatSendResponseData]),
+        }),
+        ResultError,
+      ])
+      .optional(),
+    serverTsMs: TsMs,
+  }),
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now.",
+);
+
+// ---- status (extension) -------------------------------------------------------------------
+export const AicStatusData = named(
+  "AicStatusData",
+  z.strictObject({
+    aicVersion: z.literal("0.1"),
+    running: z.boolean(),
+    world: z.string().min(1).max(64),
+    rooms: z.array(IdRoom).min(0).max(100),
+    tickRate: z.int().min(1).max(60),
+    serverTsMs: TsMs,
+  }),
+  "Liveness for health checks (`GET /status`, no credentials): public facts only, never internals.",
+);
+export type AicStatus = z.infer<typeof AicStatusData>;
 
 // ---- event payloads (PRD 6.4, events-schema.json) -------------------------------------------
 function eventNamed<T extends z.ZodType>(id: string, schema: T): T {
@@ -396,6 +519,11 @@ export type JoinRequestT = z.infer<typeof JoinRequest>;
 export type JoinResponse = z.infer<typeof JoinResponseData>;
 export type LeaveRequestT = z.infer<typeof LeaveRequest>;
 export type LeaveResponse = z.infer<typeof LeaveResponseData>;
+export type EmbeddedActionT = z.infer<typeof EmbeddedAction>;
+export type HeartbeatRequestT = z.infer<typeof HeartbeatRequest>;
+export type HeartbeatResponse = z.infer<typeof HeartbeatResponseData>;
+export type HeartbeatDeltaT = z.infer<typeof HeartbeatDelta>;
+export type SuggestionT = z.infer<typeof Suggestion>;
 
 /** The AIC endpoints: request schema, response data schema, rate class. */
 export const ENDPOINTS = {
@@ -415,6 +543,11 @@ export const ENDPOINTS = {
   },
   join: { request: JoinRequest, response: JoinResponseData, summary: "Enter a room as the calling agent" },
   leave: { request: LeaveRequest, response: LeaveResponseData, summary: "Leave the room" },
+  heartbeat: {
+    request: HeartbeatRequest,
+    response: HeartbeatResponseData,
+    summary: "What changed since the last heartbeat, suggestions, and optionally one embedded action",
+  },
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;

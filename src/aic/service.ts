@@ -8,19 +8,26 @@ import { RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-run
 import { agentEntityId } from "../world/ids.ts";
 import { txPayloadMismatch } from "../world/tx-store.ts";
 import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from "../world/types.ts";
+import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
+import { computeDelta, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
+  type AicStatus,
   ChatObserveRequest,
   type ChatObserveResponse,
   ChatSendRequest,
   type ChatSendResponse,
+  type EmbeddedActionT,
   type EntityBaseT,
   type EventEnvelopeT,
   EventStreamQuery,
   type ExpectT,
+  HeartbeatRequest,
+  type HeartbeatRequestT,
+  type HeartbeatResponse,
   InteractRequest,
   type InteractResponse,
   JoinRequest,
@@ -64,6 +71,8 @@ export interface AicServiceDeps {
   /** How long an action may wait for its tick before answering `timeout` (the input may still apply;
    * retrying with the same txId returns its real result). Default 10 s. */
   actionTimeoutMs?: number;
+  /** Signs heartbeat context tokens; a fresh random key per service when omitted. */
+  contextTokens?: ContextTokens;
 }
 
 export interface CallOptions {
@@ -110,6 +119,7 @@ const READ_RATE_CLASS = {
   pollEvents: "pollEvents",
   chatObserve: "chatObserve",
   eventStream: "pollEvents",
+  heartbeat: "heartbeat",
 } as const;
 
 /** Rate class per action kind, the same for agents (moveTo, interact, chatSend, join, leave) and
@@ -151,6 +161,7 @@ export class AicService {
   readonly reads: WorldReads;
   private readonly clock: AicClock;
   private readonly actionTimeoutMs: number;
+  private readonly contextTokens: ContextTokens;
 
   constructor(deps: AicServiceDeps) {
     this.runtime = deps.runtime;
@@ -159,6 +170,7 @@ export class AicService {
     this.reads = worldReads(deps.runtime);
     this.clock = deps.clock ?? realClock;
     this.actionTimeoutMs = deps.actionTimeoutMs ?? 10_000;
+    this.contextTokens = deps.contextTokens ?? new ContextTokens();
   }
 
   private get world(): WorldApi {
@@ -168,6 +180,20 @@ export class AicService {
   /** Whether the world is ticking, so an action would be applied. */
   get running(): boolean {
     return this.runtime.running;
+  }
+
+  /** `GET /status`: public liveness (no caller needed). When the service is not running, the plugin
+   * route answers 503 before this is reached. */
+  status(): AicResult<AicStatus> {
+    const definition = this.reads.definition;
+    return ok({
+      aicVersion: "0.1",
+      running: true,
+      world: definition.name.slice(0, 64) || "world",
+      rooms: Object.keys(definition.rooms).slice(0, 100),
+      tickRate: definition.tickRate,
+      serverTsMs: this.reads.serverTsMs,
+    });
   }
 
   // ---- agent endpoints ----------------------------------------------------------------------
@@ -294,6 +320,110 @@ export class AicService {
       { kind: "leave" },
       { roomId: request.roomId, signal: opts?.signal },
     ) as Promise<AicResult<LeaveResponse>>;
+  }
+
+  /** One wake-up (issue #12): the delta since the context token's position, suggestions, a fresh
+   * token, and optionally one embedded action. The action goes through the public handler of the
+   * endpoint it stands for (moveTo / interact / chatSend) with the body that endpoint would get, so
+   * it shares that endpoint's validation, rate class and idempotency key; a heartbeat without an
+   * action submits nothing to the world. */
+  async heartbeat(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<HeartbeatResponse>> {
+    const pre = this.admitRead(caller, body, HeartbeatRequest, READ_RATE_CLASS.heartbeat);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const self = this.world.getEntity(actor.entityId);
+    if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
+    let claims: ContextClaims | undefined;
+    let reset: "expired" | "invalid" | undefined;
+    if (request.contextToken !== undefined) {
+      const check = this.contextTokens.check(
+        request.contextToken,
+        request.agentId,
+        request.roomId,
+        this.world.serverTsMs,
+      );
+      if (check.ok && check.claims.afterSeq <= this.world.latestSeq(request.roomId)) claims = check.claims;
+      else if (request.action) {
+        const reason = check.ok ? "invalid" : check.reason;
+        const message = check.ok
+          ? "contextToken is from a later world state (the world was restored)"
+          : check.message;
+        return aicError("conflict", `${message}; the embedded action was not applied`, {
+          reason: `context_${reason}`,
+          field: "contextToken",
+        });
+      } else reset = check.ok ? "invalid" : check.reason;
+    } else if (request.action) {
+      return aicError("bad_request", "an embedded action needs the contextToken of a previous heartbeat", {
+        field: "contextToken",
+      });
+    }
+    let moveDest = claims?.moveDest;
+    let action: HeartbeatResponse["action"];
+    if (request.action) {
+      const answered = await this.embedded(caller, request, request.action, opts);
+      action = answered as HeartbeatResponse["action"];
+      if (request.action.kind === "moveTo" && answered.status === "ok") {
+        const moved = answered.data as MoveToResponse;
+        moveDest = moved.result === "accepted" ? request.action.dest : undefined;
+      }
+    }
+    const now = this.world.serverTsMs;
+    // An embedded interact may have carried the agent through a portal: perceive where it is now.
+    const after = this.world.getEntity(actor.entityId);
+    const roomId = after?.roomId ?? request.roomId;
+    const sameRoom = roomId === request.roomId && claims !== undefined;
+    const { delta, nextSeq } = sameRoom
+      ? computeDelta(this.world, actor.entityId, roomId, claims!.afterSeq, moveDest)
+      : computeDelta(this.world, actor.entityId, roomId, this.world.latestSeq(roomId), moveDest);
+    const expiresAtMs = now + CONTEXT_TOKEN_TTL_MS;
+    const contextToken = this.contextTokens.issue({
+      agentId: request.agentId,
+      roomId,
+      afterSeq: nextSeq,
+      issuedTsMs: now,
+      expiresAtMs,
+      ...(moveDest && delta.move?.status !== "arrived" ? { moveDest } : {}),
+    });
+    const tile = after?.tile ?? self.tile;
+    const data: HeartbeatResponse = {
+      self: { roomId, tile: { tx: tile.tx, ty: tile.ty }, moving: ((after ?? self).speed ?? 0) > 0 },
+      delta,
+      suggestions: suggestActions(this.world, actor.entityId, delta),
+      contextToken,
+      expiresAtMs,
+      serverTsMs: now,
+    };
+    if (reset) data.reset = reset;
+    if (action) data.action = action;
+    return ok(data);
+  }
+
+  /** The embedded action as the request of the endpoint it stands for. */
+  private embedded(
+    caller: string,
+    request: HeartbeatRequestT,
+    action: EmbeddedActionT,
+    opts: CallOptions | undefined,
+  ): Promise<AicResult<unknown>> {
+    const base = { agentId: request.agentId, roomId: request.roomId, txId: action.txId };
+    switch (action.kind) {
+      case "moveTo":
+        return this.moveTo(caller, { ...base, dest: action.dest }, opts);
+      case "interact":
+        return this.interact(
+          caller,
+          {
+            ...base,
+            targetId: action.targetId,
+            action: action.action,
+            ...(action.params ? { params: action.params } : {}),
+          },
+          opts,
+        );
+      case "chatSend":
+        return this.chatSend(caller, { ...base, channel: action.channel, message: action.message }, opts);
+    }
   }
 
   /** Open an event subscription (SSE). Without `sinceCursor` it starts at the room's latest event. */
@@ -479,6 +609,16 @@ export class AicService {
     afterSeq: number,
     limit: number,
   ): AicResult<PollEventsResponse> {
+    const latest = this.world.latestSeq(roomId);
+    if (afterSeq > latest) {
+      // A position this world never reached: the cursor comes from a timeline the operator rolled
+      // back (restore). Continuing from it would silently skip the events that reuse its numbers.
+      return aicError("conflict", "sinceCursor is ahead of this room's event log (the world was restored)", {
+        reason: "cursor_expired",
+        nextCursor: encodeCursor(roomId, latest),
+        droppedCount: 0,
+      });
+    }
     const page = this.world.eventsFor(entityId, roomId, afterSeq, limit);
     if (page.expired) {
       return aicError(
@@ -527,7 +667,7 @@ export class AicService {
     schema: S,
   ): Admission<z.output<S>> {
     const parsed = schema.safeParse(body);
-    if (!parsed.success) return { ok: false, result: badRequest(parsed.error) };
+    if (!parsed.success) return { ok: false, result: badRequest(parsed.error, body) };
     const request = parsed.data;
     if (request.agentId !== caller) {
       return {
@@ -737,13 +877,31 @@ function notInRoom(agentId: string, roomId: string): AicResult<never> {
 
 const MAX_ISSUES = 10;
 
-export function badRequest(error: z.ZodError): AicResult<never> {
-  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
-    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)).join("."),
-    code: issue.code,
-    message: issue.message.slice(0, 200),
-  }));
+/** The bad_request answer for a failed parse. `input` (what was parsed) lets a missing required field
+ * say so, instead of reading like a wrong value ("expected one of ..." for an absent `detail`). */
+export function badRequest(error: z.ZodError, input?: unknown): AicResult<never> {
+  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+    const text = issue.message.slice(0, 200);
+    return {
+      // An offending key may itself be ill-formed text: the answer never echoes a lone surrogate.
+      path: path.join(".").toWellFormed(),
+      code: issue.code,
+      message: isMissing(input, path) ? `required field is missing (${text})` : text,
+    };
+  });
   const first = issues[0];
   const message = first ? `invalid request: ${first.path || "(body)"}: ${first.message}` : "invalid request";
   return aicError("bad_request", message, { issues });
+}
+
+/** Whether `path` names a key absent from an object that is present in `input`. */
+function isMissing(input: unknown, path: (string | number)[]): boolean {
+  if (path.length === 0) return false;
+  let node: unknown = input;
+  for (const key of path.slice(0, -1)) {
+    if (typeof node !== "object" || node === null) return false;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return typeof node === "object" && node !== null && !Object.hasOwn(node, path[path.length - 1]!);
 }

@@ -21,9 +21,15 @@ describe("plugin config: one zod schema", () => {
       defaultRoomId: "lobby",
       agents: {},
       tools: { enabled: [], denied: [], perAgent: {}, timeoutMs: 30_000 },
-      web: { resumeGraceSec: 30 },
+      web: {
+        resumeGraceSec: 30,
+        maxConnections: 200,
+        maxConnectionsPerAddress: 20,
+        maxHumans: 200,
+        allowedOrigins: [],
+      },
       rateLimits: { disabled: false, classes: {} },
-      snapshot: { enabled: true, intervalSec: 60 },
+      snapshot: { enabled: true, intervalSec: 60, fsync: true },
     });
   });
 

@@ -9,7 +9,13 @@ import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
 
-export const REQUIRED_TOOLS = ["ocw_status", "ocw_observe", "ocw_poll_events", "ocw_chat_observe"] as const;
+export const REQUIRED_TOOLS = [
+  "ocw_status",
+  "ocw_observe",
+  "ocw_poll_events",
+  "ocw_chat_observe",
+  "ocw_heartbeat",
+] as const;
 export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
 export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
@@ -71,6 +77,35 @@ export const PluginConfigSchema = z.strictObject({
     .strictObject({
       joinCode: z.string().min(4).max(64).optional(),
       resumeGraceSec: z.int().min(0).max(3600).default(30),
+      // WebSocket admission (src/http/humans/admission.ts): refusals close with 1013 and a reason.
+      maxConnections: z.int().min(1).max(100_000).default(200).describe("Open human WebSockets in total"),
+      maxConnectionsPerAddress: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(20)
+        .describe("Open human WebSockets per remote address"),
+      maxHumans: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(200)
+        .describe("Human sessions (connected, or within the resume grace period)"),
+      allowedOrigins: z
+        .array(z.string().regex(/^https?:\/\/[^/\s]+$/))
+        .max(64)
+        .default([])
+        .describe(
+          "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
+        ),
+      // The patch rate is separate from the tick rate: browsers get a patch every
+      // round(tickRate / patchRate) ticks (src/http/humans/view-sync.ts). Unset: every tick.
+      patchRate: z
+        .int()
+        .min(1)
+        .max(20)
+        .optional()
+        .describe("Updates per second sent to each browser (default: the world's tick rate)"),
     })
     .prefault({}),
   rateLimits: z
@@ -85,6 +120,9 @@ export const PluginConfigSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       intervalSec: z.int().min(5).max(86_400).default(60),
+      /** false: each tick is written to the OS only (survives a killed gateway, not a power loss)
+       * instead of waiting for the disk. */
+      fsync: z.boolean().default(true),
     })
     .prefault({}),
 });

@@ -5,8 +5,10 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
+import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
+import { createWorldMetrics } from "./metrics.ts";
 
 /** Bearer token -> agentId, compared in constant time. */
 export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
@@ -42,12 +44,25 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
+    ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    ...(config.web.patchRate
+      ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
+      : {}),
+    admission: {
+      maxConnections: config.web.maxConnections,
+      maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
+      maxHumans: config.web.maxHumans,
+      allowedOrigins: config.web.allowedOrigins,
+    },
   });
+  const metrics = createWorldMetrics({ runtime: host.runtime, limiter, web: () => web.stats() });
   host.aic = aic;
   host.aicHttp = aicHttp;
   host.web = web;
+  host.metrics = metrics;
   host.closers.push(
+    () => metrics.close(),
     () => aicHttp.close(),
     () => web.close(),
   );

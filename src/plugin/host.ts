@@ -1,21 +1,22 @@
-// Everything that serves one world in this gateway: the opened world (runtime layer) and the
-// adapters in front of it. The service creates the host in start() and disposes it in stop().
+// Everything that serves one world in this gateway: the opened world (runtime layer: tick host and
+// durable store) and the adapters in front of it. The service creates the host in start() and
+// disposes it in stop().
 import path from "node:path";
 import type { AicService } from "../aic/service.ts";
 import type { ResolvedConfig } from "../config/config.ts";
-import type { AicHttpSurface, WebSurface } from "../http/routes.ts";
-import { type OpenedWorld, openWorld, saveWorld } from "../runtime/open-world.ts";
+import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.ts";
+import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 
 export interface WorldHost extends OpenedWorld {
   config: ResolvedConfig;
-  /** Where the world is saved, when persistence is on. */
-  snapshotFile: string | undefined;
   /** Adapters register their own teardown here (WebSocket clients, SSE streams, parked polls). */
   closers: (() => void | Promise<void>)[];
   aic?: AicService;
   aicHttp?: AicHttpSurface;
   web?: WebSurface;
+  /** Prometheus metrics of this world (served at /world/metrics to loopback callers). */
+  metrics?: MetricsSurface;
 }
 
 export interface HostOptions {
@@ -25,26 +26,29 @@ export interface HostOptions {
   stateDir?: string;
 }
 
+/** Where the world's store lives under the service's state directory. */
+export function storeFile(stateDir: string): string {
+  return path.join(stateDir, "openclawworld", "world.db");
+}
+
 export async function createHost({ config, logger, stateDir }: HostOptions): Promise<WorldHost> {
-  const snapshotFile =
-    stateDir && config.snapshot.enabled
-      ? path.join(stateDir, "openclawworld", "world-snapshot.json")
-      : undefined;
   const opened = await openWorld({
     worldDir: config.worldDir,
     ...(config.tickRate ? { tickRate: config.tickRate } : {}),
     defaultRoomId: config.defaultRoomId,
-    snapshotFile,
+    storeFile: stateDir && config.snapshot.enabled ? storeFile(stateDir) : undefined,
+    storeSync: config.snapshot.fsync ? "full" : "normal",
     logger,
   });
-  return { ...opened, config, snapshotFile, closers: [] };
+  return { ...opened, config, closers: [] };
 }
 
-export async function saveHost(host: WorldHost): Promise<void> {
-  await saveWorld(host.runtime, host.snapshotFile);
+/** Saves a snapshot now (every tick is already durable in the log; this compacts it). */
+export function saveHost(host: WorldHost): void {
+  saveWorld(host);
 }
 
-/** Stops ticking, closes every adapter, then saves: the saved state is the final one. */
+/** Stops ticking, closes every adapter, then saves and closes the store: the saved state is the final one. */
 export async function disposeHost(host: WorldHost, logger: RuntimeLogger): Promise<void> {
   host.runtime.stop();
   for (const close of host.closers.splice(0).reverse()) {
@@ -54,9 +58,5 @@ export async function disposeHost(host: WorldHost, logger: RuntimeLogger): Promi
       logger.warn(`openclawworld: closing an adapter failed: ${describe(error)}`);
     }
   }
-  try {
-    await saveHost(host);
-  } catch (error) {
-    logger.error(`openclawworld: saving the world failed: ${describe(error)}`);
-  }
+  closeWorld(host, logger);
 }

@@ -1,8 +1,9 @@
 // The plugin's wiring: read config once, register the tools, the policy hook, the world service and
-// the two HTTP routes. Everything that needs the running world finds it through the process slot.
+// the HTTP routes (AIC, world, operator). Everything that needs the running world finds it through the process slot.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook } from "../hooks/tool-policy.ts";
+import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
 import {
   aicRouteHandler,
   type LiveSurfaces,
@@ -11,6 +12,7 @@ import {
 } from "../http/routes.ts";
 import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
+import { operatorActions } from "./operator.ts";
 import { createWorldService } from "./service.ts";
 import { activeHost } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
@@ -37,5 +39,15 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     auth: "plugin",
     handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger),
     handleUpgrade: worldUpgradeHandler(live, logger),
+  });
+  // Operator save/load and checkpoints: the gateway checks its own operator token.
+  api.registerHttpRoute({
+    path: OPERATOR_ROUTE,
+    match: "prefix",
+    auth: "gateway",
+    handler: operatorRouteHandler(() => {
+      const host = activeHost();
+      return host ? operatorActions(host) : undefined;
+    }, logger),
   });
 }

@@ -34,11 +34,15 @@ export function createWorldService(config: ResolvedConfig, attach: AttachAdapter
       slot.host = host;
       host.runtime.start();
       ctx.serviceHealth?.clearFailure();
-      if (host.snapshotFile) {
+      if (host.store) {
+        // Every tick is already durable in the log; the periodic snapshot only compacts it, which
+        // keeps recovery short.
         saveTimer = setInterval(() => {
-          saveHost(host).catch((error: unknown) =>
-            logger.error(`openclawworld: periodic save failed: ${describe(error)}`),
-          );
+          try {
+            saveHost(host);
+          } catch (error) {
+            logger.error(`openclawworld: periodic snapshot failed: ${describe(error)}`);
+          }
         }, config.snapshot.intervalSec * 1000);
         saveTimer.unref();
       }

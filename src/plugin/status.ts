@@ -1,13 +1,27 @@
-// What `ocw_status` and GET /world/api/status report: one function, two transports.
+// What `ocw_status` and GET /world/api/status report: one function, two transports. Agents read it,
+// so it shows simulation time only (seed 001): no wall-clock durations, no counters that reset when
+// the gateway restarts, nothing that tells a restored world from an uninterrupted one. The operator's
+// status (operatorStatus, below) adds those.
 import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
+import { durabilityStatus } from "../runtime/operator.ts";
 import type { RuntimeHealth } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
 import type { WorldHost } from "./host.ts";
 
+/** Where the world is served, relative to the gateway's base URL (seed 001: start returns its
+ * runtime details as data; `npm start` prints these). */
+export const WORLD_ENDPOINTS = {
+  web: "/world/",
+  status: "/world/api/status",
+  aicBase: "/aic/v0.1",
+  openapi: "/aic/v0.1/openapi.json",
+} as const;
+
 export interface WorldStatus {
   running: boolean;
-  world?: { name: string; version: string; sceneHash: string; origin: WorldHost["origin"] };
+  world?: { name: string; version: string; sceneHash: string };
+  endpoints?: typeof WORLD_ENDPOINTS;
   defaultRoomId: string;
   rooms: {
     roomId: string;
@@ -22,7 +36,6 @@ export interface WorldStatus {
   /** Simulation time (world epoch + ticks elapsed), never wall-clock. */
   serverTsMs?: number;
   simTime?: string;
-  health?: RuntimeHealth;
   mode: "in-process" | "remote";
   /** Present when asked for a particular OpenClaw agent. */
   caller?: {
@@ -62,8 +75,8 @@ export function worldStatus(
       name: host.definition.name,
       version: host.definition.version,
       sceneHash: host.definition.sceneHash,
-      origin: host.origin,
     },
+    endpoints: WORLD_ENDPOINTS,
     defaultRoomId: config.defaultRoomId,
     rooms: Object.values(host.definition.rooms).map((room) => ({
       roomId: room.roomId,
@@ -77,10 +90,20 @@ export function worldStatus(
     tickRate: host.definition.tickRate,
     serverTsMs: world.serverTsMs,
     simTime: new Date(world.serverTsMs).toISOString(),
-    health: host.runtime.health(),
     mode,
     ...(caller
       ? { caller: { ...caller, ...(self ? { location: { roomId: self.roomId, tile: self.tile } } : {}) } }
       : {}),
+  };
+}
+
+/** The operator's status (admin route only): the agents' view plus how the world came to be,
+ * wall-clock health and the durable store. */
+export function operatorStatus(host: WorldHost) {
+  return {
+    ...worldStatus(host, host.config),
+    origin: host.origin,
+    health: host.runtime.health() satisfies RuntimeHealth,
+    durability: durabilityStatus(host),
   };
 }

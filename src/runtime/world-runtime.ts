@@ -1,7 +1,16 @@
 // The live host of one World: queues inputs from every transport, drives step() on a fixed
 // interval, and tells listeners (long-polls, SSE, WebSocket sessions) what each tick produced.
 // Wall-clock timers live here, never in src/world.
+// With a journal, every tick is written durably before any of its answers is released (results to
+// submitters, events to listeners): group commit per tick, so nothing acknowledged can be lost.
 import type { Input, InputResult, StepResult, WorldApi, WorldEvent } from "../world/types.ts";
+
+/** Durable storage of applied ticks. `commit` must not return before the tick is durable; when it
+ * throws, the tick's answers are withheld and `recover` must return the world as last committed. */
+export interface TickJournal {
+  commit(inputs: readonly Input[], result: StepResult): void;
+  recover(): WorldApi;
+}
 
 export interface RuntimeLogger {
   info(message: string): void;
@@ -19,10 +28,16 @@ export interface RuntimeHealth {
   running: boolean;
   ticks: number;
   failedTicks: number;
+  /** Inputs whose application threw (each failed alone; the rest of its tick applied). */
+  failedInputs: number;
   failedListeners: number;
-  lastError?: string;
+  /** Ticks whose journal write failed (their answers were withheld and the world rolled back). */
+  failedCommits: number;
   /** Wall-clock duration of recent ticks, for metrics (never fed back into the world). */
   lastTickMs: number;
+  /** Recent busy share of the tick interval (step + listeners, smoothed); above 1 the tick falls behind.
+   * Adapters shed new load (connections, joins) before it gets there. */
+  load: number;
   queueDepth: number;
 }
 
@@ -43,28 +58,51 @@ interface Pending {
 
 type TickListener = (info: TickInfo) => void;
 
+/** Wall-clock cost of one applied tick: the world's step, and the whole tick (step, durable commit,
+ * answers and every listener, e.g. the browsers' view sync), which is what bounds the tick rate. */
+export interface TickTiming {
+  stepMs: number;
+  totalMs: number;
+}
+
 export class WorldRuntime {
-  readonly world: WorldApi;
+  private current: WorldApi;
   private readonly logger: RuntimeLogger;
   private readonly now: () => number;
   private queue: Pending[] = [];
   private readonly listeners = new Set<TickListener>();
+  private readonly timingListeners = new Set<(timing: TickTiming) => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private nextDueMs = 0;
   private stats = {
     ticks: 0,
     failedTicks: 0,
+    failedInputs: 0,
     failedListeners: 0,
+    failedCommits: 0,
     lastTickMs: 0,
-    lastError: undefined as string | undefined,
+    busyMs: 0,
   };
   /** Test hook: lets a test make a tick throw to prove the loop survives. */
   beforeStep: (() => void) | undefined;
+  /** Durable log of applied ticks; none = volatile (state lives only in memory until a snapshot). */
+  journal: TickJournal | undefined;
 
   constructor(world: WorldApi, logger: RuntimeLogger, now: () => number = () => performance.now()) {
-    this.world = world;
+    this.current = world;
     this.logger = logger;
     this.now = now;
+  }
+
+  /** The live world. It can be replaced between ticks (operator restore, journal rollback), so
+   * callers read it through here each time instead of keeping it. */
+  get world(): WorldApi {
+    return this.current;
+  }
+
+  /** Swap in another world between ticks; queued inputs apply to it at the next tick. */
+  replaceWorld(world: WorldApi): void {
+    this.current = world;
   }
 
   get tickMs(): number {
@@ -88,6 +126,12 @@ export class WorldRuntime {
     return () => this.listeners.delete(listener);
   }
 
+  /** Subscribe to the timing of each applied tick (metrics); never fed back into the world. */
+  onTickTiming(listener: (timing: TickTiming) => void): () => void {
+    this.timingListeners.add(listener);
+    return () => this.timingListeners.delete(listener);
+  }
+
   /** Apply everything queued and advance one tick. The loop calls this; tests may call it directly. */
   stepNow(): StepResult | undefined {
     const batch = this.queue;
@@ -98,16 +142,24 @@ export class WorldRuntime {
       this.beforeStep?.();
       result = this.world.step(batch.map((p) => p.input));
     } catch (error) {
+      // The cause is for the operator (this log), never for the public status.
       this.stats.failedTicks += 1;
-      this.stats.lastError = describe(error);
-      this.logger.error(`openclawworld: tick failed: ${this.stats.lastError}`);
+      this.logger.error(`openclawworld: tick failed: ${describe(error)}`);
       for (const p of batch)
         p.reject(new RuntimeUnavailableError("internal", "the world failed to apply this tick"));
       return undefined;
     } finally {
       this.stats.lastTickMs = this.now() - started;
     }
+    if (this.journal && !this.commit(batch, result)) return undefined;
     this.stats.ticks += 1;
+    for (const failure of result.failures ?? []) {
+      this.stats.failedInputs += 1;
+      const input = batch[failure.index]?.input;
+      this.logger.error(
+        `openclawworld: tick ${result.tick}: ${input?.kind ?? "?"} input of ${input?.entityId ?? "?"} failed: ${failure.message}`,
+      );
+    }
     batch.forEach((p, i) => {
       const r = result.results[i];
       if (r) p.resolve(r);
@@ -122,7 +174,49 @@ export class WorldRuntime {
         this.logger.warn(`openclawworld: tick listener failed: ${describe(error)}`);
       }
     }
+    const totalMs = this.now() - started;
+    this.stats.busyMs = this.stats.busyMs * 0.8 + totalMs * 0.2;
+    if (this.timingListeners.size > 0) {
+      const timing = { stepMs: this.stats.lastTickMs, totalMs };
+      for (const listener of this.timingListeners) {
+        try {
+          listener(timing);
+        } catch (error) {
+          this.stats.failedListeners += 1;
+          this.logger.warn(`openclawworld: tick timing listener failed: ${describe(error)}`);
+        }
+      }
+    }
     return result;
+  }
+
+  /** Writes the tick durably. On failure the tick never happened for anyone: its callers get a
+   * retryable error (a retry with the same txId applies once), listeners hear nothing, and the world
+   * goes back to the last committed state. */
+  private commit(batch: Pending[], result: StepResult): boolean {
+    const journal = this.journal!;
+    try {
+      journal.commit(
+        batch.map((p) => p.input),
+        result,
+      );
+      return true;
+    } catch (error) {
+      this.stats.failedCommits += 1;
+      // The cause is for the operator (this log), never for the public status.
+      this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${describe(error)}`);
+      for (const p of batch)
+        p.reject(new RuntimeUnavailableError("internal", "the world could not save this tick; retry"));
+      try {
+        this.current = journal.recover();
+      } catch (recoverError) {
+        this.logger.error(
+          `openclawworld: could not reload the saved world, stopping: ${describe(recoverError)}`,
+        );
+        this.stop();
+      }
+      return false;
+    }
   }
 
   start(): void {
@@ -147,10 +241,12 @@ export class WorldRuntime {
       running: this.running,
       ticks: this.stats.ticks,
       failedTicks: this.stats.failedTicks,
+      failedInputs: this.stats.failedInputs,
       failedListeners: this.stats.failedListeners,
+      failedCommits: this.stats.failedCommits,
       lastTickMs: this.stats.lastTickMs,
+      load: this.stats.busyMs / this.tickMs,
       queueDepth: this.queue.length,
-      ...(this.stats.lastError ? { lastError: this.stats.lastError } : {}),
     };
   }
 

@@ -1,6 +1,25 @@
-// Canonical snapshot hashing: SHA-256 of RFC 8785 canonical JSON, so key order never matters.
+// Snapshots: capture the world's state as plain JSON, validate a saved one as strictly as a request
+// (002: no unknown keys, bounded arrays, unique ids; malformed input is rejected, never coerced), and
+// hash canonically (SHA-256 of RFC 8785 JSON, so key order never matters). World keeps only thin
+// wrappers (snapshot(), World.restore) around these functions.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import * as z from "zod";
+import { type Actor, compareIds, insertSorted, NO_PATH } from "./actor.ts";
+import { SnapshotMismatchError } from "./errors.ts";
+import type { ObjectStateValue } from "./objects/types.ts";
+import type { ProximityTracker } from "./proximity.ts";
+import type { Room, WorldObject } from "./room.ts";
+import { tickToMs } from "./time.ts";
+import type { TxStore } from "./tx-store.ts";
+import {
+  type ChatMessageRecord,
+  type InputResult,
+  SNAPSHOT_FORMAT,
+  type WorldDefinition,
+  type WorldEvent,
+  type WorldSnapshot,
+} from "./types.ts";
 
 export function canonicalJson(value: unknown): string {
   const text = canonicalize(value);
@@ -14,4 +33,335 @@ export function sha256Hex(text: string): string {
 
 export function canonicalHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
+}
+
+// ---- the state schema -----------------------------------------------------------------------
+
+/** Upper bound for every array in a snapshot (002: bounded arrays); far above any demo scale. */
+const MAX_ITEMS = 1_000_000;
+const ACTOR_ID = /^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/;
+const ENTITY_ID = /^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$/;
+const ROOM_ID = /^[a-zA-Z0-9._-]{1,64}$/;
+
+const Int = z.int();
+const NonNegInt = z.int().min(0);
+const Finite = z.number().refine(Number.isFinite, "must be a finite number");
+const Items = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_ITEMS);
+
+/** A list whose items' `key` values are unique (002: unique ids). */
+function uniqueBy<T extends z.ZodType>(item: T, key: (value: z.output<T>) => string, what: string) {
+  return Items(item).superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((value, index) => {
+      const id = key(value);
+      if (seen.has(id)) ctx.addIssue({ code: "custom", path: [index], message: `duplicate ${what} ${id}` });
+      seen.add(id);
+    });
+  });
+}
+
+const ActorRecord = z.strictObject({
+  id: z.string().regex(ACTOR_ID),
+  kind: z.enum(["human", "agent"]),
+  name: z.string().min(1).max(64),
+  roomId: z.string().regex(ROOM_ID),
+  x: Finite,
+  y: Finite,
+  facing: z.enum(["up", "down", "left", "right"]),
+  handle: z.int().min(1),
+  path: Items(NonNegInt),
+  pathIndex: NonNegInt,
+  dest: z.int().min(-1),
+  dirX: z.int().min(-1).max(1),
+  dirY: z.int().min(-1).max(1),
+  moving: z.boolean(),
+});
+type ActorRecord = z.output<typeof ActorRecord>;
+
+const Audience = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("room") }),
+  z.strictObject({ kind: z.literal("entities"), ids: Items(z.string().regex(ENTITY_ID)) }),
+]);
+
+const EventRecord = z.strictObject({
+  seq: z.int().min(1),
+  type: z.enum([
+    "presence.join",
+    "presence.leave",
+    "proximity.enter",
+    "proximity.exit",
+    "chat.message",
+    "object.state_changed",
+  ]),
+  roomId: z.string().regex(ROOM_ID),
+  tsMs: NonNegInt,
+  tick: NonNegInt,
+  payload: z.record(z.string(), z.unknown()),
+  audience: Audience,
+});
+
+const ChatRecord = z.strictObject({
+  id: z.string().regex(/^msg_[A-Za-z0-9._-]{8,128}$/),
+  roomId: z.string().regex(ROOM_ID),
+  channel: z.enum(["proximity", "global"]),
+  fromEntityId: z.string().regex(ENTITY_ID),
+  fromName: z.string().min(1).max(64),
+  message: z.string().min(1).max(500),
+  tsMs: NonNegInt,
+  heardBy: Items(z.string().regex(ENTITY_ID)),
+});
+
+const RoomState = z.strictObject({
+  lastSeq: NonNegInt,
+  events: Items(EventRecord).superRefine((events, ctx) => {
+    events.forEach((event, index) => {
+      const previous = events[index - 1];
+      if (previous && event.seq <= previous.seq)
+        ctx.addIssue({ code: "custom", path: [index, "seq"], message: "event seqs must increase" });
+    });
+  }),
+  membership: uniqueBy(
+    z.strictObject({
+      entityId: z.string().regex(ENTITY_ID),
+      // Flat [fromSeq, toSeq, ...] pairs; toSeq is -1 while the entity is present.
+      intervals: Items(z.int().min(-1)).refine((list) => list.length % 2 === 0, "intervals come in pairs"),
+    }),
+    (m) => m.entityId,
+    "membership of",
+  ),
+  chat: uniqueBy(ChatRecord, (m) => m.id, "chat message"),
+});
+
+const WorldStateSchema = z.strictObject({
+  rng: z.array(Int).min(1).max(16),
+  nextHandle: z.int().min(1),
+  actors: uniqueBy(ActorRecord, (a) => a.id, "actor"),
+  objects: uniqueBy(
+    z.strictObject({
+      id: z.string().regex(ENTITY_ID),
+      state: z.record(z.string(), z.union([z.string(), Finite, z.boolean()])),
+      version: z.int().min(1),
+    }),
+    (o) => o.id,
+    "object",
+  ),
+  proximity: uniqueBy(
+    z.strictObject({
+      a: z.string().regex(ACTOR_ID),
+      b: z.string().regex(ACTOR_ID),
+      inside: z.boolean(),
+      counter: NonNegInt,
+    }),
+    (p) => `${p.a}/${p.b}`,
+    "proximity pair",
+  ),
+  rooms: z.record(z.string().regex(ROOM_ID), RoomState),
+  tx: uniqueBy(
+    z.strictObject({
+      key: z.string().min(1).max(512),
+      payloadHash: z.string().max(128),
+      expiresAtMs: NonNegInt,
+      result: z.record(z.string(), z.unknown()),
+    }),
+    (t) => t.key,
+    "tx key",
+  ),
+});
+export type WorldState = z.output<typeof WorldStateSchema>;
+
+const SnapshotSchema = z.strictObject({
+  format: z.literal(SNAPSHOT_FORMAT),
+  world: z.string(),
+  sceneHash: z.string(),
+  tick: NonNegInt,
+  time: NonNegInt,
+  state: WorldStateSchema,
+});
+
+// ---- capture ----------------------------------------------------------------------------------
+
+/** The parts of a World that a snapshot captures and a restore fills (the maps are mutated). */
+export interface WorldParts {
+  readonly definition: WorldDefinition;
+  readonly rooms: Map<string, Room>;
+  readonly actors: Map<string, Actor>;
+  readonly objects: Map<string, WorldObject>;
+  readonly proximity: ProximityTracker;
+  readonly txStore: TxStore;
+}
+
+export function captureSnapshot(
+  parts: WorldParts,
+  clock: { tick: number; time: number },
+  scalars: { rng: number[]; nextHandle: number },
+): WorldSnapshot {
+  const actors: ActorRecord[] = [...parts.actors.values()]
+    .sort((a, b) => compareIds(a.id, b.id))
+    .map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      name: a.name,
+      roomId: a.roomId,
+      x: a.x,
+      y: a.y,
+      facing: a.facing,
+      handle: a.handle,
+      path: [...a.path],
+      pathIndex: a.pathIndex,
+      dest: a.dest,
+      dirX: a.dirX,
+      dirY: a.dirY,
+      moving: a.moving,
+    }));
+  const objects = [...parts.objects.values()]
+    .sort((a, b) => compareIds(a.def.id, b.def.id))
+    .map((o) => ({ id: o.def.id, state: { ...o.state }, version: o.version }));
+  const proximity = parts.proximity.records().sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
+  const rooms: Record<string, unknown> = {};
+  for (const [roomId, room] of parts.rooms) {
+    rooms[roomId] = {
+      lastSeq: room.log.lastSeq,
+      events: structuredClone(room.log.retained()),
+      membership: [...room.log.membership.entries()]
+        .sort((a, b) => compareIds(a[0], b[0]))
+        .map(([entityId, intervals]) => ({ entityId, intervals: [...intervals] })),
+      chat: structuredClone(room.chat.all()),
+    };
+  }
+  const tx = parts.txStore.entries().map((e) => ({
+    key: e.key,
+    payloadHash: e.payloadHash,
+    expiresAtMs: e.expiresAtMs,
+    result: structuredClone(e.result),
+  }));
+  return {
+    format: SNAPSHOT_FORMAT,
+    world: parts.definition.name,
+    sceneHash: parts.definition.sceneHash,
+    tick: clock.tick,
+    time: clock.time,
+    state: { rng: scalars.rng, nextHandle: scalars.nextHandle, actors, objects, proximity, rooms, tx },
+  };
+}
+
+// ---- validate -----------------------------------------------------------------------------------
+
+function issueText(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join(".") || "(snapshot)"}: ${i.message}`)
+    .join("; ");
+}
+
+/** Checks a saved snapshot against this world before anything is built from it: format, world and
+ * scene first (the common mismatches, with their own reasons), then the strict shape, then every
+ * cross-reference (rooms, objects, actors of proximity pairs, unique handles), and that the whole
+ * snapshot canonicalizes (no text that would break the hash). Throws SnapshotMismatchError. */
+export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.output<typeof SnapshotSchema> {
+  const head = (typeof snapshot === "object" && snapshot !== null ? snapshot : {}) as Record<string, unknown>;
+  if (head.format !== SNAPSHOT_FORMAT) {
+    throw new SnapshotMismatchError(
+      "format",
+      `snapshot format ${JSON.stringify(head.format)} is not ${SNAPSHOT_FORMAT}`,
+    );
+  }
+  if (head.world !== def.name) {
+    throw new SnapshotMismatchError(
+      "world",
+      `snapshot of world "${String(head.world)}" cannot restore into "${def.name}"`,
+    );
+  }
+  if (head.sceneHash !== def.sceneHash) {
+    throw new SnapshotMismatchError(
+      "sceneHash",
+      `snapshot scene ${String(head.sceneHash)} does not match this world's scene ${def.sceneHash} (the world files changed)`,
+    );
+  }
+  const malformed = (problem: string) =>
+    new SnapshotMismatchError("state", `snapshot state is malformed: ${problem}`);
+  const parsed = SnapshotSchema.safeParse(snapshot);
+  if (!parsed.success) throw malformed(issueText(parsed.error));
+  const valid = parsed.data;
+  const expectedTime = tickToMs(def.epochMs, def.tickRate, valid.tick);
+  if (valid.time !== expectedTime) throw malformed(`time ${valid.time} does not match tick ${valid.tick}`);
+  const state = valid.state;
+  const objectIds = new Set(Object.values(def.rooms).flatMap((r) => r.objects.map((o) => o.id)));
+  for (const o of state.objects) if (!objectIds.has(o.id)) throw malformed(`unknown object ${o.id}`);
+  for (const roomId of Object.keys(state.rooms))
+    if (!def.rooms[roomId]) throw malformed(`unknown room ${roomId}`);
+  const actorRooms = new Map<string, string>();
+  const handles = new Set<number>();
+  for (const a of state.actors) {
+    if (!def.rooms[a.roomId]) throw malformed(`actor ${a.id} is in unknown room ${a.roomId}`);
+    if ((a.kind === "human") !== a.id.startsWith("hum_"))
+      throw malformed(`actor ${a.id} is not of kind ${a.kind}`);
+    if (handles.has(a.handle)) throw malformed(`duplicate actor handle ${a.handle}`);
+    if (a.handle >= state.nextHandle) throw malformed(`actor ${a.id} has a handle not below nextHandle`);
+    handles.add(a.handle);
+    actorRooms.set(a.id, a.roomId);
+  }
+  const pairs = new Set<string>();
+  for (const p of state.proximity) {
+    const roomA = actorRooms.get(p.a);
+    const roomB = actorRooms.get(p.b);
+    if (!roomA || !roomB) throw malformed(`proximity pair ${p.a}/${p.b} names an absent actor`);
+    if (roomA !== roomB) throw malformed(`proximity pair ${p.a}/${p.b} spans two rooms`);
+    if (p.a === p.b) throw malformed(`proximity pair ${p.a}/${p.b} pairs an actor with itself`);
+    const key = compareIds(p.a, p.b) < 0 ? `${p.a}/${p.b}` : `${p.b}/${p.a}`;
+    if (pairs.has(key)) throw malformed(`duplicate proximity pair ${key}`);
+    pairs.add(key);
+  }
+  for (const [roomId, room] of Object.entries(state.rooms)) {
+    const last = room.events.at(-1);
+    if (last && last.seq > room.lastSeq) throw malformed(`room ${roomId}: an event is after lastSeq`);
+    if (room.events.some((e) => e.roomId !== roomId))
+      throw malformed(`room ${roomId} holds another room's event`);
+  }
+  try {
+    canonicalJson(valid);
+  } catch (error) {
+    throw malformed(`it cannot be canonicalized (${(error as Error).message})`);
+  }
+  return valid;
+}
+
+// ---- restore ------------------------------------------------------------------------------------
+
+/** Fills a freshly built world's parts from a validated state. */
+export function loadState(parts: WorldParts, state: WorldState): void {
+  for (const o of state.objects) {
+    const obj = parts.objects.get(o.id)!;
+    obj.state = o.state as Record<string, ObjectStateValue>;
+    obj.version = o.version;
+  }
+  for (const room of parts.rooms.values()) {
+    for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+  }
+  for (const r of state.actors) {
+    const room = parts.rooms.get(r.roomId)!;
+    const actor: Actor = {
+      ...r,
+      path: r.path.length > 0 ? r.path : NO_PATH,
+      tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
+      ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
+      cell: -1,
+      rank: 0,
+      audience: { kind: "entities", ids: [r.id] },
+    };
+    parts.actors.set(actor.id, actor);
+    insertSorted(room.actors, actor);
+    room.grid.insert(actor);
+  }
+  for (const p of state.proximity) {
+    parts.proximity.add(parts.actors.get(p.a)!, parts.actors.get(p.b)!, p.inside, p.counter, -1);
+  }
+  for (const [roomId, r] of Object.entries(state.rooms)) {
+    parts.rooms.get(roomId)!.log.restore(
+      r.lastSeq,
+      r.events as WorldEvent[],
+      r.membership.map((m) => [m.entityId, m.intervals]),
+    );
+    parts.rooms.get(roomId)!.chat.restore(r.chat as ChatMessageRecord[]);
+  }
+  parts.txStore.restore(state.tx.map((t) => ({ ...t, result: t.result as unknown as InputResult })));
 }

@@ -139,7 +139,9 @@ export type WorldErrorCode =
   | "agent_not_in_room"
   | "invalid_destination"
   | "collision_blocked"
-  | "conflict";
+  | "conflict"
+  /** Applying the input threw (a bug, not bad input); only that input fails. */
+  | "internal";
 
 export interface WorldError {
   code: WorldErrorCode;
@@ -226,6 +228,14 @@ export interface StepResult {
   events: WorldEvent[];
   /** One result per input, in the order the inputs were given to step(). */
   results: InputResult[];
+  /** Inputs whose application threw (each answered `internal`), with the cause for the host's log. */
+  failures?: InputFailure[];
+}
+
+export interface InputFailure {
+  /** Index of the input in the array given to step(). */
+  index: number;
+  message: string;
 }
 
 /** Events a recipient may see after a cursor position. */
@@ -279,6 +289,8 @@ export interface WorldApi {
   eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage;
   /** Latest seq appended in a room (0 when none). */
   latestSeq(roomId: string): number;
+  /** How many events a room's log retains now (bounded by the world's event retention). */
+  retainedEventCount(roomId: string): number;
 
   /** A stored idempotent result, if the key is known and not expired. */
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined;

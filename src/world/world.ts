@@ -2,37 +2,43 @@
 // the same events, results and snapshot hash, in any process. No I/O, clocks or timers here.
 import { type Actor, compareIds, insertSorted, NO_PATH, removeSorted } from "./actor.ts";
 import { bodyOverlapsTile, moveWithCollision } from "./collision.ts";
-import { SnapshotMismatchError } from "./errors.ts";
 import { checkInput } from "./inputs.ts";
 import { objectType } from "./objects/registry.ts";
 import type { InteractContext, InteractOutcome, ObjectStateValue } from "./objects/types.ts";
 import { ProximityTracker } from "./proximity.ts";
 import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
-import { canonicalHash } from "./snapshot.ts";
+import {
+  canonicalHash,
+  canonicalJson,
+  captureSnapshot,
+  loadState,
+  validateSnapshot,
+  type WorldParts,
+} from "./snapshot.ts";
 import { tickToMs } from "./time.ts";
 import { TxStore, txPayloadMismatch } from "./tx-store.ts";
-import {
-  type Audience,
-  type ChatChannel,
-  type ChatMessageRecord,
-  type EntityView,
-  type EventsPage,
-  type EventType,
-  type Facing,
-  type Input,
-  type InputResult,
-  type InputValue,
-  type ObjectView,
-  SNAPSHOT_FORMAT,
-  type StepResult,
-  type TileCoord,
-  type Vec2,
-  type WorldApi,
-  type WorldDefinition,
-  type WorldError,
-  type WorldEvent,
-  type WorldSnapshot,
+import type {
+  Audience,
+  ChatChannel,
+  ChatMessageRecord,
+  EntityView,
+  EventsPage,
+  EventType,
+  Facing,
+  Input,
+  InputFailure,
+  InputResult,
+  InputValue,
+  ObjectView,
+  StepResult,
+  TileCoord,
+  Vec2,
+  WorldApi,
+  WorldDefinition,
+  WorldError,
+  WorldEvent,
+  WorldSnapshot,
 } from "./types.ts";
 
 type Outcome = { ok: true; value: InputValue } | { ok: false; error: WorldError };
@@ -47,42 +53,6 @@ function facingFor(dx: number, dy: number, current: Facing): Facing {
   if (dx === 0 && dy === 0) return current;
   if (Math.abs(dx) > Math.abs(dy)) return dx > 0 ? "right" : "left";
   return dy > 0 ? "down" : "up";
-}
-
-/** Serialized actor (snapshot state). */
-interface ActorRecord {
-  id: string;
-  kind: Actor["kind"];
-  name: string;
-  roomId: string;
-  x: number;
-  y: number;
-  facing: Facing;
-  handle: number;
-  path: number[];
-  pathIndex: number;
-  dest: number;
-  dirX: number;
-  dirY: number;
-  moving: boolean;
-}
-
-interface WorldState {
-  rng: number[];
-  nextHandle: number;
-  actors: ActorRecord[];
-  objects: { id: string; state: Record<string, ObjectStateValue>; version: number }[];
-  proximity: { a: string; b: string; inside: boolean; counter: number }[];
-  rooms: Record<
-    string,
-    {
-      lastSeq: number;
-      events: WorldEvent[];
-      membership: { entityId: string; intervals: number[] }[];
-      chat: ChatMessageRecord[];
-    }
-  >;
-  tx: { key: string; payloadHash: string; expiresAtMs: number; result: InputResult }[];
 }
 
 export class World implements WorldApi {
@@ -129,34 +99,28 @@ export class World implements WorldApi {
     return new World(def);
   }
 
-  /** Rebuilds a world from snapshot(); refuses snapshots of another world, scene or format. */
+  /** Rebuilds a world from snapshot(); refuses snapshots of another world, scene or format, and any
+   * snapshot that is not exactly what snapshot() writes (strict, see snapshot.ts). */
   static restore(def: WorldDefinition, snapshot: WorldSnapshot): World {
-    if (!snapshot || snapshot.format !== SNAPSHOT_FORMAT) {
-      throw new SnapshotMismatchError(
-        "format",
-        `snapshot format ${JSON.stringify(snapshot?.format)} is not ${SNAPSHOT_FORMAT}`,
-      );
-    }
-    if (snapshot.world !== def.name) {
-      throw new SnapshotMismatchError(
-        "world",
-        `snapshot of world "${snapshot.world}" cannot restore into "${def.name}"`,
-      );
-    }
-    if (snapshot.sceneHash !== def.sceneHash) {
-      throw new SnapshotMismatchError(
-        "sceneHash",
-        `snapshot scene ${snapshot.sceneHash} does not match this world's scene ${def.sceneHash} (the world files changed)`,
-      );
-    }
+    const valid = validateSnapshot(def, snapshot);
     const world = new World(def);
-    try {
-      world.load(snapshot);
-    } catch (error) {
-      if (error instanceof SnapshotMismatchError) throw error;
-      throw new SnapshotMismatchError("state", `snapshot state is malformed: ${(error as Error).message}`);
-    }
+    world.tickCount = valid.tick;
+    world.nowMs = valid.time;
+    world.rng = WorldRng.fromState(valid.state.rng);
+    world.nextHandle = valid.state.nextHandle;
+    loadState(world.parts(), structuredClone(valid.state));
     return world;
+  }
+
+  private parts(): WorldParts {
+    return {
+      definition: this.definition,
+      rooms: this.rooms,
+      actors: this.actors,
+      objects: this.objects,
+      proximity: this.proximity,
+      txStore: this.txStore,
+    };
   }
 
   get tick(): number {
@@ -173,16 +137,18 @@ export class World implements WorldApi {
 
   step(inputs: readonly Input[]): StepResult {
     const startTick = this.tickCount;
-    // Guards compare against the state callers observed: the state at the start of this step.
-    let startHash: string | undefined;
+    // Guards compare against the state callers observed: the state at the start of this step. Should
+    // hashing ever fail, only the inputs that guard on the hash fail with it (see applyWithTx).
+    let startHash: { hash: string } | { error: unknown } | undefined;
     const startHashOnce = (): string => {
-      startHash ??= this.snapshotHash();
-      return startHash;
+      startHash ??= this.tryHash();
+      if ("error" in startHash) throw startHash.error;
+      return startHash.hash;
     };
     if (
       inputs.some((i) => Array.isArray(i?.guards) && i.guards.some((g) => g?.kind === "snapshot_hash_is"))
     ) {
-      startHashOnce();
+      startHash = this.tryHash();
     }
     this.tickCount = startTick + 1;
     this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
@@ -196,7 +162,12 @@ export class World implements WorldApi {
     };
     order.sort((a, b) => compareIds(keyOf(a), keyOf(b)) || a - b);
     const results = new Array<InputResult>(inputs.length);
-    for (const i of order) results[i] = this.applyWithTx(inputs[i]!, startTick, startHashOnce);
+    const failures: InputFailure[] = [];
+    for (const i of order) {
+      results[i] = this.applyWithTx(inputs[i]!, startTick, startHashOnce, (message) =>
+        failures.push({ index: i, message }),
+      );
+    }
 
     this.simulate();
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
@@ -207,7 +178,21 @@ export class World implements WorldApi {
     }
     const events = this.stepEvents;
     this.stepEvents = [];
-    return { tick: this.tickCount, serverTsMs: this.nowMs, events, results };
+    return {
+      tick: this.tickCount,
+      serverTsMs: this.nowMs,
+      events,
+      results,
+      ...(failures.length > 0 ? { failures } : {}),
+    };
+  }
+
+  private tryHash(): { hash: string } | { error: unknown } {
+    try {
+      return { hash: this.snapshotHash() };
+    } catch (error) {
+      return { error };
+    }
   }
 
   private stamp(outcome: Outcome): InputResult {
@@ -216,8 +201,25 @@ export class World implements WorldApi {
       : { ok: false, error: outcome.error, tick: this.tickCount, serverTsMs: this.nowMs };
   }
 
-  private applyWithTx(input: Input, startTick: number, startHash: () => string): InputResult {
-    const problem = checkInput(input);
+  /** One input, isolated: a throw anywhere while checking or applying it fails only this input (code
+   * `internal`); the tick's other inputs still apply, and nothing is stored under its tx key, so a
+   * retry runs it again. The cause goes to the host (StepResult.failures) for the operator's log. */
+  private applyWithTx(
+    input: Input,
+    startTick: number,
+    startHash: () => string,
+    reportFailure: (message: string) => void,
+  ): InputResult {
+    try {
+      return this.applyChecked(input, startTick, startHash);
+    } catch (error) {
+      reportFailure(error instanceof Error ? error.message : String(error));
+      return this.stamp(fail("internal", "the world could not apply this input"));
+    }
+  }
+
+  private applyChecked(input: Input, startTick: number, startHash: () => string): InputResult {
+    const problem = checkInput(input) ?? this.unstorable(input);
     if (problem) return this.stamp({ ok: false, error: problem });
     const tx = input.tx;
     if (tx) {
@@ -237,6 +239,21 @@ export class World implements WorldApi {
       });
     }
     return result;
+  }
+
+  /** The world stores only what it can hash: text in an input that RFC 8785 cannot canonicalize
+   * (a lone surrogate) would make every later snapshot hash throw. The contract refuses such text
+   * first (src/aic/text.ts); this keeps the world's own invariant for any other caller. Only inputs
+   * that carry free text are checked (movement inputs, the bulk of a tick, carry none). */
+  private unstorable(input: Input): WorldError | undefined {
+    if (input.kind !== "join" && input.kind !== "interact" && input.kind !== "chat" && !input.guards)
+      return undefined;
+    try {
+      canonicalJson(input);
+      return undefined;
+    } catch (error) {
+      return { code: "bad_request", message: `input cannot be stored: ${(error as Error).message}` };
+    }
   }
 
   private apply(input: Input, startTick: number, startHash: () => string): Outcome {
@@ -819,6 +836,10 @@ export class World implements WorldApi {
     return this.rooms.get(roomId)?.log.lastSeq ?? 0;
   }
 
+  retainedEventCount(roomId: string): number {
+    return this.rooms.get(roomId)?.log.retainedCount ?? 0;
+  }
+
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined {
     const entry = this.txStore.get(key, this.nowMs);
     return entry ? { payloadHash: entry.payloadHash, result: entry.result } : undefined;
@@ -834,120 +855,14 @@ export class World implements WorldApi {
   // ---------------------------------------------------------------------------------------------
 
   snapshot(): WorldSnapshot {
-    const actors: ActorRecord[] = [...this.actors.values()]
-      .sort((a, b) => compareIds(a.id, b.id))
-      .map((a) => ({
-        id: a.id,
-        kind: a.kind,
-        name: a.name,
-        roomId: a.roomId,
-        x: a.x,
-        y: a.y,
-        facing: a.facing,
-        handle: a.handle,
-        path: [...a.path],
-        pathIndex: a.pathIndex,
-        dest: a.dest,
-        dirX: a.dirX,
-        dirY: a.dirY,
-        moving: a.moving,
-      }));
-    const objects = [...this.objects.values()]
-      .sort((a, b) => compareIds(a.def.id, b.def.id))
-      .map((o) => ({ id: o.def.id, state: { ...o.state }, version: o.version }));
-    const proximity = this.proximity.records().sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
-    const rooms: WorldState["rooms"] = {};
-    for (const [roomId, room] of this.rooms) {
-      rooms[roomId] = {
-        lastSeq: room.log.lastSeq,
-        events: structuredClone(room.log.retained()),
-        membership: [...room.log.membership.entries()]
-          .sort((a, b) => compareIds(a[0], b[0]))
-          .map(([entityId, intervals]) => ({ entityId, intervals: [...intervals] })),
-        chat: structuredClone(room.chat.all()),
-      };
-    }
-    const tx = this.txStore.entries().map((e) => ({
-      key: e.key,
-      payloadHash: e.payloadHash,
-      expiresAtMs: e.expiresAtMs,
-      result: structuredClone(e.result),
-    }));
-    const state: WorldState = {
-      rng: this.rng.state(),
-      nextHandle: this.nextHandle,
-      actors,
-      objects,
-      proximity,
-      rooms,
-      tx,
-    };
-    return {
-      format: SNAPSHOT_FORMAT,
-      world: this.definition.name,
-      sceneHash: this.definition.sceneHash,
-      tick: this.tickCount,
-      time: this.nowMs,
-      state: state as unknown as Record<string, unknown>,
-    };
+    return captureSnapshot(
+      this.parts(),
+      { tick: this.tickCount, time: this.nowMs },
+      { rng: this.rng.state(), nextHandle: this.nextHandle },
+    );
   }
 
   snapshotHash(): string {
     return canonicalHash(this.snapshot());
-  }
-
-  private load(snapshot: WorldSnapshot): void {
-    const state = structuredClone(snapshot.state) as unknown as WorldState;
-    if (!Number.isInteger(snapshot.tick) || snapshot.tick < 0)
-      throw new Error("tick must be a non-negative integer");
-    this.tickCount = snapshot.tick;
-    this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
-    if (snapshot.time !== this.nowMs)
-      throw new Error(`time ${snapshot.time} does not match tick ${snapshot.tick}`);
-    this.rng = WorldRng.fromState(state.rng);
-    this.nextHandle = state.nextHandle;
-    for (const o of state.objects) {
-      const obj = this.objects.get(o.id);
-      if (!obj) throw new Error(`unknown object ${o.id}`);
-      obj.state = o.state;
-      obj.version = o.version;
-    }
-    for (const room of this.rooms.values()) {
-      for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
-    }
-    for (const r of state.actors) {
-      const room = this.rooms.get(r.roomId);
-      if (!room) throw new Error(`actor ${r.id} is in unknown room ${r.roomId}`);
-      const actor: Actor = {
-        ...r,
-        path: r.path.length > 0 ? r.path : NO_PATH,
-        tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
-        ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
-        cell: -1,
-        rank: 0,
-        audience: { kind: "entities", ids: [r.id] },
-      };
-      this.actors.set(actor.id, actor);
-      insertSorted(room.actors, actor);
-      room.grid.insert(actor);
-    }
-    for (const p of state.proximity) {
-      const a = this.actors.get(p.a);
-      const b = this.actors.get(p.b);
-      if (!a || !b) throw new Error(`proximity pair ${p.a}/${p.b} names an absent actor`);
-      if (a.roomId !== b.roomId) throw new Error(`proximity pair ${p.a}/${p.b} spans two rooms`);
-      this.proximity.add(a, b, p.inside, p.counter, -1);
-    }
-    for (const [roomId, r] of Object.entries(state.rooms)) {
-      const room = this.rooms.get(roomId);
-      if (!room) throw new Error(`unknown room ${roomId}`);
-      room.log.restore(
-        r.lastSeq,
-        r.events,
-        r.membership.map((m) => [m.entityId, m.intervals]),
-      );
-      room.chat.restore(r.chat);
-    }
-    this.txStore.restore(state.tx.map((t) => ({ ...t })));
   }
 }

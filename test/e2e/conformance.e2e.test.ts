@@ -1,18 +1,49 @@
-// The conformance scenarios over HTTP against the real gateway: every answer is checked against the
-// AIC JSON Schema and each normalised trace against the same golden files as the in-process run.
+// The conformance CLI against the live gateway, as a user runs it: contract cases (PRD 10.1), the
+// scenarios over HTTP against the same golden files as the in-process run (10.2) and the tool policy
+// through the gateway's /tools/invoke (10.3).
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { httpClient } from "../../conformance/clients.ts";
-import { runScenarios } from "../../conformance/run.ts";
 import { gateway } from "./fixtures.ts";
 
+const CLI = fileURLToPath(new URL("../../conformance/cli.ts", import.meta.url));
+
 describe("conformance against the live gateway", () => {
-  it("PRD scenarios A, B and C pass over HTTP", async () => {
+  it("contract, scenarios A/B/C and policy pass", async () => {
     const gw = gateway();
-    const tokens = { agent_helper: gw.agents.agent_helper!.token, agent_other: gw.agents.agent_other!.token };
-    const reports = await runScenarios(httpClient(`${gw.baseUrl}/aic/v0.1`, tokens), () => ({
-      a: "agent_helper",
-      b: "agent_other",
-    }));
-    for (const r of reports) expect(r, r.problem).toMatchObject({ ok: true });
+    const args = [
+      CLI,
+      "--base-url",
+      `${gw.baseUrl}/aic/v0.1`,
+      "--agent",
+      `agent_helper:${gw.agents.agent_helper!.token}`,
+      "--agent",
+      `agent_other:${gw.agents.agent_other!.token}`,
+      "--gateway-url",
+      gw.baseUrl,
+      "--gateway-token",
+      gw.gatewayToken,
+      ...["main", "walker", "mover", "denied"].flatMap((id) => ["--policy-agent", id]),
+    ];
+    const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, args, { timeout: 230_000 }, (error, stdout) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+      );
+    });
+    const failures = run.stdout.split("\n").filter((line) => line.startsWith("FAIL"));
+    expect(failures, run.stdout.slice(-2000)).toEqual([]);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    expect(summary.suites).toEqual(["contract", "scenarios", "policy"]);
+    const policy = summary.cases.filter((c: { suite: string }) => c.suite === "policy");
+    expect(policy.map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining([
+        "main: required ocw_observe answers",
+        "main: ocw_move_to is refused (not enabled or denied)",
+        "walker: ocw_move_to is allowed (enabled)",
+        "denied: ocw_chat_send is refused (not enabled or denied)",
+        "denied: a refused ocw_chat_send puts nothing in the world",
+      ]),
+    );
   }, 240_000);
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type BubbleBox, layoutBubbles, overlaps, type Rect } from "./bubble-layout.ts";
+import { type BubbleBox, layoutBubbles, overlaps, type Rect, stackTags } from "./bubble-layout.ts";
 
 const view: Rect = { x: 0, y: 0, w: 400, h: 300 };
 const inside = (r: Rect, v: Rect) =>
@@ -65,5 +65,18 @@ describe("layoutBubbles", () => {
         },
       ),
     );
+  });
+});
+
+describe("stackTags", () => {
+  it("lifts a tag that would overlap its neighbour's, and leaves separate ones alone", () => {
+    const lifts = stackTags([
+      { id: "a", x: 0, y: 100, w: 80, h: 14 },
+      { id: "b", x: 40, y: 100, w: 80, h: 14 },
+      { id: "c", x: 300, y: 100, w: 80, h: 14 },
+    ]);
+    expect(lifts.get("a")).toBe(0);
+    expect(lifts.get("b")).toBe(15);
+    expect(lifts.get("c")).toBe(0);
   });
 });

@@ -87,3 +87,22 @@ export function layoutBubbles(
   }
   return placed;
 }
+
+/** Name tags of people standing close together: each tag keeps its place unless it would overlap a
+ * tag already placed (in the given order), then it moves up just above it. Returns how far up each
+ * tag moved. Cheaper than layoutBubbles (tags are many and change every frame). */
+export function stackTags(tags: readonly (Rect & { id: string })[]): Map<string, number> {
+  const placed: Rect[] = [];
+  const lifts = new Map<string, number>();
+  for (const tag of tags) {
+    const r = { ...tag };
+    for (let guard = 0; guard < 8; guard++) {
+      const hit = placed.find((p) => overlaps(r, p));
+      if (!hit) break;
+      r.y = hit.y - r.h - 1;
+    }
+    placed.push(r);
+    lifts.set(tag.id, tag.y - r.y);
+  }
+  return lifts;
+}

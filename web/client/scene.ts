@@ -4,7 +4,7 @@
 import * as Phaser from "phaser";
 // The wire shapes are the server's own (type-only import: nothing of the server is bundled).
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
-import { type BubbleBox, layoutBubbles, type Rect } from "./bubble-layout.ts";
+import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
 import { agentKey, avatarKey, defaultLook, drawTextures } from "./textures.ts";
 
 export type { WireEntity, WireObject, WireRoom };
@@ -47,7 +47,9 @@ export interface SceneCallbacks {
   worldPointer(): void;
 }
 
-const MAX_TAG_CHARS = 18;
+const MAX_TAG_CHARS = 16;
+/** Where a name tag's bottom sits above an actor's position. */
+const TAG_Y = 18;
 const BUBBLE_MS = 5000;
 const BUBBLE_MAX_MS = 12_000;
 const LABEL_STYLE = {
@@ -77,6 +79,7 @@ export class WorldScene extends Phaser.Scene {
   private minimap!: Phaser.Cameras.Scene2D.Camera;
   private miniLayer!: Phaser.GameObjects.Graphics;
   private leaders!: Phaser.GameObjects.Graphics;
+  private miniDrawnAt = 0;
   private debug: Phaser.GameObjects.Graphics | undefined;
   private debugOn = false;
   private keys: Record<string, Phaser.Input.Keyboard.Key> = {};
@@ -225,7 +228,7 @@ export class WorldScene extends Phaser.Scene {
     const body = this.add.image(0, -2, this.textureFor(view, 0));
     parts.push(body);
     const label = this.add
-      .text(0, -18, "", {
+      .text(0, -TAG_Y, "", {
         ...LABEL_STYLE,
         color: isMe ? "#ffe27a" : e.kind === "agent" ? "#ffc46b" : "#ffffff",
       })
@@ -456,14 +459,47 @@ export class WorldScene extends Phaser.Scene {
         a.bubble = undefined;
       }
     }
+    this.placeTags();
     this.placeBubbles();
-    this.drawMinimapLayer();
+    // Dots and frame at 10 Hz: the minimap is small, and redrawing it every frame buys nothing.
+    if (time - this.miniDrawnAt >= 100) {
+      this.miniDrawnAt = time;
+      this.drawMinimapLayer();
+    }
     this.readKeys();
+  }
+
+  /** Name tags of neighbours never print over each other: a tag that would overlap is lifted. */
+  private placeTags(): void {
+    const view = this.cameras.main.worldView;
+    const tags: (Rect & { id: string })[] = [];
+    for (const [id, a] of this.actors) {
+      const { x, y } = a.shown;
+      if (x < view.x - 100 || x > view.right + 100 || y < view.y - 60 || y > view.bottom + 60) continue;
+      tags.push({
+        id,
+        x: x - a.label.width / 2,
+        y: y - TAG_Y - a.label.height,
+        w: a.label.width,
+        h: a.label.height,
+      });
+    }
+    // The viewer's own tag first (it never moves), then by row (lower on screen first) and column.
+    tags.sort((p, q) => (p.id === this.meId ? -1 : q.id === this.meId ? 1 : q.y - p.y || p.x - q.x));
+    this.leaders.clear();
+    for (const [id, lift] of stackTags(tags)) {
+      const a = this.actors.get(id)!;
+      a.label.setY(-TAG_Y - lift);
+      // A lifted tag gets a faint line down to its owner's head, so it is clear whose it is.
+      if (lift > 0)
+        this.leaders
+          .lineStyle(1, 0xffffff, 0.55)
+          .lineBetween(a.shown.x, a.shown.y - TAG_Y - lift, a.shown.x, a.shown.y - 14);
+    }
   }
 
   /** Bubbles never overlap each other or the viewer's own avatar and stay on screen. */
   private placeBubbles(): void {
-    this.leaders.clear();
     const cam = this.cameras.main;
     const view = cam.worldView;
     const boxes: BubbleBox[] = [];
@@ -578,6 +614,15 @@ export class WorldScene extends Phaser.Scene {
   /** The name tags as drawn, for tests. */
   tags(): string[] {
     return [...this.actors.values()].map((a) => a.label.text);
+  }
+
+  /** The name tags' screen rectangles (CSS pixels), for tests. */
+  tagRects(): { text: string; x: number; y: number; w: number; h: number }[] {
+    const zoom = this.cameras.main.zoom;
+    return [...this.actors.values()].map((a) => {
+      const p = this.toScreen(a.shown.x - a.label.width / 2, a.shown.y + a.label.y - a.label.height);
+      return { text: a.label.text, x: p.x, y: p.y, w: a.label.width * zoom, h: a.label.height * zoom };
+    });
   }
 
   /** The smoothed, on-screen state (for the test hook and the presence list). */

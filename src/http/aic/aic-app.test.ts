@@ -358,6 +358,104 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     );
     expect(h.logs).toEqual([]);
   });
+
+  it("GET /status answers liveness without credentials (the PRD reference client's health check)", async () => {
+    const h = await harness();
+    const res = await fetch(`${h.base}/status`);
+    expect(res.status).toBe(200);
+    const json = await res.json();
+    expect(json).toMatchObject({
+      status: "ok",
+      data: { aicVersion: "0.1", running: true, rooms: expect.arrayContaining(["lobby"]), tickRate: 20 },
+    });
+    expect(checkResponse("AicStatusData", json, { oracle: false })).toEqual([]);
+    expect(JSON.stringify(json)).not.toMatch(/error|token/i);
+    const wrongMethod = await fetch(`${h.base}/status`, { method: "POST" });
+    expect(wrongMethod.status).toBe(405);
+    h.handler.close();
+    const closed = await fetch(`${h.base}/status`);
+    expect((await closed.json()).status).toBe("error");
+  });
+
+  it("fuzz: invalid Unicode (bad UTF-8 bytes, escaped lone surrogates) is 400 bad_request and never stored", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const raw = (endpoint: string, body: Uint8Array) =>
+      fetch(`${h.base}/${endpoint}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer tok-helper" },
+        body: new Uint8Array(body),
+      });
+    const requests: Record<string, Record<string, unknown>> = {
+      chatSend: { agentId: A, roomId: "lobby", txId: "tx_unicode_fuzz_1", channel: "global", message: "@" },
+      interact: {
+        agentId: A,
+        roomId: "lobby",
+        txId: "tx_unicode_fuzz_2",
+        targetId: "obj_sign_welcome",
+        action: "@",
+      },
+      moveTo: {
+        agentId: A,
+        roomId: "lobby",
+        txId: "tx_unicode_fuzz_3",
+        dest: { tx: 3, ty: 3 },
+        expect: { objectState: { objectId: "obj_door_1", field: "@", equals: "@" } },
+      },
+      observe: { agentId: A, roomId: "lobby", radius: 10, detail: "lite", "@": 1 },
+    };
+    // Invalid UTF-8: overlong "/", a UTF-8-encoded surrogate (CESU-8), stray continuation, bytes that
+    // never occur, a truncated 3-byte sequence, a code point above U+10FFFF.
+    const badBytes = fc.constantFrom(
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xed, 0xbf, 0xbf],
+      [0x80],
+      [0xff],
+      [0xfe],
+      [0xe2, 0x82],
+      [0xf4, 0x90, 0x80, 0x80],
+    );
+    const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((u) => `\\u${u.toString(16)}`);
+    const text = fc.string({ maxLength: 8 }).map((t) => JSON.stringify(t).slice(1, -1));
+    const body = fc.oneof(
+      fc
+        .tuple(fc.constantFrom(...Object.keys(requests)), text, badBytes, text)
+        .map(([endpoint, pre, bytes, post]) => {
+          const [before, after] = JSON.stringify(requests[endpoint]).split("@", 2) as [string, string];
+          const encoder = new TextEncoder();
+          return {
+            endpoint,
+            bytes: Buffer.concat([
+              encoder.encode(before + pre),
+              Buffer.from(bytes),
+              encoder.encode(post + after),
+            ]),
+          };
+        }),
+      fc
+        .tuple(fc.constantFrom(...Object.keys(requests)), text, loneSurrogate, text)
+        .map(([endpoint, pre, esc, post]) => ({
+          endpoint,
+          bytes: Buffer.from(JSON.stringify(requests[endpoint]).replace("@", `${pre}${esc}${post}`), "utf8"),
+        })),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async ({ endpoint, bytes }) => {
+        const res = await raw(endpoint, bytes);
+        const json = await res.json();
+        expect(res.status, JSON.stringify(json)).toBe(400);
+        expect(json).toMatchObject({ status: "error", error: { code: "bad_request", retryable: false } });
+        expect(checkResponse("ObserveResponseData", json)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+    // Nothing was queued or stored: the world still hashes, and its chat log is empty.
+    expect(h.env.runtime.health().queueDepth).toBe(0);
+    expect(() => h.env.world.snapshotHash()).not.toThrow();
+    expect(h.env.world.chatFor(`agt_${A}`, "lobby", 0)).toEqual([]);
+    expect(h.logs).toEqual([]);
+  });
 });
 
 /** A second adapter on the same env; reads one resumed batch via Last-Event-ID. */

@@ -47,6 +47,7 @@ const ENDPOINT_CALLS: Record<EndpointName, EndpointCall> = {
   pollEvents: (s, c, b, o) => s.pollEvents(c, b, o),
   join: (s, c, b, o) => s.join(c, b, o),
   leave: (s, c, b, o) => s.leave(c, b, o),
+  heartbeat: (s, c, b, o) => s.heartbeat(c, b, o),
 };
 
 function endpointCall(name: string): EndpointCall | undefined {
@@ -140,6 +141,13 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   });
   router.all("/openapi.json", methodNotAllowed("GET"));
 
+  // Liveness for health checks (the PRD's reference client probes it): public, no credentials.
+  router.get("/status", (_req: Request, res: Response) => {
+    if (closed) return answer(res, adapterClosed());
+    answer(res, service.status());
+  });
+  router.all("/status", methodNotAllowed("GET"));
+
   // One parameterised route (fewer layers to match than one route per endpoint): authenticate
   // before reading the body, so an unknown caller costs no body read.
   router.post("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
@@ -206,6 +214,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
       return;
     }
     if (kind === "malformed") return answer(res, aicError("bad_request", "malformed JSON body"));
+    if (kind === "not_utf8") return answer(res, aicError("bad_request", "request body is not valid UTF-8"));
     if (typeof status === "number" && status >= 400 && status < 500) {
       return answer(res, aicError("bad_request", "unreadable request body"));
     }

@@ -1,11 +1,14 @@
 // A lean JSON body reader for the AIC endpoints (the hot path, instead of a body-parser stack):
-// the size cap is checked on Content-Length and again while streaming, the text is UTF-8, and a
-// failure is a BodyError the app's error handler turns into the AIC wrapper.
+// the size cap is checked on Content-Length and again while streaming, the text must be valid UTF-8
+// (invalid bytes are refused, never replaced with U+FFFD: 002 rejects malformed input rather than
+// coercing it), and a failure is a BodyError the app's error handler turns into the AIC wrapper.
 import type { NextFunction, Request, Response } from "express";
 
 export const AIC_BODY_LIMIT_BYTES = 64 * 1024;
 
-export type BodyErrorKind = "too_large" | "malformed" | "aborted";
+export type BodyErrorKind = "too_large" | "malformed" | "not_utf8" | "aborted";
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export class BodyError extends Error {
   readonly kind: BodyErrorKind;
@@ -39,7 +42,14 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
   };
   const onEnd = () => {
     if (failed) return;
-    const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    let text: string;
+    try {
+      text = strictUtf8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    } catch {
+      failed = true;
+      next(new BodyError("not_utf8", "request body is not valid UTF-8"));
+      return;
+    }
     if (text.length === 0) {
       req.body = undefined;
       next();

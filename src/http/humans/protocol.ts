@@ -2,36 +2,40 @@
 // rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
 import { actionName, ChatChannel, chatText, IdEntity, tileCoordinate } from "../../aic/schemas.ts";
+import { refineText } from "../../aic/text.ts";
 
 const MoveStep = () => z.int().min(-1).max(1);
 
 /** How many avatar looks the client draws (web/client/textures.ts LOOKS). */
 export const AVATAR_LOOKS = 8;
 
-export const ClientMessage = z.discriminatedUnion("type", [
-  z.strictObject({
-    type: z.literal("join"),
-    name: z.string().trim().min(1).max(32),
-    resumeToken: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{16,128}$/)
-      .optional(),
-    joinCode: z.string().max(64).optional(),
-    /** The avatar look picked on the join form (index into the client's looks). */
-    look: z
-      .int()
-      .min(0)
-      .max(AVATAR_LOOKS - 1)
-      .optional(),
-  }),
-  z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
-  z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
-  z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
-  z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: actionName() }),
-  /** Walk to a reachable tile within interact range of an object (the server picks it). */
-  z.strictObject({ type: z.literal("approach"), targetId: IdEntity }),
-  z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
-]);
+export const ClientMessage = z
+  .discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal("join"),
+      name: z.string().trim().min(1).max(32),
+      resumeToken: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,128}$/)
+        .optional(),
+      joinCode: z.string().max(64).optional(),
+      /** The avatar look picked on the join form (index into the client's looks). */
+      look: z
+        .int()
+        .min(0)
+        .max(AVATAR_LOOKS - 1)
+        .optional(),
+    }),
+    z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
+    z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
+    z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
+    z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: actionName() }),
+    /** Walk to a reachable tile within interact range of an object (the server picks it). */
+    z.strictObject({ type: z.literal("approach"), targetId: IdEntity }),
+    z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
+    // The contract's one text rule (well-formed Unicode), as on every AIC request.
+  ])
+  .superRefine(refineText);
 export type ClientMessageT = z.infer<typeof ClientMessage>;
 
 export const MAX_FRAME_BYTES = 4096;

@@ -9,7 +9,13 @@ import type { AicService } from "../../aic/service.ts";
 import { uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
-import { type Connection, type HumanSession, newSession, type SessionStore } from "./session.ts";
+import {
+  type Connection,
+  type HumanSession,
+  newSession,
+  restoredSession,
+  type SessionStore,
+} from "./session.ts";
 import type { ViewSync } from "./view-sync.ts";
 
 export interface RoomHooksDeps {
@@ -26,6 +32,10 @@ export interface RoomHooksDeps {
   joinCode: string | undefined;
   /** Interest radius in world units. */
   interestRadius(): number;
+  /** The entity id of a new human. */
+  humanId(): string;
+  /** Why a new character may not join now (session cap, load shedding: admission.ts), if so. */
+  admitJoin?(): { code: number; reason: string } | undefined;
 }
 
 export interface RoomHooks {
@@ -33,8 +43,11 @@ export interface RoomHooks {
   onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void;
   onDrop(session: HumanSession): void;
   onLeave(session: HumanSession): Promise<void>;
-  /** Humans restored from a saved world have no session (tokens live in memory): they leave after
-   * the grace period, like any dropped human. */
+  /** Sessions saved before a restart come back dropped: their resume token works for one grace
+   * period from now (the restart itself cut every socket). */
+  resumeSaved(): void;
+  /** Humans of a restored world without a session (none saved, or persistence off) leave after the
+   * grace period, like any dropped human. */
   leaveGhosts(): void;
 }
 
@@ -92,7 +105,18 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
     if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
-    const session = newSession(uniqueName(msg.name, everyoneNames()), ws, deps.interestRadius());
+    const refusal = deps.admitJoin?.();
+    if (refusal) {
+      sendError(ws, "rate_limited", refusal.reason, true, "join");
+      ws.close(refusal.code, refusal.reason);
+      return;
+    }
+    const session = newSession(
+      uniqueName(msg.name, everyoneNames()),
+      ws,
+      deps.interestRadius(),
+      deps.humanId(),
+    );
     conn.session = session;
     presence.setLook(session.actor.entityId, msg.look);
     const joined = await service.act(session.actor, { kind: "join" });
@@ -135,6 +159,19 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     await service.act(session.actor, { kind: "leave" });
   }
 
+  function resumeSaved(): void {
+    for (const saved of sessions.saved()) {
+      const self = reads.getEntity(saved.entityId);
+      if (self?.kind !== "human") {
+        sessions.forget(saved.resumeToken);
+        continue;
+      }
+      const session = restoredSession(saved, deps.interestRadius());
+      sessions.add(session);
+      onDrop(session);
+    }
+  }
+
   function leaveGhosts(): void {
     for (const roomId of Object.keys(reads.definition.rooms)) {
       for (const ghost of reads.actorsInRoom(roomId).filter((a) => a.kind === "human")) {
@@ -149,5 +186,5 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
   }
 
-  return { onJoin, onReconnect, onDrop, onLeave, leaveGhosts };
+  return { onJoin, onReconnect, onDrop, onLeave, resumeSaved, leaveGhosts };
 }

@@ -32,13 +32,21 @@ export interface Connection {
 
 export const randomToken = (bytes: number) => randomBytes(bytes).toString("base64url");
 
-export function newSession(name: string, ws: WebSocket, interestRadius: number): HumanSession {
+/** A fresh, unguessable human entity id. */
+export const randomHumanId = () => `${HUMAN_ENTITY_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "x")}`;
+
+export function newSession(
+  name: string,
+  ws: WebSocket,
+  interestRadius: number,
+  entityId: string,
+): HumanSession {
   const sessionId = randomToken(12);
   return {
     sessionId,
     resumeToken: randomToken(24),
     actor: {
-      entityId: `${HUMAN_ENTITY_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "x")}`,
+      entityId,
       kind: "human",
       name,
       rateKey: `human:${sessionId}`,
@@ -52,19 +60,73 @@ export function newSession(name: string, ws: WebSocket, interestRadius: number):
   };
 }
 
-/** Live sessions, by id and by resume token. */
+/** A session as kept across a restart: enough to claim the same character again. */
+export interface SavedSession {
+  resumeToken: string;
+  sessionId: string;
+  entityId: string;
+  name: string;
+}
+
+/** A durable key-value space (the runtime's store): writes are durable when they return. */
+export interface DurableSessions {
+  list(): { key: string; value: unknown }[];
+  put(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+/** A saved session back as a live one, without a socket (the restart dropped it). */
+export function restoredSession(saved: SavedSession, interestRadius: number): HumanSession {
+  return {
+    sessionId: saved.sessionId,
+    resumeToken: saved.resumeToken,
+    actor: { entityId: saved.entityId, kind: "human", name: saved.name, rateKey: `human:${saved.sessionId}` },
+    ws: undefined,
+    roomId: undefined,
+    lastSeq: 0,
+    sent: new Map(),
+    interest: new InterestSet(interestRadius, interestRadius * 1.25),
+    graceTimer: undefined,
+  };
+}
+
+/** Live sessions, by id and by resume token; also kept in `durable` when there is one. */
 export class SessionStore {
   private readonly byId = new Map<string, HumanSession>();
   private readonly byResumeToken = new Map<string, HumanSession>();
+  private readonly durable: DurableSessions | undefined;
+
+  constructor(durable?: DurableSessions) {
+    this.durable = durable;
+  }
 
   add(session: HumanSession): void {
     this.byId.set(session.sessionId, session);
     this.byResumeToken.set(session.resumeToken, session);
+    const { entityId, name } = session.actor;
+    this.durable?.put(session.resumeToken, { sessionId: session.sessionId, entityId, name });
   }
 
   remove(session: HumanSession): void {
     this.byId.delete(session.sessionId);
     this.byResumeToken.delete(session.resumeToken);
+    this.durable?.delete(session.resumeToken);
+  }
+
+  /** Sessions saved before a restart (malformed records are dropped from the durable space). */
+  saved(): SavedSession[] {
+    return (this.durable?.list() ?? []).flatMap(({ key, value }) => {
+      const v = (value ?? {}) as Partial<SavedSession>;
+      if (typeof v.sessionId === "string" && typeof v.entityId === "string" && typeof v.name === "string")
+        return [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name }];
+      this.durable?.delete(key);
+      return [];
+    });
+  }
+
+  /** Drops a saved session that can no longer be resumed. */
+  forget(resumeToken: string): void {
+    this.durable?.delete(resumeToken);
   }
 
   byToken(resumeToken: string): HumanSession | undefined {

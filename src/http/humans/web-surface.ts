@@ -10,11 +10,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { AicService } from "../../aic/service.ts";
+import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
 import { createConnectionHandler } from "./connection.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
-import { SessionStore } from "./session.ts";
+import { type DurableSessions, randomHumanId, SessionStore } from "./session.ts";
 import { createStaticRoutes, DEFAULT_WEB_DIST } from "./static-routes.ts";
 import { createViewSync } from "./view-sync.ts";
 
@@ -25,8 +26,18 @@ export interface WebSurfaceDeps {
   webDistDir?: string;
   joinCode?: string;
   resumeGraceMs?: number;
+  /** Where resume tokens are kept durably (the plugin passes the runtime's store), so a human resumes
+   * after a gateway restart within the grace period. */
+  savedSessions?: DurableSessions;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
+  /** Where a new human's entity id comes from: random by default; a deterministic replay (the
+   * in-process conformance run) passes a counter. */
+  humanIds?: () => string;
+  /** Patches to browsers every this many ticks (the patch rate is separate from the tick rate). */
+  patchEveryTicks?: number;
+  /** Connection and session caps, allowed origins (admission.ts). */
+  admission?: AdmissionLimits;
 }
 
 export interface WebSurfaceHandle {
@@ -34,23 +45,26 @@ export interface WebSurfaceHandle {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
   /** For status and tests. */
-  stats(): { sessions: number; connected: number };
+  stats(): { sessions: number; connected: number; connections: number };
 }
 
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const { service, logger } = deps;
   const reads = service.reads;
-  const sessions = new SessionStore();
+  const sessions = new SessionStore(deps.savedSessions);
   const sockets = new Set<WebSocket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const interestTiles = deps.interestRadiusTiles ?? 16;
   const tileSize = () => Object.values(reads.definition.rooms)[0]?.tileSize ?? 32;
   let wss: WebSocketServer | undefined;
   let closed = false;
+  const admission = createAdmission(deps.admission ?? DEFAULT_ADMISSION_LIMITS, () => reads.load());
 
   const later = (fn: () => Promise<void> | void, ms: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
+      // A closed surface's world is gone; its sessions belong to the next one (restart, reload).
+      if (closed) return;
       Promise.resolve()
         .then(fn)
         .catch((error: unknown) =>
@@ -74,7 +88,9 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   }
 
   const presence = new PresenceState();
-  const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence);
+  const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence, {
+    ...(deps.patchEveryTicks ? { patchEveryTicks: deps.patchEveryTicks } : {}),
+  });
   const hooks = createRoomHooks({
     presence,
     service,
@@ -87,29 +103,22 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     graceMs: deps.resumeGraceMs ?? 30_000,
     joinCode: deps.joinCode,
     interestRadius: () => interestTiles * tileSize(),
+    humanId: deps.humanIds ?? randomHumanId,
+    admitJoin: () => admission.join(sessions.size),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
 
+  hooks.resumeSaved();
   hooks.leaveGhosts();
   const unsubscribe = reads.onTick((info) => view.pushTick(sessions.values(), info));
-
-  function sameOrigin(req: IncomingMessage): boolean {
-    const origin = req.headers.origin;
-    if (!origin) return true; // not a browser: nothing to hijack
-    try {
-      return new URL(origin).host === req.headers.host;
-    } catch {
-      return false;
-    }
-  }
 
   return {
     handleHttp: staticRoutes,
 
     handleUpgrade(req, socket, head) {
       const p = new URL(req.url ?? "/", "http://localhost").pathname;
-      if (closed || p !== "/world/ws" || !sameOrigin(req)) {
+      if (closed || p !== "/world/ws" || !admission.originAllowed(req)) {
         socket.end(
           `HTTP/1.1 ${closed ? "503 Service Unavailable" : p !== "/world/ws" ? "404 Not Found" : "403 Forbidden"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
         );
@@ -117,6 +126,12 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       }
       wss ??= new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
       wss.handleUpgrade(req, socket, head, (ws) => {
+        const slot = admission.connect(req);
+        if (!slot.ok) {
+          ws.close(slot.refusal.code, slot.refusal.reason);
+          return;
+        }
+        ws.once("close", () => slot.release());
         sockets.add(ws);
         ws.on("close", () => sockets.delete(ws));
         onSocket(ws);
@@ -146,7 +161,11 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
 
     stats() {
       const all = [...sessions.values()];
-      return { sessions: all.length, connected: all.filter((s) => s.ws).length };
+      return {
+        sessions: all.length,
+        connected: all.filter((s) => s.ws).length,
+        connections: admission.stats().connections,
+      };
     },
   };
 }

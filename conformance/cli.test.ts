@@ -1,0 +1,106 @@
+// The conformance CLI as a user runs it (a child process), against servers on 127.0.0.1: a correct
+// one passes, deliberately broken ones fail with messages that say what is wrong.
+import { execFile } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestEnv, silentLogger, type TestEnv } from "../src/aic/local-world.ts";
+import { createAicHttpHandler } from "../src/http/aic/aic-app.ts";
+
+const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
+const TOKENS: Record<string, string> = { "token-of-conf-a-0001": "conf_a", "token-of-conf-b-0001": "conf_b" };
+const AGENT_ARGS = ["--agent", "conf_a:token-of-conf-a-0001", "--agent", "conf_b:token-of-conf-b-0001"];
+
+const servers: Server[] = [];
+const envs: TestEnv[] = [];
+afterEach(async () => {
+  for (const env of envs.splice(0)) env.runtime.stop();
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/aic/v0.1`;
+}
+
+/** A real AIC server over a ticking world; `breakService` may swap a handler for a faulty one. */
+async function aicServer(breakService: (env: TestEnv) => void = () => {}): Promise<string> {
+  const env = await createTestEnv({ agents: (id) => ({ name: id }) });
+  envs.push(env);
+  breakService(env);
+  const aic = createAicHttpHandler({ service: env.service, tokens: (t) => TOKENS[t], logger: silentLogger });
+  env.runtime.start();
+  return listen((req, res) => void aic.handle(req, res));
+}
+
+describe("conformance CLI", () => {
+  it("bad usage exits 2 and says how to call it", async () => {
+    const run = await runCli([]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("usage: conformance");
+  });
+
+  it("passes the contract suite against this server over HTTP", async () => {
+    const baseUrl = await aicServer();
+    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS, "--suite", "contract"]);
+    expect(run.code, run.stdout).toBe(0);
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    expect(summary).toMatchObject({ failed: 0, suites: ["contract"] });
+    expect(summary.passed).toBeGreaterThan(30);
+  });
+
+  it("fails, naming the case, against a server that accepts an out-of-range radius", async () => {
+    const baseUrl = await aicServer((env) => {
+      const observe = env.service.observe.bind(env.service);
+      // The broken part: it "helpfully" clamps radius instead of refusing it.
+      env.service.observe = (caller, body, opts) => {
+        const b = body as { radius?: number };
+        return observe(caller, { ...b, radius: Math.min(2000, Math.max(1, b.radius ?? 1)) }, opts);
+      };
+    });
+    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS, "--suite", "contract"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "FAIL contract observe: radius 2001 (above max): expected bad_request, got status ok (an invalid request was accepted)",
+    );
+    expect(run.stdout).toContain("PASS contract observe: radius 2000 (max)");
+  });
+
+  it("fails every suite with the schema problem against a server whose answers are empty", async () => {
+    const baseUrl = await listen((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ status: "ok", data: {} }));
+    });
+    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /FAIL contract join before the contract cases: join: data does not match JoinResponseData/,
+    );
+    expect(run.stdout).toMatch(/FAIL scenarios signReading: join: data does not match JoinResponseData/);
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    expect(summary.passed).toBe(0);
+  });
+
+  it("fails with a clear message when nothing answers", async () => {
+    const run = await runCli([
+      "--base-url",
+      "http://127.0.0.1:9/aic/v0.1",
+      ...AGENT_ARGS,
+      "--suite",
+      "contract",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/FAIL contract join before the contract cases: no AIC answer: fetch failed/);
+  });
+});

@@ -1,0 +1,181 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: answers are validated against the AIC JSON Schema before their fields are read
+// PRD 10.1 contract cases against any AIC server: for every endpoint, valid requests must pass (an
+// answer in the result wrapper whose `data` matches the endpoint's schema, never bad_request) and
+// invalid ones must fail with bad_request. The minimum table of the PRD (observe radius/detail,
+// moveTo dest/txId, interact action length, chatSend message length, pollEvents limit/cursor) plus
+// one valid and one invalid case for the other endpoints.
+import { CHAT_MESSAGE_MAX_CHARS } from "../src/world/ids.ts";
+import { type AicAnswer, checkAnswer, type ScenarioClient } from "./scenarios.ts";
+
+export interface ContractCase {
+  endpoint: string;
+  /** What the case checks, e.g. "radius 2001 (above max)". */
+  name: string;
+  expect: "pass" | "bad_request";
+  body: Record<string, unknown>;
+}
+
+export interface CaseReport {
+  suite: "contract";
+  name: string;
+  ok: boolean;
+  problem?: string;
+}
+
+/** The cases for one agent already in `roomId`; `cursor` is a cursor that agent may read from. */
+export function contractCases(
+  agentId: string,
+  roomId: string,
+  cursor: string,
+  runId: string,
+): ContractCase[] {
+  const base = { agentId, roomId };
+  const tx = (label: string) => `tx_contract_${label}_${runId}`;
+  const observe = (over: Record<string, unknown>) => ({ ...base, radius: 100, detail: "lite", ...over });
+  const moveTo = (over: Record<string, unknown>) => ({
+    ...base,
+    txId: tx("move"),
+    dest: { tx: 1, ty: 1 },
+    ...over,
+  });
+  const interact = (action: string, label: string) => ({
+    ...base,
+    txId: tx(label),
+    targetId: "obj_sign_welcome",
+    action,
+  });
+  const chat = (message: string, label: string) => ({
+    ...base,
+    txId: tx(label),
+    channel: "proximity",
+    message,
+  });
+  const poll = (over: Record<string, unknown>) => ({ ...base, sinceCursor: cursor, ...over });
+  const c = (
+    endpoint: string,
+    name: string,
+    expect: ContractCase["expect"],
+    body: Record<string, unknown>,
+  ) => ({
+    endpoint,
+    name,
+    expect,
+    body,
+  });
+  return [
+    c("observe", "radius 1 (min)", "pass", observe({ radius: 1 })),
+    c("observe", "radius 2000 (max)", "pass", observe({ radius: 2000 })),
+    c("observe", "radius 0.5 (below min)", "bad_request", observe({ radius: 0.5 })),
+    c("observe", "radius 2001 (above max)", "bad_request", observe({ radius: 2001 })),
+    c("observe", 'detail "full"', "pass", observe({ detail: "full" })),
+    c("observe", 'detail "medium" (not in the enum)', "bad_request", observe({ detail: "medium" })),
+    c("observe", "an unknown key", "bad_request", observe({ teleport: true })),
+    c("moveTo", "dest (0, 0) (min)", "pass", moveTo({ txId: tx("move_min"), dest: { tx: 0, ty: 0 } })),
+    c("moveTo", "dest tx -1 (below min)", "bad_request", moveTo({ dest: { tx: -1, ty: 0 } })),
+    c("moveTo", "dest ty 100001 (above max)", "bad_request", moveTo({ dest: { tx: 0, ty: 100_001 } })),
+    c("moveTo", "dest tx 1.5 (not an integer)", "bad_request", moveTo({ dest: { tx: 1.5, ty: 0 } })),
+    c(
+      "moveTo",
+      "txId of 8 characters after tx_ (min)",
+      "pass",
+      moveTo({ txId: `tx_${runId.slice(-4)}abcd` }),
+    ),
+    c("moveTo", "txId of 7 characters after tx_", "bad_request", moveTo({ txId: "tx_abcdefg" })),
+    c("moveTo", "txId without the tx_ prefix", "bad_request", moveTo({ txId: "move_12345678" })),
+    c("interact", "action of 1 character (min)", "pass", interact("r", "a1")),
+    c("interact", "action of 64 characters (max)", "pass", interact("r".repeat(64), "a64")),
+    c("interact", "empty action", "bad_request", interact("", "a0")),
+    c("interact", "action of 65 characters", "bad_request", interact("r".repeat(65), "a65")),
+    c("chatSend", "message of 1 character", "pass", chat("x", "m1")),
+    c(
+      "chatSend",
+      `message of ${CHAT_MESSAGE_MAX_CHARS} characters (max)`,
+      "pass",
+      chat("x".repeat(CHAT_MESSAGE_MAX_CHARS), "mmax"),
+    ),
+    c(
+      "chatSend",
+      `message of ${CHAT_MESSAGE_MAX_CHARS + 1} characters`,
+      "bad_request",
+      chat("x".repeat(CHAT_MESSAGE_MAX_CHARS + 1), "mover"),
+    ),
+    c("chatSend", "empty message", "bad_request", chat("", "m0")),
+    c("chatSend", 'channel "whisper"', "bad_request", { ...chat("x", "mw"), channel: "whisper" }),
+    c("chatObserve", "windowSec 300 (max)", "pass", { ...base, windowSec: 300 }),
+    c("chatObserve", "windowSec 0 (below min)", "bad_request", { ...base, windowSec: 0 }),
+    c("pollEvents", "limit 1 (min)", "pass", poll({ limit: 1 })),
+    c("pollEvents", "limit 200 (max)", "pass", poll({ limit: 200 })),
+    c("pollEvents", "limit 0 (below min)", "bad_request", poll({ limit: 0 })),
+    c("pollEvents", "limit 201 (above max)", "bad_request", poll({ limit: 201 })),
+    c(
+      "pollEvents",
+      "a cursor with characters outside the format",
+      "bad_request",
+      poll({ sinceCursor: "not a cursor!" }),
+    ),
+    c("pollEvents", "an empty cursor", "bad_request", poll({ sinceCursor: "" })),
+    c("join", "the room it is in", "pass", { ...base }),
+    c("join", "a room id with a space", "bad_request", { agentId, roomId: "no such room" }),
+    c("leave", "without roomId", "bad_request", { agentId }),
+    c("heartbeat", "without a token or an action", "pass", { ...base }),
+    c("heartbeat", "an unknown key", "bad_request", { ...base, verbose: true }),
+    c("heartbeat", "a malformed contextToken", "bad_request", { ...base, contextToken: "not a token" }),
+    c("heartbeat", "an action without a contextToken", "bad_request", {
+      ...base,
+      action: { kind: "chatSend", txId: tx("hb_notoken"), message: "x" },
+    }),
+    c("heartbeat", 'action kind "teleport"', "bad_request", {
+      ...base,
+      action: { kind: "teleport", txId: tx("hb_kind"), dest: { tx: 1, ty: 1 } },
+    }),
+    c("heartbeat", "an embedded chat over the length limit", "bad_request", {
+      ...base,
+      action: { kind: "chatSend", txId: tx("hb_long"), message: "x".repeat(CHAT_MESSAGE_MAX_CHARS + 1) },
+    }),
+  ];
+}
+
+/** Runs every case as `agentId` (who must be able to join `roomId`); one report per case. */
+export async function runContract(
+  client: ScenarioClient,
+  agentId: string,
+  roomId = "lobby",
+): Promise<CaseReport[]> {
+  const joined = await client.call("join", agentId, { agentId, roomId }).catch((error: unknown) => error);
+  const joinProblem =
+    joined instanceof Error
+      ? `no AIC answer: ${joined.message}`
+      : (checkAnswer("join", joined) ??
+        ((joined as AicAnswer).status === "ok"
+          ? undefined
+          : `${(joined as { error: { code: string } }).error.code}: the agent could not join ${roomId}`));
+  if (joinProblem)
+    return [{ suite: "contract", name: "join before the contract cases", ok: false, problem: joinProblem }];
+  const reports: CaseReport[] = [];
+  for (const k of contractCases(agentId, roomId, (joined as any).data.cursor, client.runId)) {
+    const name = `${k.endpoint}: ${k.name}`;
+    let problem: string | undefined;
+    try {
+      problem = judge(k, await client.call(k.endpoint, agentId, k.body));
+    } catch (error) {
+      problem = `no AIC answer: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    reports.push({ suite: "contract", name, ok: problem === undefined, ...(problem ? { problem } : {}) });
+  }
+  return reports;
+}
+
+function judge(k: ContractCase, answer: AicAnswer): string | undefined {
+  const shape = checkAnswer(k.endpoint, answer);
+  if (shape) return shape;
+  if (k.expect === "bad_request") {
+    if (answer.status === "ok")
+      return "expected bad_request, got status ok (an invalid request was accepted)";
+    if (answer.error.code !== "bad_request") return `expected bad_request, got ${answer.error.code}`;
+    return undefined;
+  }
+  if (answer.status === "error" && answer.error.code === "bad_request") {
+    return `a valid request was refused as bad_request: ${answer.error.message}`;
+  }
+  return undefined;
+}

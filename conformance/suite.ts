@@ -1,0 +1,57 @@
+// The conformance suites in one call, for the CLI and the tests.
+import { type CaseReport, runContract } from "./contract.ts";
+import { type GatewayTarget, type PolicyReport, runPolicy } from "./policy.ts";
+import { runScenarios } from "./run.ts";
+import type { ScenarioAgents, ScenarioClient, ScenarioName } from "./scenarios.ts";
+
+export const SUITES = ["contract", "scenarios", "policy"] as const;
+export type SuiteName = (typeof SUITES)[number];
+
+export type ConformanceReport =
+  | CaseReport
+  | PolicyReport
+  | { suite: "scenarios"; name: string; ok: boolean; problem?: string };
+
+export interface ConformanceOptions {
+  suites: readonly SuiteName[];
+  /** The AIC server's client; the contract and scenario suites need it, the policy suite does not. */
+  client?: ScenarioClient;
+  agents: ScenarioAgents;
+  updateGolden?: boolean;
+  only?: ScenarioName[];
+  gateway?: GatewayTarget;
+  /** OpenClaw agent ids whose tool policy is checked (default "main"). */
+  policyAgents?: string[];
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport[]> {
+  const reports: ConformanceReport[] = [];
+  const { client } = options;
+  // Contract first: the scenarios end with agent a in another room (portal movement).
+  if (client && options.suites.includes("contract"))
+    reports.push(...(await runContract(client, options.agents.a)));
+  if (client && options.suites.includes("scenarios")) {
+    const scenarios = await runScenarios(client, () => options.agents, {
+      update: options.updateGolden === true,
+      ...(options.only ? { only: options.only } : {}),
+    });
+    for (const s of scenarios) {
+      reports.push({
+        suite: "scenarios",
+        name: s.scenario,
+        ok: s.ok,
+        ...(s.problem ? { problem: s.problem } : {}),
+      });
+    }
+  }
+  if (options.suites.includes("policy") && options.gateway) {
+    reports.push(
+      ...(await runPolicy(
+        options.gateway,
+        options.policyAgents ?? ["main"],
+        client?.runId ?? `p${Date.now().toString(36)}`,
+      )),
+    );
+  }
+  return reports;
+}

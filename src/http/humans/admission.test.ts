@@ -1,0 +1,216 @@
+// WebSocket admission (issue #9): the Origin check resists DNS rebinding, connections and human
+// sessions are capped with a clear close reason, and new load is shed while the tick is near its
+// deadline. Real sockets on 127.0.0.1 with the real lobby world; the pure parts on fake requests.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { RateLimiter } from "../../aic/rate-limit.ts";
+import { AicService } from "../../aic/service.ts";
+import { BUNDLED_WORLD_DIR, resolveConfig } from "../../config/config.ts";
+import { loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../../runtime/world-runtime.ts";
+import { World } from "../../world/world.ts";
+import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
+import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
+
+const quiet = { info() {}, warn() {}, error() {} };
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(admission: Partial<AdmissionLimits> = {}) {
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
+  const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
+  const surface: WebSurfaceHandle = createWebSurface({
+    service,
+    worldDir: BUNDLED_WORLD_DIR,
+    logger: quiet,
+    admission: { ...DEFAULT_ADMISSION_LIMITS, ...admission },
+  });
+  const server: Server = createServer((_req, res) => res.writeHead(404).end());
+  server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  runtime.start();
+  const sockets: WebSocket[] = [];
+  cleanups.push(async () => {
+    for (const ws of sockets) ws.terminate();
+    await surface.close();
+    runtime.stop();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    surface,
+    open(headers: Record<string, string> = {}) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/world/ws`, { headers });
+      sockets.push(ws);
+      return ws;
+    },
+  };
+}
+
+/** How a connection attempt ends: refused at the upgrade (HTTP status), or opened then closed. */
+function outcome(ws: WebSocket): Promise<{ status?: number; opened: boolean }> {
+  return new Promise((resolve) => {
+    ws.once("unexpected-response", (_req, res) => resolve({ status: res.statusCode, opened: false }));
+    ws.once("open", () => resolve({ opened: true }));
+    ws.once("error", () => resolve({ opened: false }));
+  });
+}
+
+function closed(ws: WebSocket): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) =>
+    ws.once("close", (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+}
+
+function messages(ws: WebSocket): Record<string, unknown>[] {
+  const list: Record<string, unknown>[] = [];
+  ws.on("message", (data) => list.push(JSON.parse(String(data))));
+  return list;
+}
+
+describe("Origin check (DNS rebinding)", () => {
+  it("refuses a rebinding page whose Host header agrees with its Origin", async () => {
+    const s = await serve();
+    const evil = `evil.example:${s.port}`;
+    expect(await outcome(s.open({ origin: `http://${evil}`, host: evil }))).toEqual({
+      status: 403,
+      opened: false,
+    });
+  });
+
+  it("accepts the gateway's own addresses and no Origin; refuses another port or scheme", async () => {
+    const s = await serve();
+    for (const origin of [`http://127.0.0.1:${s.port}`, `http://localhost:${s.port}`]) {
+      expect((await outcome(s.open({ origin }))).opened, origin).toBe(true);
+    }
+    expect((await outcome(s.open())).opened).toBe(true);
+    for (const origin of [`http://127.0.0.1:${s.port + 1}`, "null", `file://127.0.0.1:${s.port}`]) {
+      expect(await outcome(s.open({ origin })), origin).toEqual({ status: 403, opened: false });
+    }
+  });
+
+  it("accepts an origin from the configured allow-list", async () => {
+    const s = await serve({ allowedOrigins: ["https://world.example"] });
+    expect((await outcome(s.open({ origin: "https://world.example" }))).opened).toBe(true);
+    expect((await outcome(s.open({ origin: "https://other.example" }))).status).toBe(403);
+  });
+});
+
+describe("connection and session caps", () => {
+  it("caps connections per address with close 1013 and a reason; a freed slot is reusable", async () => {
+    const s = await serve({ maxConnectionsPerAddress: 3 });
+    const first = [s.open(), s.open(), s.open()];
+    for (const ws of first) expect((await outcome(ws)).opened).toBe(true);
+    const extra = s.open();
+    const refused = closed(extra);
+    expect(await refused).toEqual({
+      code: 1013,
+      reason: "too many connections from this address (limit 3)",
+    });
+    first[0]!.close();
+    await closed(first[0]!);
+    await until(() => s.surface.stats().connections === 2);
+    const again = s.open();
+    expect((await outcome(again)).opened).toBe(true);
+    expect(s.surface.stats().connections).toBe(3);
+  });
+
+  it("caps connections in total", async () => {
+    const s = await serve({ maxConnections: 2 });
+    for (const ws of [s.open(), s.open()]) expect((await outcome(ws)).opened).toBe(true);
+    expect(await closed(s.open())).toEqual({ code: 1013, reason: "too many connections (limit 2)" });
+  });
+
+  it("caps human sessions: the next join gets a typed error and close 1013", async () => {
+    const s = await serve({ maxHumans: 2 });
+    for (const name of ["Ann", "Bob"]) {
+      const ws = s.open();
+      const got = messages(ws);
+      await outcome(ws);
+      ws.send(JSON.stringify({ type: "join", name }));
+      await until(() => got.some((m) => m.type === "welcome"));
+    }
+    const third = s.open();
+    const got = messages(third);
+    await outcome(third);
+    const end = closed(third);
+    third.send(JSON.stringify({ type: "join", name: "Cy" }));
+    expect(await end).toEqual({ code: 1013, reason: "the world is full (limit 2 humans)" });
+    expect(got).toContainEqual(
+      expect.objectContaining({ type: "error", code: "rate_limited", retryable: true, for: "join" }),
+    );
+    expect(s.surface.stats().sessions).toBe(2);
+  });
+});
+
+describe("admission logic", () => {
+  const req = (origin: string | undefined, localAddress = "127.0.0.1", remoteAddress = "127.0.0.1") =>
+    ({
+      headers: origin === undefined ? {} : { origin },
+      socket: { localPort: 18789, localAddress, remoteAddress },
+    }) as unknown as IncomingMessage;
+
+  it("matches the address the connection arrived on (LAN bind, IPv6, mapped IPv4)", () => {
+    const a = createAdmission(DEFAULT_ADMISSION_LIMITS, () => 0);
+    expect(a.originAllowed(req("http://192.168.1.5:18789", "192.168.1.5"))).toBe(true);
+    expect(a.originAllowed(req("http://192.168.1.5:18789", "::ffff:192.168.1.5"))).toBe(true);
+    expect(a.originAllowed(req("http://[::1]:18789", "::1"))).toBe(true);
+    expect(a.originAllowed(req("http://192.168.1.6:18789", "192.168.1.5"))).toBe(false);
+    expect(a.originAllowed(req("http://evil.example:18789", "192.168.1.5"))).toBe(false);
+    expect(a.originAllowed(req("not a url"))).toBe(false);
+  });
+
+  it("sheds new connections and joins while the tick is near its deadline", () => {
+    let load = 0.9;
+    const a = createAdmission(DEFAULT_ADMISSION_LIMITS, () => load);
+    const refused = a.connect(req(undefined));
+    expect(refused).toMatchObject({
+      ok: false,
+      refusal: { code: 1013, reason: expect.stringMatching(/busy/) },
+    });
+    expect(a.join(0)?.reason).toMatch(/busy/);
+    load = 0.3;
+    const admitted = a.connect(req(undefined));
+    expect(admitted.ok).toBe(true);
+    expect(a.join(0)).toBeUndefined();
+    expect(a.stats()).toEqual({ connections: 1, addresses: 1 });
+    if (admitted.ok) {
+      admitted.release();
+      admitted.release(); // idempotent
+    }
+    expect(a.stats()).toEqual({ connections: 0, addresses: 0 });
+  });
+
+  it("config: caps are configurable and origins must be real origins", () => {
+    const config = resolveConfig({
+      web: {
+        maxConnections: 5,
+        maxConnectionsPerAddress: 2,
+        maxHumans: 3,
+        allowedOrigins: ["https://a.example"],
+      },
+    });
+    expect(config.web).toMatchObject({
+      maxConnections: 5,
+      maxConnectionsPerAddress: 2,
+      maxHumans: 3,
+      allowedOrigins: ["https://a.example"],
+    });
+    expect(() => resolveConfig({ web: { allowedOrigins: ["*"] } })).toThrow(/allowedOrigins\.0/);
+    expect(() => resolveConfig({ web: { allowedOrigins: ["https://a.example/path"] } })).toThrow();
+  });
+});
+
+async function until(condition: () => boolean, attempts = 2000): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error("condition not reached");
+}

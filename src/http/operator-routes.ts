@@ -1,0 +1,122 @@
+// The operator's admin surface under /openclawworld/admin, registered with auth "gateway": only a
+// caller holding the gateway's operator token gets here (agents never have it). Save/load and
+// checkpoints (seed 001), plus the status agents are not shown (origin, wall-clock health, store).
+//   GET  /openclawworld/admin/status
+//   GET  /openclawworld/admin/snapshot                     the live world's snapshot (JSON)
+//   POST /openclawworld/admin/save                         save a snapshot now (compacts the log)
+//   GET  /openclawworld/admin/checkpoints                  the manifest: label, tick, time, hash
+//   POST /openclawworld/admin/checkpoints  {"label"}       save a named checkpoint
+//   POST /openclawworld/admin/checkpoints/<label>/restore  restore one
+//   POST /openclawworld/admin/load  <snapshot JSON>        restore a snapshot (same world only)
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import { sendJson } from "./respond.ts";
+
+export const OPERATOR_ROUTE = "/openclawworld/admin";
+
+/** What the operator can do to the running world (the plugin supplies it from the runtime). A
+ * refusal is thrown as an error carrying `status` (400, 404 or 409) and `code`. */
+export interface OperatorActions {
+  status(): unknown;
+  snapshot(): unknown;
+  save(): unknown;
+  listCheckpoints(): unknown;
+  createCheckpoint(label: unknown): unknown;
+  restoreCheckpoint(label: string): unknown;
+  load(snapshot: unknown): unknown;
+}
+
+/** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
+class RequestRefused extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function refusal(error: unknown): { status: number; code: string; message: string } | undefined {
+  if (error instanceof URIError)
+    return { status: 400, code: "bad_request", message: "malformed checkpoint label" };
+  if (!(error instanceof Error)) return undefined;
+  const { status, code } = error as Error & { status?: unknown; code?: unknown };
+  if (typeof status === "number" && status >= 400 && status < 500 && typeof code === "string")
+    return { status, code, message: error.message };
+  return undefined;
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new RequestRefused(413, "bad_request", "body too large");
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RequestRefused(400, "bad_request", "body is not JSON");
+  }
+}
+
+export function operatorRouteHandler(live: () => OperatorActions | undefined, logger: RuntimeLogger) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const method = req.method ?? "GET";
+    let route: string;
+    try {
+      route = new URL(req.url ?? "/", "http://localhost").pathname.slice(OPERATOR_ROUTE.length) || "/";
+    } catch {
+      route = "/";
+    }
+    try {
+      const ops = live();
+      if (!ops) {
+        sendJson(res, 503, {
+          status: "error",
+          error: { code: "room_not_ready", message: "the world is not running" },
+        });
+        return true;
+      }
+      const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
+      let data: unknown;
+      if (method === "GET" && route === "/status") data = ops.status();
+      else if (method === "GET" && route === "/snapshot") data = ops.snapshot();
+      else if (method === "POST" && route === "/save") data = ops.save();
+      else if (method === "GET" && route === "/checkpoints") data = { checkpoints: ops.listCheckpoints() };
+      else if (method === "POST" && route === "/checkpoints") {
+        const body = (await readJson(req)) as { label?: unknown } | undefined;
+        data = ops.createCheckpoint(body?.label);
+      } else if (method === "POST" && restore) data = ops.restoreCheckpoint(decodeURIComponent(restore[1]!));
+      else if (method === "POST" && route === "/load") data = ops.load(await readJson(req));
+      else {
+        sendJson(res, 404, {
+          status: "error",
+          error: { code: "not_found", message: `no operator endpoint ${method} ${route}` },
+        });
+        return true;
+      }
+      if (method === "POST") logger.info(`openclawworld: operator ${route} done`);
+      sendJson(res, 200, { status: "ok", data });
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused) {
+        sendJson(res, refused.status, {
+          status: "error",
+          error: { code: refused.code, message: refused.message },
+        });
+      } else {
+        logger.error(`openclawworld: operator ${method} ${route} failed: ${describe(error)}`);
+        if (!res.headersSent)
+          sendJson(res, 500, { status: "error", error: { code: "internal", message: "internal error" } });
+        else res.destroy();
+      }
+    }
+    return true;
+  };
+}

@@ -1,0 +1,160 @@
+// Operator save/load and checkpoints (seed 001), and that a restore stays invisible to agents.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RateLimiter } from "../aic/rate-limit.ts";
+import { AicService } from "../aic/service.ts";
+import { resolveConfig } from "../config/config.ts";
+import {
+  createCheckpoint,
+  currentSnapshot,
+  listCheckpoints,
+  loadSnapshot,
+  OperatorError,
+  restoreCheckpoint,
+  saveNow,
+} from "../runtime/operator.ts";
+import { smallWorld } from "../world/testing/fixtures.ts";
+import { World } from "../world/world.ts";
+import { createHost } from "./host.ts";
+import { operatorStatus, worldStatus } from "./status.ts";
+
+const quiet = { info() {}, warn() {}, error() {} };
+const cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const f of cleanup.splice(0)) f();
+});
+
+async function setup(stateDir?: string) {
+  const dir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
+  const host = await createHost({ config: resolveConfig({}), logger: quiet, stateDir: dir });
+  cleanup.push(() => {
+    host.runtime.stop();
+    host.store?.close();
+    if (!stateDir) rmSync(dir, { recursive: true, force: true });
+  });
+  const aic = new AicService({
+    runtime: host.runtime,
+    agents: (id) => ({ name: id }),
+    limiter: new RateLimiter({ disabled: true }),
+  });
+  const tick = async <T>(pending: Promise<T>): Promise<T> => {
+    host.runtime.stepNow();
+    return pending;
+  };
+  return { host, aic, tick, dir };
+}
+
+const say = (message: string, txId: string) => ({
+  agentId: "op_a",
+  roomId: "lobby",
+  txId,
+  channel: "global" as const,
+  message,
+});
+
+function errorOf(fn: () => unknown): OperatorError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof OperatorError) return error;
+    throw error;
+  }
+  throw new Error("expected an OperatorError");
+}
+
+describe("durability config", () => {
+  it("fsyncs every tick by default; snapshot.fsync: false writes to the OS only", async () => {
+    const { host } = await setup();
+    expect(host.store?.synchronous).toBe("full");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
+    const config = resolveConfig({ snapshot: { fsync: false } });
+    const relaxed = await createHost({ config, logger: quiet, stateDir: dir });
+    cleanup.push(() => {
+      relaxed.store?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    expect(relaxed.store?.synchronous).toBe("normal");
+  });
+});
+
+describe("operator save/load", () => {
+  it("saves snapshots with format, sim time and hash; lists and restores named checkpoints", async () => {
+    const { host, aic, tick } = await setup();
+    await tick(aic.join("op_a", { agentId: "op_a", roomId: "lobby" }));
+    await tick(aic.chatSend("op_a", say("kept", "tx_op_kept1")));
+    const saved = saveNow(host);
+    expect(saved).toMatchObject({
+      format: "openclawworld.snapshot.v1",
+      world: "lobby",
+      sceneHash: host.definition.sceneHash,
+      tick: host.runtime.world.tick,
+      time: host.runtime.world.serverTsMs,
+      hash: host.runtime.world.snapshotHash(),
+    });
+    const cp = createCheckpoint(host, "before-party");
+    expect(cp).toMatchObject({ label: "before-party", tick: saved.tick, time: saved.time, hash: saved.hash });
+    expect(listCheckpoints(host).map((c) => c.label)).toEqual(["before-party"]);
+    expect(errorOf(() => createCheckpoint(host, "no spaces"))).toMatchObject({ status: 400 });
+
+    const join = await aic.pollEvents("op_a", { agentId: "op_a", roomId: "lobby", sinceCursor: "c_0" });
+    await tick(aic.chatSend("op_a", say("undone", "tx_op_undone1")));
+    const late = await aic.pollEvents("op_a", { agentId: "op_a", roomId: "lobby", sinceCursor: "c_0" });
+    if (late.status !== "ok" || join.status !== "ok") throw new Error("poll failed");
+
+    const restored = restoreCheckpoint(host, "before-party");
+    expect(restored.hash).toBe(saved.hash);
+    expect(host.runtime.world.snapshotHash()).toBe(saved.hash);
+    expect(host.runtime.world.chatFor("agt_op_a", "lobby", 0).map((m) => m.message)).toEqual(["kept"]);
+    // A cursor from the undone future is refused as expired (never silently skips), with a way on.
+    const ahead = await aic.pollEvents("op_a", {
+      agentId: "op_a",
+      roomId: "lobby",
+      sinceCursor: late.data.nextCursor,
+    });
+    expect(ahead).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { reason: "cursor_expired", nextCursor: join.data.nextCursor } },
+    });
+    // The restored timeline is what a restart comes back to.
+    await tick(aic.chatSend("op_a", say("after restore", "tx_op_after1")));
+    const hash = host.runtime.world.snapshotHash();
+    host.runtime.stop();
+    host.store!.close();
+    const again = await setup(path.dirname(path.dirname(host.store!.file)));
+    expect(again.host.runtime.world.snapshotHash()).toBe(hash);
+    expect(again.host.recovery?.problems).toEqual([]);
+  });
+
+  it("refuses another world's snapshot, another format and a missing checkpoint with clear errors", async () => {
+    const { host } = await setup();
+    const other = World.create(smallWorld()).snapshot();
+    expect(errorOf(() => loadSnapshot(host, other)).message).toMatch(
+      /snapshot of world .* cannot restore into "lobby"/,
+    );
+    const wrong = { ...currentSnapshot(host), format: "clawblox.v0" };
+    expect(errorOf(() => loadSnapshot(host, wrong))).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/format "clawblox.v0" is not openclawworld.snapshot.v1/),
+    });
+    expect(errorOf(() => loadSnapshot(host, "nope")).message).toMatch(/JSON object/);
+    expect(errorOf(() => restoreCheckpoint(host, "missing"))).toMatchObject({ status: 404 });
+    // Its own snapshot loads.
+    const mine = currentSnapshot(host);
+    expect(loadSnapshot(host, JSON.parse(JSON.stringify(mine))).tick).toBe(mine.tick);
+  });
+
+  it("agents see sim time only: no origin, no wall-clock health; the operator sees both", async () => {
+    const { host } = await setup();
+    restoreCheckpoint(host, createCheckpoint(host, "x").label!);
+    const agentView = JSON.stringify(worldStatus(host, host.config, "someone"));
+    expect(agentView).not.toMatch(/origin|restored|lastTickMs|failedTicks|health/);
+    // Start's runtime details as data (seed 001): where the world is served and its scene hash.
+    expect(worldStatus(host, host.config)).toMatchObject({
+      world: { sceneHash: host.definition.sceneHash },
+      endpoints: { web: "/world/", aicBase: "/aic/v0.1", status: "/world/api/status" },
+    });
+    expect(operatorStatus(host)).toMatchObject({ origin: "restored", health: { running: false } });
+  });
+});

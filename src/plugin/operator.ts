@@ -1,0 +1,24 @@
+// The operator's actions on the live host, for the admin route (src/http/operator-routes.ts).
+import type { OperatorActions } from "../http/operator-routes.ts";
+import {
+  createCheckpoint,
+  currentSnapshot,
+  listCheckpoints,
+  loadSnapshot,
+  restoreCheckpoint,
+  saveNow,
+} from "../runtime/operator.ts";
+import type { WorldHost } from "./host.ts";
+import { operatorStatus } from "./status.ts";
+
+export function operatorActions(host: WorldHost): OperatorActions {
+  return {
+    status: () => operatorStatus(host),
+    snapshot: () => currentSnapshot(host),
+    save: () => saveNow(host),
+    listCheckpoints: () => listCheckpoints(host),
+    createCheckpoint: (label) => createCheckpoint(host, label),
+    restoreCheckpoint: (label) => restoreCheckpoint(host, label),
+    load: (snapshot) => loadSnapshot(host, snapshot),
+  };
+}

@@ -1,0 +1,331 @@
+// The world's durable store: one SQLite database (Node's built-in `node:sqlite`, WAL mode, full
+// fsync on commit) under the service's state directory. It holds
+//   - the tick log: the inputs of every applied tick, one row per tick, each written (and fsynced)
+//     before any answer of that tick reaches a caller (group commit per tick);
+//   - snapshots: "auto" ones that compact the log, and named operator checkpoints;
+//   - small session records adapters need to survive a restart (humans' resume tokens);
+//   - a quarantine for records that failed their checks, so nothing is dropped silently.
+// Everything here is synchronous on purpose: a tick commits before the tick loop goes on.
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { privateDirSync, privateFileSync } from "./private-files.ts";
+
+export type SnapshotKind = "auto" | "checkpoint";
+
+/** A stored snapshot's manifest entry (seed 001: label, tick, sim time, hash, format). */
+export interface SnapshotManifest {
+  id: number;
+  kind: SnapshotKind;
+  label: string | null;
+  tick: number;
+  /** Simulation time (ms) of the snapshot. */
+  time: number;
+  format: string;
+  /** SHA-256 of the snapshot's canonical JSON, as computed when it was saved. */
+  hash: string;
+  /** Wall-clock ISO time of the save: for the operator only, never shown to agents. */
+  savedAt: string;
+}
+
+export interface StoredSnapshot extends SnapshotManifest {
+  body: string;
+}
+
+export interface TickRow {
+  tick: number;
+  body: string;
+  checksum: string;
+}
+
+export interface StoreIdentity {
+  world: string;
+  sceneHash: string;
+}
+
+/** Checksum of one tick row: the tick number is part of it, so a row moved to another tick fails. */
+export function tickChecksum(tick: number, body: string): string {
+  return createHash("sha256").update(`${tick}\n${body}`).digest("hex").slice(0, 32);
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS ticks (tick INTEGER PRIMARY KEY, body TEXT NOT NULL, checksum TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshots (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL CHECK (kind IN ('auto', 'checkpoint')),
+  label TEXT,
+  tick INTEGER NOT NULL,
+  time INTEGER NOT NULL,
+  format TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  saved_at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS checkpoint_label ON snapshots(label) WHERE kind = 'checkpoint';
+CREATE TABLE IF NOT EXISTS sessions (scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY (scope, key));
+CREATE TABLE IF NOT EXISTS quarantine (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  what TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+`;
+
+const MANIFEST_COLUMNS = "id, kind, label, tick, time, format, hash, saved_at AS savedAt";
+
+export class WorldStore {
+  readonly file: string;
+  private readonly db: DatabaseSync;
+  private readonly insertTick: StatementSync;
+  private closed = false;
+
+  private constructor(file: string, db: DatabaseSync) {
+    this.file = file;
+    this.db = db;
+    this.insertTick = db.prepare("INSERT INTO ticks (tick, body, checksum) VALUES (?, ?, ?)");
+  }
+
+  /** Opens (or creates) the store. `synchronous: "full"` fsyncs every commit (the default);
+   * "off" leaves flushing to the OS (for benchmarks comparing the cost). */
+  static open(file: string, options: { synchronous?: "full" | "normal" | "off" } = {}): WorldStore {
+    // The saved world holds chat and idempotency records: private, like the gateway's own state.
+    privateDirSync(path.dirname(file));
+    const db = new DatabaseSync(file);
+    try {
+      privateFileSync(file);
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec(`PRAGMA synchronous = ${(options.synchronous ?? "full").toUpperCase()}`);
+      db.exec("PRAGMA busy_timeout = 2000");
+      db.exec(SCHEMA);
+      // Fails fast on a file that is not a database or is damaged beyond SQLite's own recovery.
+      const check = db.prepare("PRAGMA quick_check").get() as { quick_check?: string } | undefined;
+      if (check?.quick_check !== "ok") throw new Error(`database check failed: ${check?.quick_check}`);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new WorldStore(file, db);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** How commits reach the disk (PRAGMA synchronous): "full" fsyncs each one. */
+  get synchronous(): "off" | "normal" | "full" | "extra" {
+    const row = this.db.prepare("PRAGMA synchronous").get() as { synchronous: number };
+    return (["off", "normal", "full", "extra"] as const)[row.synchronous] ?? "full";
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  // ---- identity ------------------------------------------------------------------------------
+
+  identity(): StoreIdentity | undefined {
+    const world = this.meta("world");
+    const sceneHash = this.meta("sceneHash");
+    return world !== undefined && sceneHash !== undefined ? { world, sceneHash } : undefined;
+  }
+
+  setIdentity(identity: StoreIdentity): void {
+    this.transaction(() => {
+      this.setMeta("world", identity.world);
+      this.setMeta("sceneHash", identity.sceneHash);
+    });
+  }
+
+  meta(key: string): string | undefined {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db
+      .prepare(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      )
+      .run(key, value);
+  }
+
+  // ---- the tick log --------------------------------------------------------------------------
+
+  /** One tick, committed (and fsynced in full mode) before this returns. */
+  appendTick(tick: number, body: string): void {
+    this.insertTick.run(tick, body, tickChecksum(tick, body));
+  }
+
+  /** Log rows after `tick`, in tick order. */
+  ticksAfter(tick: number): TickRow[] {
+    return this.db
+      .prepare("SELECT tick, body, checksum FROM ticks WHERE tick > ? ORDER BY tick")
+      .all(tick) as unknown as TickRow[];
+  }
+
+  /** Test and repair helper: overwrite a row's body without fixing its checksum. */
+  corruptTickForTest(tick: number, body: string): void {
+    this.db.prepare("UPDATE ticks SET body = ? WHERE tick = ?").run(body, tick);
+  }
+
+  logStats(): { rows: number; firstTick: number | null; lastTick: number | null } {
+    const row = this.db
+      .prepare("SELECT COUNT(*) AS rows, MIN(tick) AS firstTick, MAX(tick) AS lastTick FROM ticks")
+      .get() as { rows: number; firstTick: number | null; lastTick: number | null };
+    return { rows: row.rows, firstTick: row.firstTick, lastTick: row.lastTick };
+  }
+
+  /** Moves log rows from `fromTick` on into the quarantine (kept for the operator, never replayed). */
+  quarantineTicksFrom(fromTick: number, reason: string): number {
+    return this.transaction(() => {
+      const rows = this.ticksAfter(fromTick - 1);
+      const put = this.db.prepare(
+        "INSERT INTO quarantine (what, ref, reason, at, body) VALUES ('tick', ?, ?, ?, ?)",
+      );
+      const at = new Date().toISOString();
+      for (const row of rows) put.run(String(row.tick), reason, at, row.body);
+      this.db.prepare("DELETE FROM ticks WHERE tick >= ?").run(fromTick);
+      return rows.length;
+    });
+  }
+
+  // ---- snapshots -----------------------------------------------------------------------------
+
+  /** Saves an auto snapshot and compacts: keeps the newest `keepAuto` auto snapshots and the log
+   * since the oldest of them (so an older snapshot plus the log can stand in for a damaged newer one). */
+  saveAutoSnapshot(entry: Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">, keepAuto = 2): number {
+    return this.transaction(() => {
+      const id = this.insertSnapshot({ ...entry, kind: "auto", label: null });
+      const kept = this.db
+        .prepare("SELECT id, tick FROM snapshots WHERE kind = 'auto' ORDER BY id DESC LIMIT ?")
+        .all(keepAuto) as { id: number; tick: number }[];
+      const oldest = kept[kept.length - 1]!;
+      this.db.prepare("DELETE FROM snapshots WHERE kind = 'auto' AND id < ?").run(oldest.id);
+      this.db.prepare("DELETE FROM ticks WHERE tick <= ?").run(Math.min(...kept.map((k) => k.tick)));
+      return id;
+    });
+  }
+
+  /** Starts a new timeline at this snapshot: every auto snapshot and log row of the old one goes
+   * (checkpoints stay). Used when the operator restores an earlier state. */
+  resetTimeline(entry: Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">): number {
+    return this.transaction(() => {
+      this.db.exec("DELETE FROM ticks");
+      this.db.exec("DELETE FROM snapshots WHERE kind = 'auto'");
+      return this.insertSnapshot({ ...entry, kind: "auto", label: null });
+    });
+  }
+
+  saveCheckpoint(label: string, entry: Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">): number {
+    return this.transaction(() => {
+      this.db.prepare("DELETE FROM snapshots WHERE kind = 'checkpoint' AND label = ?").run(label);
+      return this.insertSnapshot({ ...entry, kind: "checkpoint", label });
+    });
+  }
+
+  /** Auto snapshots, newest first (with bodies: recovery reads them in that order). */
+  autoSnapshots(): StoredSnapshot[] {
+    return this.db
+      .prepare(`SELECT ${MANIFEST_COLUMNS}, body FROM snapshots WHERE kind = 'auto' ORDER BY id DESC`)
+      .all() as unknown as StoredSnapshot[];
+  }
+
+  checkpoints(): SnapshotManifest[] {
+    return this.db
+      .prepare(`SELECT ${MANIFEST_COLUMNS} FROM snapshots WHERE kind = 'checkpoint' ORDER BY id`)
+      .all() as unknown as SnapshotManifest[];
+  }
+
+  checkpoint(label: string): StoredSnapshot | undefined {
+    return this.db
+      .prepare(`SELECT ${MANIFEST_COLUMNS}, body FROM snapshots WHERE kind = 'checkpoint' AND label = ?`)
+      .get(label) as unknown as StoredSnapshot | undefined;
+  }
+
+  /** Test helper: damage a stored snapshot's body (its recorded hash stays). */
+  corruptSnapshotForTest(id: number, body: string): void {
+    this.db.prepare("UPDATE snapshots SET body = ? WHERE id = ?").run(body, id);
+  }
+
+  quarantineSnapshot(id: number, reason: string): void {
+    this.transaction(() => {
+      const row = this.db.prepare("SELECT body FROM snapshots WHERE id = ?").get(id) as
+        | { body: string }
+        | undefined;
+      if (!row) return;
+      this.db
+        .prepare("INSERT INTO quarantine (what, ref, reason, at, body) VALUES ('snapshot', ?, ?, ?, ?)")
+        .run(String(id), reason, new Date().toISOString(), row.body);
+      this.db.prepare("DELETE FROM snapshots WHERE id = ?").run(id);
+    });
+  }
+
+  quarantined(): { what: string; ref: string; reason: string; at: string }[] {
+    return this.db.prepare("SELECT what, ref, reason, at FROM quarantine ORDER BY id").all() as unknown as {
+      what: string;
+      ref: string;
+      reason: string;
+      at: string;
+    }[];
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------
+
+  sessionList(scope: string): { key: string; value: string }[] {
+    return this.db
+      .prepare("SELECT key, value FROM sessions WHERE scope = ? ORDER BY key")
+      .all(scope) as unknown as { key: string; value: string }[];
+  }
+
+  sessionPut(scope: string, key: string, value: string): void {
+    this.db
+      .prepare(
+        "INSERT INTO sessions (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value",
+      )
+      .run(scope, key, value);
+  }
+
+  sessionDelete(scope: string, key: string): void {
+    this.db.prepare("DELETE FROM sessions WHERE scope = ? AND key = ?").run(scope, key);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private insertSnapshot(entry: Omit<StoredSnapshot, "id" | "savedAt">): number {
+    const result = this.db
+      .prepare(
+        "INSERT INTO snapshots (kind, label, tick, time, format, hash, saved_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        entry.kind,
+        entry.label,
+        entry.tick,
+        entry.time,
+        entry.format,
+        entry.hash,
+        new Date().toISOString(),
+        entry.body,
+      );
+    return Number(result.lastInsertRowid);
+  }
+
+  private transaction<T>(fn: () => T): T {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const value = fn();
+      this.db.exec("COMMIT");
+      return value;
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+}

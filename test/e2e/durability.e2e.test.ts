@@ -1,0 +1,226 @@
+// Crash test against a real gateway of its own (not the shared e2e one: its unclean boot must not
+// disturb other tests). Two agents move and chat through AIC at a steady rate; the gateway is killed
+// with SIGKILL 25 ms after an acknowledgement while other requests are in flight; after a restart on
+// the same state directory every acknowledged action is there exactly once, retries by txId answer
+// byte-identically, and an event cursor from before the crash continues without a gap.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, type LaunchedGateway, launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
+import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
+
+const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
+type AgentId = (typeof AGENTS)[number];
+
+interface Ack {
+  agentId: AgentId;
+  path: "moveTo" | "chatSend";
+  body: Record<string, unknown>;
+  answer: string;
+}
+
+let stateRoot: string | undefined;
+let live: LaunchedGateway | undefined;
+
+afterAll(async () => {
+  await live?.stop(); // SIGTERM, then wait for the exit
+  if (stateRoot) await rm(stateRoot, { recursive: true, force: true });
+});
+
+describe("durability: kill -9 of a real gateway", () => {
+  it("loses no acknowledged action, applies none twice, replays retries, keeps cursors", {
+    timeout: 600_000,
+  }, async () => {
+    await buildWebIfNeeded();
+    stateRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-crash-"));
+    const tokens = Object.fromEntries(AGENTS.map((id) => [id, randomToken()])) as Record<AgentId, string>;
+    const launch = async () =>
+      launchGateway({
+        stateRoot: stateRoot!,
+        port: await freePort(),
+        gatewayToken,
+        pluginConfig: {
+          agents: Object.fromEntries(AGENTS.map((id) => [id, { token: tokens[id], name: id }])),
+          // Room for a steady rate from two agents; the limiter is not what this test is about.
+          rateLimits: { classes: { action: { perSec: 50, burst: 50 }, chatSend: { perSec: 50, burst: 50 } } },
+        },
+      });
+    const gatewayToken = randomToken();
+    live = await launch();
+
+    const call = async (agentId: AgentId, endpoint: string, body: Record<string, unknown>) => {
+      const res = await fetch(`${live!.baseUrl}/aic/v0.1/${endpoint}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${tokens[agentId]}` },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+
+    const cursors: Record<AgentId, string> = {} as Record<AgentId, string>;
+    for (const agentId of AGENTS) {
+      const joined = await call(agentId, "join", { agentId, roomId: "lobby" });
+      expect(joined.status).toBe(200);
+      cursors[agentId] = JSON.parse(joined.text).data.cursor;
+    }
+    const map = (await (await fetch(`${live.baseUrl}/world/maps/lobby.json`)).json()) as {
+      width: number;
+      height: number;
+      layers: { name: string; data?: number[] }[];
+    };
+    const collision = map.layers.find((l) => l.name === "collision")!.data!;
+    const freeTiles: { tx: number; ty: number }[] = [];
+    for (let ty = 1; ty < map.height - 1; ty++)
+      for (let tx = 1; tx < map.width - 1; tx++)
+        if (collision[ty * map.width + tx] === 0) freeTiles.push({ tx, ty });
+
+    // Steady traffic from both agents; 25 ms after the 30th acknowledgement the gateway is killed
+    // with SIGKILL while requests are in flight.
+    const acks: Ack[] = [];
+    const unacked: Omit<Ack, "answer">[] = [];
+    const runId = Date.now().toString(36);
+    let killed = false;
+    const killAfter = 30;
+    // Four lanes (each agent moves in one and chats in another), each sending again soon after its
+    // answer: requests are in flight when the gateway dies. Every 200 answer is an acknowledgement, also one
+    // read after the kill (the server answered before it died).
+    const lanes = AGENTS.flatMap((agentId, agentIndex) =>
+      (["moveTo", "chatSend"] as const).map((path) => ({ agentId, agentIndex, path })),
+    );
+    const traffic = lanes.map(async ({ agentId, agentIndex, path: endpoint }) => {
+      for (let i = 0; !killed && i < 400; i++) {
+        const txId = `tx_${runId}_${agentIndex}_${endpoint}_${i}`;
+        const body =
+          endpoint === "moveTo"
+            ? {
+                agentId,
+                roomId: "lobby",
+                txId,
+                dest: freeTiles[(i * 7 + agentIndex * 13) % freeTiles.length],
+              }
+            : { agentId, roomId: "lobby", txId, channel: "global", message: `${agentId} says ${i}` };
+        let answer: { status: number; text: string };
+        try {
+          answer = await call(agentId, endpoint, body);
+        } catch {
+          // The connection died with the gateway: not acknowledged, so it may or may not have applied.
+          unacked.push({ agentId, path: endpoint, body });
+          break;
+        }
+        expect(answer.status, answer.text).toBe(200);
+        acks.push({ agentId, path: endpoint, body, answer: answer.text });
+        if (acks.length === killAfter) {
+          // Half a tick after the acknowledgement: the other lanes have sent their next requests,
+          // which wait for a tick that never comes.
+          setTimeout(() => {
+            killed = true;
+            live!.child.kill("SIGKILL");
+          }, 25);
+        }
+        // Random pauses shorter than a tick keep the lanes out of step with the ticks, so at the
+        // kill some requests are queued for the next tick.
+        await new Promise((r) => setTimeout(r, Math.random() * 20));
+      }
+    });
+    await Promise.all(traffic);
+    expect(killed).toBe(true);
+    await live.stop(); // reaps the killed process (it is already gone: no SIGTERM drain happens)
+    expect(acks.length).toBeGreaterThanOrEqual(killAfter);
+    const ackedChats = acks.filter((a) => a.path === "chatSend");
+    const ackedMoves = acks.filter((a) => a.path === "moveTo");
+    expect(ackedChats.length).toBeGreaterThanOrEqual(10);
+    expect(ackedMoves.length).toBeGreaterThanOrEqual(10);
+
+    // Restart on the same state directory (an unclean boot for the gateway: readiness = running).
+    live = await launch();
+
+    console.info(
+      `crash test: ${acks.length} acknowledged (${ackedMoves.length} moves, ${ackedChats.length} chats), ${unacked.length} in flight at the kill`,
+    );
+
+    // 0. The operator sees how the world came back (agents do not: their status has no origin).
+    const admin = (route: string, init: RequestInit = {}) =>
+      fetch(`${live!.baseUrl}/openclawworld/admin${route}`, {
+        ...init,
+        headers: { authorization: `Bearer ${gatewayToken}`, "content-type": "application/json" },
+      });
+    const operator = await (await admin("/status")).json();
+    expect(operator.data).toMatchObject({
+      origin: "restored",
+      durability: { recovery: { problems: [], quarantinedTicks: 0 } },
+    });
+    expect(operator.data.durability.recovery.replayedTicks).toBeGreaterThan(0);
+    expect((await fetch(`${live.baseUrl}/openclawworld/admin/status`)).status).toBe(401);
+    const publicStatus = await (await fetch(`${live.baseUrl}/world/api/status`)).text();
+    expect(publicStatus).not.toMatch(/origin|restored|lastTickMs/);
+    const checkpoint = await (
+      await admin("/checkpoints", { method: "POST", body: '{"label":"after-crash"}' })
+    ).json();
+    expect(checkpoint.data).toMatchObject({ label: "after-crash", format: "openclawworld.snapshot.v1" });
+
+    // 1. Every acknowledged chat is in the room's history exactly once.
+    const history = JSON.parse(
+      (
+        await call("agent_crash_a", "chatObserve", {
+          agentId: "agent_crash_a",
+          roomId: "lobby",
+          windowSec: 300,
+        })
+      ).text,
+    ).data.messages as { message: string }[];
+    for (const chat of ackedChats) {
+      expect(history.filter((m) => m.message === chat.body.message)).toHaveLength(1);
+    }
+
+    // 2. Retries of every acknowledged action answer byte-identically (replayed, not applied anew).
+    for (const ack of acks) {
+      const retry = await call(ack.agentId, ack.path, ack.body);
+      expect(retry.status).toBe(200);
+      expect(retry.text).toBe(ack.answer);
+    }
+    // Retries of the in-flight, unacknowledged ones are fine either way, and never apply twice.
+    for (const pending of unacked) {
+      const first = await call(pending.agentId, pending.path, pending.body);
+      const again = await call(pending.agentId, pending.path, pending.body);
+      expect(again.text).toBe(first.text);
+    }
+    const after = JSON.parse(
+      (
+        await call("agent_crash_a", "chatObserve", {
+          agentId: "agent_crash_a",
+          roomId: "lobby",
+          windowSec: 300,
+        })
+      ).text,
+    ).data.messages as { message: string }[];
+    const counts = new Map<string, number>();
+    for (const m of after) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+
+    // 3. The cursor from before the crash continues: every acknowledged chat arrives once, in order.
+    const seen: string[] = [];
+    let cursor = cursors.agent_crash_b;
+    for (let page = 0; page < 50; page++) {
+      const polled = JSON.parse(
+        (
+          await call("agent_crash_b", "pollEvents", {
+            agentId: "agent_crash_b",
+            roomId: "lobby",
+            sinceCursor: cursor,
+            limit: 200,
+          })
+        ).text,
+      );
+      expect(polled.status).toBe("ok"); // not cursor_expired: nothing was dropped here
+      for (const event of polled.data.events as { type: string; payload: { message?: string } }[])
+        if (event.type === "chat.message") seen.push(event.payload.message!);
+      if (polled.data.nextCursor === cursor) break;
+      cursor = polled.data.nextCursor;
+    }
+    const ackedMessages = ackedChats.map((c) => c.body.message as string);
+    expect(seen.filter((m) => ackedMessages.includes(m))).toHaveLength(ackedMessages.length);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(after.map((m) => m.message));
+  });
+});
