@@ -123,6 +123,7 @@ export class WorldRuntime {
     const batch = this.queue;
     this.queue = [];
     const started = this.now();
+    const cpuStarted = process.cpuUsage();
     let result: StepResult;
     try {
       this.beforeStep?.();
@@ -160,7 +161,10 @@ export class WorldRuntime {
         this.logger.warn(`openclawworld: tick listener failed: ${describe(error)}`);
       }
     }
-    this.stats.busyMs = this.stats.busyMs * 0.8 + (this.now() - started) * 0.2;
+    // CPU time this process spent on the tick, not wall time: on a machine busy with other processes
+    // the wall clock stretches while our own work does not, and that must not shed our humans.
+    const cpu = process.cpuUsage(cpuStarted);
+    this.stats.busyMs = this.stats.busyMs * 0.8 + ((cpu.user + cpu.system) / 1000) * 0.2;
     return result;
   }
 
