@@ -14,6 +14,8 @@ export const DEFAULT_RATE_CLASSES: Record<string, RateClass> = {
   /** moveTo + interact share one bucket (PRD 12 "moveTo/interact"). */
   action: { perSec: 5, burst: 10 },
   chatObserve: { perSec: 2, burst: 5 },
+  /** POST /heartbeat itself; an embedded action also takes from its own endpoint's class. */
+  heartbeat: { perSec: 1, burst: 5 },
   /** join + leave. */
   session: { perSec: 1, burst: 5 },
   /** Held-direction movement from humans (WASD changes); not an AIC endpoint. */
@@ -46,6 +48,8 @@ export class RateLimiter {
   // Map iteration order is insertion order; re-inserting on use makes it an LRU.
   private readonly buckets = new Map<string, Bucket>();
   private callsSinceSweep = 0;
+  /** Requests refused, per class, since this limiter was made (for metrics). */
+  private readonly denied = new Map<string, number>();
 
   constructor(options: RateLimiterOptions = {}) {
     this.disabled = options.disabled === true;
@@ -93,7 +97,13 @@ export class RateLimiter {
     }
     this.buckets.set(id, { tokens, updatedMs: now });
     this.evictOverflow();
+    this.denied.set(className, (this.denied.get(className) ?? 0) + 1);
     return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate.perSec)) };
+  }
+
+  /** Refusals per class since this limiter was made. */
+  deniedCounts(): ReadonlyMap<string, number> {
+    return this.denied;
   }
 
   get size(): number {

@@ -9,7 +9,13 @@ import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
 
-export const REQUIRED_TOOLS = ["ocw_status", "ocw_observe", "ocw_poll_events", "ocw_chat_observe"] as const;
+export const REQUIRED_TOOLS = [
+  "ocw_status",
+  "ocw_observe",
+  "ocw_poll_events",
+  "ocw_chat_observe",
+  "ocw_heartbeat",
+] as const;
 export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
 export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
@@ -92,6 +98,14 @@ export const PluginConfigSchema = z.strictObject({
         .describe(
           "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
         ),
+      // The patch rate is separate from the tick rate: browsers get a patch every
+      // round(tickRate / patchRate) ticks (src/http/humans/view-sync.ts). Unset: every tick.
+      patchRate: z
+        .int()
+        .min(1)
+        .max(20)
+        .optional()
+        .describe("Updates per second sent to each browser (default: the world's tick rate)"),
     })
     .prefault({}),
   rateLimits: z

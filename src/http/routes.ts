@@ -19,8 +19,33 @@ export interface WebSurface {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
+/** The world's Prometheus metrics as the routes see them. */
+export interface MetricsSurface {
+  readonly contentType: string;
+  render(): Promise<string>;
+}
+
 /** The surfaces of the running world, or undefined while the world service is not running. */
-export type LiveSurfaces = () => { aicHttp?: AicHttpSurface; web?: WebSurface } | undefined;
+export type LiveSurfaces = () =>
+  | { aicHttp?: AicHttpSurface; web?: WebSurface; metrics?: MetricsSurface }
+  | undefined;
+
+export const METRICS_PATH = "/world/metrics";
+
+/**
+ * Metrics are for the operator's own scraper on this machine: answered only to a caller connected
+ * from a loopback address that did not come through a proxy. They reveal load and who is around
+ * (connections, actors per room), which agents and the public are not shown, and the /world prefix
+ * is authenticated by the plugin, not by the gateway's operator token (a Prometheus scrape config
+ * has no way to present that token only to this path without exposing it to every job). A reverse
+ * proxy on the same machine connects from loopback too, so any forwarding header means "not local".
+ */
+export function isLocalCaller(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  if (headers.forwarded || headers["x-forwarded-for"] || headers["x-real-ip"]) return false;
+  const address = req.socket?.remoteAddress ?? "";
+  return address === "::1" || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
 
 const NOT_RUNNING = aicError("room_not_ready", "the world service is not running");
 
@@ -72,9 +97,33 @@ export function worldRouteHandler(live: LiveSurfaces, status: () => unknown, log
     }
     if (path.startsWith("/world/api/")) return sendJson(res, 404, { error: `no such endpoint: ${path}` });
     const host = live();
+    if (path === METRICS_PATH) return serveMetrics(req, res, host?.metrics);
     if (!host?.web) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
     if (!(await host.web.handleHttp(req, res))) sendJson(res, 404, { error: `not found: ${path}` });
   });
+}
+
+async function serveMetrics(
+  req: IncomingMessage,
+  res: ServerResponse,
+  metrics: MetricsSurface | undefined,
+): Promise<void> {
+  if (!isLocalCaller(req)) {
+    return sendJson(res, 403, {
+      error: "metrics are served to loopback callers only (not through a proxy)",
+    });
+  }
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return sendJson(res, 405, { error: "method not allowed" }, { allow: "GET, HEAD" });
+  }
+  if (!metrics) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+  const body = await metrics.render();
+  res.writeHead(200, {
+    "content-type": metrics.contentType,
+    "cache-control": "no-store",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 export function worldUpgradeHandler(live: LiveSurfaces, logger: RuntimeLogger) {

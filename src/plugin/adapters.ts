@@ -8,6 +8,7 @@ import { createWebSurface } from "../http/humans/web-surface.ts";
 import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
+import { createWorldMetrics } from "./metrics.ts";
 
 /** Bearer token -> agentId, compared in constant time. */
 export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
@@ -45,6 +46,9 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     resumeGraceMs: config.web.resumeGraceSec * 1000,
     ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    ...(config.web.patchRate
+      ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
+      : {}),
     admission: {
       maxConnections: config.web.maxConnections,
       maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
@@ -52,10 +56,13 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
       allowedOrigins: config.web.allowedOrigins,
     },
   });
+  const metrics = createWorldMetrics({ runtime: host.runtime, limiter, web: () => web.stats() });
   host.aic = aic;
   host.aicHttp = aicHttp;
   host.web = web;
+  host.metrics = metrics;
   host.closers.push(
+    () => metrics.close(),
     () => aicHttp.close(),
     () => web.close(),
   );

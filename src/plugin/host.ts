@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { AicService } from "../aic/service.ts";
 import type { ResolvedConfig } from "../config/config.ts";
-import type { AicHttpSurface, WebSurface } from "../http/routes.ts";
+import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 
@@ -15,6 +15,8 @@ export interface WorldHost extends OpenedWorld {
   aic?: AicService;
   aicHttp?: AicHttpSurface;
   web?: WebSurface;
+  /** Prometheus metrics of this world (served at /world/metrics to loopback callers). */
+  metrics?: MetricsSurface;
 }
 
 export interface HostOptions {

@@ -58,12 +58,20 @@ interface Pending {
 
 type TickListener = (info: TickInfo) => void;
 
+/** Wall-clock cost of one applied tick: the world's step, and the whole tick (step, durable commit,
+ * answers and every listener, e.g. the browsers' view sync), which is what bounds the tick rate. */
+export interface TickTiming {
+  stepMs: number;
+  totalMs: number;
+}
+
 export class WorldRuntime {
   private current: WorldApi;
   private readonly logger: RuntimeLogger;
   private readonly now: () => number;
   private queue: Pending[] = [];
   private readonly listeners = new Set<TickListener>();
+  private readonly timingListeners = new Set<(timing: TickTiming) => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private nextDueMs = 0;
   private stats = {
@@ -118,6 +126,12 @@ export class WorldRuntime {
     return () => this.listeners.delete(listener);
   }
 
+  /** Subscribe to the timing of each applied tick (metrics); never fed back into the world. */
+  onTickTiming(listener: (timing: TickTiming) => void): () => void {
+    this.timingListeners.add(listener);
+    return () => this.timingListeners.delete(listener);
+  }
+
   /** Apply everything queued and advance one tick. The loop calls this; tests may call it directly. */
   stepNow(): StepResult | undefined {
     const batch = this.queue;
@@ -165,6 +179,18 @@ export class WorldRuntime {
     // the wall clock stretches while our own work does not, and that must not shed our humans.
     const cpu = process.cpuUsage(cpuStarted);
     this.stats.busyMs = this.stats.busyMs * 0.8 + ((cpu.user + cpu.system) / 1000) * 0.2;
+    const totalMs = this.now() - started;
+    if (this.timingListeners.size > 0) {
+      const timing = { stepMs: this.stats.lastTickMs, totalMs };
+      for (const listener of this.timingListeners) {
+        try {
+          listener(timing);
+        } catch (error) {
+          this.stats.failedListeners += 1;
+          this.logger.warn(`openclawworld: tick timing listener failed: ${describe(error)}`);
+        }
+      }
+    }
     return result;
   }
 

@@ -289,6 +289,8 @@ export interface WorldApi {
   eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage;
   /** Latest seq appended in a room (0 when none). */
   latestSeq(roomId: string): number;
+  /** How many events a room's log retains now (bounded by the world's event retention). */
+  retainedEventCount(roomId: string): number;
 
   /** A stored idempotent result, if the key is known and not expired. */
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined;

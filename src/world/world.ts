@@ -836,6 +836,10 @@ export class World implements WorldApi {
     return this.rooms.get(roomId)?.log.lastSeq ?? 0;
   }
 
+  retainedEventCount(roomId: string): number {
+    return this.rooms.get(roomId)?.log.retainedCount ?? 0;
+  }
+
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined {
     const entry = this.txStore.get(key, this.nowMs);
     return entry ? { payloadHash: entry.payloadHash, result: entry.result } : undefined;

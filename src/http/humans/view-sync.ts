@@ -1,7 +1,12 @@
 // What each human's browser is shown, read through the contract's read interface: the room (map,
-// objects, roster) on entering it, then per tick an interest-managed delta of the actors near them
-// and the events they may perceive. Sends happen at the tick rate; a slow socket skips ticks and
-// heals on the next delta, because `sent` records what the browser has.
+// objects, roster) on entering it, then per patch an interest-managed delta of the actors near them
+// and the events they may perceive. Patches go out every `patchEveryTicks` ticks (the patch rate is
+// separate from the tick rate: nothing is lost between patches, the delta is against what the
+// browser has and events follow the viewer's own seq). Each actor is put in wire form once per patch
+// and that object is shared by every viewer's delta. A slow socket (more than BACKPRESSURE_BYTES
+// queued) skips patches and heals on the next one, because `sent` records what the browser has; one
+// that stays behind for SLOW_CLIENT_MS is closed with a reason, so a stuck client never holds more
+// than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import path from "node:path";
 import type { TickInfo, WorldReads } from "../../aic/reads.ts";
 import type { EntityView } from "../../world/types.ts";
@@ -22,6 +27,16 @@ import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
 const EVENTS_PER_PUSH = 200;
+/** A socket over BACKPRESSURE_BYTES for this long is closed (code 4008) instead of waited for. */
+export const SLOW_CLIENT_MS = 10_000;
+export const SLOW_CLIENT_CLOSE = { code: 4008, reason: "too slow: updates could not be delivered" } as const;
+
+export interface ViewSyncOptions {
+  /** Send patches every this many ticks (1 = every tick). */
+  patchEveryTicks?: number;
+  /** Monotonic milliseconds (tests pass a fake). */
+  now?: () => number;
+}
 
 export interface RoomView {
   entities: WireEntity[];
@@ -47,8 +62,24 @@ export function createViewSync(
   send: (s: HumanSession, message: ServerMessage) => void,
   warn: (message: string) => void,
   presence: PresenceState,
+  options: ViewSyncOptions = {},
 ): ViewSync {
+  const patchEvery = Math.max(1, Math.floor(options.patchEveryTicks ?? 1));
+  const now = options.now ?? (() => performance.now());
   const history = new ChatHistory();
+  /** Since when each session's socket has been over the backpressure limit. */
+  const behindSince = new WeakMap<HumanSession, number>();
+  /** Wire form of each actor, made once per patch and shared by every viewer (undefined between
+   * patches: a room entry outside a patch reads the world afresh). */
+  let patchWire: Map<string, WireEntity> | undefined;
+  const wireOf = (entity: EntityView): WireEntity => {
+    let wire = patchWire?.get(entity.id);
+    if (!wire) {
+      wire = presence.decorate(toWire(entity));
+      patchWire?.set(entity.id, wire);
+    }
+    return wire;
+  };
   const radars = new WeakMap<HumanSession, RadarView>();
   const radarOf = (s: HumanSession) => {
     let view = radars.get(s);
@@ -101,7 +132,7 @@ export function createViewSync(
       hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
       s.actor.entityId,
     );
-    return hits.filter((h) => ids.has(h.entity.id)).map((h) => presence.decorate(toWire(h.entity)));
+    return hits.filter((h) => ids.has(h.entity.id)).map((h) => wireOf(h.entity));
   }
 
   /** Everyone in the room by name (no positions): the presence list; positions stream by interest. */
@@ -133,7 +164,17 @@ export function createViewSync(
 
   function pushTo(s: HumanSession, info: TickInfo): void {
     const ws = s.ws!;
-    if (ws.bufferedAmount > BACKPRESSURE_BYTES) return;
+    if (ws.bufferedAmount > BACKPRESSURE_BYTES) {
+      const since = behindSince.get(s);
+      if (since === undefined) behindSince.set(s, now());
+      else if (now() - since >= SLOW_CLIENT_MS) {
+        behindSince.delete(s);
+        warn(`openclawworld web: closing ${s.actor.entityId}: ${SLOW_CLIENT_CLOSE.reason}`);
+        ws.close(SLOW_CLIENT_CLOSE.code, SLOW_CLIENT_CLOSE.reason);
+      }
+      return;
+    }
+    behindSince.delete(s);
     const self = reads.getEntity(s.actor.entityId);
     if (!self) return;
     if (self.roomId !== s.roomId) {
@@ -156,7 +197,20 @@ export function createViewSync(
 
   function pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void {
     for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
-    const radarDue = info.tick % radarEveryTicks(reads.definition.tickRate) === 0;
+    if (info.tick % patchEvery !== 0) return;
+    patchWire = new Map();
+    try {
+      pushPatch(sessions, info);
+    } finally {
+      patchWire = undefined;
+    }
+  }
+
+  function pushPatch(sessions: Iterable<HumanSession>, info: TickInfo): void {
+    const radarDue =
+      Math.floor(info.tick / patchEvery) %
+        Math.max(1, Math.round(radarEveryTicks(reads.definition.tickRate) / patchEvery)) ===
+      0;
     const dotsByRoom = new Map<string, ReturnType<typeof roomDots>>();
     for (const s of sessions) {
       if (!s.ws || !s.roomId) continue;

@@ -34,6 +34,8 @@ export interface WebSurfaceDeps {
   /** Where a new human's entity id comes from: random by default; a deterministic replay (the
    * in-process conformance run) passes a counter. */
   humanIds?: () => string;
+  /** Patches to browsers every this many ticks (the patch rate is separate from the tick rate). */
+  patchEveryTicks?: number;
   /** Connection and session caps, allowed origins (admission.ts). */
   admission?: AdmissionLimits;
 }
@@ -86,7 +88,9 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   }
 
   const presence = new PresenceState();
-  const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence);
+  const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence, {
+    ...(deps.patchEveryTicks ? { patchEveryTicks: deps.patchEveryTicks } : {}),
+  });
   const hooks = createRoomHooks({
     presence,
     service,

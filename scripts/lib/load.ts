@@ -1,0 +1,692 @@
+// The load harness (issue #13): a real gateway on loopback in an isolated state directory, H humans
+// as real WebSocket clients walking and chatting, A agents over AIC HTTP moving, observing, chatting
+// and long-polling their events. It measures what a user meets:
+//   - input -> authoritative update latency as ANOTHER client sees it: a mover that has stood still
+//     sends a move (WS click_to_move or HTTP moveTo) at t0; every other human that has the mover in
+//     view records when its first delta moving that entity arrives (one clock: all clients live here);
+//   - tick time (the gateway's own histogram at /world/metrics, phase="total": step + durable commit +
+//     answers + view sync), RSS, CPU, event log depth and rate-limited count from the same scrape;
+//   - frames and bytes per human client per second, dropped connections;
+//   - cursor integrity per agent: event seqs strictly increasing, no duplicates, pages that continue
+//     exactly where the previous one ended, no cursor_expired, and every global chat acknowledged while
+//     the agent was present delivered to it exactly once.
+// Rate limits are raised for the run (every class 1,000/s, burst 1,000) so it measures the world, not
+// the limiter; the limiter still runs and its refusals are counted. The WebSocket admission caps
+// (web.maxConnections, maxConnectionsPerAddress, maxHumans) are raised to fit: all humans are local. Loops are bounded and the run stops
+// by itself; the gateway is stopped with SIGTERM and its state directory removed.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { WebSocket } from "ws";
+import { DEFAULT_RATE_CLASSES } from "../../src/aic/rate-limit.ts";
+import { type LaunchedGateway, launchGateway, randomToken } from "./gateway.ts";
+
+export interface LoadOptions {
+  humans: number;
+  agents: number;
+  /** Measured duration (after everyone joined). */
+  seconds: number;
+  /** How often a progress line is printed and a time-series point recorded. */
+  reportEverySec?: number;
+  onProgress?: (line: string) => void;
+  /** Where humans walk: a box of tiles (default: the lobby's plaza). */
+  walkBox?: { tx0: number; ty0: number; tx1: number; ty1: number };
+  /** Patches per second to each browser (plugin config web.patchRate; default: every tick). */
+  patchRate?: number;
+  /** How long the gateway may take to come up (a busy machine is slow). */
+  readyTimeoutMs?: number;
+}
+
+export interface SeriesPoint {
+  tSec: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  tickP50Ms: number | null;
+  tickP99Ms: number | null;
+  rssMiB: number;
+  cpuPct: number;
+  bytesPerClientPerSec: number;
+  connected: number;
+}
+
+export interface LoadReport {
+  humans: number;
+  agents: number;
+  seconds: number;
+  latency: { samples: number; p50Ms: number; p95Ms: number; p99Ms: number; maxMs: number; lost: number };
+  tick: { count: number; p50Ms: number; p99Ms: number; stepP99Ms: number; hz: number };
+  rssMiB: { start: number; end: number; max: number };
+  cpuPct: number;
+  eventLogDepth: number;
+  humansTraffic: { framesPerClientPerSec: number; bytesPerClientPerSec: number };
+  agentsTraffic: { requests: number; requestsPerAgentPerSec: number; errors: number };
+  droppedConnections: number;
+  dropReasons: string[];
+  rateLimited: { serverTotal: number; answersSeen: number };
+  cursorErrors: number;
+  cursorErrorSamples: string[];
+  chatsChecked: number;
+  series: SeriesPoint[];
+  loadAverage: number[];
+  gatewayStartupMs: number;
+}
+
+// ---- small statistics ----------------------------------------------------------------------------
+
+/** Latencies in 0.25 ms bins up to 10 s (beyond counts in the last bin): exact enough, bounded memory. */
+export class LatencyHistogram {
+  private readonly bins = new Uint32Array(40_001);
+  count = 0;
+  max = 0;
+  add(ms: number): void {
+    this.bins[Math.min(40_000, Math.max(0, Math.round(ms * 4)))]! += 1;
+    this.count += 1;
+    if (ms > this.max) this.max = ms;
+  }
+  quantile(q: number): number | null {
+    if (this.count === 0) return null;
+    const rank = Math.ceil(q * this.count);
+    let seen = 0;
+    for (let i = 0; i < this.bins.length; i++) {
+      seen += this.bins[i]!;
+      if (seen >= rank) return i / 4;
+    }
+    return this.max;
+  }
+  reset(): void {
+    this.bins.fill(0);
+    this.count = 0;
+    this.max = 0;
+  }
+}
+
+/** A Prometheus histogram's cumulative buckets: le (seconds) -> count. */
+type Buckets = Map<number, number>;
+
+/** Quantile (ms) from the difference of two cumulative bucket sets, interpolated inside the bucket. */
+export function bucketQuantileMs(now: Buckets, before: Buckets | undefined, q: number): number | null {
+  const les = [...now.keys()].sort((a, b) => a - b);
+  const counts = les.map((le) => (now.get(le) ?? 0) - (before?.get(le) ?? 0));
+  const total = counts.at(-1) ?? 0;
+  if (total <= 0) return null;
+  const rank = q * total;
+  let lower = 0;
+  let below = 0;
+  for (let i = 0; i < les.length; i++) {
+    const le = les[i]!;
+    if (counts[i]! >= rank) {
+      if (!Number.isFinite(le)) return lower * 1000;
+      const inBucket = counts[i]! - below;
+      const frac = inBucket > 0 ? (rank - below) / inBucket : 1;
+      return (lower + (le - lower) * frac) * 1000;
+    }
+    below = counts[i]!;
+    lower = Number.isFinite(le) ? le : lower;
+  }
+  return lower * 1000;
+}
+
+interface Scrape {
+  atMs: number;
+  tickTotal: Buckets;
+  tickStep: Buckets;
+  ticks: number;
+  rssBytes: number;
+  cpuSeconds: number;
+  eventLogDepth: number;
+  rateLimited: number;
+  connected: number;
+}
+
+/** Reads the figures the harness needs from the Prometheus text. */
+export function parseMetrics(text: string, atMs: number): Scrape {
+  const scrape: Scrape = {
+    atMs,
+    tickTotal: new Map(),
+    tickStep: new Map(),
+    ticks: 0,
+    rssBytes: 0,
+    cpuSeconds: 0,
+    eventLogDepth: 0,
+    rateLimited: 0,
+    connected: 0,
+  };
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const space = line.lastIndexOf(" ");
+    const series = line.slice(0, space);
+    const value = Number(line.slice(space + 1));
+    const bucket = /^openclawworld_tick_duration_seconds_bucket\{le="([^"]+)",phase="(step|total)"\}$/.exec(
+      series,
+    );
+    if (bucket) {
+      const le = bucket[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number(bucket[1]);
+      (bucket[2] === "total" ? scrape.tickTotal : scrape.tickStep).set(le, value);
+    } else if (series === "openclawworld_ticks_total") scrape.ticks = value;
+    else if (series === 'openclawworld_process_memory_bytes{type="rss"}') scrape.rssBytes = value;
+    else if (series.startsWith("openclawworld_process_cpu_seconds_total")) scrape.cpuSeconds += value;
+    else if (series.startsWith("openclawworld_event_log_depth")) scrape.eventLogDepth += value;
+    else if (series.startsWith("openclawworld_rate_limited_total")) scrape.rateLimited += value;
+    else if (series === 'openclawworld_ws_connections{state="connected"}') scrape.connected = value;
+  }
+  return scrape;
+}
+
+// ---- the participants ----------------------------------------------------------------------------
+
+const ROOM = "lobby";
+const DEFAULT_BOX = { tx0: 16, ty0: 11, tx1: 28, ty1: 20 };
+/** A mover counts as standing still once its own view showed no step for this long. */
+const STILL_MS = 300;
+/** A move nobody saw within this is counted as lost (not as a latency). */
+const PENDING_MS = 3000;
+
+interface PendingMove {
+  t0: number;
+  seenBy: Set<number>;
+}
+
+interface Human {
+  index: number;
+  ws: WebSocket;
+  entityId?: string;
+  bytes: number;
+  frames: number;
+  nextActAt: number;
+  nextChatAt: number;
+  closedByUs: boolean;
+}
+
+interface AgentState {
+  agentId: string;
+  token: string;
+  entityId?: string;
+  cursor?: string;
+  lastSeq: number;
+  seen: Set<number>;
+  chatIds: Set<string>;
+}
+
+interface Shared {
+  pending: Map<string, PendingMove>;
+  latency: LatencyHistogram;
+  window: LatencyHistogram;
+  lost: number;
+  measuring: boolean;
+  rateLimitedAnswers: number;
+  cursorErrors: string[];
+  /** Global chats acknowledged while measuring: id -> ack time. */
+  chats: Map<string, number>;
+  /** When any human last saw each entity step (its own human included): a mover moves again only
+   * from rest, so the first step an observer sees after t0 is caused by that input. */
+  lastMoveSeen: Map<string, number>;
+}
+
+function atRest(shared: Shared, entityId: string, now: number): boolean {
+  return now - (shared.lastMoveSeen.get(entityId) ?? 0) > STILL_MS && !shared.pending.has(entityId);
+}
+
+function rand(min: number, max: number): number {
+  return min + Math.random() * (max - min);
+}
+
+function noteMove(shared: Shared, observer: number, entityId: string, now: number): void {
+  const move = shared.pending.get(entityId);
+  if (!move || move.seenBy.has(observer)) return;
+  move.seenBy.add(observer);
+  if (shared.measuring) {
+    shared.latency.add(now - move.t0);
+    shared.window.add(now - move.t0);
+  }
+}
+
+type Update = { id: string; x?: number; y?: number };
+
+function connectHuman(baseUrl: string, index: number, shared: Shared, onDrop: (reason: string) => void) {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/world/ws`, { perMessageDeflate: false });
+  const human: Human = {
+    index,
+    ws,
+    bytes: 0,
+    frames: 0,
+    nextActAt: performance.now() + rand(500, 2500),
+    nextChatAt: performance.now() + rand(3000, 12_000),
+    closedByUs: false,
+  };
+  const welcomed = new Promise<void>((resolve, reject) => {
+    ws.once("error", reject);
+    ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Load ${index}` })));
+    ws.on("message", (data: Buffer) => {
+      const now = performance.now();
+      if (shared.measuring) {
+        human.bytes += data.length;
+        human.frames += 1;
+      }
+      const msg = JSON.parse(data.toString()) as {
+        type: string;
+        entityId?: string;
+        update?: Update[];
+        for?: string;
+        code?: string;
+        data?: { result?: string; chatMessageId?: string };
+      };
+      if (msg.type === "welcome") {
+        human.entityId = msg.entityId;
+        resolve();
+      } else if (msg.type === "delta") {
+        // Updates only: an entity entering this view (add) says nothing about when it moved.
+        for (const u of msg.update ?? []) {
+          if (u.x === undefined && u.y === undefined) continue;
+          shared.lastMoveSeen.set(u.id, now);
+          if (u.id !== human.entityId) noteMove(shared, index, u.id, now);
+        }
+      } else if (msg.type === "result" && msg.for === "click_to_move" && msg.data?.result !== "accepted") {
+        if (human.entityId) shared.pending.delete(human.entityId);
+      } else if (msg.type === "result" && msg.for === "chat_send" && msg.data?.chatMessageId) {
+        if (shared.measuring) shared.chats.set(msg.data.chatMessageId, now);
+      } else if (msg.type === "error") {
+        if (msg.code === "rate_limited") shared.rateLimitedAnswers += 1;
+        if (msg.for === "click_to_move" && human.entityId) shared.pending.delete(human.entityId);
+      }
+    });
+  });
+  ws.on("close", (code, reason) => {
+    if (!human.closedByUs) onDrop(`human ${index}: closed ${code} ${reason.toString()}`.trim());
+  });
+  ws.on("error", () => {});
+  return { human, welcomed };
+}
+
+function humanStep(human: Human, shared: Shared, box: typeof DEFAULT_BOX, now: number, chat: boolean): void {
+  if (!human.entityId || human.ws.readyState !== WebSocket.OPEN) return;
+  if (now >= human.nextActAt && atRest(shared, human.entityId, now)) {
+    human.nextActAt = now + rand(1500, 2500);
+    shared.pending.set(human.entityId, { t0: now, seenBy: new Set() });
+    human.ws.send(
+      JSON.stringify({
+        type: "click_to_move",
+        destTx: Math.floor(rand(box.tx0, box.tx1 + 1)),
+        destTy: Math.floor(rand(box.ty0, box.ty1 + 1)),
+      }),
+    );
+  }
+  if (chat && now >= human.nextChatAt) {
+    human.nextChatAt = now + rand(8000, 12_000);
+    human.ws.send(
+      JSON.stringify({ type: "chat_send", channel: "global", message: `hello from ${human.index}` }),
+    );
+  }
+}
+
+// ---- agents over AIC HTTP ------------------------------------------------------------------------
+
+interface AicAnswer {
+  status: "ok" | "error";
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+function seqOf(cursor: string): number {
+  const bytes = Buffer.from(cursor, "base64url");
+  return bytes.length >= 9 ? Number(bytes.readBigUInt64BE(1)) : 0;
+}
+
+async function runAgent(
+  baseUrl: string,
+  agent: AgentState,
+  shared: Shared,
+  box: typeof DEFAULT_BOX,
+  counters: { requests: number; errors: number },
+  stopActingAt: () => number,
+  stopped: () => boolean,
+): Promise<void> {
+  const call = async (endpoint: string, body: Record<string, unknown>): Promise<AicAnswer> => {
+    counters.requests += 1;
+    try {
+      const res = await fetch(`${baseUrl}/aic/v0.1/${endpoint}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ agentId: agent.agentId, roomId: ROOM, ...body }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const answer = (await res.json()) as AicAnswer;
+      if (answer.status === "error") {
+        counters.errors += 1;
+        if (answer.error?.code === "rate_limited") shared.rateLimitedAnswers += 1;
+      }
+      return answer;
+    } catch (error) {
+      counters.errors += 1;
+      return { status: "error", error: { code: "transport", message: (error as Error).message } };
+    }
+  };
+  const bad = (what: string) => {
+    if (shared.cursorErrors.length < 10_000) shared.cursorErrors.push(`${agent.agentId}: ${what}`);
+  };
+
+  const poll = async () => {
+    while (!stopped()) {
+      const sinceCursor = agent.cursor!;
+      const answer = await call("pollEvents", { sinceCursor, limit: 200, waitMs: 1000 });
+      if (answer.status !== "ok") {
+        if (answer.error?.code === "conflict") {
+          bad(`cursor_expired: ${answer.error.message}`);
+          agent.cursor = String(answer.error.details?.nextCursor ?? sinceCursor);
+        } else await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
+      const page = answer.data as {
+        events: { cursor: string; type: string; payload: Record<string, unknown> }[];
+        nextCursor: string;
+      };
+      const from = seqOf(sinceCursor);
+      for (const event of page.events) {
+        const seq = seqOf(event.cursor);
+        if (agent.seen.has(seq)) bad(`duplicate seq ${seq}`);
+        else if (seq <= agent.lastSeq) bad(`seq ${seq} after ${agent.lastSeq}`);
+        if (seq <= from) bad(`seq ${seq} not after the page's cursor ${from}`);
+        agent.seen.add(seq);
+        agent.lastSeq = Math.max(agent.lastSeq, seq);
+        if (event.type === "chat.message" && event.payload.channel === "global") {
+          const id = String(event.payload.messageId);
+          if (agent.chatIds.has(id)) bad(`chat ${id} delivered twice`);
+          agent.chatIds.add(id);
+        }
+      }
+      const next = seqOf(page.nextCursor);
+      const last = page.events.length ? seqOf(page.events.at(-1)!.cursor) : from;
+      if (next < last) bad(`nextCursor ${next} behind the last event ${last}`);
+      agent.cursor = page.nextCursor;
+    }
+  };
+
+  const act = async () => {
+    let n = 0;
+    let nextChatAt = performance.now() + rand(3000, 12_000);
+    let nextObserveAt = performance.now() + rand(500, 3000);
+    while (performance.now() < stopActingAt() && !stopped()) {
+      const now = performance.now();
+      const entityId = agent.entityId!;
+      if (atRest(shared, entityId, now)) {
+        shared.pending.set(entityId, { t0: performance.now(), seenBy: new Set() });
+        const moved = await call("moveTo", {
+          txId: `tx_${agent.agentId}_${n++}_${randomToken(4)}`,
+          dest: {
+            tx: Math.floor(rand(box.tx0, box.tx1 + 1)),
+            ty: Math.floor(rand(box.ty0, box.ty1 + 1)),
+          },
+        });
+        if (moved.status !== "ok" || moved.data?.result !== "accepted") shared.pending.delete(entityId);
+      }
+      if (now >= nextObserveAt) {
+        nextObserveAt = now + rand(2000, 4000);
+        await call("observe", { radius: 400, detail: "lite" });
+      }
+      if (now >= nextChatAt) {
+        nextChatAt = now + rand(8000, 12_000);
+        const sent = await call("chatSend", {
+          txId: `tx_${agent.agentId}_chat_${n++}_${randomToken(4)}`,
+          channel: "global",
+          message: `agent ${agent.agentId} says hi`,
+        });
+        const id = sent.status === "ok" ? String(sent.data?.chatMessageId ?? "") : "";
+        if (id && shared.measuring) shared.chats.set(id, performance.now());
+      }
+      await new Promise((r) => setTimeout(r, rand(1500, 2500)));
+    }
+  };
+  await Promise.all([poll(), act()]);
+}
+
+// ---- the run -------------------------------------------------------------------------------------
+
+function fmt(v: number | null, digits = 1): string {
+  return v === null ? "-" : v.toFixed(digits);
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadReport> {
+  const log = options.onProgress ?? ((line: string) => console.log(line));
+  const box = options.walkBox ?? DEFAULT_BOX;
+  const everySec = options.reportEverySec ?? 5;
+  const agentIds = Array.from({ length: options.agents }, (_, i) => `load_${i}`);
+  const tokens = Object.fromEntries(agentIds.map((id) => [id, randomToken()]));
+  const generous = Object.fromEntries(
+    Object.keys(DEFAULT_RATE_CLASSES).map((name) => [name, { perSec: 1000, burst: 1000 }]),
+  );
+  const stateRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-load-"));
+  let gateway: LaunchedGateway | undefined;
+  const shared: Shared = {
+    pending: new Map(),
+    latency: new LatencyHistogram(),
+    window: new LatencyHistogram(),
+    lost: 0,
+    measuring: false,
+    rateLimitedAnswers: 0,
+    cursorErrors: [],
+    chats: new Map(),
+    lastMoveSeen: new Map(),
+  };
+  const humans: Human[] = [];
+  const dropReasons: string[] = [];
+  let stopping = false;
+  const timers: ReturnType<typeof setInterval>[] = [];
+  try {
+    log(
+      `load: starting a gateway (${options.humans} humans, ${options.agents} agents, ${options.seconds} s)`,
+    );
+    gateway = await launchGateway({
+      stateRoot,
+      pluginConfig: {
+        agents: Object.fromEntries(agentIds.map((id) => [id, { token: tokens[id], name: `Load ${id}` }])),
+        rateLimits: { classes: generous },
+        // Every human connects from 127.0.0.1: the admission caps are raised to fit the run.
+        web: {
+          maxConnections: options.humans + 50,
+          maxConnectionsPerAddress: options.humans + 50,
+          maxHumans: options.humans + 50,
+          ...(options.patchRate ? { patchRate: options.patchRate } : {}),
+        },
+      },
+      gatewayConfig: { agents: { entries: { main: {} } } },
+      ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
+    });
+    const baseUrl = gateway.baseUrl;
+    log(`load: gateway ready at ${baseUrl} in ${gateway.startupMs} ms`);
+    const scrape = async (): Promise<Scrape> => {
+      const res = await fetch(`${baseUrl}/world/metrics`, { signal: AbortSignal.timeout(10_000) });
+      if (!res.ok) throw new Error(`metrics answered ${res.status}`);
+      return parseMetrics(await res.text(), performance.now());
+    };
+
+    // Everyone joins first (in small batches, so joining is not what is measured).
+    for (let i = 0; i < options.humans; i += 20) {
+      const batch = Array.from({ length: Math.min(20, options.humans - i) }, (_, k) =>
+        connectHuman(baseUrl, i + k, shared, (reason) => {
+          if (!stopping) dropReasons.push(reason);
+        }),
+      );
+      await Promise.all(batch.map((b) => b.welcomed));
+      humans.push(...batch.map((b) => b.human));
+    }
+    const agents: AgentState[] = [];
+    for (const agentId of agentIds) {
+      const res = await fetch(`${baseUrl}/aic/v0.1/join`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${tokens[agentId]}`, "content-type": "application/json" },
+        body: JSON.stringify({ agentId, roomId: ROOM }),
+      });
+      const answer = (await res.json()) as AicAnswer;
+      if (answer.status !== "ok")
+        throw new Error(`agent ${agentId} could not join: ${JSON.stringify(answer)}`);
+      const data = answer.data as { entityId: string; cursor: string };
+      agents.push({
+        agentId,
+        token: tokens[agentId]!,
+        entityId: data.entityId,
+        cursor: data.cursor,
+        lastSeq: seqOf(data.cursor),
+        seen: new Set(),
+        chatIds: new Set(),
+      });
+    }
+    log(`load: ${humans.length} humans and ${agents.length} agents joined; measuring`);
+
+    const first = await scrape();
+    let previous = first;
+    let maxRss = first.rssBytes;
+    const started = performance.now();
+    const endAt = started + options.seconds * 1000;
+    shared.measuring = true;
+    const series: SeriesPoint[] = [];
+    let windowBytes = 0;
+    const bytesSoFar = () => humans.reduce((n, h) => n + h.bytes, 0);
+
+    // Humans act on a 100 ms scheduler; pending moves nobody saw expire as lost.
+    timers.push(
+      setInterval(() => {
+        const now = performance.now();
+        for (const h of humans) humanStep(h, shared, box, now, now < endAt);
+        for (const [id, move] of shared.pending) {
+          if (now - move.t0 > PENDING_MS) {
+            if (move.seenBy.size === 0 && shared.measuring) shared.lost += 1;
+            shared.pending.delete(id);
+          }
+        }
+      }, 100),
+    );
+    const counters = { requests: 0, errors: 0 };
+    const agentRuns = agents.map((a) =>
+      runAgent(
+        baseUrl,
+        a,
+        shared,
+        box,
+        counters,
+        () => endAt,
+        () => stopping,
+      ),
+    );
+
+    // Progress lines and the time series, until the end (a bounded loop: one iteration per period).
+    const periods = Math.max(1, Math.ceil(options.seconds / everySec));
+    for (let p = 1; p <= periods; p++) {
+      await new Promise((r) =>
+        setTimeout(r, Math.max(0, Math.min(started + p * everySec * 1000, endAt) - performance.now())),
+      );
+      const now = await scrape();
+      maxRss = Math.max(maxRss, now.rssBytes);
+      const dtSec = (now.atMs - previous.atMs) / 1000;
+      const bytes = bytesSoFar();
+      const point: SeriesPoint = {
+        tSec: Math.round((now.atMs - started) / 100) / 10,
+        latencyP50Ms: shared.window.quantile(0.5),
+        latencyP95Ms: shared.window.quantile(0.95),
+        tickP50Ms: bucketQuantileMs(now.tickTotal, previous.tickTotal, 0.5),
+        tickP99Ms: bucketQuantileMs(now.tickTotal, previous.tickTotal, 0.99),
+        rssMiB: Math.round((now.rssBytes / 2 ** 20) * 10) / 10,
+        cpuPct: Math.round(((now.cpuSeconds - previous.cpuSeconds) / dtSec) * 1000) / 10,
+        bytesPerClientPerSec: humans.length ? Math.round((bytes - windowBytes) / humans.length / dtSec) : 0,
+        connected: now.connected,
+      };
+      windowBytes = bytes;
+      series.push(point);
+      shared.window.reset();
+      previous = now;
+      log(
+        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz) | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrors.length}`,
+      );
+    }
+    shared.measuring = false;
+    const elapsedSec = (performance.now() - started) / 1000;
+    const last = await scrape();
+    // Let the agents' long-polls drain every chat acknowledged in time, then stop them.
+    await new Promise((r) => setTimeout(r, 3000));
+    stopping = true;
+    await Promise.all(agentRuns);
+    const chatIds = [...shared.chats.keys()];
+    for (const agent of agents) {
+      const missing = chatIds.filter((id) => !agent.chatIds.has(id));
+      if (missing.length)
+        shared.cursorErrors.push(
+          `${agent.agentId}: ${missing.length} global chats never delivered (e.g. ${missing[0]})`,
+        );
+    }
+    const totalBytes = humans.reduce((n, h) => n + h.bytes, 0);
+    const totalFrames = humans.reduce((n, h) => n + h.frames, 0);
+    const q = (v: number | null) => Math.round((v ?? Number.NaN) * 100) / 100;
+    return {
+      humans: options.humans,
+      agents: options.agents,
+      seconds: Math.round(elapsedSec * 10) / 10,
+      latency: {
+        samples: shared.latency.count,
+        p50Ms: q(shared.latency.quantile(0.5)),
+        p95Ms: q(shared.latency.quantile(0.95)),
+        p99Ms: q(shared.latency.quantile(0.99)),
+        maxMs: q(shared.latency.max),
+        lost: shared.lost,
+      },
+      tick: {
+        count: last.ticks - first.ticks,
+        p50Ms: q(bucketQuantileMs(last.tickTotal, first.tickTotal, 0.5)),
+        p99Ms: q(bucketQuantileMs(last.tickTotal, first.tickTotal, 0.99)),
+        stepP99Ms: q(bucketQuantileMs(last.tickStep, first.tickStep, 0.99)),
+        hz: Math.round(((last.ticks - first.ticks) / ((last.atMs - first.atMs) / 1000)) * 10) / 10,
+      },
+      rssMiB: {
+        start: Math.round((first.rssBytes / 2 ** 20) * 10) / 10,
+        end: Math.round((last.rssBytes / 2 ** 20) * 10) / 10,
+        max: Math.round((maxRss / 2 ** 20) * 10) / 10,
+      },
+      cpuPct:
+        Math.round(((last.cpuSeconds - first.cpuSeconds) / ((last.atMs - first.atMs) / 1000)) * 1000) / 10,
+      eventLogDepth: last.eventLogDepth,
+      humansTraffic: {
+        framesPerClientPerSec: humans.length
+          ? Math.round((totalFrames / humans.length / elapsedSec) * 10) / 10
+          : 0,
+        bytesPerClientPerSec: humans.length ? Math.round(totalBytes / humans.length / elapsedSec) : 0,
+      },
+      agentsTraffic: {
+        requests: counters.requests,
+        requestsPerAgentPerSec: agents.length
+          ? Math.round((counters.requests / agents.length / elapsedSec) * 10) / 10
+          : 0,
+        errors: counters.errors,
+      },
+      droppedConnections: dropReasons.length,
+      dropReasons: dropReasons.slice(0, 20),
+      rateLimited: { serverTotal: last.rateLimited, answersSeen: shared.rateLimitedAnswers },
+      cursorErrors: shared.cursorErrors.length,
+      cursorErrorSamples: shared.cursorErrors.slice(0, 20),
+      chatsChecked: chatIds.length,
+      series,
+      loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      gatewayStartupMs: gateway.startupMs,
+    };
+  } finally {
+    stopping = true;
+    for (const t of timers) clearInterval(t);
+    for (const h of humans) {
+      h.closedByUs = true;
+      h.ws.close(1000, "load run over");
+    }
+    await gateway?.stop();
+    await rm(stateRoot, { recursive: true, force: true });
+  }
+}
+
+/** The last line of `npm run load`: the issue's keys. */
+export function summaryLine(report: LoadReport): Record<string, number> {
+  return {
+    humans: report.humans,
+    agents: report.agents,
+    p50Ms: report.latency.p50Ms,
+    p95Ms: report.latency.p95Ms,
+    tickP99Ms: report.tick.p99Ms,
+    droppedConnections: report.droppedConnections,
+    cursorErrors: report.cursorErrors,
+    bytesPerClientPerSec: report.humansTraffic.bytesPerClientPerSec,
+    rssMiB: report.rssMiB.end,
+  };
+}

@@ -1,0 +1,125 @@
+// The view sync's efficiency rules: a patch rate separate from the tick rate (nothing lost between
+// patches), one wire object per actor per patch shared by every viewer, and slow sockets skipped,
+// then closed with a reason (bounded memory).
+
+import { describe, expect, it } from "vitest";
+import type { WebSocket } from "ws";
+import { worldReads } from "../../aic/reads.ts";
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../../runtime/world-runtime.ts";
+import { World } from "../../world/world.ts";
+import { PresenceState } from "./presence-state.ts";
+import type { ServerMessage } from "./protocol.ts";
+import { type HumanSession, newSession } from "./session.ts";
+import { createViewSync, SLOW_CLIENT_CLOSE, SLOW_CLIENT_MS, type ViewSyncOptions } from "./view-sync.ts";
+
+const quiet = { info() {}, warn() {}, error() {} };
+
+function fakeSocket() {
+  const ws = {
+    OPEN: 1,
+    readyState: 1,
+    bufferedAmount: 0,
+    closed: undefined as unknown,
+    close(code: number, reason: string) {
+      ws.closed = { code, reason };
+    },
+  };
+  return ws;
+}
+
+async function setup(options: ViewSyncOptions = {}) {
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
+  const reads = worldReads(runtime);
+  const sent: { s: HumanSession; message: ServerMessage }[] = [];
+  const view = createViewSync(
+    reads,
+    (s, message) => sent.push({ s, message }),
+    () => {},
+    new PresenceState(),
+    options,
+  );
+  const sessions: HumanSession[] = [];
+  const sockets: ReturnType<typeof fakeSocket>[] = [];
+  for (const id of ["hum_aaaaaaaa", "hum_bbbbbbbb"]) {
+    const ws = fakeSocket();
+    const s = newSession(id, ws as unknown as WebSocket, 16 * 32, id);
+    const joined = runtime.submit({ kind: "join", entityId: id, actorKind: "human", name: id });
+    runtime.stepNow();
+    expect((await joined).ok).toBe(true);
+    sessions.push(s);
+    sockets.push(ws);
+  }
+  for (const s of sessions) view.enterRoom(s, reads.getEntity(s.actor.entityId)!, reads.latestSeq("lobby"));
+  let ticks = 0;
+  const tick = () => {
+    const result = runtime.stepNow()!;
+    ticks += 1;
+    view.pushTick(sessions, { tick: result.tick, serverTsMs: result.serverTsMs, events: result.events });
+  };
+  const move = (s: HumanSession) =>
+    runtime.submit({ kind: "moveDir", entityId: s.actor.entityId, dx: 1, dy: 0 });
+  return { runtime, reads, view, sent, sessions, sockets, tick, move, ticks: () => ticks };
+}
+
+const deltas = (sent: { message: ServerMessage }[]) => sent.filter((m) => m.message.type === "delta");
+
+describe("view sync", () => {
+  it("sends patches every patchEveryTicks ticks and loses nothing between them", async () => {
+    const env = await setup({ patchEveryTicks: 2 });
+    void env.move(env.sessions[0]!);
+    const ticksSent = new Set<number>();
+    for (let i = 0; i < 6; i++) {
+      env.tick();
+      for (const d of deltas(env.sent)) ticksSent.add((d.message as { tick: number }).tick);
+    }
+    expect(ticksSent.size).toBeGreaterThan(0);
+    for (const t of ticksSent) expect(t % 2).toBe(0);
+    // What the viewer has is where the mover is now (after the last patch).
+    const a = env.sessions[0]!.actor.entityId;
+    const lastPatchTick = Math.max(...ticksSent);
+    expect(lastPatchTick).toBe(env.reads.tick - (env.reads.tick % 2));
+    const shown = env.sessions[1]!.sent.get(a)!;
+    expect(env.reads.tick % 2).toBe(0); // two join ticks + six
+    expect(shown.x).toBe(Math.round(env.reads.getEntity(a)!.pos.x));
+  });
+
+  it("puts each actor in wire form once per patch: every viewer's delta shares the object", async () => {
+    const env = await setup();
+    void env.move(env.sessions[0]!);
+    env.tick();
+    env.tick();
+    const a = env.sessions[0]!.actor.entityId;
+    const mine = env.sessions[0]!.sent.get(a);
+    const theirs = env.sessions[1]!.sent.get(a);
+    expect(mine).toBeDefined();
+    expect(theirs).toBe(mine);
+  });
+
+  it("skips a slow socket, then closes it with a reason after SLOW_CLIENT_MS; a fast one keeps getting patches", async () => {
+    let now = 0;
+    const env = await setup({ now: () => now });
+    env.sockets[1]!.bufferedAmount = 2 << 20;
+    void env.move(env.sessions[0]!);
+    env.tick();
+    env.sent.length = 0;
+    void env.move(env.sessions[0]!);
+    now = SLOW_CLIENT_MS - 1;
+    env.tick();
+    expect(env.sent.some((m) => m.s === env.sessions[1])).toBe(false);
+    expect(env.sockets[1]!.closed).toBeUndefined();
+    now = SLOW_CLIENT_MS + 1;
+    env.tick();
+    expect(env.sockets[1]!.closed).toEqual(SLOW_CLIENT_CLOSE);
+    expect(env.sockets[0]!.closed).toBeUndefined();
+    // A socket that catches up is no longer counted as behind: it would need another full period.
+    env.sockets[0]!.bufferedAmount = 2 << 20;
+    env.tick();
+    env.sockets[0]!.bufferedAmount = 0;
+    env.tick();
+    env.sockets[0]!.bufferedAmount = 2 << 20;
+    now += SLOW_CLIENT_MS - 1;
+    env.tick();
+    expect(env.sockets[0]!.closed).toBeUndefined();
+  });
+});
