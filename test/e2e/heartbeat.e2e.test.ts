@@ -94,8 +94,11 @@ describe("ocw_heartbeat through the gateway's tool path", () => {
     }
     const allowed = await invokeTool("ocw_heartbeat", move, { agentId: "walker" });
     expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
-    // walker's first heartbeat had no context yet: the tool perceives first and applies nothing.
-    expect(allowed.body.result?.content[0]?.text).toContain("NOT applied");
+    // Without a remembered context (walker's first heartbeat in this gateway) the tool perceives first
+    // and applies nothing; with one (another file may have run ocw_heartbeat as walker) it applies.
+    if (!allowed.body.result?.content[0]?.text.includes("NOT applied")) {
+      expect(allowed.body.result?.details.action).toMatchObject({ status: "ok" });
+    }
     const second = await invokeTool("ocw_heartbeat", move, { agentId: "walker" });
     expect(second.body.result?.details.action).toMatchObject({
       status: "ok",
