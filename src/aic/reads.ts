@@ -26,27 +26,29 @@ export interface WorldReads
   load(): number;
 }
 
-/** Read-only view of a hosted world: the world's own query methods, without step() or snapshots. */
+/** Read-only view of a hosted world: the world's own query methods, without step() or snapshots.
+ * Every read asks the runtime for its current world: an operator restore or a journal rollback
+ * swaps it between ticks, and a view kept from before would show the undone state. */
 export function worldReads(runtime: WorldRuntime): WorldReads {
-  const world = runtime.world;
+  const world = (): WorldApi => runtime.world;
   return {
     get definition() {
-      return world.definition;
+      return world().definition;
     },
     get tick() {
-      return world.tick;
+      return world().tick;
     },
     get serverTsMs() {
-      return world.serverTsMs;
+      return world().serverTsMs;
     },
-    getEntity: (id) => world.getEntity(id),
-    actorsInRoom: (roomId) => world.actorsInRoom(roomId),
-    queryRadius: (roomId, center, radius) => world.queryRadius(roomId, center, radius),
-    objectView: (objectId) => world.objectView(objectId),
-    isBlocked: (roomId, tile) => world.isBlocked(roomId, tile),
+    getEntity: (id) => world().getEntity(id),
+    actorsInRoom: (roomId) => world().actorsInRoom(roomId),
+    queryRadius: (roomId, center, radius) => world().queryRadius(roomId, center, radius),
+    objectView: (objectId) => world().objectView(objectId),
+    isBlocked: (roomId, tile) => world().isBlocked(roomId, tile),
     eventsFor: (recipientId, roomId, afterSeq, limit) =>
-      world.eventsFor(recipientId, roomId, afterSeq, limit),
-    latestSeq: (roomId) => world.latestSeq(roomId),
+      world().eventsFor(recipientId, roomId, afterSeq, limit),
+    latestSeq: (roomId) => world().latestSeq(roomId),
     onTick: (listener) => runtime.onTick(listener),
     load: () => runtime.health().load,
   };
