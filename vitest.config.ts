@@ -26,12 +26,15 @@ export default defineConfig({
         },
       },
       {
-        // The packed plugin installed into a fresh gateway: its own gateway, so it runs after the
-        // unit and e2e files (a later group) instead of competing with them for the 2 cores.
+        // The packed plugin installed into a fresh gateway: its own gateway, so it runs in a group of
+        // its own instead of competing with the unit and e2e files for the 2 cores. Vitest 5.1.1 runs
+        // the higher groupOrder first (checked, although its doc comment says lowest first), so -1
+        // puts it after them: unit and e2e report first, and its `npm pack` (which rebuilds web/dist)
+        // never runs under the browser tests.
         test: {
           name: "install",
           include: ["test/install/**/*.test.ts"],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: -1 },
           testTimeout: 120_000,
           hookTimeout: 480_000,
         },

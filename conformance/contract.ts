@@ -117,6 +117,21 @@ export function contractCases(
     c("join", "the room it is in", "pass", { ...base }),
     c("join", "a room id with a space", "bad_request", { agentId, roomId: "no such room" }),
     c("leave", "without roomId", "bad_request", { agentId }),
+    c("heartbeat", "without a token or an action", "pass", { ...base }),
+    c("heartbeat", "an unknown key", "bad_request", { ...base, verbose: true }),
+    c("heartbeat", "a malformed contextToken", "bad_request", { ...base, contextToken: "not a token" }),
+    c("heartbeat", "an action without a contextToken", "bad_request", {
+      ...base,
+      action: { kind: "chatSend", txId: tx("hb_notoken"), message: "x" },
+    }),
+    c("heartbeat", 'action kind "teleport"', "bad_request", {
+      ...base,
+      action: { kind: "teleport", txId: tx("hb_kind"), dest: { tx: 1, ty: 1 } },
+    }),
+    c("heartbeat", "an embedded chat over the length limit", "bad_request", {
+      ...base,
+      action: { kind: "chatSend", txId: tx("hb_long"), message: "x".repeat(CHAT_MESSAGE_MAX_CHARS + 1) },
+    }),
   ];
 }
 

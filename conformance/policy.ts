@@ -31,6 +31,7 @@ const REQUIRED: [string, Record<string, unknown>][] = [
   ["ocw_observe", { radius: 64 }],
   ["ocw_poll_events", {}],
   ["ocw_chat_observe", { windowSec: 30 }],
+  ["ocw_heartbeat", {}],
 ];
 const OPTIONAL = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
 

@@ -41,6 +41,7 @@ const DATA_DEF: Record<string, string> = {
   pollEvents: "PollEventsResponseData",
   join: "JoinResponseData",
   leave: "LeaveResponseData",
+  heartbeat: "HeartbeatResponseData",
 };
 
 export class ScenarioFailure extends Error {}

@@ -103,6 +103,8 @@ const DESCRIPTIONS: Record<EndpointName, string> = {
     'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends. An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
   join: "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
   leave: "Extension: leave the room (presence.leave reason disconnect).",
+  heartbeat:
+    "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes.",
 };
 
 /** docs/aic/v0.1/openapi.json (OpenAPI 3.1). */

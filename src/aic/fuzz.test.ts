@@ -23,6 +23,7 @@ const VALID: Record<EndpointName, Record<string, unknown>> = {
   pollEvents: { agentId: A, roomId: "lobby", sinceCursor: "c_0", waitMs: 1000 },
   join: { agentId: A, roomId: "lobby" },
   leave: { agentId: A, roomId: "lobby" },
+  heartbeat: { agentId: A, roomId: "lobby" },
 };
 
 /** Text that is not well-formed Unicode: UTF-16 code units drawn with lone surrogates likely. */

@@ -14,6 +14,8 @@ export const DEFAULT_RATE_CLASSES: Record<string, RateClass> = {
   /** moveTo + interact share one bucket (PRD 12 "moveTo/interact"). */
   action: { perSec: 5, burst: 10 },
   chatObserve: { perSec: 2, burst: 5 },
+  /** POST /heartbeat itself; an embedded action also takes from its own endpoint's class. */
+  heartbeat: { perSec: 1, burst: 5 },
   /** join + leave. */
   session: { perSec: 1, burst: 5 },
   /** Held-direction movement from humans (WASD changes); not an AIC endpoint. */

@@ -311,6 +311,108 @@ export const LeaveResponseData = named(
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),
 );
 
+// ---- heartbeat (extension, issue #12: one cheap call per wake-up) ---------------------------
+export const CONTEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/;
+/** Delta list bounds: a heartbeat stays compact however busy the room was. */
+export const MAX_DELTA_ITEMS = 10;
+export const MAX_SUGGESTIONS = 3;
+export const ContextToken = named(
+  "ContextToken",
+  z.string().regex(CONTEXT_TOKEN_PATTERN),
+  "Opaque, signed by the server: the event position of the last heartbeat, its simulation time and expiry.",
+);
+export const EmbeddedAction = named(
+  "EmbeddedAction",
+  z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord }),
+    z.strictObject({
+      kind: z.literal("interact"),
+      txId: IdTx,
+      targetId: IdEntity,
+      action: actionName(),
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("chatSend"),
+      txId: IdTx,
+      channel: ChatChannel.default("proximity"),
+      message: chatText(),
+    }),
+  ]),
+  "One action carried by a heartbeat; it takes exactly the path (validation, rate class, idempotency key) of the endpoint of the same name.",
+);
+export const HeartbeatRequest = named(
+  "HeartbeatRequest",
+  z.strictObject({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    contextToken: ContextToken.optional(),
+    action: EmbeddedAction.optional(),
+  }),
+  "Without contextToken the delta starts now (empty). An action needs a valid, unexpired contextToken of this agent and room.",
+);
+const NamedRef = z.strictObject({ id: IdEntity, name: z.string().min(1).max(64) });
+export const HeartbeatDelta = named(
+  "HeartbeatDelta",
+  z.strictObject({
+    arrived: z.array(NamedRef).max(MAX_DELTA_ITEMS).optional(),
+    departed: z.array(NamedRef).max(MAX_DELTA_ITEMS).optional(),
+    heard: z
+      .array(
+        z.strictObject({
+          from: IdEntity,
+          name: z.string().min(1).max(64),
+          channel: ChatChannel,
+          message: chatText(),
+        }),
+      )
+      .max(MAX_DELTA_ITEMS)
+      .optional(),
+    objects: z
+      .array(z.strictObject({ id: IdEntity, state: z.record(z.string(), z.unknown()) }))
+      .max(MAX_DELTA_ITEMS)
+      .optional(),
+    move: z.strictObject({ dest: TileCoord, status: z.enum(["moving", "arrived", "stopped"]) }).optional(),
+    counts: z.partialRecord(EventType, z.int().min(1)),
+    truncated: z.boolean().optional(),
+  }),
+  "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes, its pending move, event counts. Empty lists are left out.",
+);
+export const Suggestion = named(
+  "Suggestion",
+  z.strictObject({
+    why: z.string().min(1).max(200),
+    action: z.discriminatedUnion("kind", [
+      z.strictObject({ kind: z.literal("moveTo"), dest: TileCoord }),
+      z.strictObject({ kind: z.literal("interact"), targetId: IdEntity, action: actionName() }),
+      z.strictObject({ kind: z.literal("chatSend"), channel: ChatChannel }),
+    ]),
+  }),
+  "A next action grounded in the scene; add a txId (and a message for chatSend) to embed it.",
+);
+export const HeartbeatResponseData = named(
+  "HeartbeatResponseData",
+  z.strictObject({
+    self: z.strictObject({ roomId: IdRoom, tile: TileCoord, moving: z.boolean() }),
+    delta: HeartbeatDelta,
+    suggestions: z.array(Suggestion).max(MAX_SUGGESTIONS),
+    contextToken: ContextToken,
+    expiresAtMs: TsMs,
+    reset: z.enum(["expired", "invalid"]).optional(),
+    action: z
+      .discriminatedUnion("status", [
+        z.strictObject({
+          status: z.literal("ok"),
+          data: z.union([MoveToResponseData, InteractResponseData, ChatSendResponseData]),
+        }),
+        ResultError,
+      ])
+      .optional(),
+    serverTsMs: TsMs,
+  }),
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now.",
+);
+
 // ---- status (extension) -------------------------------------------------------------------
 export const AicStatusData = named(
   "AicStatusData",
@@ -417,6 +519,11 @@ export type JoinRequestT = z.infer<typeof JoinRequest>;
 export type JoinResponse = z.infer<typeof JoinResponseData>;
 export type LeaveRequestT = z.infer<typeof LeaveRequest>;
 export type LeaveResponse = z.infer<typeof LeaveResponseData>;
+export type EmbeddedActionT = z.infer<typeof EmbeddedAction>;
+export type HeartbeatRequestT = z.infer<typeof HeartbeatRequest>;
+export type HeartbeatResponse = z.infer<typeof HeartbeatResponseData>;
+export type HeartbeatDeltaT = z.infer<typeof HeartbeatDelta>;
+export type SuggestionT = z.infer<typeof Suggestion>;
 
 /** The AIC endpoints: request schema, response data schema, rate class. */
 export const ENDPOINTS = {
@@ -436,6 +543,11 @@ export const ENDPOINTS = {
   },
   join: { request: JoinRequest, response: JoinResponseData, summary: "Enter a room as the calling agent" },
   leave: { request: LeaveRequest, response: LeaveResponseData, summary: "Leave the room" },
+  heartbeat: {
+    request: HeartbeatRequest,
+    response: HeartbeatResponseData,
+    summary: "What changed since the last heartbeat, suggestions, and optionally one embedded action",
+  },
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;

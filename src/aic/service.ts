@@ -8,8 +8,10 @@ import { RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-run
 import { agentEntityId } from "../world/ids.ts";
 import { txPayloadMismatch } from "../world/tx-store.ts";
 import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from "../world/types.ts";
+import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
+import { computeDelta, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
@@ -18,10 +20,14 @@ import {
   type ChatObserveResponse,
   ChatSendRequest,
   type ChatSendResponse,
+  type EmbeddedActionT,
   type EntityBaseT,
   type EventEnvelopeT,
   EventStreamQuery,
   type ExpectT,
+  HeartbeatRequest,
+  type HeartbeatRequestT,
+  type HeartbeatResponse,
   InteractRequest,
   type InteractResponse,
   JoinRequest,
@@ -65,6 +71,8 @@ export interface AicServiceDeps {
   /** How long an action may wait for its tick before answering `timeout` (the input may still apply;
    * retrying with the same txId returns its real result). Default 10 s. */
   actionTimeoutMs?: number;
+  /** Signs heartbeat context tokens; a fresh random key per service when omitted. */
+  contextTokens?: ContextTokens;
 }
 
 export interface CallOptions {
@@ -111,6 +119,7 @@ const READ_RATE_CLASS = {
   pollEvents: "pollEvents",
   chatObserve: "chatObserve",
   eventStream: "pollEvents",
+  heartbeat: "heartbeat",
 } as const;
 
 /** Rate class per action kind, the same for agents (moveTo, interact, chatSend, join, leave) and
@@ -152,6 +161,7 @@ export class AicService {
   readonly reads: WorldReads;
   private readonly clock: AicClock;
   private readonly actionTimeoutMs: number;
+  private readonly contextTokens: ContextTokens;
 
   constructor(deps: AicServiceDeps) {
     this.runtime = deps.runtime;
@@ -160,6 +170,7 @@ export class AicService {
     this.reads = worldReads(deps.runtime);
     this.clock = deps.clock ?? realClock;
     this.actionTimeoutMs = deps.actionTimeoutMs ?? 10_000;
+    this.contextTokens = deps.contextTokens ?? new ContextTokens();
   }
 
   private get world(): WorldApi {
@@ -309,6 +320,110 @@ export class AicService {
       { kind: "leave" },
       { roomId: request.roomId, signal: opts?.signal },
     ) as Promise<AicResult<LeaveResponse>>;
+  }
+
+  /** One wake-up (issue #12): the delta since the context token's position, suggestions, a fresh
+   * token, and optionally one embedded action. The action goes through the public handler of the
+   * endpoint it stands for (moveTo / interact / chatSend) with the body that endpoint would get, so
+   * it shares that endpoint's validation, rate class and idempotency key; a heartbeat without an
+   * action submits nothing to the world. */
+  async heartbeat(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<HeartbeatResponse>> {
+    const pre = this.admitRead(caller, body, HeartbeatRequest, READ_RATE_CLASS.heartbeat);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const self = this.world.getEntity(actor.entityId);
+    if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
+    let claims: ContextClaims | undefined;
+    let reset: "expired" | "invalid" | undefined;
+    if (request.contextToken !== undefined) {
+      const check = this.contextTokens.check(
+        request.contextToken,
+        request.agentId,
+        request.roomId,
+        this.world.serverTsMs,
+      );
+      if (check.ok && check.claims.afterSeq <= this.world.latestSeq(request.roomId)) claims = check.claims;
+      else if (request.action) {
+        const reason = check.ok ? "invalid" : check.reason;
+        const message = check.ok
+          ? "contextToken is from a later world state (the world was restored)"
+          : check.message;
+        return aicError("conflict", `${message}; the embedded action was not applied`, {
+          reason: `context_${reason}`,
+          field: "contextToken",
+        });
+      } else reset = check.ok ? "invalid" : check.reason;
+    } else if (request.action) {
+      return aicError("bad_request", "an embedded action needs the contextToken of a previous heartbeat", {
+        field: "contextToken",
+      });
+    }
+    let moveDest = claims?.moveDest;
+    let action: HeartbeatResponse["action"];
+    if (request.action) {
+      const answered = await this.embedded(caller, request, request.action, opts);
+      action = answered as HeartbeatResponse["action"];
+      if (request.action.kind === "moveTo" && answered.status === "ok") {
+        const moved = answered.data as MoveToResponse;
+        moveDest = moved.result === "accepted" ? request.action.dest : undefined;
+      }
+    }
+    const now = this.world.serverTsMs;
+    // An embedded interact may have carried the agent through a portal: perceive where it is now.
+    const after = this.world.getEntity(actor.entityId);
+    const roomId = after?.roomId ?? request.roomId;
+    const sameRoom = roomId === request.roomId && claims !== undefined;
+    const { delta, nextSeq } = sameRoom
+      ? computeDelta(this.world, actor.entityId, roomId, claims!.afterSeq, moveDest)
+      : computeDelta(this.world, actor.entityId, roomId, this.world.latestSeq(roomId), moveDest);
+    const expiresAtMs = now + CONTEXT_TOKEN_TTL_MS;
+    const contextToken = this.contextTokens.issue({
+      agentId: request.agentId,
+      roomId,
+      afterSeq: nextSeq,
+      issuedTsMs: now,
+      expiresAtMs,
+      ...(moveDest && delta.move?.status !== "arrived" ? { moveDest } : {}),
+    });
+    const tile = after?.tile ?? self.tile;
+    const data: HeartbeatResponse = {
+      self: { roomId, tile: { tx: tile.tx, ty: tile.ty }, moving: ((after ?? self).speed ?? 0) > 0 },
+      delta,
+      suggestions: suggestActions(this.world, actor.entityId, delta),
+      contextToken,
+      expiresAtMs,
+      serverTsMs: now,
+    };
+    if (reset) data.reset = reset;
+    if (action) data.action = action;
+    return ok(data);
+  }
+
+  /** The embedded action as the request of the endpoint it stands for. */
+  private embedded(
+    caller: string,
+    request: HeartbeatRequestT,
+    action: EmbeddedActionT,
+    opts: CallOptions | undefined,
+  ): Promise<AicResult<unknown>> {
+    const base = { agentId: request.agentId, roomId: request.roomId, txId: action.txId };
+    switch (action.kind) {
+      case "moveTo":
+        return this.moveTo(caller, { ...base, dest: action.dest }, opts);
+      case "interact":
+        return this.interact(
+          caller,
+          {
+            ...base,
+            targetId: action.targetId,
+            action: action.action,
+            ...(action.params ? { params: action.params } : {}),
+          },
+          opts,
+        );
+      case "chatSend":
+        return this.chatSend(caller, { ...base, channel: action.channel, message: action.message }, opts);
+    }
   }
 
   /** Open an event subscription (SSE). Without `sinceCursor` it starts at the room's latest event. */

@@ -9,7 +9,13 @@ import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
 
-export const REQUIRED_TOOLS = ["ocw_status", "ocw_observe", "ocw_poll_events", "ocw_chat_observe"] as const;
+export const REQUIRED_TOOLS = [
+  "ocw_status",
+  "ocw_observe",
+  "ocw_poll_events",
+  "ocw_chat_observe",
+  "ocw_heartbeat",
+] as const;
 export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
 export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];

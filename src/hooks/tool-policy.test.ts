@@ -1,6 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigError, resolveConfig } from "../config/config.ts";
-import { createToolPolicyHook, decideToolCall, enabledOptionalTools } from "./tool-policy.ts";
+import {
+  createToolPolicyHook,
+  decideToolCall,
+  decideToolCallWithParams,
+  EMBEDDED_ACTION_TOOL,
+  enabledOptionalTools,
+} from "./tool-policy.ts";
 
 const policyOf = (tools: unknown) => resolveConfig({ tools }).tools;
 
@@ -59,5 +66,61 @@ describe("tool policy", () => {
       blockReason: expect.stringContaining('"enabled": ["ocw_interact"]'),
     });
     expect(hook({ toolName: "ocw_status" }, {})).toBeUndefined();
+  });
+});
+
+describe("ocw_heartbeat's embedded action", () => {
+  const optional = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
+  const spelled = (name: string, dotted: boolean) => (dotted ? name.replace(/^ocw_/, "ocw.") : name);
+
+  it("property: is allowed exactly when the tool it stands for is (opt-in and denylist, global and per agent)", () => {
+    fc.assert(
+      fc.property(
+        fc.subarray([...optional]),
+        fc.subarray([...optional, "ocw_heartbeat"]),
+        fc.subarray([...optional]),
+        fc.subarray([...optional]),
+        fc.constantFrom("moveTo", "interact", "chatSend"),
+        fc.boolean(),
+        (enabled, denied, agentEnabled, agentDenied, kind, dotted) => {
+          const policy = policyOf({
+            enabled: enabled.map((n) => spelled(n, dotted)),
+            denied: denied.map((n) => spelled(n, !dotted)),
+            perAgent: { bot: { enabled: agentEnabled, denied: agentDenied } },
+          });
+          for (const agentId of ["bot", "other", undefined]) {
+            const viaHeartbeat = decideToolCallWithParams(
+              policy,
+              "ocw_heartbeat",
+              { action: { kind } },
+              agentId,
+            );
+            const heartbeat = decideToolCall(policy, "ocw_heartbeat", agentId).allowed;
+            const own = decideToolCall(policy, EMBEDDED_ACTION_TOOL[kind]!, agentId).allowed;
+            expect(viaHeartbeat.allowed).toBe(heartbeat && own);
+            // Without an action a heartbeat is a read: only its own entry matters.
+            expect(decideToolCallWithParams(policy, "ocw.heartbeat", {}, agentId).allowed).toBe(heartbeat);
+          }
+        },
+      ),
+    );
+  });
+
+  it("blocks an unknown or malformed action kind and explains a blocked one; the hook reads params", () => {
+    const policy = policyOf({ enabled: ["ocw_move_to"] });
+    for (const action of [{ kind: "teleport" }, { kind: "__proto__" }, "moveTo", 7, {}]) {
+      expect(decideToolCallWithParams(policy, "ocw_heartbeat", { action }, "a").allowed).toBe(false);
+    }
+    expect(decideToolCallWithParams(policy, "ocw_heartbeat", { action: { kind: "moveTo" } }, "a")).toEqual({
+      allowed: true,
+    });
+    const hook = createToolPolicyHook(policy);
+    const blocked = hook(
+      { toolName: "ocw_heartbeat", params: { action: { kind: "chatSend", message: "x" } } },
+      {},
+    );
+    expect(blocked).toMatchObject({ block: true });
+    expect(blocked?.blockReason).toMatch(/counts as ocw_chat_send/);
+    expect(hook({ toolName: "ocw_heartbeat", params: {} }, {})).toBeUndefined();
   });
 });

@@ -55,8 +55,47 @@ export function decideToolCall(
   return { allowed: true };
 }
 
+/** The optional tool each kind of action embedded in ocw_heartbeat stands for: a heartbeat may carry
+ * an action only when that tool is allowed, so it never bypasses opt-in or the denylist. */
+export const EMBEDDED_ACTION_TOOL: Record<string, OptionalToolName> = {
+  moveTo: "ocw_move_to",
+  interact: "ocw_interact",
+  chatSend: "ocw_chat_send",
+};
+
+/** decideToolCall, plus: an ocw_heartbeat carrying an action needs that action's own tool. */
+export function decideToolCallWithParams(
+  policy: ToolPolicyConfig,
+  toolName: string,
+  params: unknown,
+  agentId: string | undefined,
+): ToolDecision {
+  const decision = decideToolCall(policy, toolName, agentId);
+  if (!decision.allowed || canonicalToolName(toolName) !== "ocw_heartbeat") return decision;
+  const action = params && typeof params === "object" ? (params as { action?: unknown }).action : undefined;
+  if (action === undefined || action === null) return decision;
+  const kind = typeof action === "object" ? (action as { kind?: unknown }).kind : undefined;
+  const tool =
+    typeof kind === "string" && Object.hasOwn(EMBEDDED_ACTION_TOOL, kind)
+      ? EMBEDDED_ACTION_TOOL[kind]
+      : undefined;
+  if (!tool) {
+    return {
+      allowed: false,
+      reason: `ocw_heartbeat: action.kind must be one of ${Object.keys(EMBEDDED_ACTION_TOOL).join(", ")}`,
+    };
+  }
+  const embedded = decideToolCall(policy, tool, agentId);
+  if (embedded.allowed) return embedded;
+  return {
+    allowed: false,
+    reason: `ocw_heartbeat cannot carry a ${kind} action: it counts as ${tool}, and ${embedded.reason} Call ocw_heartbeat without an action to perceive.`,
+  };
+}
+
 export interface BeforeToolCallEvent {
   toolName: string;
+  params?: unknown;
 }
 export interface BeforeToolCallContext {
   agentId?: string;
@@ -67,7 +106,7 @@ export function createToolPolicyHook(policy: ToolPolicyConfig) {
     event: BeforeToolCallEvent,
     ctx: BeforeToolCallContext,
   ): { block: true; blockReason: string } | undefined => {
-    const decision = decideToolCall(policy, event.toolName, ctx.agentId);
+    const decision = decideToolCallWithParams(policy, event.toolName, event.params, ctx.agentId);
     return decision.allowed ? undefined : { block: true, blockReason: decision.reason };
   };
 }

@@ -11,7 +11,7 @@ import { activeHost } from "./singleton.ts";
 type Factory = (ctx: { agentId?: string }) => AgentToolLike;
 interface Registered {
   tools: Map<string, { factory: Factory; optional: boolean }>;
-  hooks: Map<string, (event: { toolName: string }, ctx: { agentId?: string }) => unknown>;
+  hooks: Map<string, (event: { toolName: string; params?: unknown }, ctx: { agentId?: string }) => unknown>;
   services: { id: string; start(ctx: unknown): Promise<void>; stop(ctx: unknown): Promise<void> }[];
   routes: { path: string; match?: string; auth: string; handleUpgrade?: unknown }[];
 }
@@ -80,11 +80,12 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers seven tools, the optional ones as optional, a policy hook, a service and three routes", () => {
+  it("registers eight tools, the optional ones as optional, a policy hook, a service and three routes", () => {
     expect([...reg.tools.keys()].sort()).toEqual(
       [
         "ocw_chat_observe",
         "ocw_chat_send",
+        "ocw_heartbeat",
         "ocw_interact",
         "ocw_move_to",
         "ocw_observe",
@@ -318,6 +319,40 @@ describe("tools in-process", () => {
     expect(hook({ toolName: "ocw_move_to" }, { agentId: "a" })).toBeUndefined();
     expect(hook({ toolName: "ocw_interact" }, { agentId: "a" })).toMatchObject({ block: true });
     expect(hook({ toolName: "ocw_chat_send" }, { agentId: "a" })).toMatchObject({ block: true });
+    // A heartbeat never carries an action its own tool may not do.
+    expect(hook({ toolName: "ocw_heartbeat", params: {} }, { agentId: "a" })).toBeUndefined();
+    expect(
+      hook({ toolName: "ocw_heartbeat", params: { action: { kind: "moveTo" } } }, { agentId: "a" }),
+    ).toBeUndefined();
+    expect(
+      hook({ toolName: "ocw_heartbeat", params: { action: { kind: "interact" } } }, { agentId: "a" }),
+    ).toMatchObject({ block: true });
+  });
+  it("ocw_heartbeat remembers its context: the second beat carries a chat and the other agent hears it", async () => {
+    const first = await run("ocw_heartbeat", {}, { agentId: "beater" });
+    expect(first.details).toMatchObject({ self: { roomId: "lobby" }, delta: { counts: {} } });
+    const listener = await run("ocw_heartbeat", {}, { agentId: "listener" });
+    const said = await run(
+      "ocw_heartbeat",
+      { action: { kind: "chatSend", channel: "global", message: "beat hello" } },
+      { agentId: "beater", callId: "call-beat-1" },
+    );
+    expect(said.details).toMatchObject({ action: { status: "ok", data: { applied: true } } });
+    // A retry of the same tool call replays the same tx: still one message.
+    const again = await run(
+      "ocw_heartbeat",
+      { action: { kind: "chatSend", channel: "global", message: "beat hello" } },
+      { agentId: "beater", callId: "call-beat-1" },
+    );
+    expect((again.details as { action: unknown }).action).toEqual(
+      (said.details as { action: unknown }).action,
+    );
+    const heard = await run("ocw_heartbeat", {}, { agentId: "listener" });
+    expect((heard.details as { delta: { heard: unknown[] } }).delta.heard).toEqual([
+      { from: "agt_beater", name: "beater", channel: "global", message: "beat hello" },
+    ]);
+    expect(heard.content[0]!.text).toContain("beater (agt_beater, global): beat hello");
+    expect(listener.details).toHaveProperty("contextToken");
   });
 });
 

@@ -14,7 +14,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { smallWorld } from "../world/testing/fixtures.ts";
 import type { Input, InputResult } from "../world/types.ts";
 import { World } from "../world/world.ts";
@@ -154,6 +154,27 @@ describe("crash recovery", () => {
     expect(sessionSpace(b.store!, "humans").list()).toEqual([
       { key: "tok", value: { entityId: "hum_x", name: "X" } },
     ]);
+  });
+});
+
+describe("group commit", () => {
+  it("flushes a tick that answers someone; an idle tick is logged without an fsync of its own", () => {
+    const dir = tempDir();
+    const store = WorldStore.open(path.join(dir, "world.db"));
+    try {
+      const world = World.create(smallWorld());
+      const append = vi.spyOn(store, "appendTick");
+      const join: Input = { kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" };
+      commitTick(store, [join], world.step([join]));
+      commitTick(store, [], world.step([]));
+      commitTick(store, [], world.step([]));
+      expect(append.mock.calls.map((call) => call[2])).toEqual([true, false, false]);
+      // every tick is in the log, and the store is back to fsyncing every commit
+      expect(store.ticksAfter(0).map((row) => row.tick)).toEqual([1, 2, 3]);
+      expect(store.synchronous).toBe("full");
+    } finally {
+      store.close();
+    }
   });
 });
 

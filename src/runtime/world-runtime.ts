@@ -137,6 +137,7 @@ export class WorldRuntime {
     const batch = this.queue;
     this.queue = [];
     const started = this.now();
+    const cpuStarted = process.cpuUsage();
     let result: StepResult;
     try {
       this.beforeStep?.();
@@ -174,8 +175,11 @@ export class WorldRuntime {
         this.logger.warn(`openclawworld: tick listener failed: ${describe(error)}`);
       }
     }
+    // CPU time this process spent on the tick, not wall time: on a machine busy with other processes
+    // the wall clock stretches while our own work does not, and that must not shed our humans.
+    const cpu = process.cpuUsage(cpuStarted);
+    this.stats.busyMs = this.stats.busyMs * 0.8 + ((cpu.user + cpu.system) / 1000) * 0.2;
     const totalMs = this.now() - started;
-    this.stats.busyMs = this.stats.busyMs * 0.8 + totalMs * 0.2;
     if (this.timingListeners.size > 0) {
       const timing = { stepMs: this.stats.lastTickMs, totalMs };
       for (const listener of this.timingListeners) {

@@ -21,3 +21,13 @@ export function rememberCursor(agentId: string, roomId: string, cursor: string):
   // Oldest first in insertion order: bounded memory however many agents come and go.
   if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as string);
 }
+
+/** The context token of the agent's last heartbeat in a room, so ocw_heartbeat continues its delta
+ * (and may embed an action) without the model carrying tokens around. */
+export function rememberedContextToken(agentId: string, roomId: string): string | undefined {
+  return store().get(`ctx\0${agentId}\0${roomId}`);
+}
+
+export function rememberContextToken(agentId: string, roomId: string, token: string): void {
+  rememberCursor(`ctx\0${agentId}`, roomId, token);
+}

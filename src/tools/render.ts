@@ -100,3 +100,50 @@ export function formatChat(data: {
     .map((m) => `[${simTime(m.tsMs)}] ${m.fromName} (${m.fromEntityId}, ${m.channel}): ${m.message}`)
     .join("\n");
 }
+
+interface HeartbeatView {
+  self: { roomId: string; tile: Tile; moving: boolean };
+  delta: {
+    arrived?: { id: string; name: string }[];
+    departed?: { id: string; name: string }[];
+    heard?: { from: string; name: string; channel: string; message: string }[];
+    objects?: { id: string; state: Record<string, unknown> }[];
+    move?: { dest: Tile; status: string };
+    counts: Record<string, number>;
+    truncated?: boolean;
+  };
+  suggestions: { why: string; action: Record<string, unknown> }[];
+  reset?: string;
+  action?: { status: string; data?: unknown; error?: { code: string; message: string } };
+}
+
+/** A heartbeat in a few lines: what changed, then what could be done next. */
+export function formatHeartbeat(data: HeartbeatView): string {
+  const { self, delta } = data;
+  const lines = [`In ${self.roomId}${at(self.tile)}${self.moving ? ", walking" : ""}.`];
+  if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
+  if (data.action) {
+    lines.push(
+      data.action.status === "ok"
+        ? `Your action: ${JSON.stringify(data.action.data)}`
+        : `Your action failed: ${data.action.error?.code} — ${data.action.error?.message}`,
+    );
+  }
+  if (delta.move)
+    lines.push(`Your move to (${delta.move.dest.tx}, ${delta.move.dest.ty}): ${delta.move.status}.`);
+  if (delta.arrived) lines.push(`Came near: ${delta.arrived.map((e) => `${e.name} (${e.id})`).join(", ")}.`);
+  if (delta.departed) lines.push(`Went away: ${delta.departed.map((e) => e.name).join(", ")}.`);
+  for (const h of delta.heard ?? []) lines.push(`${h.name} (${h.from}, ${h.channel}): ${h.message}`);
+  for (const o of delta.objects ?? []) lines.push(`${o.id} is now ${JSON.stringify(o.state)}`);
+  const counts = Object.entries(delta.counts);
+  if (!counts.length && !delta.move) lines.push("Nothing new.");
+  else if (counts.length)
+    lines.push(
+      `Activity: ${counts.map(([k, n]) => `${k} ${n}`).join(", ")}${delta.truncated ? " (truncated)" : ""}.`,
+    );
+  if (data.suggestions.length) {
+    lines.push("You could (pass one as action):");
+    for (const s of data.suggestions) lines.push(`- ${JSON.stringify(s.action)} — ${s.why}`);
+  }
+  return lines.join("\n");
+}

@@ -7,9 +7,9 @@ import { TX_ID_PATTERN } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
 import { CHAT_MESSAGE_MAX_CHARS, ENTITY_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
-import { rememberCursor, rememberedCursor } from "./cursors.ts";
+import { rememberContextToken, rememberCursor, rememberedContextToken, rememberedCursor } from "./cursors.ts";
 import { txIdForToolCall } from "./identity.ts";
-import { formatChat, formatEvents, formatObservation } from "./render.ts";
+import { formatChat, formatEvents, formatHeartbeat, formatObservation } from "./render.ts";
 import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
 
 const RoomId = Type.String({
@@ -383,6 +383,110 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
   });
 }
 
+interface HeartbeatArgs {
+  action?: {
+    kind: "moveTo" | "interact" | "chatSend";
+    dest?: { tx: number; ty: number };
+    targetId?: string;
+    action?: string;
+    params?: Record<string, unknown>;
+    channel?: "proximity" | "global";
+    message?: string;
+  };
+  contextToken?: string;
+  roomId?: string;
+  txId?: string;
+}
+
+type HeartbeatData = Parameters<typeof formatHeartbeat>[0] & {
+  contextToken: string;
+  self: { roomId: string };
+};
+
+export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<HeartbeatArgs>(deps, {
+    name: "ocw_heartbeat",
+    label: "Heartbeat: what changed",
+    description:
+      "Call once per wake-up: what changed near you since your last heartbeat (who came or went, chat you heard, objects that changed, your move's progress) and a few suggested next actions. Optionally do one action in the same call: action = {kind:'moveTo',dest:{tx,ty}} | {kind:'interact',targetId,action} | {kind:'chatSend',message,channel?} — copy a suggestion and add what it lacks. An action needs the matching tool (ocw_move_to / ocw_interact / ocw_chat_send) to be enabled for you.",
+    parameters: Type.Object(
+      {
+        action: Type.Optional(
+          Type.Object(
+            {
+              kind: Type.String({ enum: ["moveTo", "interact", "chatSend"] }),
+              dest: Type.Optional(
+                Type.Object(
+                  {
+                    tx: Type.Integer({ minimum: 0, maximum: 100000 }),
+                    ty: Type.Integer({ minimum: 0, maximum: 100000 }),
+                  },
+                  { additionalProperties: false, description: "moveTo: destination tile" },
+                ),
+              ),
+              targetId: Type.Optional(
+                Type.String({ pattern: ENTITY_ID_PATTERN.source, description: "interact: object id" }),
+              ),
+              action: Type.Optional(
+                Type.String({
+                  minLength: 1,
+                  maxLength: 64,
+                  description: "interact: affordance, e.g. read, open",
+                }),
+              ),
+              params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+              channel: Type.Optional(Channel),
+              message: Type.Optional(
+                Type.String({
+                  minLength: 1,
+                  maxLength: CHAT_MESSAGE_MAX_CHARS,
+                  description: "chatSend: what to say",
+                }),
+              ),
+            },
+            { additionalProperties: false, description: "One action to do now (optional)" },
+          ),
+        ),
+        contextToken: Type.Optional(
+          Type.String({ description: "Token of your last heartbeat (default: remembered for you)" }),
+        ),
+        roomId: Type.Optional(RoomId),
+        txId: Type.Optional(TxId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const roomHint = args.roomId ?? deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
+      const token = args.contextToken ?? rememberedContextToken(deps.agentId, roomHint);
+      const body: Record<string, unknown> = token ? { contextToken: token } : {};
+      if (args.action) {
+        body.action = {
+          ...args.action,
+          txId: args.txId ?? txIdForToolCall("ocw_heartbeat", call.toolCallId),
+        };
+      }
+      let note = "";
+      let answer: { data: HeartbeatData; roomId: string };
+      try {
+        answer = await callWorld<HeartbeatData>(deps, "heartbeat", body, args.roomId, call);
+      } catch (error) {
+        // A stale or missing context: perceive first, and let the model decide again on fresh facts.
+        const details = error instanceof ToolError ? error.details : undefined;
+        const stale =
+          error instanceof ToolError &&
+          args.action !== undefined &&
+          details?.field === "contextToken" &&
+          (error.code === "bad_request" || error.code === "conflict");
+        if (!stale) throw error;
+        note = `Your action was NOT applied (${error.message}). Here is what is going on now; decide again.\n`;
+        answer = await callWorld<HeartbeatData>(deps, "heartbeat", {}, args.roomId, call);
+      }
+      rememberContextToken(deps.agentId, answer.data.self.roomId, answer.data.contextToken);
+      return { text: note + formatHeartbeat(answer.data), details: answer.data };
+    },
+  });
+}
+
 export const WORLD_TOOL_FACTORIES = {
   ocw_observe: observeTool,
   ocw_poll_events: pollEventsTool,
@@ -390,4 +494,5 @@ export const WORLD_TOOL_FACTORIES = {
   ocw_move_to: moveToTool,
   ocw_interact: interactTool,
   ocw_chat_send: chatSendTool,
+  ocw_heartbeat: heartbeatTool,
 } as const;

@@ -26,6 +26,8 @@ export const E2E_AGENT_POLICY = {
   visitor: { enabled: [] },
   // Enabled but denied: deny wins; the dotted spelling works in the denylist.
   denied: { enabled: ["ocw_move_to", "ocw_chat_send"], denied: ["ocw.chat_send", "ocw_move_to"] },
+  // The heartbeat e2e: may chat, not move; a heartbeat must not let it move either.
+  beater: { enabled: ["ocw_chat_send"] },
 } as const;
 
 export function gateway(): E2EGateway {

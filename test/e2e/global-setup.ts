@@ -8,6 +8,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const agents = {
     agent_helper: { token: randomToken(), name: "Helper Bot" },
     agent_other: { token: randomToken(), name: "Other Bot" },
+    // Only the heartbeat e2e uses it, so its deltas are not disturbed by other files' agents' actions.
+    agent_beat: { token: randomToken(), name: "Beat Bot" },
   };
   const gateway = await startGateway({
     pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY } },
@@ -22,6 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agents: {
       agent_helper: { token: agents.agent_helper.token },
       agent_other: { token: agents.agent_other.token },
+      agent_beat: { token: agents.agent_beat.token },
     },
   };
   project.provide("gateway", provided);

@@ -86,6 +86,8 @@ function attempt(
 
 describe("issue #9 hardening through the real gateway", () => {
   it("a human's half-emoji chat over the WebSocket is refused, never stored, and no later tick fails", async () => {
+    // The agent is in the room first, so it could hear (chatObserve) whatever the human manages to say.
+    expect((await aic("join", { agentId: AGENT, roomId: "lobby" })).status).toBe(200);
     const human = await connect();
     try {
       human.ws.send(JSON.stringify({ type: "join", name: "Poisoner" }));
@@ -102,7 +104,6 @@ describe("issue #9 hardening through the real gateway", () => {
       await human.next((f) => f.type === "result" && f.for === "chat_send");
 
       // An agent's hash-guarded actions still get their typed answer: the snapshot still hashes.
-      expect((await aic("join", { agentId: AGENT, roomId: "lobby" })).status).toBe(200);
       for (let i = 0; i < 3; i++) {
         const guarded = await aic("moveTo", {
           agentId: AGENT,

@@ -12,6 +12,7 @@ describe("required tools answer for any agent", () => {
     ["ocw_observe", { radius: 300 }],
     ["ocw_poll_events", {}],
     ["ocw_chat_observe", { windowSec: 30 }],
+    ["ocw_heartbeat", {}],
   ])("%s", async (tool, args) => {
     const answer = await invokeTool(tool, args);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);

@@ -45,9 +45,14 @@ let ben: WatchedPage;
 let cy: WatchedPage;
 let blocked: (tx: number, ty: number) => boolean;
 
-async function open(name: string, shape: Parameters<typeof watchedPage>[1] = { viewport: DESKTOP }) {
+async function open(
+  name: string,
+  shape: Parameters<typeof watchedPage>[1] = { viewport: DESKTOP },
+  look?: number,
+) {
   const w = await watchedPage(browser, shape);
-  await w.page.goto(`${gateway().baseUrl}/world/?name=${encodeURIComponent(name)}`);
+  const lookParam = look === undefined ? "" : `&look=${look}`;
+  await w.page.goto(`${gateway().baseUrl}/world/?name=${encodeURIComponent(name)}${lookParam}`);
   await until(`${name} online`, () => ocw<string>(w.page, "status").then((s) => s === "online"));
   await until(`${name}'s room drawn`, () => me(w.page));
   return w;
@@ -292,12 +297,12 @@ describe("a finished product", () => {
   });
 
   it("distinct looks, agents named as such in their tag, duplicate names suffixed, long names cut", async () => {
-    const twin = await open("Ada");
+    const twin = await open("Ada", { viewport: DESKTOP }, 5);
     const roster = await ocw<{ name: string }[]>(twin.page, "roster()");
     expect((await me(twin.page)).name).toBe("Ada (2)");
     expect(roster.map((r) => r.name)).toEqual(expect.arrayContaining(["Ada", "Ada (2)"]));
     const longName = "Bartholomew Maximilian Longname";
-    const long = await open(longName);
+    const long = await open(longName, { viewport: DESKTOP }, 6);
     await walkTo(ada.page, 28, 13); // open plaza floor all around
     const adaAt = await me(ada.page);
     const twinAt = freeNear(adaAt, [
@@ -334,8 +339,17 @@ describe("a finished product", () => {
     expect(tags.some((t) => t.endsWith("· AI"))).toBe(true);
     expect(tags).toContain("Ada (2)");
     expect(tags.some((t) => t.startsWith("Bartholomew") && t.endsWith("…"))).toBe(true);
-    const looks = new Set((await seen(ada.page)).filter((e) => e.kind === "human").map((e) => e.look ?? -1));
-    expect(looks.size).toBeGreaterThan(1);
+    // Neighbours' tags never print over each other (a lifted tag has a line down to its owner).
+    const onScreen = (r: Rect) =>
+      r.x >= 0 && r.y >= 0 && r.x + r.w <= DESKTOP.width && r.y + r.h <= DESKTOP.height;
+    const rects = (await ocw<(Rect & { text: string })[]>(ada.page, "tagRects()")).filter(onScreen);
+    expect(rects.length).toBeGreaterThanOrEqual(4);
+    for (const [i, r] of rects.entries())
+      for (const other of rects.slice(i + 1))
+        expect(overlap(r, other), `tag "${r.text}" overlaps "${other.text}"`).toBe(false);
+    // The looks they picked reach the other players (the rest get a look derived from their id).
+    const looks = (await seen(ada.page)).filter((e) => e.kind === "human").map((e) => e.look);
+    expect(looks).toEqual(expect.arrayContaining([5, 6]));
     await ada.page.waitForTimeout(500);
     await shot(ada.page, "web-avatars-names.png");
     await twin.page.context().close();

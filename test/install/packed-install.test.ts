@@ -56,6 +56,7 @@ const TOOLS = [
   "ocw_observe",
   "ocw_poll_events",
   "ocw_chat_observe",
+  "ocw_heartbeat",
   "ocw_move_to",
   "ocw_interact",
   "ocw_chat_send",
@@ -169,7 +170,7 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
     expect(await realpath(hostLink)).toBe(await realpath(path.join(PROJECT_DIR, "node_modules", "openclaw")));
   });
 
-  it("plugins inspect shows every tool, the service, both routes and the hook, with no diagnostics", () => {
+  it("plugins inspect shows every tool, the service, the three routes and the hook, with no diagnostics", () => {
     const plugin = inspect.plugin as { status: string; source: string; version: string };
     expect(plugin.status).toBe("loaded");
     expect(plugin.source).toMatch(/extensions[/\\]openclawworld[/\\]dist[/\\]index\.js$/);
@@ -181,7 +182,8 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
       "ocw_chat_send",
     ]);
     expect(inspect.services).toEqual(["openclawworld-world"]);
-    expect(inspect.httpRouteCount).toBe(2);
+    // /aic/v0.1 and /world (plugin auth), /openclawworld/admin (gateway auth: operator save/load).
+    expect(inspect.httpRouteCount).toBe(3);
     expect(inspect.typedHooks).toEqual([expect.objectContaining({ name: "before_tool_call" })]);
     expect(inspect.diagnostics).toEqual([]);
   });
@@ -293,14 +295,15 @@ describe("stop and upgrade", () => {
     expect(child.exitCode !== null || child.signalCode === "SIGTERM").toBe(true);
     expect(child.signalCode).not.toBe("SIGKILL");
     gateway = undefined;
-    const snapshot = path.join(dirs.state, "openclawworld", "world-snapshot.json");
+    // The world's durable store (node:sqlite), closed cleanly on stop.
+    const snapshot = path.join(dirs.state, "openclawworld", "world.db");
     expect(existsSync(snapshot)).toBe(true);
     expect(path.relative(path.join(dirs.state, "extensions"), snapshot).startsWith("..")).toBe(true);
   });
 
   it("installing the tarball again (the upgrade path) keeps the plugin config and the world state", async () => {
-    const snapshot = path.join(dirs.state, "openclawworld", "world-snapshot.json");
-    const before = await readFile(snapshot, "utf8");
+    const snapshot = path.join(dirs.state, "openclawworld", "world.db");
+    const before = await readFile(snapshot);
     await cli(["plugins", "install", tarball, "--force", "--accept-capabilities"]);
     const config = JSON.parse(await readFile(dirs.configPath, "utf8"));
     expect(config.plugins.entries.openclawworld).toMatchObject({
@@ -308,6 +311,6 @@ describe("stop and upgrade", () => {
       config: { agents: { agent_helper: { token: agentToken } } },
     });
     expect(config.tools.alsoAllow).toEqual(["openclawworld"]);
-    expect(await readFile(snapshot, "utf8")).toBe(before);
+    expect((await readFile(snapshot)).equals(before)).toBe(true);
   });
 });

@@ -553,6 +553,9 @@ else {
   tags() {
     return scene.tags();
   },
+  tagRects() {
+    return scene.tagRects();
+  },
   send(message: Record<string, unknown>) {
     return connection.send(message);
   },

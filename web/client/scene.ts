@@ -486,12 +486,20 @@ export class WorldScene extends Phaser.Scene {
     }
     // The viewer's own tag first (it never moves), then by row (lower on screen first) and column.
     tags.sort((p, q) => (p.id === this.meId ? -1 : q.id === this.meId ? 1 : q.y - p.y || p.x - q.x));
-    for (const [id, lift] of stackTags(tags)) this.actors.get(id)!.label.setY(-TAG_Y - lift);
+    this.leaders.clear();
+    for (const [id, lift] of stackTags(tags)) {
+      const a = this.actors.get(id)!;
+      a.label.setY(-TAG_Y - lift);
+      // A lifted tag gets a faint line down to its owner's head, so it is clear whose it is.
+      if (lift > 0)
+        this.leaders
+          .lineStyle(1, 0xffffff, 0.55)
+          .lineBetween(a.shown.x, a.shown.y - TAG_Y - lift, a.shown.x, a.shown.y - 14);
+    }
   }
 
   /** Bubbles never overlap each other or the viewer's own avatar and stay on screen. */
   private placeBubbles(): void {
-    this.leaders.clear();
     const cam = this.cameras.main;
     const view = cam.worldView;
     const boxes: BubbleBox[] = [];
@@ -606,6 +614,15 @@ export class WorldScene extends Phaser.Scene {
   /** The name tags as drawn, for tests. */
   tags(): string[] {
     return [...this.actors.values()].map((a) => a.label.text);
+  }
+
+  /** The name tags' screen rectangles (CSS pixels), for tests. */
+  tagRects(): { text: string; x: number; y: number; w: number; h: number }[] {
+    const zoom = this.cameras.main.zoom;
+    return [...this.actors.values()].map((a) => {
+      const p = this.toScreen(a.shown.x - a.label.width / 2, a.shown.y + a.label.y - a.label.height);
+      return { text: a.label.text, x: p.x, y: p.y, w: a.label.width * zoom, h: a.label.height * zoom };
+    });
   }
 
   /** The smoothed, on-screen state (for the test hook and the presence list). */

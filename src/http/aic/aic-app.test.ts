@@ -187,9 +187,16 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     const h = await harness();
     await joinOverHttp(h);
     const send = async (body: unknown) => {
-      const pending = post(h, "moveTo", body);
-      await new Promise((r) => setTimeout(r, 20));
-      h.env.runtime.stepNow();
+      // Tick until the answer comes: on a busy machine the request may reach the world after any
+      // fixed pause, and a tick before it arrives applies nothing.
+      let answered = false;
+      const pending = post(h, "moveTo", body).finally(() => {
+        answered = true;
+      });
+      for (let i = 0; i < 500 && !answered; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        h.env.runtime.stepNow();
+      }
       const res = await pending;
       expect(res.status).toBe(200);
       return res.text();

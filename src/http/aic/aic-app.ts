@@ -47,6 +47,7 @@ const ENDPOINT_CALLS: Record<EndpointName, EndpointCall> = {
   pollEvents: (s, c, b, o) => s.pollEvents(c, b, o),
   join: (s, c, b, o) => s.join(c, b, o),
   leave: (s, c, b, o) => s.leave(c, b, o),
+  heartbeat: (s, c, b, o) => s.heartbeat(c, b, o),
 };
 
 function endpointCall(name: string): EndpointCall | undefined {

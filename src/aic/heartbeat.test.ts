@@ -1,0 +1,399 @@
+// The heartbeat (issue #12): delta perception, context tokens, suggestions, and an embedded action
+// that takes exactly the path of its endpoint. Properties of the seed's invariants use fast-check.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CONTEXT_TOKEN_TTL_MS, ContextTokens } from "./context-token.ts";
+import { createTestEnv, TEST_AGENTS, type TestEnv } from "./local-world.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import type { HeartbeatResponse } from "./schemas.ts";
+import { AicService } from "./service.ts";
+import { checkResponse } from "./test-support.ts";
+
+const A = "agent_helper";
+const B = "agent_other";
+const room = "lobby";
+
+function ticks(env: TestEnv, n: number) {
+  for (let i = 0; i < n; i++) env.runtime.stepNow();
+}
+
+async function beat(env: TestEnv, extra: Record<string, unknown> = {}, service = env.service) {
+  const answer = await service.heartbeat(A, { agentId: A, roomId: room, ...extra });
+  expect(checkResponse("HeartbeatResponseData", answer, { oracle: false })).toEqual([]);
+  return answer;
+}
+
+function data(answer: { status: string }): HeartbeatResponse {
+  if (answer.status !== "ok") throw new Error(`heartbeat failed: ${JSON.stringify(answer)}`);
+  return (answer as unknown as { data: HeartbeatResponse }).data;
+}
+
+describe("heartbeat: delta perception", () => {
+  it("starts empty, then reports who came near, and what it heard — never its own chat", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const first = data(await beat(env));
+    expect(first.delta).toEqual({ counts: {} });
+    expect(first.serverTsMs).toBe(env.world.serverTsMs);
+    expect(first.expiresAtMs).toBe(env.world.serverTsMs + CONTEXT_TOKEN_TTL_MS);
+
+    await env.join(B);
+    const at = env.world.getEntity("agt_agent_helper")!.tile;
+    await env.tick(
+      env.service.moveTo(B, {
+        agentId: B,
+        roomId: room,
+        txId: "tx_b_walk_0001",
+        dest: { tx: at.tx + 1, ty: at.ty },
+      }),
+    );
+    ticks(env, 60);
+    await env.tick(
+      env.service.chatSend(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_own_chat_1",
+        channel: "global",
+        message: "me",
+      }),
+    );
+    await env.tick(
+      env.service.chatSend(B, {
+        agentId: B,
+        roomId: room,
+        txId: "tx_b_chat_0001",
+        channel: "global",
+        message: "hello helper",
+      }),
+    );
+    ticks(env, 10);
+    const second = data(await beat(env, { contextToken: first.contextToken }));
+    expect(second.delta.heard).toEqual([
+      { from: "agt_agent_other", name: "Other Bot", channel: "global", message: "hello helper" },
+    ]);
+    expect(second.delta.arrived).toEqual([{ id: "agt_agent_other", name: "Other Bot" }]);
+    expect(second.delta.counts["chat.message"]).toBe(1);
+    expect(second.delta.counts["presence.join"]).toBe(1);
+    // Answering the one who spoke comes first among the suggestions.
+    expect(second.suggestions[0]).toEqual({
+      why: "answer Other Bot",
+      action: { kind: "chatSend", channel: "global" },
+    });
+
+    // The next heartbeat continues from the second one's position: nothing new.
+    const third = data(await beat(env, { contextToken: second.contextToken }));
+    expect(third.delta.heard).toBeUndefined();
+    expect(third.delta.counts).toEqual({});
+  });
+
+  it("reports an embedded move's outcome: moving, then arrived; and suggests the sign it walked to", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const first = data(await beat(env));
+    const moving = data(
+      await env.tick(
+        env.service.heartbeat(A, {
+          agentId: A,
+          roomId: room,
+          contextToken: first.contextToken,
+          action: { kind: "moveTo", txId: "tx_hb_move_0001", dest: { tx: 21, ty: 13 } },
+        }),
+      ),
+    );
+    expect(moving.action).toMatchObject({
+      status: "ok",
+      data: { txId: "tx_hb_move_0001", result: "accepted" },
+    });
+    expect(moving.delta.move).toEqual({ dest: { tx: 21, ty: 13 }, status: "moving" });
+    ticks(env, 100);
+    const arrived = data(await beat(env, { contextToken: moving.contextToken }));
+    expect(arrived.delta.move).toEqual({ dest: { tx: 21, ty: 13 }, status: "arrived" });
+    expect(arrived.self).toEqual({ roomId: room, tile: { tx: 21, ty: 13 }, moving: false });
+    expect(arrived.suggestions).toContainEqual(
+      expect.objectContaining({ action: { kind: "interact", targetId: "obj_sign_welcome", action: "read" } }),
+    );
+    // Once arrived the move is reported no more.
+    expect(data(await beat(env, { contextToken: arrived.contextToken })).delta.move).toBeUndefined();
+  });
+});
+
+describe("heartbeat: context tokens", () => {
+  it("an embedded action without a token is a bad_request and nothing is submitted", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const before = env.world.snapshotHash();
+    const answer = await beat(env, { action: { kind: "chatSend", txId: "tx_no_token_01", message: "hi" } });
+    expect(answer).toMatchObject({
+      status: "error",
+      error: { code: "bad_request", details: { field: "contextToken" } },
+    });
+    env.runtime.stepNow();
+    expect(env.world.chatFor("agt_agent_helper", room, 0)).toEqual([]);
+    expect(before).not.toBe(""); // the world still answers
+  });
+
+  it("an expired token refuses the action (conflict context_expired) and resets a plain heartbeat", async () => {
+    const env = await createTestEnv();
+    const tokens = new ContextTokens(Buffer.alloc(32, 7));
+    const service = new AicService({
+      runtime: env.runtime,
+      agents: (id) => TEST_AGENTS[id],
+      limiter: env.limiter,
+      contextTokens: tokens,
+    });
+    await env.join(A);
+    const stale = tokens.issue({
+      agentId: A,
+      roomId: room,
+      afterSeq: 0,
+      issuedTsMs: env.world.serverTsMs - CONTEXT_TOKEN_TTL_MS - 1,
+      expiresAtMs: env.world.serverTsMs - 1,
+    });
+    const refused = await beat(
+      env,
+      { contextToken: stale, action: { kind: "chatSend", txId: "tx_expired_001", message: "hi" } },
+      service,
+    );
+    expect(refused).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { reason: "context_expired" } },
+    });
+    const reset = data(await beat(env, { contextToken: stale }, service));
+    expect(reset.reset).toBe("expired");
+    expect(reset.delta.counts).toEqual({});
+    // A token of another agent, or signed by another key, is invalid.
+    const other = tokens.issue({
+      agentId: B,
+      roomId: room,
+      afterSeq: 0,
+      issuedTsMs: env.world.serverTsMs,
+      expiresAtMs: env.world.serverTsMs + 1000,
+    });
+    expect(data(await beat(env, { contextToken: other }, service)).reset).toBe("invalid");
+    const fresh = data(await beat(env, {}, service)).contextToken;
+    expect(data(await beat(env, { contextToken: fresh })).reset).toBe("invalid"); // env.service has its own key
+  });
+
+  it("property: an embedded action with any token not issued to this agent is refused and applies nothing", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/)),
+        async (token) => {
+          const answer = await env.service.heartbeat(A, {
+            agentId: A,
+            roomId: room,
+            contextToken: token,
+            action: { kind: "chatSend", txId: "tx_forged_0001", channel: "global", message: "forged" },
+          });
+          expect(answer.status).toBe("error");
+          env.runtime.stepNow();
+          expect(env.world.chatFor("agt_agent_helper", room, 0)).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("heartbeat: the embedded action is its endpoint", () => {
+  it("shares the endpoint's idempotency: the same txId via moveTo replays; another payload conflicts", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const token = data(await beat(env)).contextToken;
+    const viaHeartbeat = data(
+      await env.tick(
+        env.service.heartbeat(A, {
+          agentId: A,
+          roomId: room,
+          contextToken: token,
+          action: { kind: "moveTo", txId: "tx_shared_0001", dest: { tx: 20, ty: 12 } },
+        }),
+      ),
+    );
+    const direct = await env.service.moveTo(A, {
+      agentId: A,
+      roomId: room,
+      txId: "tx_shared_0001",
+      dest: { tx: 20, ty: 12 },
+    });
+    expect(direct).toEqual(viaHeartbeat.action);
+    const other = await env.service.moveTo(A, {
+      agentId: A,
+      roomId: room,
+      txId: "tx_shared_0001",
+      dest: { tx: 19, ty: 12 },
+    });
+    expect(other).toMatchObject({ status: "error", error: { code: "conflict" } });
+    // And the other way round: a chat sent directly is replayed, not re-posted, by a heartbeat.
+    const said = await env.tick(
+      env.service.chatSend(A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_shared_0002",
+        channel: "proximity",
+        message: "once",
+      }),
+    );
+    const again = data(
+      await env.service.heartbeat(A, {
+        agentId: A,
+        roomId: room,
+        contextToken: token,
+        action: { kind: "chatSend", txId: "tx_shared_0002", message: "once" },
+      }),
+    );
+    expect(again.action).toEqual(said);
+    expect(env.world.chatFor("agt_agent_helper", room, 0)).toHaveLength(1);
+  });
+
+  it("shares the endpoint's rate class: embedded moves drain the same 'action' bucket as moveTo", async () => {
+    const env = await createTestEnv({
+      rateLimits: { classes: { action: { perSec: 0.001, burst: 2 } } },
+      limiterNow: () => 0,
+    });
+    await env.join(A);
+    const token = data(await beat(env)).contextToken;
+    for (const n of [1, 2]) {
+      const hb = data(
+        await env.tick(
+          env.service.heartbeat(A, {
+            agentId: A,
+            roomId: room,
+            contextToken: token,
+            action: { kind: "moveTo", txId: `tx_rate_move_${n}0`, dest: { tx: 20, ty: 10 + n } },
+          }),
+        ),
+      );
+      expect(hb.action?.status).toBe("ok");
+    }
+    const direct = await env.service.moveTo(A, {
+      agentId: A,
+      roomId: room,
+      txId: "tx_rate_move_30",
+      dest: { tx: 20, ty: 13 },
+    });
+    expect(direct).toMatchObject({
+      status: "error",
+      error: { code: "rate_limited", details: { rateClass: "action" } },
+    });
+    const embedded = data(
+      await env.service.heartbeat(A, {
+        agentId: A,
+        roomId: room,
+        contextToken: token,
+        action: { kind: "interact", txId: "tx_rate_move_40", targetId: "obj_sign_welcome", action: "read" },
+      }),
+    );
+    expect(embedded.action).toMatchObject({ status: "error", error: { code: "rate_limited" } });
+  });
+
+  it("the heartbeat has its own rate class", async () => {
+    const env = await createTestEnv({
+      rateLimits: { classes: { heartbeat: { perSec: 0.001, burst: 1 } } },
+      limiterNow: () => 0,
+    });
+    await env.join(A);
+    expect((await beat(env)).status).toBe("ok");
+    expect(await beat(env)).toMatchObject({
+      status: "error",
+      error: { code: "rate_limited", details: { rateClass: "heartbeat" } },
+    });
+  });
+
+  it("only for the caller's own agent, in the room it is in", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    expect(await env.service.heartbeat(B, { agentId: A, roomId: room })).toMatchObject({
+      status: "error",
+      error: { code: "forbidden" },
+    });
+    expect(await env.service.heartbeat(B, { agentId: B, roomId: room })).toMatchObject({
+      status: "error",
+      error: { code: "agent_not_in_room" },
+    });
+    expect(await env.service.heartbeat(A, { agentId: A, roomId: room, extra: 1 })).toMatchObject({
+      status: "error",
+      error: { code: "bad_request" },
+    });
+  });
+});
+
+describe("heartbeat: properties", () => {
+  const step = fc.oneof(
+    fc.record({
+      who: fc.constantFrom(A, B),
+      kind: fc.constant("chat" as const),
+      message: fc.string({ minLength: 1, maxLength: 20 }),
+    }),
+    fc.record({
+      who: fc.constantFrom(A, B),
+      kind: fc.constant("move" as const),
+      tx: fc.integer({ min: 17, max: 24 }),
+      ty: fc.integer({ min: 9, max: 14 }),
+    }),
+    fc.record({ who: fc.constantFrom(A, B), kind: fc.constant("beat" as const) }),
+    fc.record({
+      who: fc.constantFrom(A, B),
+      kind: fc.constant("wait" as const),
+      n: fc.integer({ min: 1, max: 30 }),
+    }),
+  );
+
+  it("a delta never includes the agent's own actions, and heartbeats without an action change nothing", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        run++;
+        const env = await createTestEnv();
+        const twin = await createTestEnv(); // the same inputs, no heartbeats
+        await env.join(A, B);
+        await twin.join(A, B);
+        const tokens: Record<string, string | undefined> = {};
+        let n = 0;
+        for (const s of steps) {
+          n++;
+          const txId = `tx_prop_${run}_${n}_x`;
+          if (s.kind === "beat") {
+            const answer = await env.service.heartbeat(s.who, {
+              agentId: s.who,
+              roomId: room,
+              ...(tokens[s.who] ? { contextToken: tokens[s.who] } : {}),
+            });
+            const d = data(answer);
+            tokens[s.who] = d.contextToken;
+            const self = `agt_${s.who}`;
+            expect((d.delta.heard ?? []).every((h) => h.from !== self)).toBe(true);
+            expect(
+              [...(d.delta.arrived ?? []), ...(d.delta.departed ?? [])].every((e) => e.id !== self),
+            ).toBe(true);
+            continue;
+          }
+          for (const e of [env, twin]) {
+            if (s.kind === "wait") ticks(e, s.n);
+            else if (s.kind === "chat")
+              await e.tick(
+                e.service.chatSend(s.who, {
+                  agentId: s.who,
+                  roomId: room,
+                  txId,
+                  channel: "global",
+                  message: s.message,
+                }),
+              );
+            else
+              await e.tick(
+                e.service.moveTo(s.who, { agentId: s.who, roomId: room, txId, dest: { tx: s.tx, ty: s.ty } }),
+              );
+          }
+        }
+        expect(env.world.tick).toBe(twin.world.tick);
+        expect(env.world.snapshotHash()).toBe(twin.world.snapshotHash());
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+void RateLimiter;
