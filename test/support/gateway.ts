@@ -26,6 +26,9 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
   const stateRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-gateway-"));
   const gw = await launchGateway({
     stateRoot,
+    // A gateway takes ~60 s to come up on an idle 2-core machine, and measured 168 s with several
+    // test runs beside it: past the launcher's default 150 s.
+    readyTimeoutMs: 300_000,
     gatewayToken: randomToken(),
     pluginConfig: opts.pluginConfig ?? {},
     gatewayConfig: {
