@@ -3,12 +3,11 @@
 // walking a fixed loop of plaza tiles (click_to_move every 2 s) and chatting once. Every client counts
 // the bytes of the frames it receives. Run: npx node bench/web-bandwidth.bench.ts [walkers] [seconds]
 // The last output line is one JSON object with the figures.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { WebSocket } from "ws";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
+import { serveOnLoopback } from "../src/http/humans/testing/serve-loopback.ts";
 import { createWebSurface } from "../src/http/humans/web-surface.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
@@ -31,15 +30,9 @@ const quiet = { info() {}, warn() {}, error() {} };
 const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
 const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
 const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
-const server = createServer((req, res) => {
-  void surface.handleHttp(req, res).then((handled) => {
-    if (!handled) res.writeHead(404).end();
-  });
-});
-server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
-await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+const server = await serveOnLoopback(surface);
 runtime.start();
-const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`;
+const url = server.wsUrl;
 
 interface Client {
   ws: WebSocket;
@@ -84,9 +77,8 @@ const elapsedSec = (performance.now() - started) / 1000;
 for (const c of clients) c.counting = false;
 const perClient = clients.map((c) => c.bytes / elapsedSec);
 for (const c of clients) c.ws.terminate();
-await surface.close();
+await server.close();
 runtime.stop();
-await new Promise((r) => server.close(r));
 const mean = perClient.reduce((a, b) => a + b, 0) / perClient.length;
 console.log(
   JSON.stringify({

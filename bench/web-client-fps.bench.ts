@@ -4,12 +4,11 @@
 // socket clients walking a fixed plaza loop and chatting room-wide. Counts requestAnimationFrame
 // callbacks in the page over SECONDS. Run: npx node bench/web-client-fps.bench.ts [walkers] [seconds]
 // The last output line is one JSON object with the figures.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { WebSocket } from "ws";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
+import { serveOnLoopback } from "../src/http/humans/testing/serve-loopback.ts";
 import { createWebSurface } from "../src/http/humans/web-surface.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
@@ -29,15 +28,9 @@ const quiet = { info() {}, warn() {}, error() {} };
 const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
 const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
 const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
-const server = createServer((req, res) => {
-  void surface.handleHttp(req, res).then((handled) => {
-    if (!handled) res.writeHead(404).end();
-  });
-});
-server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
-await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+const server = await serveOnLoopback(surface);
 runtime.start();
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const base = server.httpBase;
 
 const browser = await launchBrowser();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -97,9 +90,8 @@ const frames = await page.evaluate(
 clearInterval(timer);
 for (const ws of walkers) ws.terminate();
 await browser.close();
-await surface.close();
+await server.close();
 runtime.stop();
-await new Promise((r) => server.close(r));
 const gaps = frames.slice(1).map((t, i) => t - frames[i]!);
 gaps.sort((a, b) => a - b);
 const spanSec = (frames.at(-1)! - frames[0]!) / 1000;

@@ -3,7 +3,7 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, type WatchedPage, watchedPage } from "../support/browser.ts";
+import { launchBrowser, ocw, until, type WatchedPage, watchedPage } from "../support/browser.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 interface Seen {
@@ -16,24 +16,8 @@ interface Seen {
   ty: number;
 }
 
-const ocw = <T>(page: Page, expr: string) => page.evaluate(`window.__ocw.${expr}`) as Promise<T>;
 const me = (page: Page) => ocw<Seen>(page, "me()");
 const seen = (page: Page) => ocw<Seen[]>(page, "entities()");
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined | false;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
 
 let browser: Browser;
 let alice: WatchedPage;

@@ -1,6 +1,4 @@
 // The WebSocket surface over a real socket on 127.0.0.1, with the real lobby world ticking.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RateLimiter } from "../../aic/rate-limit.ts";
@@ -9,6 +7,7 @@ import { BUNDLED_WORLD_DIR } from "../../config/config.ts";
 import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
+import { type LoopbackServer, serveOnLoopback } from "./testing/serve-loopback.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: frames from our own server, read loosely in tests
@@ -18,7 +17,7 @@ interface Env {
   url: string;
   runtime: WorldRuntime;
   surface: WebSurfaceHandle;
-  server: Server;
+  server: LoopbackServer;
 }
 const envs: Env[] = [];
 const sockets: WebSocket[] = [];
@@ -26,9 +25,8 @@ const sockets: WebSocket[] = [];
 afterEach(async () => {
   for (const ws of sockets.splice(0)) ws.terminate();
   for (const env of envs.splice(0)) {
-    await env.surface.close();
+    await env.server.close();
     env.runtime.stop();
-    await new Promise((r) => env.server.close(r));
   }
 });
 
@@ -45,16 +43,10 @@ async function setup(opts: { joinCode?: string; resumeGraceMs?: number } = {}): 
     logger: { info() {}, warn() {}, error() {} },
     ...opts,
   });
-  const server = createServer((req, res) => {
-    void surface.handleHttp(req, res).then((handled) => {
-      if (!handled) res.writeHead(404).end();
-    });
-  });
-  server.on("upgrade", (req, socket, head) => surface.handleUpgrade(req, socket, head));
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const server = await serveOnLoopback(surface);
   runtime.start();
   const env = {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`,
+    url: server.wsUrl,
     runtime,
     surface,
     server,
