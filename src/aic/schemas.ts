@@ -10,6 +10,7 @@ import {
   ROOM_ID_PATTERN,
   TILE_COORD_MAX,
 } from "../world/ids.ts";
+import { EVENT_TYPES } from "../world/types.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
 import { refineText } from "./text.ts";
 
@@ -258,14 +259,6 @@ export const ChatObserveResponseData = named(
 );
 
 // ---- events ---------------------------------------------------------------------------------
-export const EVENT_TYPES = [
-  "presence.join",
-  "presence.leave",
-  "proximity.enter",
-  "proximity.exit",
-  "chat.message",
-  "object.state_changed",
-] as const;
 export const EventType = named("EventType", z.enum(EVENT_TYPES));
 export const EventEnvelope = named(
   "EventEnvelope",

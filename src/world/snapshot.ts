@@ -14,6 +14,7 @@ import { tickToMs } from "./time.ts";
 import type { TxStore } from "./tx-store.ts";
 import {
   type ChatMessageRecord,
+  EVENT_TYPES,
   type InputResult,
   SNAPSHOT_FORMAT,
   type WorldDefinition,
@@ -85,14 +86,7 @@ const Audience = z.discriminatedUnion("kind", [
 
 const EventRecord = z.strictObject({
   seq: z.int().min(1),
-  type: z.enum([
-    "presence.join",
-    "presence.leave",
-    "proximity.enter",
-    "proximity.exit",
-    "chat.message",
-    "object.state_changed",
-  ]),
+  type: z.enum(EVENT_TYPES),
   roomId: z.string().regex(ROOM_ID),
   tsMs: NonNegInt,
   tick: NonNegInt,

@@ -187,13 +187,16 @@ export interface ObjectView {
   affords: Affordance[];
 }
 
-export type EventType =
-  | "presence.join"
-  | "presence.leave"
-  | "proximity.enter"
-  | "proximity.exit"
-  | "chat.message"
-  | "object.state_changed";
+/** Every kind of event the world emits (the contract's EventType and the snapshot check use it). */
+export const EVENT_TYPES = [
+  "presence.join",
+  "presence.leave",
+  "proximity.enter",
+  "proximity.exit",
+  "chat.message",
+  "object.state_changed",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Who may perceive an event: everyone in the room, or only the listed entities. */
 export type Audience = { kind: "room" } | { kind: "entities"; ids: string[] };
