@@ -155,7 +155,9 @@ describe("broken play, fixed", () => {
   });
 
   it("after sending a chat line, WASD walks again; a click on the map also gives the keys back", async () => {
-    await walkTo(ada.page, 24, 14);
+    // Open plaza east of the fountain (tiles 22-24 x 15-17 are blocked): every step below, east,
+    // two tiles south and back west, stays on free floor wherever the key release lands her.
+    await walkTo(ada.page, 28, 14);
     await ada.page.click("#chat-input");
     await ada.page.keyboard.type("on my way");
     await ada.page.keyboard.press("Enter");
