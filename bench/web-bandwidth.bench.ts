@@ -4,14 +4,7 @@
 // the bytes of the frames it receives. Run: npx node bench/web-bandwidth.bench.ts [walkers] [seconds]
 // The last output line is one JSON object with the figures.
 import { WebSocket } from "ws";
-import { RateLimiter } from "../src/aic/rate-limit.ts";
-import { AicService } from "../src/aic/service.ts";
-import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
-import { serveOnLoopback } from "../src/http/humans/testing/serve-loopback.ts";
-import { createWebSurface } from "../src/http/humans/web-surface.ts";
-import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
-import { WorldRuntime } from "../src/runtime/world-runtime.ts";
-import { World } from "../src/world/world.ts";
+import { startLobbyWeb } from "./lib/lobby-web.ts";
 
 const WALKERS = Number(process.argv[2] ?? 8);
 const SECONDS = Number(process.argv[3] ?? 12);
@@ -26,13 +19,8 @@ const LOOP = [
   [20, 13],
 ];
 
-const quiet = { info() {}, warn() {}, error() {} };
-const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
-const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
-const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
-const server = await serveOnLoopback(surface);
-runtime.start();
-const url = server.wsUrl;
+const lobby = await startLobbyWeb();
+const url = lobby.server.wsUrl;
 
 interface Client {
   ws: WebSocket;
@@ -77,8 +65,7 @@ const elapsedSec = (performance.now() - started) / 1000;
 for (const c of clients) c.counting = false;
 const perClient = clients.map((c) => c.bytes / elapsedSec);
 for (const c of clients) c.ws.terminate();
-await server.close();
-runtime.stop();
+await lobby.stop();
 const mean = perClient.reduce((a, b) => a + b, 0) / perClient.length;
 console.log(
   JSON.stringify({

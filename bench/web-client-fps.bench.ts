@@ -5,15 +5,8 @@
 // callbacks in the page over SECONDS. Run: npx node bench/web-client-fps.bench.ts [walkers] [seconds]
 // The last output line is one JSON object with the figures.
 import { WebSocket } from "ws";
-import { RateLimiter } from "../src/aic/rate-limit.ts";
-import { AicService } from "../src/aic/service.ts";
-import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
-import { serveOnLoopback } from "../src/http/humans/testing/serve-loopback.ts";
-import { createWebSurface } from "../src/http/humans/web-surface.ts";
-import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
-import { WorldRuntime } from "../src/runtime/world-runtime.ts";
-import { World } from "../src/world/world.ts";
 import { launchBrowser } from "../test/support/browser.ts";
+import { startLobbyWeb } from "./lib/lobby-web.ts";
 
 const WALKERS = Number(process.argv[2] ?? 6);
 const SECONDS = Number(process.argv[3] ?? 10);
@@ -24,13 +17,8 @@ const LOOP = [
   [20, 19],
 ];
 
-const quiet = { info() {}, warn() {}, error() {} };
-const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
-const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
-const surface = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
-const server = await serveOnLoopback(surface);
-runtime.start();
-const base = server.httpBase;
+const lobby = await startLobbyWeb();
+const base = lobby.server.httpBase;
 
 const browser = await launchBrowser();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -90,8 +78,7 @@ const frames = await page.evaluate(
 clearInterval(timer);
 for (const ws of walkers) ws.terminate();
 await browser.close();
-await server.close();
-runtime.stop();
+await lobby.stop();
 const gaps = frames.slice(1).map((t, i) => t - frames[i]!);
 gaps.sort((a, b) => a - b);
 const spanSec = (frames.at(-1)! - frames[0]!) / 1000;
