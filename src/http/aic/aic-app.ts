@@ -170,7 +170,9 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     if (closed) return answer(res, adapterClosed());
     const abort = name === "pollEvents" ? abortOnDisconnect(res) : undefined;
     try {
-      const result = await call(service, caller, body, abort ? { signal: abort.signal } : {});
+      const opts: CallOptions = { requestText: body.text };
+      if (abort) opts.signal = abort.signal;
+      const result = await call(service, caller, body.value, opts);
       if (!res.writableEnded && !res.destroyed) answer(res, result);
     } finally {
       abort?.release();

@@ -17,6 +17,8 @@ export interface AicLocals {
 }
 
 const locals = new WeakMap<ServerResponse, AicLocals>();
+/** A result the service hands out more than once (a repeated observe within a tick) is serialized once. */
+const serialized = new WeakMap<AicResult<unknown>, string>();
 
 /** The request's id and caller, kept beside its response (set by the router, read by writers). */
 export function aicLocals(res: ServerResponse): AicLocals {
@@ -40,7 +42,11 @@ export function createAnswer(logger: AicHttpLogger) {
       return;
     }
     const status = httpStatusFor(result, framing);
-    const text = JSON.stringify(result);
+    let text = serialized.get(result);
+    if (text === undefined) {
+      text = JSON.stringify(result);
+      serialized.set(result, text);
+    }
     const out: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(text),

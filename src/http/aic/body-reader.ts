@@ -18,8 +18,15 @@ export class BodyError extends Error {
   }
 }
 
-/** The request's JSON body (undefined when empty); rejects with a BodyError. */
-export function readJsonBody(req: IncomingMessage): Promise<unknown> {
+export interface JsonBody {
+  /** The parsed body, undefined when empty. */
+  value: unknown;
+  /** The body as it arrived (decoded). */
+  text: string;
+}
+
+/** The request's JSON body; rejects with a BodyError. */
+export function readJsonBody(req: IncomingMessage): Promise<JsonBody> {
   return new Promise((resolve, reject) => {
     const declared = req.headers["content-length"];
     if (declared !== undefined && Number(declared) > AIC_BODY_LIMIT_BYTES) {
@@ -53,11 +60,11 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
         return;
       }
       if (text.length === 0) {
-        resolve(undefined);
+        resolve({ value: undefined, text });
         return;
       }
       try {
-        resolve(JSON.parse(text));
+        resolve({ value: JSON.parse(text), text });
       } catch {
         failed = true;
         reject(new BodyError("malformed", "malformed JSON"));
