@@ -67,14 +67,15 @@ export class PatchFragments {
     for (const id of this.handles.keys()) if (!exists(id)) this.handles.delete(id);
   }
 
-  /** The actor's wire form for this patch, made once (`make` builds it with the given handle).
-   * Outside a patch (a room entry) it is built afresh and not shared. */
-  wire(id: string, make: (h: number) => WireEntity): WireEntity {
-    const h = this.handle(id);
-    if (!this.inPatch) return make(h);
+  /** The actor's wire form for this patch, made once (`make` builds it from `source` with the
+   * given handle; a function made once, not a closure per call, since this runs per viewer per
+   * visible actor). Outside a patch (a room entry) it is built afresh and not shared. */
+  wire<S extends { id: string }>(source: S, make: (source: S, h: number) => WireEntity): WireEntity {
+    const id = source.id;
+    if (!this.inPatch) return make(source, this.handle(id));
     const known = this.actors.get(id);
     if (known?.patch === this.patch) return known.cur;
-    const fresh = make(h);
+    const fresh = make(source, this.handle(id));
     if (known && sameWire(known.cur, fresh)) {
       known.patch = this.patch;
       return known.cur;
@@ -114,19 +115,21 @@ export class PatchFragments {
   ): Uint8Array | undefined {
     const records: Uint8Array[] = [];
     const removed: number[] = [];
-    const seen = new Set<string>();
     for (const now of visible) {
-      seen.add(now.id);
       const had = sent.get(now.id);
       if (had === now) continue;
       const record = this.recordFor(had, now);
       if (record.length) records.push(record);
       sent.set(now.id, now);
     }
-    for (const [id, had] of sent) {
-      if (!seen.has(id)) {
-        removed.push(had.h);
-        sent.delete(id);
+    // Every visible actor is in `sent` now, so anything more left the viewer's interest.
+    if (sent.size > visible.length) {
+      const seen = new Set(visible.map((e) => e.id));
+      for (const [id, had] of sent) {
+        if (!seen.has(id)) {
+          removed.push(had.h);
+          sent.delete(id);
+        }
       }
     }
     if (!records.length && !removed.length) return undefined;

@@ -12,6 +12,7 @@ import path from "node:path";
 import type { TickInfo, WorldReads } from "../../aic/reads.ts";
 import type { EntityView } from "../../world/types.ts";
 import { ChatHistory } from "./chat-history.ts";
+import type { InterestSet } from "./interest.ts";
 import { PatchFragments } from "./patch-fragments.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type {
@@ -62,7 +63,7 @@ export interface ViewSync {
 /** The actors a session should see now: those near it, with the hysteresis of its interest set. */
 export function interestingActors(
   reads: Pick<WorldReads, "queryRadius">,
-  s: Pick<HumanSession, "interest" | "actor">,
+  s: { interest: InterestSet; actor: { entityId: string } },
   self: EntityView,
 ): EntityView[] {
   const hits = reads
@@ -90,8 +91,8 @@ export function createViewSync(
   const behindSince = new WeakMap<HumanSession, number>();
   /** Each actor's wire form and delta records, made once per patch and shared by every viewer. */
   const fragments = new PatchFragments();
-  const wireOf = (entity: EntityView): WireEntity =>
-    fragments.wire(entity.id, (h) => presence.decorate(toWire(entity, h)));
+  const decorated = (entity: EntityView, h: number) => presence.decorate(toWire(entity, h));
+  const wireOf = (entity: EntityView): WireEntity => fragments.wire(entity, decorated);
   const radars = new WeakMap<HumanSession, RadarView>();
   const radarOf = (s: HumanSession) => {
     let view = radars.get(s);

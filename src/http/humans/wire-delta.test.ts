@@ -57,7 +57,7 @@ describe("binary delta frames", () => {
           const world = new Map<string, Actor>();
           for (const a of patch.actors) if (a) world.set(a.id, a);
           fragments.sweep((id) => world.has(id));
-          const make = (a: Actor) => (h: number) => ({ ...a, h });
+          const make = (a: Actor, h: number): WireEntity => ({ ...a, h });
           fragments.begin();
           patch.viewers.forEach((p, v) => {
             const viewer = viewers[v]!;
@@ -65,7 +65,7 @@ describe("binary delta frames", () => {
             if (p.reenter) {
               // A (re)join outside the patch: the snapshot, built afresh, replaces what the client had.
               fragments.end();
-              const snapshot = interest.map((id) => fragments.wire(id, make(world.get(id)!)));
+              const snapshot = interest.map((id) => fragments.wire(world.get(id)!, make));
               fragments.begin();
               viewer.sent.clear();
               for (const e of snapshot) viewer.sent.set(e.id, e);
@@ -73,7 +73,7 @@ describe("binary delta frames", () => {
               return;
             }
             if (p.skip) return; // a slow socket misses this patch; the next one heals it
-            const visible = interest.map((id) => fragments.wire(id, make(world.get(id)!)));
+            const visible = interest.map((id) => fragments.wire(world.get(id)!, make));
             const frame = fragments.frameFor(tick, viewer.sent, visible);
             if (!frame) {
               expect(byId(viewer.decoder.entities())).toEqual(byId(visible));
@@ -107,11 +107,11 @@ describe("binary delta frames", () => {
     const sentA = new Map<string, WireEntity>();
     const decoder = new DeltaDecoder();
     fragments.begin();
-    const first = fragments.frameFor(1, sentA, [fragments.wire(a.id, (h) => ({ ...a, h }))])!;
+    const first = fragments.frameFor(1, sentA, [fragments.wire(a, (s, h) => ({ ...s, h }))])!;
     fragments.end();
     expect(decoder.decode(first).add).toEqual([{ ...a, h: 1 }]);
     fragments.begin();
-    const moved = fragments.frameFor(2, sentA, [fragments.wire(a.id, (h) => ({ ...a, h, x: 104 }))])!;
+    const moved = fragments.frameFor(2, sentA, [fragments.wire(a, (s, h) => ({ ...s, h, x: 104 }))])!;
     fragments.end();
     // tag, tick, 0 removes, flags, handle, dx: six bytes for a step.
     expect(moved.length).toBe(6);
@@ -124,7 +124,7 @@ describe("binary delta frames", () => {
     });
     fragments.begin();
     expect(
-      fragments.frameFor(3, sentA, [fragments.wire(a.id, (h) => ({ ...a, h, x: 104 }))]),
+      fragments.frameFor(3, sentA, [fragments.wire(a, (s, h) => ({ ...s, h, x: 104 }))]),
     ).toBeUndefined();
     const gone = fragments.frameFor(3, sentA, [])!;
     fragments.end();
@@ -138,8 +138,8 @@ describe("binary delta frames", () => {
     const one = new Map<string, WireEntity>();
     const two = new Map<string, WireEntity>();
     fragments.begin();
-    const w1 = fragments.wire(a.id, (h) => ({ ...a, h }));
-    const w2 = fragments.wire(a.id, () => {
+    const w1 = fragments.wire(a, (s, h) => ({ ...s, h }));
+    const w2 = fragments.wire(a, () => {
       throw new Error("built twice in one patch");
     });
     expect(w2).toBe(w1);
