@@ -6,7 +6,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchFragments } from "./patch-fragments.ts";
 import type { WireEntity } from "./protocol.ts";
-import { DeltaDecoder, encodeFull, FACINGS, TAG_DELTA_V1, WireFormatError } from "./wire-delta.ts";
+import {
+  assembleFrame,
+  DeltaDecoder,
+  encodeFull,
+  encodeUpdate,
+  FACINGS,
+  ServerFrameReader,
+  TAG_DELTA_V1,
+  WireFormatError,
+} from "./wire-delta.ts";
 
 type Actor = Omit<WireEntity, "h">;
 const ids = ["hum_a", "hum_b", "agt_c", "agt_d", "hum_é", "agt_f"];
@@ -178,5 +187,30 @@ describe("binary delta frames", () => {
         }
       }),
     );
+  });
+
+  it("a snapshot (any message with entities) resets the handles the next frames use", () => {
+    const reader = new ServerFrameReader();
+    const ada: WireEntity = {
+      h: 7,
+      id: "hum_ada",
+      kind: "human",
+      name: "Ada",
+      x: 10,
+      y: 10,
+      tx: 0,
+      ty: 0,
+      facing: "up",
+    };
+    expect(reader.read(JSON.stringify({ type: "welcome", entities: [ada] })).type).toBe("welcome");
+    const step = assembleFrame(9, [], [encodeUpdate(ada, { ...ada, x: 12 })]);
+    expect(reader.read(step)).toMatchObject({ type: "delta", update: [{ id: "hum_ada", x: 12 }] });
+    // A later snapshot without her: her handle is gone, so a frame naming it is refused (and resyncs).
+    reader.read(JSON.stringify({ type: "room", entities: [] }));
+    expect(() => reader.read(step)).toThrow(WireFormatError);
+    expect(reader.read(JSON.stringify({ type: "pong", serverTsMs: 1 }))).toEqual({
+      type: "pong",
+      serverTsMs: 1,
+    });
   });
 });

@@ -321,8 +321,8 @@ export class DeltaDecoder {
   }
 }
 
-/** Reads every server frame of one connection: JSON text frames as they are (a snapshot — welcome or
- * room — also resets the delta state), binary frames as decoded deltas. Used by the web client, the
+/** Reads every server frame of one connection: JSON text frames as they are (a snapshot — any message
+ * with `entities`: welcome, room — also resets the delta state), binary frames as decoded deltas. Used by the web client, the
  * load harness and the tests, so they all read the wire one way. */
 export class ServerFrameReader {
   readonly deltas = new DeltaDecoder();
@@ -332,8 +332,8 @@ export class ServerFrameReader {
   read(data: string | Uint8Array): { type: string; [key: string]: unknown } {
     if (typeof data !== "string") return this.deltas.decode(data) as unknown as { type: string };
     const message = JSON.parse(data) as { type: string; entities?: WireEntity[] };
-    if ((message.type === "welcome" || message.type === "room") && Array.isArray(message.entities))
-      this.deltas.reset(message.entities);
+    // Any message with `entities` is a snapshot (welcome, room, or a resync after a restore).
+    if (Array.isArray(message.entities)) this.deltas.reset(message.entities);
     return message;
   }
 }
