@@ -11,7 +11,7 @@ import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
-import { computeDelta, suggestActions } from "./perception.ts";
+import { computeDelta, regionActivity, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
@@ -386,9 +386,16 @@ export class AicService {
       ...(moveDest && delta.move?.status !== "arrived" ? { moveDest } : {}),
     });
     const tile = after?.tile ?? self.tile;
+    const { region, signals } = regionActivity(this.world, actor.entityId);
     const data: HeartbeatResponse = {
-      self: { roomId, tile: { tx: tile.tx, ty: tile.ty }, moving: ((after ?? self).speed ?? 0) > 0 },
+      self: {
+        roomId,
+        ...(region ? { region } : {}),
+        tile: { tx: tile.tx, ty: tile.ty },
+        moving: ((after ?? self).speed ?? 0) > 0,
+      },
       delta,
+      ...(signals ? { signals } : {}),
       suggestions: suggestActions(this.world, actor.entityId, delta),
       contextToken,
       expiresAtMs,
