@@ -489,8 +489,13 @@ export class AicService {
     const limited = this.rateLimit(actor.rateKey, ACTION_RATE_CLASS[action.kind]);
     if (limited) return limited;
     const roomId = extras.roomId ?? (action.kind === "join" ? action.roomId : undefined);
-    if (roomId !== undefined && !this.world.definition.rooms[roomId]) return noSuchRoom(roomId);
-    return this.execute(actor, action, extras);
+    const answer =
+      roomId !== undefined && !this.world.definition.rooms[roomId]
+        ? noSuchRoom(roomId)
+        : await this.execute(actor, action, extras);
+    // An answer that came with its tick was saved with it (the tick commit writes the buckets that
+    // changed); one that did not (a replayed txId, no such room) must not leave before its grant is.
+    return this.settleRateDecisions() ?? answer;
   }
 
   private async execute(
@@ -661,6 +666,9 @@ export class AicService {
     if (!pre.ok) return pre;
     const limited = this.rateLimit(pre.actor.rateKey, rateClass);
     if (limited) return { ok: false, result: limited };
+    // A read is answered now, not after a tick: its grant is saved before the answer.
+    const unsaved = this.settleRateDecisions();
+    if (unsaved) return { ok: false, result: unsaved };
     if (!this.world.definition.rooms[pre.request.roomId]) {
       return { ok: false, result: noSuchRoom(pre.request.roomId) };
     }
@@ -695,6 +703,16 @@ export class AicService {
       rateKey: `agent:${request.agentId}`,
     };
     return { ok: true, request, actor };
+  }
+
+  /** Makes the limiter's grants so far durable (a store is wired in); an error answer if it cannot. */
+  private settleRateDecisions(): AicResult<never> | undefined {
+    try {
+      this.limiter.settle();
+      return undefined;
+    } catch {
+      return aicError("internal", "the world could not save this request's rate-limit state; retry");
+    }
   }
 
   private rateLimit(rateKey: string, rateClass: string): AicResult<never> | undefined {
