@@ -15,7 +15,7 @@
 //     the agent was present delivered to it exactly once (HTTP agents; tool agents check their seqs);
 //   - the harness's own CPU, so a run can tell when the load generator, not the gateway, is the limit.
 // Only the first `watchers` humans decode the world deltas they receive (the latency observers); the
-// others count their frames and bytes and decode only the small non-delta messages, which keeps the
+// others count their frames and bytes and decode only the small text messages, which keeps the
 // harness cheap enough to drive ~1,000 clients from the same 2-core machine as the gateway.
 // Rate limits are raised for the run (every class 1,000/s, burst 1,000) so it measures the world, not
 // the limiter; the limiter still runs and its refusals are counted. The WebSocket admission caps
@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { WebSocket } from "ws";
 import { DEFAULT_RATE_CLASSES } from "../../src/aic/rate-limit.ts";
+import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { type LaunchedGateway, launchGateway, randomToken } from "./gateway.ts";
 
 export interface LoadOptions {
@@ -277,9 +278,6 @@ function noteMove(shared: Shared, observer: number, entityId: string, now: numbe
 
 type Update = { id: string; x?: number; y?: number };
 
-/** A world delta starts with this (src/http/humans/delta.ts); non-watchers skip decoding those. */
-const DELTA_MARK = Buffer.from('{"type":"delta"');
-
 function connectHuman(
   baseUrl: string,
   index: number,
@@ -300,14 +298,17 @@ function connectHuman(
   const welcomed = new Promise<void>((resolve, reject) => {
     ws.once("error", reject);
     ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Load ${index}` })));
-    ws.on("message", (data: Buffer) => {
+    const reader = new ServerFrameReader();
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
       const now = performance.now();
       if (shared.measuring) {
         human.bytes += data.length;
         human.frames += 1;
       }
-      if (!watcher && human.entityId && data.subarray(0, DELTA_MARK.length).equals(DELTA_MARK)) return;
-      const msg = JSON.parse(data.toString()) as {
+      // Deltas are the binary frames: a human that is not a watcher only counts them (its decoder
+      // keeps no state it needs; every snapshot is a text frame that resets it).
+      if (isBinary && !watcher) return;
+      const msg = reader.read(isBinary ? data : data.toString()) as {
         type: string;
         entityId?: string;
         update?: Update[];

@@ -11,7 +11,7 @@ import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
-import { computeDelta, suggestActions } from "./perception.ts";
+import { computeDelta, regionActivity, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
@@ -410,9 +410,16 @@ export class AicService {
       ...(moveDest && delta.move?.status !== "arrived" ? { moveDest } : {}),
     });
     const tile = after?.tile ?? self.tile;
+    const { region, signals } = regionActivity(this.world, actor.entityId);
     const data: HeartbeatResponse = {
-      self: { roomId, tile: { tx: tile.tx, ty: tile.ty }, moving: ((after ?? self).speed ?? 0) > 0 },
+      self: {
+        roomId,
+        ...(region ? { region } : {}),
+        tile: { tx: tile.tx, ty: tile.ty },
+        moving: ((after ?? self).speed ?? 0) > 0,
+      },
       delta,
+      ...(signals ? { signals } : {}),
       suggestions: suggestActions(this.world, actor.entityId, delta),
       contextToken,
       expiresAtMs,
@@ -506,8 +513,13 @@ export class AicService {
     const limited = this.rateLimit(actor.rateKey, ACTION_RATE_CLASS[action.kind]);
     if (limited) return limited;
     const roomId = extras.roomId ?? (action.kind === "join" ? action.roomId : undefined);
-    if (roomId !== undefined && !this.world.definition.rooms[roomId]) return noSuchRoom(roomId);
-    return this.execute(actor, action, extras);
+    const answer =
+      roomId !== undefined && !this.world.definition.rooms[roomId]
+        ? noSuchRoom(roomId)
+        : await this.execute(actor, action, extras);
+    // An answer that came with its tick was saved with it (the tick commit writes the buckets that
+    // changed); one that did not (a replayed txId, no such room) must not leave before its grant is.
+    return this.settleRateDecisions() ?? answer;
   }
 
   private async execute(
@@ -678,6 +690,9 @@ export class AicService {
     if (!pre.ok) return pre;
     const limited = this.rateLimit(pre.actor.rateKey, rateClass);
     if (limited) return { ok: false, result: limited };
+    // A read is answered now, not after a tick: its grant is saved before the answer.
+    const unsaved = this.settleRateDecisions();
+    if (unsaved) return { ok: false, result: unsaved };
     if (!this.world.definition.rooms[pre.request.roomId]) {
       return { ok: false, result: noSuchRoom(pre.request.roomId) };
     }
@@ -712,6 +727,16 @@ export class AicService {
       rateKey: agentRateKey(request.agentId),
     };
     return { ok: true, request, actor };
+  }
+
+  /** Makes the limiter's grants so far durable (a store is wired in); an error answer if it cannot. */
+  private settleRateDecisions(): AicResult<never> | undefined {
+    try {
+      this.limiter.settle();
+      return undefined;
+    } catch {
+      return aicError("internal", "the world could not save this request's rate-limit state; retry");
+    }
   }
 
   private rateLimit(rateKey: string, rateClass: string): AicResult<never> | undefined {
