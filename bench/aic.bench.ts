@@ -6,7 +6,8 @@
 // of the per-round ratios is the figure; the gateway's own CPU per request (from /proc) is given
 // beside it, which a busy neighbour disturbs less than a rate. "observe" repeats one request (16
 // connections, one agent: repeats within a tick are answered from the tick's answers); "observe,
-// distinct" changes the radius on every request, so each one is built.
+// distinct" changes the radius by a fraction of a pixel on every request (the same answer, other
+// bytes), so each one is built.
 // Rate limiting is disabled via config for the bench. Last line: one JSON object with the figures.
 import { readFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
@@ -171,7 +172,12 @@ async function httpObserve(): Promise<HttpFigures> {
       return { reqPerSec, cpuMicrosPerReq };
     };
     const distinct = (i: number) =>
-      JSON.stringify({ agentId: "bench_agent", roomId: "lobby", radius: 1 + (i % 1999), detail: "full" });
+      JSON.stringify({
+        agentId: "bench_agent",
+        roomId: "lobby",
+        radius: 300 + (i % 997) / 1000,
+        detail: "full",
+      });
     const rounds: { observe: RouteFigures; observeDistinct: RouteFigures; baseline: RouteFigures }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const observe = await measure({ port, path: "/aic/v0.1/observe", headers, body });
