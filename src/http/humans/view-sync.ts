@@ -66,14 +66,14 @@ export function interestingActors(
   s: { interest: InterestSet; actor: { entityId: string } },
   self: EntityView,
 ): EntityView[] {
-  const hits = reads
-    .queryRadius(self.roomId, self.pos, s.interest.exitRadius)
-    .filter((h) => h.entity.kind !== "object");
-  const ids = s.interest.update(
-    hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
-    s.actor.entityId,
-  );
-  return hits.filter((h) => ids.has(h.entity.id)).map((h) => h.entity);
+  const hits = reads.queryRadius(self.roomId, self.pos, s.interest.exitRadius);
+  const candidates: { id: string; distance: number }[] = [];
+  for (const h of hits)
+    if (h.entity.kind !== "object") candidates.push({ id: h.entity.id, distance: h.distance });
+  const ids = s.interest.update(candidates, s.actor.entityId);
+  const visible: EntityView[] = [];
+  for (const h of hits) if (h.entity.kind !== "object" && ids.has(h.entity.id)) visible.push(h.entity);
+  return visible;
 }
 
 export function createViewSync(
