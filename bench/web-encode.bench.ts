@@ -98,6 +98,7 @@ const Player = schema(
 type PlayerT = InstanceType<typeof Player>;
 const State = schema({ players: t.map(Player).view() }, "State");
 const state = new State();
+Encoder.BUFFER_SIZE = 1024 * 1024; // room for one view's first full patch without regrowing
 const encoder = new Encoder(state);
 const players = new Map<string, PlayerT>();
 const checkDecoders = viewers.slice(0, VERIFIED_VIEWERS).map(() => {
@@ -209,6 +210,9 @@ for (let tick = 0; tick < totalTicks; tick++) {
   encoder.encode(it);
   const sharedOffset = it.offset;
   viewers.forEach((v, i) => {
+    // Each view's bytes come back as a copy, so the next view may write over them: the shared
+    // buffer stays the size of one view (the README's form appends every view, and grows).
+    it.offset = sharedOffset;
     const bytes = encoder.encodeView(v.colyseusView, sharedOffset, it);
     if (bytes.length === 0) return;
     v.bytes.colyseus += bytes.length + 1;
