@@ -1,6 +1,7 @@
 // The shapes shared by the pure simulation and everything that talks to it.
 // src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
 // events, results and snapshot hash, in any process.
+import type { Episode, MemorySource, Reflection } from "./memory.ts";
 
 export type EntityKind = "human" | "agent" | "object";
 export type ActorKind = "human" | "agent";
@@ -128,7 +129,15 @@ export type Input =
   /** Held-direction movement (WASD): dx, dy in {-1, 0, 1}; (0, 0) stops. Replaces any path. */
   | (InputBase & { kind: "moveDir"; dx: number; dy: number })
   | (InputBase & { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> })
-  | (InputBase & { kind: "chat"; channel: ChatChannel; message: string });
+  | (InputBase & { kind: "chat"; channel: ChatChannel; message: string })
+  /** An agent stores a reflection in its own memory (memory.ts); only `agt_` entities have memory. */
+  | (InputBase & {
+      kind: "reflect";
+      content: string;
+      topics: string[];
+      sources: MemorySource[];
+      importance: number;
+    });
 
 export type InputKind = Input["kind"];
 
@@ -157,7 +166,8 @@ export type InputValue =
   | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }
   | { kind: "moveDir" }
   | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
-  | { kind: "chat"; chatMessageId: string };
+  | { kind: "chat"; chatMessageId: string }
+  | { kind: "reflect"; id: string; evicted?: string };
 
 export type InputResult =
   | { ok: true; value: InputValue; tick: number; serverTsMs: number; replayed?: boolean }
@@ -294,6 +304,9 @@ export interface WorldApi {
   latestSeq(roomId: string): number;
   /** How many events a room's log retains now (bounded by the world's event retention). */
   retainedEventCount(roomId: string): number;
+
+  /** An agent's memory (copies), or undefined when it has none. Callers decide who may read it. */
+  memoryOf(entityId: string): { reflections: Reflection[]; episodes: Episode[] } | undefined;
 
   /** A stored idempotent result, if the key is known and not expired. */
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined;
