@@ -1,7 +1,7 @@
 // ocw_status: what the plugin reports about the world (the same answer as GET /world/api/status,
 // built by the plugin and handed in as a StatusSource), plus a reachability probe in remote mode.
 import { Type } from "typebox";
-import type { ResolvedConfig } from "../config/config.ts";
+import { OPTIONAL_TOOLS, type ResolvedConfig } from "../config/config.ts";
 import { defineTool } from "./tool-kit.ts";
 
 /** The part of the world status this tool renders as text; `details` carries all of it. */
@@ -38,7 +38,7 @@ export function statusText(status: WorldStatus): string {
       : `You (${status.caller.entityId}) have not joined yet; your first ocw_observe joins ${status.defaultRoomId}.`;
     const tools = status.caller.enabledOptionalTools.length
       ? `Optional tools enabled for you: ${status.caller.enabledOptionalTools.join(", ")}.`
-      : "No optional tools (ocw_move_to, ocw_interact, ocw_chat_send) are enabled for you.";
+      : `No optional tools (${OPTIONAL_TOOLS.join(", ")}) are enabled for you.`;
     lines.push(where, tools);
   }
   return lines.join("\n");

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
 import { type AicResult, aicError } from "../../aic/errors.ts";
-import type { EndpointName } from "../../aic/schemas.ts";
+import { type EndpointName, endpointAt } from "../../aic/schemas.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
 import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
@@ -48,11 +48,17 @@ const ENDPOINT_CALLS: Record<EndpointName, EndpointCall> = {
   join: (s, c, b, o) => s.join(c, b, o),
   leave: (s, c, b, o) => s.leave(c, b, o),
   heartbeat: (s, c, b, o) => s.heartbeat(c, b, o),
+  reflect: (s, c, b, o) => s.reflect(c, b, o),
 };
 
-function endpointCall(name: string): EndpointCall | undefined {
-  return Object.hasOwn(ENDPOINT_CALLS, name) ? ENDPOINT_CALLS[name as EndpointName] : undefined;
+/** The endpoint at a router path (`/moveTo`, `/memory/reflect`, a trailing slash allowed). */
+function endpointFor(path: string): { name: EndpointName; call: EndpointCall } | undefined {
+  const name = endpointAt(path.replace(/^\/+|\/+$/g, ""));
+  return name ? { name, call: ENDPOINT_CALLS[name] } : undefined;
 }
+
+/** The router paths of the endpoints: one segment, or `memory/<name>` (ENDPOINTS[...].path). */
+const ENDPOINT_ROUTES = ["/:endpoint", "/memory/:endpoint"];
 
 export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   const { service, tokens, logger } = deps;
@@ -150,14 +156,14 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
 
   // One parameterised route (fewer layers to match than one route per endpoint): authenticate
   // before reading the body, so an unknown caller costs no body read.
-  router.post("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
-    if (endpointCall(req.params.endpoint as string)) authenticate(req, res, next);
+  router.post(ENDPOINT_ROUTES, (req: Request, res: Response, next: NextFunction) => {
+    if (endpointFor(req.path)) authenticate(req, res, next);
     else next();
   });
-  router.post("/:endpoint", readJsonBody, async (req: Request, res: Response, next: NextFunction) => {
-    const name = req.params.endpoint as string;
-    const call = endpointCall(name);
-    if (!call) return next();
+  router.post(ENDPOINT_ROUTES, readJsonBody, async (req: Request, res: Response, next: NextFunction) => {
+    const endpoint = endpointFor(req.path);
+    if (!endpoint) return next();
+    const { name, call } = endpoint;
     if (closed) return answer(res, adapterClosed());
     const abort = name === "pollEvents" ? abortOnDisconnect(res) : undefined;
     try {
@@ -172,8 +178,8 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
       abort?.release();
     }
   });
-  router.all("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
-    if (endpointCall(req.params.endpoint as string)) methodNotAllowed("POST")(req, res);
+  router.all(ENDPOINT_ROUTES, (req: Request, res: Response, next: NextFunction) => {
+    if (endpointFor(req.path)) methodNotAllowed("POST")(req, res);
     else next();
   });
 
