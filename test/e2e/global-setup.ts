@@ -10,6 +10,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_other: { token: randomToken(), name: "Other Bot" },
     // Only the heartbeat e2e uses it, so its deltas are not disturbed by other files' agents' actions.
     agent_beat: { token: randomToken(), name: "Beat Bot" },
+    // Only the memory e2e uses it.
+    agent_memo: { token: randomToken(), name: "Memo Bot" },
   };
   const gateway = await startGateway({
     pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY } },
@@ -25,6 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_helper: { token: agents.agent_helper.token },
       agent_other: { token: agents.agent_other.token },
       agent_beat: { token: agents.agent_beat.token },
+      agent_memo: { token: agents.agent_memo.token },
     },
   };
   project.provide("gateway", provided);
