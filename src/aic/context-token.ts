@@ -1,9 +1,10 @@
 // Heartbeat context tokens (issue #12, seed 003 "context_token"): where an agent's last heartbeat
 // left off (room event position), when it was issued and when it expires (simulation time), and the
 // destination of a move it embedded, so the next heartbeat can report that move's outcome. The server
-// keeps no per-agent heartbeat state: the token carries it, signed (HMAC-SHA256, truncated to 128
-// bits) with a per-process key so a client cannot forge or edit one. A restart invalidates tokens;
-// the next heartbeat then starts a fresh delta (DECISIONS.md).
+// keeps no per-agent heartbeat state: the token carries it, signed (HMAC-SHA256, truncated to 96
+// bits) so a client cannot forge or edit one. The key is the world's (kept in its store by the
+// wiring, src/plugin/durable-state.ts), so a token survives a restart; only without persistence is it
+// a per-process key, and then a restart invalidates tokens (the next heartbeat starts a fresh delta).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { CONTEXT_TOKEN_PATTERN } from "./schemas.ts";
 

@@ -58,4 +58,96 @@ describe("RateLimiter (token bucket)", () => {
     for (let i = 0; i < 5000; i++) capped.take(`agent:${i}`, "observe");
     expect(capped.size).toBeLessThanOrEqual(100);
   });
+
+  it("counts on the wall clock by default, so a stored bucket means the same in the next process", () => {
+    const limiter = new RateLimiter({ classes: { observe: { perSec: 1, burst: 1 } } });
+    const before = Date.now();
+    expect(limiter.take("k", "observe").allowed).toBe(true);
+    const [bucket] = limiter.allBuckets();
+    expect(bucket!.bucket!.updatedMs).toBeGreaterThanOrEqual(before);
+    expect(bucket!.bucket!.updatedMs).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("RateLimiter persistence", () => {
+  it("records only the buckets that changed, and only once persisting", () => {
+    const { clock, limiter } = limiterAt(1_000);
+    limiter.take("agent:a", "chatSend");
+    expect(limiter.pendingChanges()).toEqual([]); // not persisting: nothing recorded
+    let settled = 0;
+    limiter.persist(() => settled++);
+    limiter.take("agent:a", "chatSend");
+    limiter.take("agent:b", "observe");
+    expect(limiter.pendingChanges()).toEqual([
+      { className: "chatSend", key: "agent:a", bucket: { tokens: 1, updatedMs: 1_000 } },
+      { className: "observe", key: "agent:b", bucket: { tokens: 4, updatedMs: 1_000 } },
+    ]);
+    limiter.settle();
+    expect(settled).toBe(1);
+    limiter.written();
+    expect(limiter.pendingChanges()).toEqual([]);
+    limiter.settle();
+    expect(settled).toBe(1); // nothing to settle
+    // A swept (refilled) bucket is a deletion: the store must not keep it.
+    clock.now += 60_000;
+    limiter.sweep();
+    expect(limiter.pendingChanges().map((c) => [c.key, c.bucket])).toEqual([
+      ["agent:a", undefined],
+      ["agent:b", undefined],
+    ]);
+  });
+
+  it("a refusal changes nothing that would have to be saved", () => {
+    const { clock, limiter } = limiterAt(0);
+    limiter.persist(() => {});
+    for (let i = 0; i < 3; i++) limiter.take("agent:a", "chatSend");
+    limiter.written();
+    const before = limiter.allBuckets();
+    clock.now += 300;
+    expect(limiter.take("agent:a", "chatSend")).toEqual({ allowed: false, retryAfterMs: 700 });
+    expect(limiter.pendingChanges()).toEqual([]);
+    expect(limiter.allBuckets()).toEqual(before);
+    // ...and the refill still counts from the last grant: 1 s after it a token is back.
+    clock.now += 700;
+    expect(limiter.take("agent:a", "chatSend").allowed).toBe(true);
+  });
+
+  it("a loaded limiter decides exactly as the one it was saved from", () => {
+    const { clock, limiter } = limiterAt(5_000);
+    limiter.persist(() => {});
+    for (let i = 0; i < 4; i++) limiter.take("agent:a", "chatSend");
+    const restarted = new RateLimiter({ now: () => clock.now });
+    restarted.load(limiter.pendingChanges());
+    expect(restarted.allBuckets()).toEqual(limiter.allBuckets());
+    for (const advance of [0, 400, 600, 1_000]) {
+      clock.now += advance;
+      expect(restarted.take("agent:a", "chatSend")).toEqual(limiter.take("agent:a", "chatSend"));
+    }
+  });
+
+  it("load drops unknown classes, caps tokens at the burst, and does not trust a future clock", () => {
+    const { clock, limiter } = limiterAt(10_000);
+    limiter.load([
+      { className: "gone", key: "k", bucket: { tokens: 1, updatedMs: 0 } },
+      { className: "chatSend", key: "rich", bucket: { tokens: 99, updatedMs: 9_000 } },
+      { className: "chatSend", key: "future", bucket: { tokens: 0, updatedMs: 3_600_000 } },
+    ]);
+    expect(limiter.allBuckets()).toEqual([
+      { className: "chatSend", key: "rich", bucket: { tokens: 3, updatedMs: 9_000 } },
+      { className: "chatSend", key: "future", bucket: { tokens: 0, updatedMs: 10_000 } },
+    ]);
+    // A bucket stamped an hour ahead refills from now, not from an hour later.
+    clock.now += 1_000;
+    expect(limiter.take("future", "chatSend").allowed).toBe(true);
+  });
+
+  it("a wall clock that steps back neither freezes a bucket nor hands out tokens", () => {
+    const { clock, limiter } = limiterAt(100_000);
+    limiter.persist(() => {});
+    for (let i = 0; i < 3; i++) limiter.take("agent:a", "chatSend");
+    clock.now -= 50_000; // NTP step back
+    expect(limiter.take("agent:a", "chatSend").allowed).toBe(false);
+    clock.now += 1_000;
+    expect(limiter.take("agent:a", "chatSend").allowed).toBe(true);
+  });
 });

@@ -1,6 +1,11 @@
 // The ONE rate limiter (PRD 12): a token bucket per (key, class). Shared by HTTP, tools and
 // WebSocket through AicService. Memory is bounded: buckets that refilled completely carry no
 // information and are swept; beyond `maxBuckets` the least recently used go first.
+// Buckets survive a restart (issue #11): the clock is wall-clock epoch milliseconds, so a stored
+// bucket means the same thing in the next process, and a limiter that `persist`s records which
+// buckets changed; the wiring (src/plugin) writes those with the world's tick commits and calls
+// `settle` before an answer that does not wait for a tick. Only a grant changes a bucket: a refusal
+// leaves it as it was (its refill curve is the same), so a refusal has nothing to make durable.
 
 export interface RateClass {
   perSec: number;
@@ -31,13 +36,21 @@ export interface RateLimitConfig {
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
-interface Bucket {
+/** A bucket as it is stored: tokens left at `updatedMs` (wall-clock epoch ms). */
+export interface Bucket {
   tokens: number;
   updatedMs: number;
 }
 
+/** One bucket by its (class, key); `bucket` undefined = gone (swept, evicted: a full bucket). */
+export interface BucketChange {
+  className: string;
+  key: string;
+  bucket: Bucket | undefined;
+}
+
 export interface RateLimiterOptions extends RateLimitConfig {
-  /** Monotonic milliseconds. */
+  /** Milliseconds; wall-clock epoch time by default so stored buckets mean the same after a restart. */
   now?: () => number;
   maxBuckets?: number;
 }
@@ -52,6 +65,9 @@ export class RateLimiter {
   private callsSinceSweep = 0;
   /** Requests refused, per class, since this limiter was made (for metrics). */
   private readonly denied = new Map<string, number>();
+  /** Buckets changed since the last `written()`; only recorded once `persist` was called. */
+  private changes: Map<string, Bucket | undefined> | undefined;
+  private settleHook: (() => void) | undefined;
 
   constructor(options: RateLimiterOptions = {}) {
     this.disabled = options.disabled === true;
@@ -66,7 +82,7 @@ export class RateLimiter {
         throw new RangeError(`rate class "${name}" needs perSec > 0 and burst >= 1`);
       }
     }
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? (() => Date.now());
     this.maxBuckets = Math.max(16, options.maxBuckets ?? 10_000);
   }
 
@@ -81,26 +97,82 @@ export class RateLimiter {
     if (this.disabled) return { allowed: true };
     const rate = this.classFor(className);
     const now = this.now();
-    const id = `${className}\u0000${key}`;
-    const previous = this.buckets.get(id);
-    let tokens = rate.burst;
+    const id = bucketId(className, key);
+    let previous = this.buckets.get(id);
     if (previous) {
-      tokens = Math.min(
-        rate.burst,
-        previous.tokens + (Math.max(0, now - previous.updatedMs) * rate.perSec) / 1000,
-      );
       this.buckets.delete(id);
+      // The wall clock went back (NTP step, another machine's clock after a restore): count from now
+      // instead of freezing the bucket until the clock catches up.
+      if (now < previous.updatedMs) {
+        previous = { tokens: previous.tokens, updatedMs: now };
+        this.changed(id, previous);
+      }
     }
     if (++this.callsSinceSweep >= 1024) this.sweep(now);
+    const tokens = previous
+      ? Math.min(rate.burst, previous.tokens + ((now - previous.updatedMs) * rate.perSec) / 1000)
+      : rate.burst;
     if (tokens >= 1) {
-      this.buckets.set(id, { tokens: tokens - 1, updatedMs: now });
+      const bucket = { tokens: tokens - 1, updatedMs: now };
+      this.buckets.set(id, bucket);
+      this.changed(id, bucket);
       this.evictOverflow();
       return { allowed: true };
     }
-    this.buckets.set(id, { tokens, updatedMs: now });
-    this.evictOverflow();
+    // A refusal keeps the bucket as it was (only its LRU position moves): the same refill curve, so
+    // the refusal changes nothing that would have to be saved.
+    this.buckets.set(id, previous!);
     this.denied.set(className, (this.denied.get(className) ?? 0) + 1);
     return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate.perSec)) };
+  }
+
+  /** Start recording which buckets change, for a durable store; `settle` must make every change so
+   * far durable before it returns (the service calls it before answering outside a tick). */
+  persist(settle: () => void): void {
+    this.changes ??= new Map();
+    this.settleHook = settle;
+  }
+
+  /** Makes the recorded changes durable now (no-op when nothing changed or nothing persists). */
+  settle(): void {
+    if (this.changes && this.changes.size > 0) this.settleHook?.();
+  }
+
+  /** Changes since the last `written()`. */
+  pendingChanges(): BucketChange[] {
+    if (!this.changes) return [];
+    return [...this.changes].map(([id, bucket]) => {
+      const [className, key] = splitBucketId(id);
+      return { className, key, bucket: bucket ? { ...bucket } : undefined };
+    });
+  }
+
+  /** The changes last returned by `pendingChanges` are durable. Call it synchronously after them. */
+  written(): void {
+    this.changes?.clear();
+  }
+
+  /** Loads stored buckets (after a restart). Unknown classes are dropped (the config changed), tokens
+   * are capped at the class's burst and a bucket from the clock's future counts from now. */
+  load(stored: Iterable<BucketChange>): void {
+    const now = this.now();
+    for (const { className, key, bucket } of stored) {
+      const rate = this.classes[className];
+      if (!rate || !bucket || !Number.isFinite(bucket.tokens) || !Number.isFinite(bucket.updatedMs)) continue;
+      this.buckets.set(bucketId(className, key), {
+        tokens: Math.max(0, Math.min(rate.burst, bucket.tokens)),
+        updatedMs: Math.min(now, bucket.updatedMs),
+      });
+    }
+    this.evictOverflow();
+  }
+
+  /** Every bucket held (tests compare limiters with it). */
+  allBuckets(): BucketChange[] {
+    return [...this.buckets].map(([id, bucket]) => {
+      const [className, key] = splitBucketId(id);
+      return { className, key, bucket: { ...bucket } };
+    });
   }
 
   /** Refusals per class since this limiter was made. */
@@ -116,13 +188,17 @@ export class RateLimiter {
   sweep(now = this.now()): void {
     this.callsSinceSweep = 0;
     for (const [id, bucket] of this.buckets) {
-      const rate = this.classes[id.slice(0, id.indexOf("\u0000"))];
+      const rate = this.classes[splitBucketId(id)[0]];
       if (!rate) {
         this.buckets.delete(id);
+        this.changed(id, undefined);
         continue;
       }
       const refillMs = ((rate.burst - bucket.tokens) * 1000) / rate.perSec;
-      if (now - bucket.updatedMs >= refillMs) this.buckets.delete(id);
+      if (now - bucket.updatedMs >= refillMs) {
+        this.buckets.delete(id);
+        this.changed(id, undefined);
+      }
     }
   }
 
@@ -131,6 +207,20 @@ export class RateLimiter {
       const oldest = this.buckets.keys().next().value;
       if (oldest === undefined) break;
       this.buckets.delete(oldest);
+      this.changed(oldest, undefined);
     }
   }
+
+  private changed(id: string, bucket: Bucket | undefined): void {
+    this.changes?.set(id, bucket);
+  }
+}
+
+function bucketId(className: string, key: string): string {
+  return `${className}\u0000${key}`;
+}
+
+function splitBucketId(id: string): [className: string, key: string] {
+  const at = id.indexOf("\u0000");
+  return [id.slice(0, at), id.slice(at + 1)];
 }

@@ -1,12 +1,14 @@
 // Puts the adapters around a freshly created host: the AIC service (one rate limiter, one path into
 // the world for agents and humans), its HTTP framing, and the web client + WebSocket.
 import { timingSafeEqual } from "node:crypto";
+import { ContextTokens } from "../aic/context-token.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import { contextTokenKey, persistRateLimits } from "./durable-state.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 
@@ -31,12 +33,16 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     disabled: config.rateLimits.disabled,
     classes: config.rateLimits.classes,
   });
+  // Buckets and heartbeat tokens outlive a restart: both are kept in the world's store.
+  persistRateLimits(host, limiter);
+  const tokenKey = contextTokenKey(host);
   // Whoever reaches the service is already authenticated (HTTP token) or in-process (a tool of this
   // gateway), so every agent id gets a name: the configured one or the id itself.
   const aic = new AicService({
     runtime: host.runtime,
     agents: (agentId) => ({ name: config.agents[agentId]?.name ?? agentId }),
     limiter,
+    ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
   });
   const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
   const web = createWebSurface({

@@ -7,7 +7,7 @@ import { existsSync, renameSync } from "node:fs";
 import type { WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { loadWorldDir } from "./load-world-dir.ts";
-import { commitTick, type RecoveryReport, recoverWorld, snapshotEntry } from "./persistence.ts";
+import { commitTick, type RecoveryReport, recoverWorld, SideTables, snapshotEntry } from "./persistence.ts";
 import { WorldStore } from "./store.ts";
 import { describe, type RuntimeLogger, WorldRuntime } from "./world-runtime.ts";
 
@@ -33,6 +33,8 @@ export interface OpenedWorld {
   origin: "fresh" | "restored";
   /** The durable store, when persistence is on (every tick is logged in it before it is answered). */
   store: WorldStore | undefined;
+  /** Adapter state written with the tick commits (rate-limit buckets); with the store only. */
+  side: SideTables | undefined;
   /** What the start-up recovery found (operator status; never shown to agents). */
   recovery: RecoveryReport | undefined;
 }
@@ -48,7 +50,7 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   }
   if (!storeFile) {
     const runtime = new WorldRuntime(World.create(definition), logger);
-    return { definition, runtime, origin: "fresh", store: undefined, recovery: undefined };
+    return { definition, runtime, origin: "fresh", store: undefined, side: undefined, recovery: undefined };
   }
   const store = openStoreFor(storeFile, definition, logger, options.storeSync ?? "full");
   const { world, report } = recoverWorld(definition, store);
@@ -62,11 +64,12 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   // A new base snapshot right away: the next recovery starts here, and the replayed log is compacted.
   store.saveAutoSnapshot(snapshotEntry(world.snapshot()));
   const runtime = new WorldRuntime(world, logger);
+  const side = new SideTables(store);
   runtime.journal = {
-    commit: (inputs, result) => commitTick(store, inputs, result),
+    commit: (inputs, result) => commitTick(store, inputs, result, side),
     recover: () => recoverWorld(definition, store).world,
   };
-  return { definition, runtime, origin, store, recovery: report };
+  return { definition, runtime, origin, store, side, recovery: report };
 }
 
 /** Saves a snapshot of the live world (compacting the log behind it). */

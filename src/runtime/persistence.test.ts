@@ -24,6 +24,7 @@ import {
   commitTick,
   parseForeignSnapshot,
   recoverWorld,
+  SideTables,
   sessionSpace,
   snapshotEntry,
 } from "./persistence.ts";
@@ -223,6 +224,46 @@ describe("group commit", () => {
       expect(store.synchronous).toBe("full");
     } finally {
       store.close();
+    }
+  });
+
+  it("side rows ride in the tick's transaction; rows settled between ticks make the next tick flush", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "world.db");
+    const store = WorldStore.open(file);
+    try {
+      const world = World.create(smallWorld());
+      const side = new SideTables(store);
+      let pending: { key: string; value: unknown }[] = [];
+      side.register({ scope: "s", pending: () => pending, written: () => (pending = []) });
+      const append = vi.spyOn(store, "appendTick");
+      pending = [{ key: "a", value: 1 }];
+      commitTick(store, [], world.step([]), side); // idle, but it carries a row: flushed
+      commitTick(store, [], world.step([]), side); // idle and nothing to carry
+      pending = [{ key: "b", value: 2 }];
+      side.settle(); // an answer between ticks: written now, without an fsync...
+      expect(pending).toEqual([]);
+      commitTick(store, [], world.step([]), side); // ...which the next tick does
+      commitTick(store, [], world.step([]), side);
+      expect(append.mock.calls.map((call) => call[2])).toEqual([true, false, true, false]);
+      pending = [{ key: "a", value: undefined }];
+      side.settle();
+      expect(side.list("s")).toEqual([{ key: "b", value: 2 }]);
+      // A commit that fails keeps its rows pending for the next one.
+      pending = [{ key: "c", value: 3 }];
+      append.mockImplementationOnce(() => {
+        throw new Error("disk full");
+      });
+      expect(() => commitTick(store, [], world.step([]), side)).toThrow(/disk full/);
+      expect(pending).toEqual([{ key: "c", value: 3 }]);
+    } finally {
+      store.close();
+    }
+    const reopened = WorldStore.open(file);
+    try {
+      expect(new SideTables(reopened).list("s")).toEqual([{ key: "b", value: 2 }]);
+    } finally {
+      reopened.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import {
   type WorldSnapshot,
 } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import { type StoredSnapshot, tickChecksum, type WorldStore } from "./store.ts";
+import { type SideWrite, type StoredSnapshot, tickChecksum, type WorldStore } from "./store.ts";
 
 /** What the log keeps per tick. */
 interface TickBody {
@@ -30,14 +30,97 @@ export function tickDigest(result: StepResult): string {
     .slice(0, 32);
 }
 
-/** The runtime's group commit: one row per tick, written before the tick's answers are released. */
-export function commitTick(store: WorldStore, inputs: readonly Input[], result: StepResult): void {
+/** The runtime's group commit: one row per tick, written before the tick's answers are released,
+ * with the side-table rows that changed since the last commit in the same transaction. */
+export function commitTick(
+  store: WorldStore,
+  inputs: readonly Input[],
+  result: StepResult,
+  side?: SideTables,
+): void {
   const body: TickBody = { inputs: inputs as Input[], digest: tickDigest(result) };
+  const pending = side?.collect();
   // Idle ticks are logged too (simulation time never goes back after a crash) but need no fsync of
   // their own: nothing was acknowledged or delivered in them. 20 fsyncs a second on an idle world
-  // would stall the event loop for nothing.
-  const answersSomeone = inputs.length > 0 || result.events.length > 0;
-  store.appendTick(result.tick, JSON.stringify(body), answersSomeone);
+  // would stall the event loop for nothing. Side rows (someone was answered) do need one.
+  const answersSomeone = inputs.length > 0 || result.events.length > 0 || pending?.needsFlush === true;
+  store.appendTick(result.tick, JSON.stringify(body), answersSomeone, pending?.writes);
+  pending?.done(answersSomeone);
+}
+
+/** A piece of adapter state kept in a side table of the store (e.g. rate-limit buckets): it says what
+ * changed, the tick commit writes that in its own transaction, and then it is told to forget it. */
+export interface SideSource {
+  readonly scope: string;
+  /** Rows changed since the last `written()`: JSON-able value, or undefined to delete. */
+  pending(): { key: string; value: unknown }[];
+  /** The rows last returned by `pending()` are durable. Called synchronously after `pending()`. */
+  written(): void;
+}
+
+/** The side tables of one store: sources whose changes ride on the tick commits, and `settle` for an
+ * answer that cannot wait for the next tick (its rows are written to the OS at once and fsynced with
+ * the next tick, which is then flushed even if it is otherwise idle). */
+export class SideTables {
+  private readonly store: WorldStore;
+  private readonly sources: SideSource[] = [];
+  /** Rows were written by `settle` without an fsync: the next tick commit must flush. */
+  private unflushed = false;
+
+  constructor(store: WorldStore) {
+    this.store = store;
+  }
+
+  register(source: SideSource): void {
+    this.sources.push(source);
+  }
+
+  /** A scope's stored rows (unparseable ones are skipped). */
+  list(scope: string): { key: string; value: unknown }[] {
+    return parseRows(this.store.sessionList(scope));
+  }
+
+  /** What the next tick commit writes; `done` after it committed (`flushed`: fsynced). */
+  collect(): { writes: SideWrite[]; needsFlush: boolean; done(flushed: boolean): void } {
+    const writes = this.pendingWrites();
+    return {
+      writes,
+      needsFlush: writes.length > 0 || this.unflushed,
+      done: (flushed) => {
+        for (const source of this.sources) source.written();
+        if (flushed) this.unflushed = false;
+      },
+    };
+  }
+
+  /** Writes every pending change now (to the OS; the next tick fsyncs it). Throws if the store does. */
+  settle(): void {
+    const writes = this.pendingWrites();
+    if (writes.length === 0) return;
+    this.store.writeSide(writes);
+    for (const source of this.sources) source.written();
+    this.unflushed = true;
+  }
+
+  private pendingWrites(): SideWrite[] {
+    return this.sources.flatMap((source) =>
+      source.pending().map(({ key, value }) => ({
+        scope: source.scope,
+        key,
+        value: value === undefined ? undefined : JSON.stringify(value),
+      })),
+    );
+  }
+}
+
+function parseRows(rows: { key: string; value: string }[]): { key: string; value: unknown }[] {
+  return rows.flatMap(({ key, value }) => {
+    try {
+      return [{ key, value: JSON.parse(value) as unknown }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export interface RecoveryReport {
@@ -179,20 +262,15 @@ export function parseForeignSnapshot(
  * resume tokens). Writes are durable when they return. */
 export interface SessionSpace {
   list(): { key: string; value: unknown }[];
+  get(key: string): unknown;
   put(key: string, value: unknown): void;
   delete(key: string): void;
 }
 
 export function sessionSpace(store: WorldStore, scope: string): SessionSpace {
   return {
-    list: () =>
-      store.sessionList(scope).flatMap(({ key, value }) => {
-        try {
-          return [{ key, value: JSON.parse(value) as unknown }];
-        } catch {
-          return [];
-        }
-      }),
+    list: () => parseRows(store.sessionList(scope)),
+    get: (key) => parseRows(store.sessionList(scope)).find((row) => row.key === key)?.value,
     put: (key, value) => store.sessionPut(scope, key, JSON.stringify(value)),
     delete: (key) => store.sessionDelete(scope, key),
   };

@@ -3,7 +3,8 @@
 //   - the tick log: the inputs of every applied tick, one row per tick, each written (and fsynced)
 //     before any answer of that tick reaches a caller (group commit per tick);
 //   - snapshots: "auto" ones that compact the log, and named operator checkpoints;
-//   - small session records adapters need to survive a restart (humans' resume tokens);
+//   - side tables: small records adapters need to survive a restart (humans' resume tokens, rate-limit
+//     buckets, the heartbeat token key), keyed by (scope, key); some are written with the tick commit;
 //   - a quarantine for records that failed their checks, so nothing is dropped silently.
 // Everything here is synchronous on purpose: a tick commits before the tick loop goes on.
 import { createHash } from "node:crypto";
@@ -36,6 +37,13 @@ export interface TickRow {
   tick: number;
   body: string;
   checksum: string;
+}
+
+/** One side-table row to write with a commit: `value` undefined deletes it. */
+export interface SideWrite {
+  scope: string;
+  key: string;
+  value: string | undefined;
 }
 
 export interface StoreIdentity {
@@ -81,6 +89,8 @@ export class WorldStore {
   readonly file: string;
   private readonly db: DatabaseSync;
   private readonly insertTick: StatementSync;
+  private readonly putSide: StatementSync;
+  private readonly deleteSide: StatementSync;
   private readonly fsyncEachCommit: boolean;
   private closed = false;
 
@@ -89,6 +99,10 @@ export class WorldStore {
     this.db = db;
     this.fsyncEachCommit = fsyncEachCommit;
     this.insertTick = db.prepare("INSERT INTO ticks (tick, body, checksum) VALUES (?, ?, ?)");
+    this.putSide = db.prepare(
+      "INSERT INTO sessions (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value",
+    );
+    this.deleteSide = db.prepare("DELETE FROM sessions WHERE scope = ? AND key = ?");
   }
 
   /** Opens (or creates) the store. `synchronous: "full"` fsyncs every commit (the default);
@@ -161,19 +175,41 @@ export class WorldStore {
 
   // ---- the tick log --------------------------------------------------------------------------
 
-  /** One tick, committed (and fsynced in full mode) before this returns. With `flush: false` the commit
-   * reaches the OS but skips the fsync: for an idle tick (no input, no event) that answers nobody. A
-   * power cut may then lose only such trailing idle ticks, which replay reproduces; the next flushed
-   * commit carries them to the disk with it, since the WAL is written in order. */
-  appendTick(tick: number, body: string, flush = true): void {
+  /** One tick, committed (and fsynced in full mode) before this returns, together with `side` (the
+   * side-table rows that changed since the last commit: one transaction, so they are durable exactly
+   * when the tick is). With `flush: false` the commit reaches the OS but skips the fsync: for an idle
+   * tick (no input, no event) that answers nobody. A power cut may then lose only such trailing idle
+   * ticks, which replay reproduces; the next flushed commit carries them to the disk with it, since
+   * the WAL is written in order. */
+  appendTick(tick: number, body: string, flush = true, side: readonly SideWrite[] = []): void {
     const row = [tick, body, tickChecksum(tick, body)] as const;
-    if (flush || !this.fsyncEachCommit) {
-      this.insertTick.run(...row);
-      return;
+    this.withSync(flush, () =>
+      this.transaction(() => {
+        this.insertTick.run(...row);
+        this.applySide(side);
+      }),
+    );
+  }
+
+  /** Side-table rows in one transaction of their own, written to the OS (not fsynced): survives a
+   * killed process at once, and a power loss once the next flushed commit has happened. */
+  writeSide(side: readonly SideWrite[]): void {
+    if (side.length === 0) return;
+    this.withSync(false, () => this.transaction(() => this.applySide(side)));
+  }
+
+  private applySide(side: readonly SideWrite[]): void {
+    for (const write of side) {
+      if (write.value === undefined) this.deleteSide.run(write.scope, write.key);
+      else this.putSide.run(write.scope, write.key, write.value);
     }
+  }
+
+  private withSync<T>(flush: boolean, fn: () => T): T {
+    if (flush || !this.fsyncEachCommit) return fn();
     this.db.exec("PRAGMA synchronous = NORMAL");
     try {
-      this.insertTick.run(...row);
+      return fn();
     } finally {
       this.db.exec("PRAGMA synchronous = FULL");
     }
@@ -292,7 +328,7 @@ export class WorldStore {
     }[];
   }
 
-  // ---- sessions ------------------------------------------------------------------------------
+  // ---- side tables (the SQL table is called `sessions`: it began with humans' sessions) ---------
 
   sessionList(scope: string): { key: string; value: string }[] {
     return this.db
@@ -300,16 +336,13 @@ export class WorldStore {
       .all(scope) as unknown as { key: string; value: string }[];
   }
 
+  /** Durable (fsynced in full mode) when it returns. */
   sessionPut(scope: string, key: string, value: string): void {
-    this.db
-      .prepare(
-        "INSERT INTO sessions (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value",
-      )
-      .run(scope, key, value);
+    this.putSide.run(scope, key, value);
   }
 
   sessionDelete(scope: string, key: string): void {
-    this.db.prepare("DELETE FROM sessions WHERE scope = ? AND key = ?").run(scope, key);
+    this.deleteSide.run(scope, key);
   }
 
   // ---- internals -----------------------------------------------------------------------------

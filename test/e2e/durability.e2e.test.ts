@@ -2,7 +2,8 @@
 // disturb other tests). Two agents move and chat through AIC at a steady rate; the gateway is killed
 // with SIGKILL 25 ms after an acknowledgement while other requests are in flight; after a restart on
 // the same state directory every acknowledged action is there exactly once, retries by txId answer
-// byte-identically, and an event cursor from before the crash continues without a gap.
+// byte-identically, an event cursor from before the crash continues without a gap, a rate-limit bucket
+// emptied before the crash is still empty, and a heartbeat token from before it still works.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -43,7 +44,15 @@ describe("durability: kill -9 of a real gateway", () => {
         pluginConfig: {
           agents: Object.fromEntries(AGENTS.map((id) => [id, { token: tokens[id], name: id }])),
           // Room for a steady rate from two agents; the limiter is not what this test is about.
-          rateLimits: { classes: { action: { perSec: 50, burst: 50 }, chatSend: { perSec: 50, burst: 50 } } },
+          // observe refills so slowly (one token per 1000 s) that a bucket emptied before the kill is
+          // still empty however long the restart takes.
+          rateLimits: {
+            classes: {
+              action: { perSec: 50, burst: 50 },
+              chatSend: { perSec: 50, burst: 50 },
+              observe: { perSec: 0.001, burst: 2 },
+            },
+          },
         },
       });
     const gatewayToken = randomToken();
@@ -75,6 +84,22 @@ describe("durability: kill -9 of a real gateway", () => {
     };
     const reflected = await call("agent_crash_a", "memory/reflect", reflectBody);
     expect(reflected.status, reflected.text).toBe(200);
+    // agent_crash_a empties its observe bucket (answered at once, between ticks); agent_crash_b takes a
+    // heartbeat context token. Both must mean the same after the crash.
+    const look = () =>
+      call("agent_crash_a", "observe", {
+        agentId: "agent_crash_a",
+        roomId: "lobby",
+        radius: 3,
+        detail: "lite",
+      });
+    expect((await look()).status).toBe(200);
+    expect((await look()).status).toBe(200);
+    expect((await look()).status).toBe(429);
+    const beat = await call("agent_crash_b", "heartbeat", { agentId: "agent_crash_b", roomId: "lobby" });
+    expect(beat.status).toBe(200);
+    const contextToken = JSON.parse(beat.text).data.contextToken as string;
+
     const map = (await (await fetch(`${live.baseUrl}/world/maps/lobby.json`)).json()) as {
       width: number;
       height: number;
@@ -170,7 +195,31 @@ describe("durability: kill -9 of a real gateway", () => {
     ).json();
     expect(checkpoint.data).toMatchObject({ label: "after-crash", format: "openclawworld.snapshot.v1" });
 
-    // 1. Every acknowledged chat is in the room's history exactly once.
+    // 1. Rate limits and heartbeat tokens survive: the emptied bucket is still empty, and the token from
+    // before the crash carries an action (no reset of the agent's delta).
+    const limited = await look();
+    expect(limited.status, limited.text).toBe(429);
+    expect(JSON.parse(limited.text).error).toMatchObject({
+      code: "rate_limited",
+      details: { rateClass: "observe" },
+    });
+    const resumed = await call("agent_crash_b", "heartbeat", {
+      agentId: "agent_crash_b",
+      roomId: "lobby",
+      contextToken,
+      action: {
+        kind: "chatSend",
+        txId: `tx_${runId}_after_crash`,
+        channel: "global",
+        message: "token survived",
+      },
+    });
+    expect(resumed.status, resumed.text).toBe(200);
+    const resumedData = JSON.parse(resumed.text).data;
+    expect(resumedData.reset).toBeUndefined();
+    expect(resumedData.action).toMatchObject({ status: "ok", data: { applied: true } });
+
+    // 2. Every acknowledged chat is in the room's history exactly once.
     const history = JSON.parse(
       (
         await call("agent_crash_a", "chatObserve", {
@@ -184,7 +233,7 @@ describe("durability: kill -9 of a real gateway", () => {
       expect(history.filter((m) => m.message === chat.body.message)).toHaveLength(1);
     }
 
-    // 2. Retries of every acknowledged action answer byte-identically (replayed, not applied anew).
+    // 3. Retries of every acknowledged action answer byte-identically (replayed, not applied anew).
     for (const ack of acks) {
       const retry = await call(ack.agentId, ack.path, ack.body);
       expect(retry.status).toBe(200);
@@ -198,12 +247,12 @@ describe("durability: kill -9 of a real gateway", () => {
     }
     // The reflection came back with the world (in the agent's own working memory, once), and its
     // retry answers byte-identically.
-    const beat = await call("agent_crash_a", "heartbeat", {
+    const recalled = await call("agent_crash_a", "heartbeat", {
       agentId: "agent_crash_a",
       roomId: "lobby",
       memory: 20,
     });
-    const memory = JSON.parse(beat.text).data.memory as { kind: string; content?: string }[];
+    const memory = JSON.parse(recalled.text).data.memory as { kind: string; content?: string }[];
     expect(memory.filter((m) => m.kind === "reflection").map((m) => m.content)).toEqual([
       reflectBody.content,
     ]);
@@ -221,7 +270,7 @@ describe("durability: kill -9 of a real gateway", () => {
     for (const m of after) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
 
-    // 3. The cursor from before the crash continues: every acknowledged chat arrives once, in order.
+    // 4. The cursor from before the crash continues: every acknowledged chat arrives once, in order.
     const seen: string[] = [];
     let cursor = cursors.agent_crash_b;
     for (let page = 0; page < 50; page++) {
