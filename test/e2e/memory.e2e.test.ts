@@ -111,7 +111,9 @@ describe("ocw_reflect through /tools/invoke", () => {
     expect(retry.body.result?.details).toEqual(stored.body.result?.details);
     const beat = await invokeTool("ocw_heartbeat", { memory: 20 }, { agentId: "thinker" });
     expect(beat.status).toBe(200);
-    expect(reflections(beat.body.result?.details.memory as MemoryEntryT[])).toEqual([args.content]);
+    // Once (the retry replayed); the conformance policy suite may have stored thinker's own before.
+    const mine = reflections(beat.body.result?.details.memory as MemoryEntryT[]);
+    expect(mine.filter((content) => content === args.content)).toEqual([args.content]);
     expect(beat.body.result?.content[0]?.text).toContain(`reflection (0.6; tools): ${args.content}`);
 
     const refused = await invokeTool(
