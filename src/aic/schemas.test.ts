@@ -25,7 +25,7 @@ describe("generated documents", () => {
     };
     expect(doc.openapi).toBe("3.1.0");
     for (const name of schemas.ENDPOINT_NAMES) {
-      const op = doc.paths[`/aic/v0.1/${name}`]?.post;
+      const op = doc.paths[`/aic/v0.1/${schemas.endpointPath(name)}`]?.post;
       expect(op, name).toBeDefined();
       expect(Object.keys(op!.responses)).toEqual([
         "200",

@@ -73,6 +73,17 @@ describe("durability: kill -9 of a real gateway", () => {
       expect(joined.status).toBe(200);
       cursors[agentId] = JSON.parse(joined.text).data.cursor;
     }
+    // A reflection acknowledged before the traffic (memory is world state, issue #12).
+    const reflectBody = {
+      agentId: "agent_crash_a",
+      roomId: "lobby",
+      txId: `tx_reflect_${Date.now().toString(36)}`,
+      content: "the crash test is about to begin",
+      topics: ["durability"],
+      importance: 0.9,
+    };
+    const reflected = await call("agent_crash_a", "memory/reflect", reflectBody);
+    expect(reflected.status, reflected.text).toBe(200);
     // agent_crash_a empties its observe bucket (answered at once, between ticks); agent_crash_b takes a
     // heartbeat context token. Both must mean the same after the crash.
     const look = () =>
@@ -234,6 +245,18 @@ describe("durability: kill -9 of a real gateway", () => {
       const again = await call(pending.agentId, pending.path, pending.body);
       expect(again.text).toBe(first.text);
     }
+    // The reflection came back with the world (in the agent's own working memory, once), and its
+    // retry answers byte-identically.
+    const recalled = await call("agent_crash_a", "heartbeat", {
+      agentId: "agent_crash_a",
+      roomId: "lobby",
+      memory: 20,
+    });
+    const memory = JSON.parse(recalled.text).data.memory as { kind: string; content?: string }[];
+    expect(memory.filter((m) => m.kind === "reflection").map((m) => m.content)).toEqual([
+      reflectBody.content,
+    ]);
+    expect((await call("agent_crash_a", "memory/reflect", reflectBody)).text).toBe(reflected.text);
     const after = JSON.parse(
       (
         await call("agent_crash_a", "chatObserve", {

@@ -12,6 +12,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_beat: { token: randomToken(), name: "Beat Bot" },
     // Only the world signals e2e uses it (it walks to the reading corner and speaks there).
     agent_signals: { token: randomToken(), name: "Signals Bot" },
+    // Only the memory e2e uses it.
+    agent_memo: { token: randomToken(), name: "Memo Bot" },
   };
   const gateway = await startGateway({
     pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY } },
@@ -28,6 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_other: { token: agents.agent_other.token },
       agent_beat: { token: agents.agent_beat.token },
       agent_signals: { token: agents.agent_signals.token },
+      agent_memo: { token: agents.agent_memo.token },
     },
   };
   project.provide("gateway", provided);
