@@ -1,7 +1,9 @@
 // Per-client WebSocket bandwidth of the human web surface in a fixed scenario: the bundled lobby
 // world ticking in process, WALKERS browser-like clients joined over real sockets on 127.0.0.1, each
 // walking a fixed loop of plaza tiles (click_to_move every 2 s) and chatting once. Every client counts
-// the bytes of the frames it receives. Run: npx node bench/web-bandwidth.bench.ts [walkers] [seconds]
+// the bytes of the frames it receives (text and binary payloads). The encoding alone, against
+// @colyseus/schema and the JSON wire before it: bench/web-encode.bench.ts.
+// Run: npx node bench/web-bandwidth.bench.ts [walkers] [seconds]
 // The last output line is one JSON object with the figures.
 import { WebSocket } from "ws";
 import { startLobbyWeb } from "./lib/lobby-web.ts";
@@ -34,13 +36,12 @@ for (let i = 0; i < WALKERS; i++) {
   const client: Client = { ws, bytes: 0, frames: 0, counting: false };
   await new Promise<void>((resolve, reject) => {
     ws.once("error", reject);
-    ws.on("message", (data) => {
-      const text = String(data);
+    ws.on("message", (data: Buffer, isBinary) => {
       if (client.counting) {
-        client.bytes += Buffer.byteLength(text);
+        client.bytes += data.length;
         client.frames += 1;
       }
-      if (text.includes('"type":"welcome"')) resolve();
+      if (!isBinary && String(data).includes('"type":"welcome"')) resolve();
     });
     ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Walker ${i}` })));
   });

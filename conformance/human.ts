@@ -2,6 +2,7 @@
 // click_to_move, chat_send), the same path a browser takes. `advance` lets the in-process run step
 // its world only once the human's input is queued, so the replay stays deterministic.
 import { WebSocket } from "ws";
+import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: frames from the server, read after their type is checked
 type Frame = { type: string; [key: string]: any };
@@ -30,9 +31,10 @@ export async function connectHuman(
 ): Promise<Human> {
   const ws = new WebSocket(wsUrl);
   const frames: Frame[] = [];
-  ws.on("message", (data) => {
+  const reader = new ServerFrameReader();
+  ws.on("message", (data, isBinary) => {
     try {
-      frames.push(JSON.parse(String(data)) as Frame);
+      frames.push(reader.read(isBinary ? (data as Buffer) : String(data)) as Frame);
     } catch {
       frames.push({ type: "unparsable" });
     }

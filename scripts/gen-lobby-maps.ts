@@ -1,5 +1,6 @@
 // Generates worlds/lobby/maps/{lobby,garden}.json (Tiled JSON). Deterministic: run it again and the
-// output is byte-identical. Usage: npx node scripts/gen-lobby-maps.ts
+// output is byte-identical (scripts/gen-lobby-maps.test.ts fails when the committed maps are stale).
+// Usage: npx node scripts/gen-lobby-maps.ts
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +28,16 @@ const BLOCKING = new Set<number>([T.wall, T.water, T.tree, T.crate, T.bush, T.ro
 const TILE = 32;
 
 type Prop = { name: string; type: "string" | "int" | "bool"; value: string | number | boolean };
+/** A named region: an inclusive tile rectangle (the "regions" object layer; world signals count
+ * activity per region). */
+interface MapRegion {
+  id: string;
+  label: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 interface MapObject {
   name: string;
   type: string;
@@ -41,6 +52,7 @@ class MapBuilder {
   readonly ground: number[];
   readonly decor: number[];
   readonly objects: MapObject[] = [];
+  readonly regions: MapRegion[] = [];
   private seed: number;
   constructor(w: number, h: number, seed: number) {
     this.w = w;
@@ -86,6 +98,9 @@ class MapBuilder {
   }
   obj(type: string, name: string, tx: number, ty: number, props?: Prop[]): void {
     this.objects.push({ type, name, tx, ty, ...(props ? { props } : {}) });
+  }
+  region(id: string, label: string, x0: number, y0: number, x1: number, y1: number): void {
+    this.regions.push({ id, label, x0, y0, x1, y1 });
   }
   /** Scatter decor on plain grass, keeping `keepClear` tiles (and their neighbours) open. */
   scatter(
@@ -143,8 +158,8 @@ class MapBuilder {
       height: this.h,
       tilewidth: TILE,
       tileheight: TILE,
-      nextlayerid: 5,
-      nextobjectid: objects.length + 1,
+      nextlayerid: 6,
+      nextobjectid: objects.length + this.regions.length + 1,
       tilesets: [
         {
           firstgid: 1,
@@ -174,6 +189,28 @@ class MapBuilder {
           opacity: 1,
           visible: true,
           objects,
+        },
+        {
+          id: 5,
+          name: "regions",
+          type: "objectgroup",
+          draworder: "topdown",
+          x: 0,
+          y: 0,
+          opacity: 1,
+          visible: false,
+          objects: this.regions.map((r, i) => ({
+            id: objects.length + i + 1,
+            name: r.id,
+            type: "region",
+            x: r.x0 * TILE,
+            y: r.y0 * TILE,
+            width: (r.x1 - r.x0 + 1) * TILE,
+            height: (r.y1 - r.y0 + 1) * TILE,
+            rotation: 0,
+            visible: true,
+            properties: [{ name: "label", type: "string", value: r.label }],
+          })),
         },
       ],
     };
@@ -270,6 +307,17 @@ function buildLobby(): MapBuilder {
   ] as const) {
     m.obj("spawn", name, x, y);
   }
+  // Named regions (inclusive tiles). The fountain and the meeting room sit inside larger ones.
+  m.region("plaza", "Plaza", 15, 10, 31, 22);
+  m.region("fountain", "Fountain", 21, 14, 25, 18);
+  m.region("town_hall", "Town Hall", 31, 3, 37, 9);
+  m.region("hall_steps", "Hall Steps", 32, 10, 36, 14);
+  m.region("meeting_room", "Meeting Room", 38, 3, 43, 9);
+  m.region("reading_corner", "Reading Corner", 2, 23, 11, 30);
+  m.region("north_path", "North Path", 22, 1, 24, 9);
+  m.region("south_path", "South Path", 22, 23, 24, 30);
+  m.region("west_road", "West Road", 1, 15, 14, 17);
+  m.region("east_gate", "East Gate", 41, 11, 46, 20);
   return m;
 }
 
@@ -356,10 +404,24 @@ function buildGarden(): MapBuilder {
   ] as const) {
     m.obj("spawn", name, x, y);
   }
+  m.region("garden_gate", "Garden Gate", 1, 13, 6, 18);
+  m.region("garden_path", "Garden Path", 7, 15, 40, 17);
+  m.region("pond_path", "Pond Path", 19, 4, 21, 14);
+  m.region("pond", "Pond", 22, 2, 46, 14);
+  m.region("bridge", "Bridge", 22, 8, 44, 8);
+  m.region("flower_bed", "Flower Bed", 6, 18, 16, 28);
+  m.region("gazebo", "Gazebo", 35, 21, 42, 28);
   return m;
 }
 
-const outDir = join(dirname(fileURLToPath(import.meta.url)), "..", "worlds", "lobby", "maps");
-writeFileSync(join(outDir, "lobby.json"), buildLobby().toJson());
-writeFileSync(join(outDir, "garden.json"), buildGarden().toJson());
-console.log(`wrote ${outDir}/lobby.json and garden.json`);
+/** The generated map files by name. */
+export function lobbyMaps(): Record<"lobby.json" | "garden.json", string> {
+  return { "lobby.json": buildLobby().toJson(), "garden.json": buildGarden().toJson() };
+}
+
+export const MAPS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "worlds", "lobby", "maps");
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [name, json] of Object.entries(lobbyMaps())) writeFileSync(join(MAPS_DIR, name), json);
+  console.log(`wrote ${MAPS_DIR}/lobby.json and garden.json`);
+}

@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { WebSocket } from "ws";
 import { DEFAULT_RATE_CLASSES } from "../../src/aic/rate-limit.ts";
+import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { type LaunchedGateway, launchGateway, randomToken } from "./gateway.ts";
 
 export interface LoadOptions {
@@ -256,13 +257,14 @@ function connectHuman(baseUrl: string, index: number, shared: Shared, onDrop: (r
   const welcomed = new Promise<void>((resolve, reject) => {
     ws.once("error", reject);
     ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Load ${index}` })));
-    ws.on("message", (data: Buffer) => {
+    const reader = new ServerFrameReader();
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
       const now = performance.now();
       if (shared.measuring) {
         human.bytes += data.length;
         human.frames += 1;
       }
-      const msg = JSON.parse(data.toString()) as {
+      const msg = reader.read(isBinary ? data : data.toString()) as {
         type: string;
         entityId?: string;
         update?: Update[];

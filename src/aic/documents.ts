@@ -14,6 +14,13 @@ function defsFrom(registry: typeof aicRegistry, refPrefix: string): Record<strin
     io: "input",
     unrepresentable: "throw",
     uri: (id) => `${refPrefix}${id}`,
+    // A bound zod cannot state on a record (a refine) but JSON Schema can: the registry carries it.
+    override: (ctx) => {
+      const maxProperties = (
+        registry.get(ctx.zodSchema as unknown as z.ZodType) as { maxProperties?: number } | undefined
+      )?.maxProperties;
+      if (maxProperties !== undefined) ctx.jsonSchema.maxProperties = maxProperties;
+    },
   }) as { schemas: Record<string, JsonObject> };
   const defs: Record<string, JsonObject> = {};
   for (const id of Object.keys(generated.schemas).sort()) {

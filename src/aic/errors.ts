@@ -62,12 +62,7 @@ export class AicError extends Error {
   }
 
   toObject(): AicErrorObject {
-    return {
-      code: this.code,
-      message: this.message,
-      retryable: this.retryable,
-      ...(this.details ? { details: this.details } : {}),
-    };
+    return errorObject(this.code, this.message, this.details);
   }
 
   toResult(): AicResult<never> {
@@ -75,13 +70,28 @@ export class AicError extends Error {
   }
 }
 
-/** Build an error result: `return aicError("forbidden", "...")`. */
+function errorObject(
+  code: AicErrorCode,
+  message: string,
+  details: Record<string, unknown> | undefined,
+): AicErrorObject {
+  return {
+    code,
+    message: clampMessage(message),
+    retryable: isRetryable(code),
+    ...(details ? { details } : {}),
+  };
+}
+
+/** Build an error result: `return aicError("forbidden", "...")`. A plain value, not an Error: a
+ * refusal (a rate limit under load, say) is an ordinary answer and should not pay for a stack trace
+ * (profiled at ~17 µs per answer inside the gateway, issue #13). */
 export function aicError(
   code: AicErrorCode,
   message: string,
   details?: Record<string, unknown>,
 ): AicResult<never> {
-  return new AicError(code, message, details).toResult();
+  return { status: "error", error: errorObject(code, message, details) };
 }
 
 export function ok<T>(data: T): AicResult<T> {

@@ -33,7 +33,10 @@ describe("heartbeat: delta perception", () => {
     const env = await createTestEnv();
     await env.join(A);
     const first = data(await beat(env));
-    expect(first.delta).toEqual({ counts: {} });
+    expect(first.delta).toEqual({});
+    // The bundled lobby's spawns are on the plaza: its own arrival is the room's only activity.
+    expect(first.self.region).toBe("plaza");
+    expect(first.signals).toEqual({ plaza: { arrive: 1 } });
     expect(first.serverTsMs).toBe(env.world.serverTsMs);
     expect(first.expiresAtMs).toBe(env.world.serverTsMs + CONTEXT_TOKEN_TTL_MS);
 
@@ -72,8 +75,8 @@ describe("heartbeat: delta perception", () => {
       { from: "agt_agent_other", name: "Other Bot", channel: "global", message: "hello helper" },
     ]);
     expect(second.delta.arrived).toEqual([{ id: "agt_agent_other", name: "Other Bot" }]);
-    expect(second.delta.counts["chat.message"]).toBe(1);
-    expect(second.delta.counts["presence.join"]).toBe(1);
+    // World signals count everyone (itself too): two chats, two arrivals, B's move, on the plaza.
+    expect(second.signals).toEqual({ plaza: { move: 1, chat: 2, arrive: 2 } });
     // Answering the one who spoke comes first among the suggestions.
     expect(second.suggestions[0]).toEqual({
       why: "answer Other Bot",
@@ -82,8 +85,7 @@ describe("heartbeat: delta perception", () => {
 
     // The next heartbeat continues from the second one's position: nothing new.
     const third = data(await beat(env, { contextToken: second.contextToken }));
-    expect(third.delta.heard).toBeUndefined();
-    expect(third.delta.counts).toEqual({});
+    expect(third.delta).toEqual({});
   });
 
   it("reports an embedded move's outcome: moving, then arrived; and suggests the sign it walked to", async () => {
@@ -108,12 +110,96 @@ describe("heartbeat: delta perception", () => {
     ticks(env, 100);
     const arrived = data(await beat(env, { contextToken: moving.contextToken }));
     expect(arrived.delta.move).toEqual({ dest: { tx: 21, ty: 13 }, status: "arrived" });
-    expect(arrived.self).toEqual({ roomId: room, tile: { tx: 21, ty: 13 }, moving: false });
+    expect(arrived.self).toEqual({ roomId: room, region: "plaza", tile: { tx: 21, ty: 13 }, moving: false });
     expect(arrived.suggestions).toContainEqual(
       expect.objectContaining({ action: { kind: "interact", targetId: "obj_sign_welcome", action: "read" } }),
     );
     // Once arrived the move is reported no more.
     expect(data(await beat(env, { contextToken: arrived.contextToken })).delta.move).toBeUndefined();
+  });
+});
+
+describe("heartbeat: own object changes and world signals", () => {
+  const interact = (env: TestEnv, who: string, txId: string, action: "open" | "close") =>
+    env.tick(
+      env.service.interact(who, { agentId: who, roomId: room, txId, targetId: "obj_door_meeting", action }),
+    );
+
+  it("a door the agent opened or closed itself is not in its delta; others perceive it", async () => {
+    const env = await createTestEnv();
+    await env.join(A, B);
+    const a0 = data(await beat(env));
+    const b0 = data(await env.service.heartbeat(B, { agentId: B, roomId: room }));
+    await env.tick(
+      env.service.moveTo(A, { agentId: A, roomId: room, txId: "tx_door_walk_01", dest: { tx: 36, ty: 6 } }),
+    );
+    ticks(env, 400);
+    expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual({ tx: 36, ty: 6 });
+    expect(await interact(env, A, "tx_door_open_01", "open")).toMatchObject({
+      status: "ok",
+      data: { outcome: { type: "ok" } },
+    });
+    const a1 = data(await beat(env, { contextToken: a0.contextToken }));
+    expect(a1.delta.objects).toBeUndefined();
+    expect(a1.self.region).toBe("town_hall");
+    const b1 = data(
+      await env.service.heartbeat(B, { agentId: B, roomId: room, contextToken: b0.contextToken }),
+    );
+    expect(b1.delta.objects).toEqual([{ id: "obj_door_meeting", state: { open: true } }]);
+    // The second time too: closing it again is still its own doing.
+    expect(await interact(env, A, "tx_door_close_1", "close")).toMatchObject({
+      data: { outcome: { type: "ok" } },
+    });
+    expect(data(await beat(env, { contextToken: a1.contextToken })).delta.objects).toBeUndefined();
+    const b2 = data(
+      await env.service.heartbeat(B, { agentId: B, roomId: room, contextToken: b1.contextToken }),
+    );
+    expect(b2.delta.objects).toEqual([{ id: "obj_door_meeting", state: { open: false } }]);
+    // The interactions count in the region where A stood, as seen from both.
+    expect(a1.signals?.town_hall).toMatchObject({ interact: 1 });
+  });
+
+  it("signals: own region first when active, then the busiest of the room, at most 3, zero counts left out", async () => {
+    const env = await createTestEnv();
+    const C = "agent_third";
+    await env.join(A, B, C);
+    const walk = (who: string, txId: string, tx: number, ty: number) =>
+      env.tick(env.service.moveTo(who, { agentId: who, roomId: room, txId, dest: { tx, ty } }));
+    await walk(A, "tx_sig_walk_a1", 8, 27); // the reading corner
+    await walk(B, "tx_sig_walk_b1", 40, 6); // the meeting room (through the hall: its door is closed)
+    await walk(C, "tx_sig_walk_c1", 44, 16); // the east gate
+    ticks(env, 600);
+    const hb = data(await beat(env));
+    expect(hb.self.region).toBe("reading_corner");
+    const view = env.world.signals(room)!;
+    const total = (id: string) => {
+      const c = view.regions.find((r) => r.id === id)!.counts;
+      return c.move + c.chat + c.interact + c.arrive + c.depart;
+    };
+    const listed = Object.keys(hb.signals!);
+    expect(listed.length).toBe(3);
+    expect(listed[0]).toBe("reading_corner");
+    const others = listed.slice(1).map(total);
+    expect(others).toEqual([...others].sort((x, y) => y - x));
+    const leftOut = view.regions.filter((r) => !listed.includes(r.id)).map((r) => total(r.id));
+    for (const n of leftOut) expect(n).toBeLessThanOrEqual(Math.min(...others));
+    for (const [id, reported] of Object.entries(hb.signals!)) {
+      const counts = view.regions.find((r) => r.id === id)!.counts;
+      expect(reported).toEqual(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)));
+    }
+  });
+
+  it("a room without regions: no region, no signals, the heartbeat still answers", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    await env.tick(
+      env.service.moveTo(A, { agentId: A, roomId: room, txId: "tx_nowhere_01", dest: { tx: 5, ty: 5 } }),
+    );
+    ticks(env, 1400); // past the window: the arrival on the plaza is forgotten
+    const hb = data(await beat(env));
+    expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual({ tx: 5, ty: 5 });
+    expect(hb.self.region).toBeUndefined();
+    expect(hb.signals).toBeUndefined();
   });
 });
 
@@ -160,7 +246,7 @@ describe("heartbeat: context tokens", () => {
     });
     const reset = data(await beat(env, { contextToken: stale }, service));
     expect(reset.reset).toBe("expired");
-    expect(reset.delta.counts).toEqual({});
+    expect(reset.delta).toEqual({});
     // A token of another agent, or signed by another key, is invalid.
     const other = tokens.issue({
       agentId: B,

@@ -1,11 +1,13 @@
 // Delta perception and grounded suggestions for the heartbeat (issue #12, seed 003 sections 1-2),
 // computed from what the world already records: the room's event log as this agent may perceive it,
 // and the scene around it. Pure reads of WorldApi; nothing here changes the world.
-import type { WorldApi, WorldEvent } from "../world/types.ts";
+import { SIGNAL_KINDS, type WorldApi, type WorldEvent } from "../world/types.ts";
 import {
   type HeartbeatDeltaT,
   MAX_DELTA_ITEMS,
+  MAX_HEARTBEAT_REGIONS,
   MAX_SUGGESTIONS,
+  type RegionActivityT,
   type SuggestionT,
   type TileCoordT,
 } from "./schemas.ts";
@@ -23,6 +25,8 @@ export interface DeltaResult {
 
 /** Whether an event is this entity's own doing (never part of its delta). */
 export function isOwnEvent(event: WorldEvent, selfId: string): boolean {
+  // The world names the actor of an object change (a door this agent opened) at event level.
+  if (event.actorId === selfId) return true;
   const p = event.payload;
   switch (event.type) {
     case "presence.join":
@@ -48,11 +52,9 @@ export function computeDelta(
   const near = new Map<string, "arrived" | "departed">();
   const heard: HeartbeatDeltaT["heard"] = [];
   const objects = new Set<string>();
-  const counts: HeartbeatDeltaT["counts"] = {};
   let truncated = page.expired !== undefined || page.nextSeq < latest;
   for (const event of page.events) {
     if (isOwnEvent(event, selfId)) continue;
-    counts[event.type] = (counts[event.type] ?? 0) + 1;
     const p = event.payload;
     switch (event.type) {
       case "proximity.enter":
@@ -84,7 +86,7 @@ export function computeDelta(
     if (list.length > MAX_DELTA_ITEMS) truncated = true;
     return list.slice(-MAX_DELTA_ITEMS);
   };
-  const delta: HeartbeatDeltaT = { counts };
+  const delta: HeartbeatDeltaT = {};
   // Empty lists are left out: an agent pays for every token of a quiet heartbeat.
   if (arrived.length) delta.arrived = lastN(arrived);
   if (departed.length) delta.departed = lastN(departed);
@@ -102,6 +104,33 @@ export function computeDelta(
   }
   if (truncated) delta.truncated = true;
   return { delta, nextSeq: latest };
+}
+
+/** Where the agent stands and the recent activity around it (world signals): its most specific
+ * region first when anything happened there, then the busiest other regions of its room (by total,
+ * ties by id), at most MAX_HEARTBEAT_REGIONS, zero counts left out. Everyone's actions count, its own
+ * too: these are the room's aggregates, not the delta. */
+export function regionActivity(
+  world: WorldApi,
+  selfId: string,
+): { region?: string; signals?: Record<string, RegionActivityT> } {
+  const self = world.getEntity(selfId);
+  if (!self) return {};
+  const region = world.regionsAt(self.roomId, self.tile)[0]?.id;
+  const view = world.signals(self.roomId);
+  const active = (view?.regions ?? [])
+    .map((r) => ({ id: r.id, counts: r.counts, total: SIGNAL_KINDS.reduce((n, k) => n + r.counts[k], 0) }))
+    .filter((r) => r.total > 0)
+    .sort((a, b) =>
+      a.id === region ? -1 : b.id === region ? 1 : b.total - a.total || (a.id < b.id ? -1 : 1),
+    );
+  const signals: Record<string, RegionActivityT> = {};
+  for (const r of active.slice(0, MAX_HEARTBEAT_REGIONS)) {
+    const entry: RegionActivityT = {};
+    for (const kind of SIGNAL_KINDS) if (r.counts[kind] > 0) entry[kind] = r.counts[kind];
+    signals[r.id] = entry;
+  }
+  return { ...(region ? { region } : {}), ...(active.length ? { signals } : {}) };
 }
 
 /** A few next actions grounded in the scene: answer someone who spoke, use an object in reach, or

@@ -7,17 +7,19 @@ import {
   AGENT_ID_PATTERN,
   CHAT_MESSAGE_MAX_CHARS,
   ENTITY_ID_PATTERN,
+  REGION_ID_PATTERN,
+  REGION_NAME_MAX_CHARS,
   ROOM_ID_PATTERN,
   TILE_COORD_MAX,
 } from "../world/ids.ts";
-import { EVENT_TYPES } from "../world/types.ts";
+import { EVENT_TYPES, SIGNAL_KINDS } from "../world/types.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
 import { refineText } from "./text.ts";
 
 export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, ROOM_ID_PATTERN };
 
 /** Every named schema, keyed by its `$defs` name in the generated documents. */
-export const aicRegistry = z.registry<{ id: string; description?: string }>();
+export const aicRegistry = z.registry<{ id: string; description?: string; maxProperties?: number }>();
 /** Event payload schemas, generated into events-schema.json with the oracle's names. */
 export const eventsRegistry = z.registry<{ id: string; description?: string }>();
 
@@ -309,6 +311,8 @@ export const CONTEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/
 /** Delta list bounds: a heartbeat stays compact however busy the room was. */
 export const MAX_DELTA_ITEMS = 10;
 export const MAX_SUGGESTIONS = 3;
+/** Regions a heartbeat reports activity for: the agent's own, then the busiest. */
+export const MAX_HEARTBEAT_REGIONS = 3;
 export const ContextToken = named(
   "ContextToken",
   z.string().regex(CONTEXT_TOKEN_PATTERN),
@@ -366,10 +370,67 @@ export const HeartbeatDelta = named(
       .max(MAX_DELTA_ITEMS)
       .optional(),
     move: z.strictObject({ dest: TileCoord, status: z.enum(["moving", "arrived", "stopped"]) }).optional(),
-    counts: z.partialRecord(EventType, z.int().min(1)),
     truncated: z.boolean().optional(),
   }),
-  "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes, its pending move, event counts. Empty lists are left out.",
+  "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes (its own left out), its pending move. Empty lists are left out.",
+);
+
+// ---- world signals (extension, issue #12) ----------------------------------------------------
+export const RegionId = named(
+  "RegionId",
+  z.string().regex(REGION_ID_PATTERN),
+  "A named region of a room's map.",
+);
+export const SignalKind = named("SignalKind", z.enum(SIGNAL_KINDS));
+const activityCount = () => z.int().min(1).max(1_000_000_000).optional();
+export const RegionActivity = named(
+  "RegionActivity",
+  z.strictObject({
+    move: activityCount(),
+    chat: activityCount(),
+    interact: activityCount(),
+    arrive: activityCount(),
+    depart: activityCount(),
+  }),
+  "Activity in one region over the last 60 s of simulation time, by everyone (the agent too): moves started, chat messages, successful interactions, arrivals and departures. Zero counts are left out.",
+);
+/** Keyed by region id (an object, not a list: every token counts in a heartbeat). */
+export const HeartbeatSignals = z
+  .record(RegionId, RegionActivity)
+  .refine((regions) => Object.keys(regions).length <= MAX_HEARTBEAT_REGIONS, {
+    message: `at most ${MAX_HEARTBEAT_REGIONS} regions`,
+  });
+aicRegistry.add(HeartbeatSignals, {
+  id: "HeartbeatSignals",
+  description:
+    "Recent activity by region id: the agent's own region (self.region) when anything happened there, then the busiest other regions of its room.",
+  maxProperties: MAX_HEARTBEAT_REGIONS,
+});
+const SignalCountsFull = z.strictObject({
+  move: z.int().min(0),
+  chat: z.int().min(0),
+  interact: z.int().min(0),
+  arrive: z.int().min(0),
+  depart: z.int().min(0),
+});
+export const RoomSignals = named(
+  "RoomSignals",
+  z.strictObject({
+    roomId: IdRoom,
+    windowSec: z.int().min(1).max(3600),
+    sinceTsMs: TsMs,
+    room: SignalCountsFull,
+    regions: z
+      .array(
+        z.strictObject({
+          id: RegionId,
+          name: z.string().min(1).max(REGION_NAME_MAX_CHARS),
+          counts: SignalCountsFull,
+        }),
+      )
+      .max(32),
+  }),
+  "World signals of one room (ocw_status): counts by kind for the whole room and each named region over the window that starts at sinceTsMs (simulation time).",
 );
 export const Suggestion = named(
   "Suggestion",
@@ -386,8 +447,14 @@ export const Suggestion = named(
 export const HeartbeatResponseData = named(
   "HeartbeatResponseData",
   z.strictObject({
-    self: z.strictObject({ roomId: IdRoom, tile: TileCoord, moving: z.boolean() }),
+    self: z.strictObject({
+      roomId: IdRoom,
+      region: RegionId.optional(),
+      tile: TileCoord,
+      moving: z.boolean(),
+    }),
     delta: HeartbeatDelta,
+    signals: HeartbeatSignals.optional(),
     suggestions: z.array(Suggestion).max(MAX_SUGGESTIONS),
     contextToken: ContextToken,
     expiresAtMs: TsMs,
@@ -403,7 +470,7 @@ export const HeartbeatResponseData = named(
       .optional(),
     serverTsMs: TsMs,
   }),
-  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now.",
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.region` is the most specific named region the agent stands in; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
 );
 
 // ---- status (extension) -------------------------------------------------------------------
@@ -517,6 +584,8 @@ export type HeartbeatRequestT = z.infer<typeof HeartbeatRequest>;
 export type HeartbeatResponse = z.infer<typeof HeartbeatResponseData>;
 export type HeartbeatDeltaT = z.infer<typeof HeartbeatDelta>;
 export type SuggestionT = z.infer<typeof Suggestion>;
+export type RegionActivityT = z.infer<typeof RegionActivity>;
+export type RoomSignalsT = z.infer<typeof RoomSignals>;
 
 /** The AIC endpoints: request schema, response data schema, rate class. */
 export const ENDPOINTS = {

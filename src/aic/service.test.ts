@@ -517,3 +517,52 @@ describe("AicService with the real lobby world", () => {
     expect(env.world.getEntity("hum_alice")?.kind).toBe("human");
   });
 });
+
+describe("observe answers within one tick", () => {
+  const text = JSON.stringify({ agentId: A, roomId: room, radius: 300, detail: "full" });
+  const ask = (env: Awaited<ReturnType<typeof createTestEnv>>, caller: string, requestText = text) =>
+    env.service.observe(caller, JSON.parse(requestText), { requestText });
+
+  it("a repeat of the same bytes by the same caller in the same tick is the same answer, still rate-limited", async () => {
+    const env = await createTestEnv({
+      rateLimits: { classes: { observe: { perSec: 0.001, burst: 3 } } },
+      limiterNow: () => 0,
+    });
+    await env.join(A, B);
+    const first = await ask(env, A);
+    expect(checkResponse("ObserveResponseData", first)).toEqual([]);
+    const second = await ask(env, A);
+    expect(second).toBe(first);
+    // Another caller sending the same bytes is refused as before: the answer is the caller's own.
+    expect(await ask(env, B)).toMatchObject({ status: "error", error: { code: "forbidden" } });
+    expect(await ask(env, A)).toBe(first);
+    // The burst of 3 is spent even though the last two were answered from the tick's answers.
+    expect(await ask(env, A)).toMatchObject({ status: "error", error: { code: "rate_limited" } });
+  });
+
+  it("the next tick and other bytes get a fresh answer; errors are not kept", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const before = await ask(env, A);
+    const moving = env.service.moveTo(A, {
+      agentId: A,
+      roomId: room,
+      txId: "tx_cache_move_01",
+      dest: { tx: 22, ty: 14 },
+    });
+    env.runtime.stepNow();
+    expect(await moving).toMatchObject({ status: "ok" });
+    ticks(env, 30);
+    const after = await ask(env, A);
+    expect(after).not.toBe(before);
+    if (before.status !== "ok" || after.status !== "ok") throw new Error("observe failed");
+    expect(after.data.self.pos).toEqual(env.world.getEntity("agt_agent_helper")?.pos);
+    expect(after.data.self.pos).not.toEqual(before.data.self.pos);
+    const lite = JSON.stringify({ agentId: A, roomId: room, radius: 300, detail: "lite" });
+    expect(await ask(env, A, lite)).not.toBe(after);
+    const bad = JSON.stringify({ agentId: A, roomId: "nowhere", radius: 300, detail: "full" });
+    const refused = await ask(env, A, bad);
+    expect(refused.status).toBe("error");
+    expect(await ask(env, A, bad)).not.toBe(refused);
+  });
+});

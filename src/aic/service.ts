@@ -11,7 +11,7 @@ import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
-import { computeDelta, suggestActions } from "./perception.ts";
+import { computeDelta, regionActivity, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
 import {
@@ -77,7 +77,13 @@ export interface AicServiceDeps {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The request exactly as its bytes arrived (HTTP passes the body text). Reads that give the same
+   * answer for the same question within a tick use it to answer a repeat without building it again. */
+  requestText?: string;
 }
+
+/** How many distinct observe questions one tick remembers (memory bound; beyond it, no caching). */
+const OBSERVE_CACHE_ENTRIES = 4096;
 
 export interface Actor {
   entityId: string;
@@ -162,6 +168,8 @@ export class AicService {
   private readonly clock: AicClock;
   private readonly actionTimeoutMs: number;
   private readonly contextTokens: ContextTokens;
+  /** This tick's observe answers by caller and request text (see `observe`). */
+  private readonly observeCache = new TickCache<AicResult<ObserveResponse>>(OBSERVE_CACHE_ENTRIES);
 
   constructor(deps: AicServiceDeps) {
     this.runtime = deps.runtime;
@@ -198,7 +206,23 @@ export class AicService {
 
   // ---- agent endpoints ----------------------------------------------------------------------
 
-  async observe(caller: string, body: unknown, _opts?: CallOptions): Promise<AicResult<ObserveResponse>> {
+  async observe(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<ObserveResponse>> {
+    // The world changes only on a tick (or when it is swapped between ticks), so the same caller
+    // sending the same bytes within one tick gets the answer already built: admission would come out
+    // the same (same caller, same request), and the rate limit is still taken for every request.
+    const cacheKey = opts?.requestText === undefined ? undefined : `${caller}\n${opts.requestText}`;
+    const world = this.world;
+    if (cacheKey !== undefined) {
+      const cached = this.observeCache.get(world, world.tick, cacheKey);
+      if (cached) return this.rateLimit(agentRateKey(caller), READ_RATE_CLASS.observe) ?? cached;
+    }
+    const answer = this.observeNow(caller, body);
+    if (cacheKey !== undefined && answer.status === "ok")
+      this.observeCache.set(world, world.tick, cacheKey, answer);
+    return answer;
+  }
+
+  private observeNow(caller: string, body: unknown): AicResult<ObserveResponse> {
     const pre = this.admitRead(caller, body, ObserveRequest, READ_RATE_CLASS.observe);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
@@ -386,9 +410,16 @@ export class AicService {
       ...(moveDest && delta.move?.status !== "arrived" ? { moveDest } : {}),
     });
     const tile = after?.tile ?? self.tile;
+    const { region, signals } = regionActivity(this.world, actor.entityId);
     const data: HeartbeatResponse = {
-      self: { roomId, tile: { tx: tile.tx, ty: tile.ty }, moving: ((after ?? self).speed ?? 0) > 0 },
+      self: {
+        roomId,
+        ...(region ? { region } : {}),
+        tile: { tx: tile.tx, ty: tile.ty },
+        moving: ((after ?? self).speed ?? 0) > 0,
+      },
       delta,
+      ...(signals ? { signals } : {}),
       suggestions: suggestActions(this.world, actor.entityId, delta),
       contextToken,
       expiresAtMs,
@@ -693,7 +724,7 @@ export class AicService {
       entityId: agentEntityId(request.agentId),
       kind: "agent",
       name: agent.name,
-      rateKey: `agent:${request.agentId}`,
+      rateKey: agentRateKey(request.agentId),
     };
     return { ok: true, request, actor };
   }
@@ -749,6 +780,35 @@ export class AicService {
       }
     }
     return entry;
+  }
+}
+
+function agentRateKey(agentId: string): string {
+  return `agent:${agentId}`;
+}
+
+/** Values that hold for one tick of one world: cleared when either moves on. Bounded. */
+class TickCache<V> {
+  private world: unknown;
+  private tick = -1;
+  private readonly entries = new Map<string, V>();
+  private readonly maxEntries: number;
+  constructor(maxEntries: number) {
+    this.maxEntries = maxEntries;
+  }
+
+  get(world: unknown, tick: number, key: string): V | undefined {
+    if (world !== this.world || tick !== this.tick) return undefined;
+    return this.entries.get(key);
+  }
+
+  set(world: unknown, tick: number, key: string, value: V): void {
+    if (world !== this.world || tick !== this.tick) {
+      this.world = world;
+      this.tick = tick;
+      this.entries.clear();
+    }
+    if (this.entries.size < this.maxEntries) this.entries.set(key, value);
   }
 }
 

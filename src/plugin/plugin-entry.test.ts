@@ -336,7 +336,7 @@ describe("tools in-process", () => {
   });
   it("ocw_heartbeat remembers its context: the second beat carries a chat and the other agent hears it", async () => {
     const first = await run("ocw_heartbeat", {}, { agentId: "beater" });
-    expect(first.details).toMatchObject({ self: { roomId: "lobby" }, delta: { counts: {} } });
+    expect(first.details).toMatchObject({ self: { roomId: "lobby" }, delta: {} });
     const listener = await run("ocw_heartbeat", {}, { agentId: "listener" });
     const said = await run(
       "ocw_heartbeat",

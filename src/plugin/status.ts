@@ -2,6 +2,7 @@
 // so it shows simulation time only (seed 001): no wall-clock durations, no counters that reset when
 // the gateway restarts, nothing that tells a restored world from an uninterrupted one. The operator's
 // status (operatorStatus, below) adds those.
+import type { RoomSignalsT } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
 import { enabledOptionalTools } from "../hooks/tool-policy.ts";
 import { durabilityStatus } from "../runtime/operator.ts";
@@ -42,8 +43,11 @@ export interface WorldStatus {
     agentId: string;
     entityId: string;
     enabledOptionalTools: string[];
-    location?: { roomId: string; tile: { tx: number; ty: number } };
+    location?: { roomId: string; region?: string; tile: { tx: number; ty: number } };
   };
+  /** World signals of every room (only for a caller: the unauthenticated status leaves out what
+   * participants do; see DECISIONS.md). */
+  signals?: RoomSignalsT[];
 }
 
 export function worldStatus(
@@ -69,6 +73,13 @@ export function worldStatus(
     };
   const world = host.runtime.world;
   const self = caller ? world.getEntity(caller.entityId) : undefined;
+  const region = self ? world.regionsAt(self.roomId, self.tile)[0]?.id : undefined;
+  const signals = caller
+    ? Object.keys(host.definition.rooms).flatMap((roomId) => {
+        const view = world.signals(roomId);
+        return view ? [{ roomId, ...view }] : [];
+      })
+    : undefined;
   return {
     running: host.runtime.running,
     world: {
@@ -92,8 +103,16 @@ export function worldStatus(
     simTime: new Date(world.serverTsMs).toISOString(),
     mode,
     ...(caller
-      ? { caller: { ...caller, ...(self ? { location: { roomId: self.roomId, tile: self.tile } } : {}) } }
+      ? {
+          caller: {
+            ...caller,
+            ...(self
+              ? { location: { roomId: self.roomId, ...(region ? { region } : {}), tile: self.tile } }
+              : {}),
+          },
+        }
       : {}),
+    ...(signals ? { signals } : {}),
   };
 }
 

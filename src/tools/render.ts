@@ -101,26 +101,36 @@ export function formatChat(data: {
     .join("\n");
 }
 
+/** One region's recent activity: zero counts left out (RegionActivity). */
+type Activity = Partial<Record<"move" | "chat" | "interact" | "arrive" | "depart", number>>;
+
 interface HeartbeatView {
-  self: { roomId: string; tile: Tile; moving: boolean };
+  self: { roomId: string; region?: string; tile: Tile; moving: boolean };
   delta: {
     arrived?: { id: string; name: string }[];
     departed?: { id: string; name: string }[];
     heard?: { from: string; name: string; channel: string; message: string }[];
     objects?: { id: string; state: Record<string, unknown> }[];
     move?: { dest: Tile; status: string };
-    counts: Record<string, number>;
     truncated?: boolean;
   };
+  signals?: Record<string, Activity>;
   suggestions: { why: string; action: Record<string, unknown> }[];
   reset?: string;
   action?: { status: string; data?: unknown; error?: { code: string; message: string } };
 }
 
+/** `plaza: 3 chat, 2 arrive` (the counts in a fixed order). */
+export function activityText(region: string, counts: Activity): string {
+  const kinds = (["move", "chat", "interact", "arrive", "depart"] as const).filter((k) => counts[k]);
+  return `${region}: ${kinds.map((k) => `${counts[k]} ${k}`).join(", ")}`;
+}
+
 /** A heartbeat in a few lines: what changed, then what could be done next. */
 export function formatHeartbeat(data: HeartbeatView): string {
   const { self, delta } = data;
-  const lines = [`In ${self.roomId}${at(self.tile)}${self.moving ? ", walking" : ""}.`];
+  const place = self.region ? `${self.roomId}/${self.region}` : self.roomId;
+  const lines = [`In ${place}${at(self.tile)}${self.moving ? ", walking" : ""}.`];
   if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
   if (data.action) {
     lines.push(
@@ -135,12 +145,13 @@ export function formatHeartbeat(data: HeartbeatView): string {
   if (delta.departed) lines.push(`Went away: ${delta.departed.map((e) => e.name).join(", ")}.`);
   for (const h of delta.heard ?? []) lines.push(`${h.name} (${h.from}, ${h.channel}): ${h.message}`);
   for (const o of delta.objects ?? []) lines.push(`${o.id} is now ${JSON.stringify(o.state)}`);
-  const counts = Object.entries(delta.counts);
-  if (!counts.length && !delta.move) lines.push("Nothing new.");
-  else if (counts.length)
-    lines.push(
-      `Activity: ${counts.map(([k, n]) => `${k} ${n}`).join(", ")}${delta.truncated ? " (truncated)" : ""}.`,
-    );
+  const changed = delta.move || delta.arrived || delta.departed || delta.heard || delta.objects;
+  if (!changed) lines.push("Nothing new near you.");
+  if (delta.truncated) lines.push("(More happened than is listed.)");
+  if (data.signals) {
+    const regions = Object.entries(data.signals).map(([region, counts]) => activityText(region, counts));
+    lines.push(`Last 60 s: ${regions.join("; ")}.`);
+  }
   if (data.suggestions.length) {
     lines.push("You could (pass one as action):");
     for (const s of data.suggestions) lines.push(`- ${JSON.stringify(s.action)} — ${s.why}`);

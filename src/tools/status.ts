@@ -1,7 +1,9 @@
 // ocw_status: what the plugin reports about the world (the same answer as GET /world/api/status,
 // built by the plugin and handed in as a StatusSource), plus a reachability probe in remote mode.
 import { Type } from "typebox";
+import type { RoomSignalsT } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
+import { activityText } from "./render.ts";
 import { defineTool } from "./tool-kit.ts";
 
 /** The part of the world status this tool renders as text; `details` carries all of it. */
@@ -16,8 +18,9 @@ export interface WorldStatus {
   caller?: {
     entityId: string;
     enabledOptionalTools: string[];
-    location?: { roomId: string; tile: { tx: number; ty: number } };
+    location?: { roomId: string; region?: string; tile: { tx: number; ty: number } };
   };
+  signals?: RoomSignalsT[];
 }
 
 /** The world status as seen by one agent. */
@@ -33,15 +36,30 @@ export function statusText(status: WorldStatus): string {
     `Rooms: ${rooms}. Default room: ${status.defaultRoomId}.`,
   ];
   if (status.caller) {
-    const where = status.caller.location
-      ? `You are ${status.caller.entityId} in ${status.caller.location.roomId} at tile (${status.caller.location.tile.tx}, ${status.caller.location.tile.ty}).`
+    const loc = status.caller.location;
+    const where = loc
+      ? `You are ${status.caller.entityId} in ${loc.roomId} at tile (${loc.tile.tx}, ${loc.tile.ty})${loc.region ? `, region ${loc.region}` : ""}.`
       : `You (${status.caller.entityId}) have not joined yet; your first ocw_observe joins ${status.defaultRoomId}.`;
     const tools = status.caller.enabledOptionalTools.length
       ? `Optional tools enabled for you: ${status.caller.enabledOptionalTools.join(", ")}.`
       : "No optional tools (ocw_move_to, ocw_interact, ocw_chat_send) are enabled for you.";
     lines.push(where, tools);
   }
+  for (const room of status.signals ?? []) lines.push(...signalsText(room));
   return lines.join("\n");
+}
+
+/** A room's world signals: totals, the active regions, then the quiet ones by name. */
+function signalsText(room: RoomSignalsT): string[] {
+  const active = room.regions.filter((r) => Object.values(r.counts).some((n) => n > 0));
+  const quiet = room.regions.filter((r) => !active.includes(r));
+  const total = activityText(room.roomId, room.room);
+  const lines = [
+    `Activity in the last ${room.windowSec} s (since ${new Date(room.sinceTsMs).toISOString()}), ${total.endsWith(": ") ? `${room.roomId}: quiet` : total}.`,
+  ];
+  for (const r of active) lines.push(`- ${activityText(r.id, r.counts)} (${r.name})`);
+  if (quiet.length) lines.push(`- quiet: ${quiet.map((r) => `${r.id} (${r.name})`).join(", ")}`);
+  return lines;
 }
 
 export function statusTool(
@@ -55,7 +73,7 @@ export function statusTool(
       name: "ocw_status",
       label: "World status",
       description:
-        "Check OpenClawWorld: whether the world is running, its rooms, the simulation tick and time, where you are, and which optional tools (move, interact, chat) are enabled for you.",
+        "Check OpenClawWorld: whether the world is running, its rooms, the simulation tick and time, where you are, which optional tools (move, interact, chat) are enabled for you, and the world signals: activity (moves, chats, interactions, arrivals, departures) per room and named region over the last 60 s.",
       parameters: Type.Object({}, { additionalProperties: false }),
       async run(_args, call) {
         const status = statusOf(agentId);

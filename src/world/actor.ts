@@ -26,6 +26,9 @@ export interface Actor {
   /** Position in the world's (room id, actor id) order, refreshed every tick before proximity is
    * settled, so changes sort by integers instead of id strings (not serialized). */
   rank: number;
+  /** The regions of the actor's tile (RoomSignals.maskAt), kept so crossing a region border is one
+   * comparison per moving actor (not serialized: derived from the tile on restore). */
+  regionMask: number;
   /** Spatial grid bookkeeping (not serialized; rebuilt on restore). */
   cell: number;
   /** Shared, never mutated audience naming only this actor (saves allocations per proximity event). */

@@ -183,6 +183,20 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
   if (!rooms[defaultRoomId]) {
     throw new WorldLoadError(WORLD_TOML, "default_room", `room "${defaultRoomId}" is not among [[rooms]]`);
   }
+  const regionRooms = new Map<string, string>();
+  for (const room of Object.values(rooms)) {
+    for (const region of room.regions) {
+      const other = regionRooms.get(region.id);
+      if (other !== undefined) {
+        throw new WorldLoadError(
+          room.mapFile,
+          `layers.regions.${region.id}`,
+          `duplicate region id "${region.id}" (also in ${other}); region ids are unique across the world`,
+        );
+      }
+      regionRooms.set(region.id, room.mapFile);
+    }
+  }
   const seen = new Map<string, string>();
   for (const room of Object.values(rooms)) {
     for (const obj of room.objects) {

@@ -33,6 +33,7 @@ export class RoomEventLog {
     audience: Audience,
     tick: number,
     tsMs: number,
+    actorId?: string,
   ): WorldEvent {
     const event: WorldEvent = {
       seq: ++this.lastSeq,
@@ -43,6 +44,7 @@ export class RoomEventLog {
       payload,
       audience,
     };
+    if (actorId !== undefined) event.actorId = actorId;
     this.events.push(event);
     if (this.events.length - this.start > this.retention) {
       this.start++;

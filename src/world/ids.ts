@@ -22,3 +22,9 @@ export const CHAT_MESSAGE_MAX_CHARS = 500;
 
 /** Tile coordinates are integers in [0, TILE_COORD_MAX]. */
 export const TILE_COORD_MAX = 100_000;
+
+/** A map region's id (`plaza`, `meeting_room`): short, lowercase, stable; it names the region in
+ * world signals. */
+export const REGION_ID_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
+/** A region's human name (`Town Hall`). */
+export const REGION_NAME_MAX_CHARS = 64;

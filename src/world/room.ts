@@ -4,6 +4,7 @@ import { RoomChatLog } from "./chat.ts";
 import { RoomEventLog } from "./events-log.ts";
 import { PathFinder, type TileGrid } from "./grid.ts";
 import type { ObjectState, ObjectTypeHandler } from "./objects/types.ts";
+import { RoomSignals } from "./signals.ts";
 import { SpatialGrid } from "./spatial-grid.ts";
 import type { ObjectDefinition, RoomDefinition } from "./types.ts";
 
@@ -25,6 +26,8 @@ export class Room implements TileGrid {
   readonly grid: SpatialGrid;
   readonly log: RoomEventLog;
   readonly chat = new RoomChatLog();
+  /** Activity counts per region over the recent window (world signals). */
+  readonly signals: RoomSignals;
   /** Objects of this room, sorted by id. */
   readonly objects: WorldObject[] = [];
   readonly pathFinder: PathFinder;
@@ -38,6 +41,7 @@ export class Room implements TileGrid {
     this.grid = new SpatialGrid(this.width * this.tileSize, this.height * this.tileSize, proximityRadius);
     this.log = new RoomEventLog(def.roomId, eventRetention);
     this.pathFinder = new PathFinder(this.width * this.height);
+    this.signals = new RoomSignals(def);
   }
 
   inBounds(tx: number, ty: number): boolean {

@@ -7,9 +7,11 @@ import canonicalize from "canonicalize";
 import * as z from "zod";
 import { type Actor, compareIds, insertSorted, NO_PATH } from "./actor.ts";
 import { SnapshotMismatchError } from "./errors.ts";
+import { REGION_ID_PATTERN } from "./ids.ts";
 import type { ObjectStateValue } from "./objects/types.ts";
 import type { ProximityTracker } from "./proximity.ts";
 import type { Room, WorldObject } from "./room.ts";
+import { SIGNAL_KINDS, SIGNAL_WINDOW_BUCKETS, signalBucketOf } from "./signals.ts";
 import { tickToMs } from "./time.ts";
 import type { TxStore } from "./tx-store.ts";
 import {
@@ -92,6 +94,15 @@ const EventRecord = z.strictObject({
   tick: NonNegInt,
   payload: z.record(z.string(), z.unknown()),
   audience: Audience,
+  actorId: z.string().regex(ACTOR_ID).optional(),
+});
+
+/** One signal bucket: counts per kind (SIGNAL_KINDS order) for the room and its active regions. */
+const SignalCountsRecord = z.array(NonNegInt).length(SIGNAL_KINDS.length);
+const SignalBucketRecord = z.strictObject({
+  bucket: NonNegInt,
+  room: SignalCountsRecord,
+  regions: z.record(z.string().regex(REGION_ID_PATTERN), SignalCountsRecord),
 });
 
 const ChatRecord = z.strictObject({
@@ -124,6 +135,8 @@ const RoomState = z.strictObject({
     "membership of",
   ),
   chat: uniqueBy(ChatRecord, (m) => m.id, "chat message"),
+  // Absent in snapshots written before world signals existed: they restore with no recent activity.
+  signals: z.array(SignalBucketRecord).max(SIGNAL_WINDOW_BUCKETS).optional(),
 });
 
 const WorldStateSchema = z.strictObject({
@@ -220,6 +233,7 @@ export function captureSnapshot(
         .sort((a, b) => compareIds(a[0], b[0]))
         .map(([entityId, intervals]) => ({ entityId, intervals: [...intervals] })),
       chat: structuredClone(room.chat.all()),
+      signals: room.signals.records(),
     };
   }
   const tx = parts.txStore.entries().map((e) => ({
@@ -310,6 +324,19 @@ export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.out
     if (last && last.seq > room.lastSeq) throw malformed(`room ${roomId}: an event is after lastSeq`);
     if (room.events.some((e) => e.roomId !== roomId))
       throw malformed(`room ${roomId} holds another room's event`);
+    const current = signalBucketOf(valid.tick, def.tickRate);
+    const regionIds = new Set(def.rooms[roomId]!.regions.map((r) => r.id));
+    let previous = -1;
+    for (const b of room.signals ?? []) {
+      if (b.bucket <= previous) throw malformed(`room ${roomId}: signal buckets must increase`);
+      if (b.bucket > current || b.bucket <= current - SIGNAL_WINDOW_BUCKETS)
+        throw malformed(
+          `room ${roomId}: signal bucket ${b.bucket} is outside the window at tick ${valid.tick}`,
+        );
+      for (const id of Object.keys(b.regions))
+        if (!regionIds.has(id)) throw malformed(`room ${roomId}: signals name unknown region ${id}`);
+      previous = b.bucket;
+    }
   }
   try {
     canonicalJson(valid);
@@ -338,10 +365,12 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       path: r.path.length > 0 ? r.path : NO_PATH,
       tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
       ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
+      regionMask: 0,
       cell: -1,
       rank: 0,
       audience: { kind: "entities", ids: [r.id] },
     };
+    actor.regionMask = room.signals.maskAt(actor.tx, actor.ty);
     parts.actors.set(actor.id, actor);
     insertSorted(room.actors, actor);
     room.grid.insert(actor);
@@ -356,6 +385,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       r.membership.map((m) => [m.entityId, m.intervals]),
     );
     parts.rooms.get(roomId)!.chat.restore(r.chat as ChatMessageRecord[]);
+    parts.rooms.get(roomId)!.signals.restore(r.signals ?? []);
   }
   parts.txStore.restore(state.tx.map((t) => ({ ...t, result: t.result as unknown as InputResult })));
 }

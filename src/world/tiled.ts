@@ -1,7 +1,9 @@
 // Tiled JSON map (orthogonal, one embedded "tiles" tileset) -> RoomDefinition.
 import { WorldLoadError } from "./errors.ts";
+import { REGION_ID_PATTERN, REGION_NAME_MAX_CHARS } from "./ids.ts";
 import { objectType } from "./objects/registry.ts";
-import type { ObjectDefinition, RoomDefinition, SpawnPoint } from "./types.ts";
+import { MAX_REGIONS_PER_ROOM } from "./signals.ts";
+import type { ObjectDefinition, RegionDefinition, RoomDefinition, SpawnPoint } from "./types.ts";
 
 export const TILE_SIZE = 32;
 const GID_MASK = 0x1fffffff; // Tiled stores flip flags in the top 3 bits.
@@ -199,5 +201,91 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
   if (spawns.length === 0)
     throw new WorldLoadError(file, "layers.objects", "a room needs at least one spawn object");
   objects.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { ...meta, widthTiles: width, heightTiles: height, tileSize, blocked, spawns, objects };
+  const regions = parseRegions(file, layers.get(REGIONS_LAYER), meta.roomId, width, height, tileSize);
+  return { ...meta, widthTiles: width, heightTiles: height, tileSize, blocked, spawns, objects, regions };
+}
+
+/** The optional object layer of named regions. */
+export const REGIONS_LAYER = "regions";
+const RECT_ONLY_KEYS = ["gid", "point", "ellipse", "polygon", "polyline", "text"] as const;
+
+/** Named rectangles, tile-aligned and inside the map: `name` is the region id, the string property
+ * `label` its human name. A map without the layer has no regions. */
+function parseRegions(
+  file: string,
+  layer: Json | undefined,
+  roomId: string,
+  width: number,
+  height: number,
+  tileSize: number,
+): RegionDefinition[] {
+  if (layer === undefined) return [];
+  if (layer.type !== "objectgroup" || !Array.isArray(layer.objects)) {
+    throw new WorldLoadError(file, `layers.${REGIONS_LAYER}`, "expected an object group of rectangles");
+  }
+  if (layer.objects.length > MAX_REGIONS_PER_ROOM) {
+    throw new WorldLoadError(
+      file,
+      `layers.${REGIONS_LAYER}`,
+      `${layer.objects.length} regions; a room has at most ${MAX_REGIONS_PER_ROOM}`,
+    );
+  }
+  const regions: RegionDefinition[] = [];
+  layer.objects.forEach((raw, i) => {
+    let field = `layers.${REGIONS_LAYER}.objects[${i}]`;
+    if (!isObj(raw)) throw new WorldLoadError(file, field, "expected an object");
+    const id = raw.name;
+    if (typeof id !== "string" || !REGION_ID_PATTERN.test(id)) {
+      throw new WorldLoadError(
+        file,
+        `${field}.name`,
+        `expected a region id matching ${REGION_ID_PATTERN}, got ${JSON.stringify(id)}`,
+      );
+    }
+    field = `${field} (${id})`;
+    const type = typeof raw.type === "string" && raw.type !== "" ? raw.type : raw.class;
+    if (type !== "region")
+      throw new WorldLoadError(file, `${field}.type`, `expected "region", got ${JSON.stringify(type)}`);
+    for (const key of RECT_ONLY_KEYS) {
+      if (raw[key] !== undefined && raw[key] !== false)
+        throw new WorldLoadError(file, `${field}.${key}`, "a region is a plain rectangle");
+    }
+    if (raw.rotation !== undefined && raw.rotation !== 0)
+      throw new WorldLoadError(file, `${field}.rotation`, "a region cannot be rotated");
+    const px = (key: "x" | "y" | "width" | "height"): number => {
+      const v = raw[key];
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v % tileSize !== 0) {
+        throw new WorldLoadError(
+          file,
+          `${field}.${key}`,
+          `expected a multiple of the tile size (${tileSize}), got ${JSON.stringify(v)}`,
+        );
+      }
+      return v / tileSize;
+    };
+    const tile = { tx: px("x"), ty: px("y") };
+    const widthTiles = px("width");
+    const heightTiles = px("height");
+    if (widthTiles === 0 || heightTiles === 0)
+      throw new WorldLoadError(file, `${field}.width`, "a region covers at least one tile");
+    if (tile.tx + widthTiles > width || tile.ty + heightTiles > height) {
+      throw new WorldLoadError(
+        file,
+        field,
+        `tiles (${tile.tx}, ${tile.ty})..(${tile.tx + widthTiles - 1}, ${tile.ty + heightTiles - 1}) reach outside the ${width}x${height} map`,
+      );
+    }
+    const label = readProps(file, field, raw).label;
+    if (typeof label !== "string" || label.trim() === "" || label.length > REGION_NAME_MAX_CHARS) {
+      throw new WorldLoadError(
+        file,
+        `${field}.properties.label`,
+        `expected the region's human name (a string of 1..${REGION_NAME_MAX_CHARS} characters), got ${JSON.stringify(label)}`,
+      );
+    }
+    if (regions.some((r) => r.id === id))
+      throw new WorldLoadError(file, `${field}.name`, `duplicate region "${id}"`);
+    regions.push({ id, name: label, roomId, tile, widthTiles, heightTiles });
+  });
+  return regions;
 }

@@ -1,4 +1,5 @@
 // The shapes shared by the pure simulation and everything that talks to it.
+
 // src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
 // events, results and snapshot hash, in any process.
 
@@ -16,6 +17,20 @@ export interface Vec2 {
   x: number;
   y: number;
 }
+
+/** What world signals count (signals.ts says when each is counted). */
+export const SIGNAL_KINDS = ["move", "chat", "interact", "arrive", "depart"] as const;
+export type SignalKind = (typeof SIGNAL_KINDS)[number];
+export type SignalCounts = Record<SignalKind, number>;
+
+/** One room's counts over the window. `regions` follows the map's order, zero counts included. */
+export interface RoomSignalsView {
+  room: SignalCounts;
+  regions: { id: string; name: string; counts: SignalCounts }[];
+}
+
+/** A room's world signals: the window's length and exact start, and its counts. */
+export type WorldSignals = RoomSignalsView & { windowSec: number; sinceTsMs: number };
 
 /** PRD 6.2 Affordance. */
 export interface Affordance {
@@ -44,6 +59,21 @@ export interface ObjectDefinition {
   props: Record<string, string | number | boolean>;
 }
 
+/** A named area of a room (a Tiled rectangle in the map's "regions" layer): world signals count
+ * activity per region. Regions may nest (the fountain inside the plaza); a tile belongs to every
+ * region whose rectangle covers it. */
+export interface RegionDefinition {
+  /** Stable id (`plaza`), unique across the world: it names the region in answers. */
+  id: string;
+  /** Human name (`The Plaza`). */
+  name: string;
+  roomId: string;
+  /** Top-left tile and size in tiles; inside the room. */
+  tile: TileCoord;
+  widthTiles: number;
+  heightTiles: number;
+}
+
 export interface RoomDefinition {
   roomId: string;
   name: string;
@@ -58,6 +88,8 @@ export interface RoomDefinition {
   blocked: Uint8Array;
   spawns: SpawnPoint[];
   objects: ObjectDefinition[];
+  /** Named regions in map order (at most MAX_REGIONS_PER_ROOM); empty when the map names none. */
+  regions: RegionDefinition[];
 }
 
 export interface WorldDefinition {
@@ -210,6 +242,10 @@ export interface WorldEvent {
   tick: number;
   payload: Record<string, unknown>;
   audience: Audience;
+  /** The entity whose action caused the event, where the payload does not already name it (an
+   * object.state_changed: who opened the door). World-internal: the AIC envelope keeps the PRD's
+   * payload shape; the heartbeat uses it to leave an agent's own changes out of its delta. */
+  actorId?: string;
 }
 
 export interface ChatMessageRecord {
@@ -294,6 +330,12 @@ export interface WorldApi {
   latestSeq(roomId: string): number;
   /** How many events a room's log retains now (bounded by the world's event retention). */
   retainedEventCount(roomId: string): number;
+
+  /** Activity counts per kind in a room and each of its regions over the recent window of simulation
+   * time (world signals, see signals.ts); undefined for an unknown room. */
+  signals(roomId: string): WorldSignals | undefined;
+  /** The regions covering a tile, smallest (most specific) first, ties by id. */
+  regionsAt(roomId: string, tile: TileCoord): RegionDefinition[];
 
   /** A stored idempotent result, if the key is known and not expired. */
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined;

@@ -8,6 +8,7 @@ import type { InteractContext, InteractOutcome, ObjectStateValue } from "./objec
 import { ProximityTracker } from "./proximity.ts";
 import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
+import { SIGNAL_WINDOW_SEC, type SignalKind, signalBucketOf, signalWindowStartTick } from "./signals.ts";
 import {
   canonicalHash,
   canonicalJson,
@@ -31,6 +32,7 @@ import type {
   InputResult,
   InputValue,
   ObjectView,
+  RegionDefinition,
   StepResult,
   TileCoord,
   Vec2,
@@ -38,6 +40,7 @@ import type {
   WorldDefinition,
   WorldError,
   WorldEvent,
+  WorldSignals,
   WorldSnapshot,
 } from "./types.ts";
 
@@ -154,6 +157,8 @@ export class World implements WorldApi {
     this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
     this.stepEvents = [];
     this.txStore.sweep(this.nowMs);
+    const bucket = this.signalBucket();
+    for (const room of this.rooms.values()) room.signals.prune(bucket);
 
     const order = inputs.map((_, i) => i);
     const keyOf = (i: number): string => {
@@ -292,7 +297,10 @@ export class World implements WorldApi {
         actor.dest = -1;
         actor.dirX = input.dx + 0; // + 0 turns -0 into 0 so snapshots stay canonical
         actor.dirY = input.dy + 0;
-        if (input.dx !== 0 || input.dy !== 0) actor.facing = facingFor(input.dx, input.dy, actor.facing);
+        if (input.dx !== 0 || input.dy !== 0) {
+          actor.facing = facingFor(input.dx, input.dy, actor.facing);
+          this.signal(actor, "move");
+        }
         return { ok: true, value: { kind: "moveDir" } };
       }
       case "interact":
@@ -385,6 +393,7 @@ export class World implements WorldApi {
       dirX: 0,
       dirY: 0,
       moving: false,
+      regionMask: 0,
       cell: -1,
       rank: 0,
       audience: { kind: "entities", ids: [input.entityId] },
@@ -420,6 +429,8 @@ export class World implements WorldApi {
 
   private placeActor(actor: Actor, room: Room): void {
     actor.roomId = room.def.roomId;
+    actor.regionMask = room.signals.maskAt(actor.tx, actor.ty);
+    room.signals.count(this.signalBucket(), actor.regionMask, "arrive");
     this.actors.set(actor.id, actor);
     insertSorted(room.actors, actor);
     room.grid.insert(actor);
@@ -434,6 +445,7 @@ export class World implements WorldApi {
 
   private removeActor(actor: Actor, reason: "disconnect" | "kicked" | "room_closed"): void {
     const room = this.rooms.get(actor.roomId)!;
+    room.signals.count(this.signalBucket(), actor.regionMask, "depart");
     for (const pair of this.proximity.removeActor(actor)) {
       this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
       this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
@@ -472,6 +484,7 @@ export class World implements WorldApi {
     actor.dest = goal;
     actor.dirX = 0;
     actor.dirY = 0;
+    this.signal(actor, "move");
     return { ok: true, value: { kind: "moveTo", result: "accepted", pathLength: path.length - 1 } };
   }
 
@@ -520,11 +533,15 @@ export class World implements WorldApi {
       objectId: obj.def.id,
       state: obj.state,
       actorId: actor.id,
-      setState: (field, value) => this.setObjectState(obj, field, value),
+      setState: (field, value) => this.setObjectState(obj, field, value, actor.id),
       moveActor: (roomId, tile) => this.teleport(actor, roomId, tile),
       tileOccupied: () => this.actorOnTile(room, obj.def.tile.tx, obj.def.tile.ty),
     };
-    return this.outcome(obj.handler.interact(ctx, action, params));
+    // Counted where the actor stood when it acted (a portal moves it during the interaction).
+    const mask = actor.regionMask;
+    const outcome = obj.handler.interact(ctx, action, params);
+    if (outcome.type === "ok") room.signals.count(this.signalBucket(), mask, "interact");
+    return this.outcome(outcome);
   }
 
   private outcome(outcome: InteractOutcome): Outcome {
@@ -535,7 +552,7 @@ export class World implements WorldApi {
     return { ok: true, value: { kind: "interact", outcome: o } };
   }
 
-  private setObjectState(obj: WorldObject, field: string, value: ObjectStateValue): void {
+  private setObjectState(obj: WorldObject, field: string, value: ObjectStateValue, actorId: string): void {
     obj.state[field] = value;
     obj.version++;
     const room = this.rooms.get(obj.def.roomId)!;
@@ -550,6 +567,7 @@ export class World implements WorldApi {
         version: obj.version,
       },
       { kind: "room" },
+      actorId,
     );
   }
 
@@ -575,6 +593,7 @@ export class World implements WorldApi {
     actor.tx = tile.tx;
     actor.ty = tile.ty;
     target.grid.update(actor);
+    this.enteredTile(target, actor);
   }
 
   private applyChat(entityId: string, channel: ChatChannel, message: string): Outcome {
@@ -608,6 +627,7 @@ export class World implements WorldApi {
       heardBy,
     };
     room.chat.add(record);
+    this.signal(actor, "chat");
     const audience: Audience =
       channel === "global" ? { kind: "room" } : { kind: "entities", ids: [...heardBy] };
     this.emit(
@@ -624,10 +644,32 @@ export class World implements WorldApi {
     type: EventType,
     payload: Record<string, unknown>,
     audience: Audience,
+    actorId?: string,
   ): WorldEvent {
-    const event = room.log.append(type, payload, audience, this.tickCount, this.nowMs);
+    const event = room.log.append(type, payload, audience, this.tickCount, this.nowMs, actorId);
     this.stepEvents.push(event);
     return event;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // world signals (signals.ts): counted as the world applies actions, so replay and restore agree
+  // ---------------------------------------------------------------------------------------------
+
+  private signalBucket(): number {
+    return signalBucketOf(this.tickCount, this.definition.tickRate);
+  }
+
+  /** An action by `actor`, counted in its room and the regions of its tile. */
+  private signal(actor: Actor, kind: SignalKind): void {
+    this.rooms.get(actor.roomId)!.signals.count(this.signalBucket(), actor.regionMask, kind);
+  }
+
+  /** After an actor's tile changed within its room: count the region borders it crossed. */
+  private enteredTile(room: Room, actor: Actor): void {
+    const mask = room.signals.maskAt(actor.tx, actor.ty);
+    if (mask === actor.regionMask) return;
+    room.signals.crossed(this.signalBucket(), actor.regionMask, mask);
+    actor.regionMask = mask;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -655,6 +697,7 @@ export class World implements WorldApi {
           actor.tx = Math.min(room.width - 1, Math.max(0, Math.floor(actor.x / room.tileSize)));
           actor.ty = Math.min(room.height - 1, Math.max(0, Math.floor(actor.y / room.tileSize)));
           room.grid.update(actor);
+          this.enteredTile(room, actor);
         }
       }
       this.proximity.scanRoom(actors, room.grid, room.grid.cellSize, this.tickCount);
@@ -838,6 +881,28 @@ export class World implements WorldApi {
 
   retainedEventCount(roomId: string): number {
     return this.rooms.get(roomId)?.log.retainedCount ?? 0;
+  }
+
+  /** Activity in a room over the recent window (world signals, see signals.ts). */
+  signals(roomId: string): WorldSignals | undefined {
+    const room = this.rooms.get(roomId);
+    if (!room) return undefined;
+    const rate = this.definition.tickRate;
+    return {
+      windowSec: SIGNAL_WINDOW_SEC,
+      sinceTsMs: tickToMs(this.definition.epochMs, rate, signalWindowStartTick(this.tickCount, rate)),
+      ...room.signals.view(this.signalBucket()),
+    };
+  }
+
+  /** The regions covering a tile, smallest first (the most specific place), ties by id. */
+  regionsAt(roomId: string, tile: TileCoord): RegionDefinition[] {
+    const room = this.rooms.get(roomId);
+    if (!room?.inBounds(tile.tx, tile.ty)) return [];
+    const mask = room.signals.maskAt(tile.tx, tile.ty);
+    return room.signals.regions
+      .filter((_, bit) => (mask >>> bit) & 1)
+      .sort((a, b) => a.widthTiles * a.heightTiles - b.widthTiles * b.heightTiles || compareIds(a.id, b.id));
   }
 
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined {

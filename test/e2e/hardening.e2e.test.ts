@@ -5,6 +5,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 const AGENT = "agent_other";
@@ -37,8 +38,9 @@ async function connect(headers: Record<string, string> = {}): Promise<Frames> {
     predicate: (f: Record<string, unknown>) => boolean;
     resolve(f: Record<string, unknown>): void;
   }[] = [];
-  ws.on("message", (data) => {
-    const frame = JSON.parse(String(data)) as Record<string, unknown>;
+  const reader = new ServerFrameReader();
+  ws.on("message", (data, isBinary) => {
+    const frame = reader.read(isBinary ? (data as Buffer) : String(data)) as Record<string, unknown>;
     frames.push(frame);
     for (const w of [...waiters]) {
       if (w.predicate(frame)) {

@@ -271,7 +271,8 @@ describe("the installed plugin in the running gateway", () => {
         (resolve, reject) => {
           const timer = setTimeout(() => reject(new Error("no welcome within 10 s")), 10_000);
           ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: "Packed Tester" })));
-          ws.on("message", (data) => {
+          ws.on("message", (data, isBinary) => {
+            if (isBinary) return; // actor deltas (binary frames); the welcome is JSON
             const msg = JSON.parse(String(data)) as { type: string; room: { roomId?: string } };
             if (msg.type === "welcome") {
               clearTimeout(timer);

@@ -562,6 +562,10 @@ else {
   dropConnection() {
     connection.drop();
   },
+  /** Frames received so far by kind: text (JSON), binary (actor deltas), snapshots, refused. */
+  wireStats() {
+    return { ...connection.frames };
+  },
   screenPoint(tx: number, ty: number) {
     return scene.screenPoint(tx, ty);
   },

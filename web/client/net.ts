@@ -1,5 +1,10 @@
 // The WebSocket to the world: joins (or resumes) on every (re)connect, reconnects by itself with
-// backoff, and reports its state so the UI can show it.
+// backoff, and reports its state so the UI can show it. Text frames are JSON; actor deltas come as
+// binary frames (src/http/humans/wire-delta.ts, docs/web-wire.md), decoded by the same code the
+// server encodes with. A frame that does not decode drops the socket: the resume that follows starts
+// from a full snapshot, so the client never shows a state it could not read.
+import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
+
 export type ConnState = "connecting" | "online" | "reconnecting" | "offline";
 
 // biome-ignore lint/suspicious/noExplicitAny: server messages are JSON produced by our own server
@@ -22,6 +27,8 @@ export class Connection {
   joinCode: string | undefined;
   look: number | undefined;
   state: ConnState = "connecting";
+  /** What arrived, by kind (the e2e tests check the binary deltas are what moves actors). */
+  readonly frames = { text: 0, binary: 0, binaryBytes: 0, snapshots: 0, refused: 0 };
 
   constructor(handlers: ConnectionHandlers) {
     this.handlers = handlers;
@@ -70,6 +77,8 @@ export class Connection {
   private open(): void {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/world/ws`;
     const ws = new WebSocket(url);
+    ws.binaryType = "arraybuffer";
+    const reader = new ServerFrameReader();
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempts = 0;
@@ -85,8 +94,26 @@ export class Connection {
       );
     });
     ws.addEventListener("message", (event) => {
+      let message: ServerMessage;
       try {
-        this.handlers.onMessage(JSON.parse(String(event.data)) as ServerMessage);
+        if (typeof event.data === "string") {
+          message = reader.read(event.data);
+          this.frames.text += 1;
+          if (message.type === "welcome" || message.type === "room") this.frames.snapshots += 1;
+        } else {
+          const bytes = new Uint8Array(event.data as ArrayBuffer);
+          message = reader.read(bytes);
+          this.frames.binary += 1;
+          this.frames.binaryBytes += bytes.length;
+        }
+      } catch (error) {
+        console.warn("unreadable server frame; resyncing", error);
+        this.frames.refused += 1;
+        ws.close(4002, "unreadable server frame");
+        return;
+      }
+      try {
+        this.handlers.onMessage(message);
       } catch (error) {
         console.warn("bad server message", error);
       }

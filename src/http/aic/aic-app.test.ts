@@ -384,6 +384,40 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     expect((await closed.json()).status).toBe("error");
   });
 
+  it("routing: a trailing slash and a query string reach the endpoint; HEAD reads; other methods 405; a second request on the same connection is answered", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const body = { agentId: A, roomId: "lobby", radius: 10, detail: "lite" };
+    for (const path of ["observe/", "observe?debug=1"]) {
+      const res = await post(h, path, body);
+      expect(res.status).toBe(200);
+      expect(checkResponse("ObserveResponseData", await res.json())).toEqual([]);
+    }
+    const head = await fetch(`${h.base}/status`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    for (const [path, method, allow] of [
+      ["openapi.json", "DELETE", "GET"],
+      ["events/stream", "POST", "GET"],
+      ["observe", "PUT", "POST"],
+    ] as const) {
+      const res = await fetch(`${h.base}/${path}`, {
+        method,
+        headers: { authorization: "Bearer tok-helper" },
+      });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+      expect(await res.json()).toMatchObject({ status: "error", error: { code: "not_found" } });
+    }
+    // Names are exact: another case or an encoded letter is no endpoint (and no body is read).
+    for (const path of ["Observe", "obs%65rve", "observe/extra", ""]) {
+      const res = await post(h, path, body);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(h.logs).toEqual([]);
+  });
+
   it("fuzz: invalid Unicode (bad UTF-8 bytes, escaped lone surrogates) is 400 bad_request and never stored", async () => {
     const h = await harness();
     await joinOverHttp(h);

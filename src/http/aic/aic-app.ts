@@ -1,10 +1,13 @@
-// The AIC v0.1 HTTP adapter: express 5 framing around AicService. This file is the router — request
-// ids, per-agent bearer auth, the endpoint table, method/route framing and the error handler — and
-// the handler the gateway route calls. The body reader (body-reader.ts), the SSE stream (sse.ts) and
-// the answer writer (answer.ts) are beside it. Every answer is the AIC result wrapper.
+// The AIC v0.1 HTTP adapter around AicService. This file is the router — request ids, per-agent
+// bearer auth, the endpoint table, method/route framing and the error handling — and the handler the
+// gateway route calls. The body reader (body-reader.ts), the SSE stream (sse.ts) and the answer writer
+// (answer.ts) are beside it. Every answer is the AIC result wrapper.
+// The routing is a few string comparisons on node:http objects, not a framework: every agent request
+// crosses it, and through the gateway a framework's router and request decoration cost a sixth of an
+// observe (profiled for issue #13). What a request may be is the table below.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import express, { type NextFunction, type Request, type Response } from "express";
+import { parse as parseQuery } from "node:querystring";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
 import { type AicResult, aicError } from "../../aic/errors.ts";
 import type { EndpointName } from "../../aic/schemas.ts";
@@ -14,6 +17,9 @@ import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts"
 import { createEventStream } from "./sse.ts";
 
 export { AIC_BODY_LIMIT_BYTES, type AicHttpLogger };
+
+/** Where the routes below are mounted (the plugin registers this prefix with the gateway). */
+export const AIC_BASE_PATH = "/aic/v0.1";
 
 export interface AicHttpDeps {
   service: AicService;
@@ -63,7 +69,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   let closed = false;
 
   /** An AbortSignal that fires when the client goes away or the handler closes. */
-  const abortOnDisconnect = (res: Response): { signal: AbortSignal; release(): void } => {
+  const abortOnDisconnect = (res: ServerResponse): { signal: AbortSignal; release(): void } => {
     const controller = new AbortController();
     active.add(controller);
     const onClose = () => {
@@ -90,21 +96,20 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     opened: (res) => started.get(res)?.(),
   });
 
-  const methodNotAllowed = (allow: string) => (req: Request, res: Response) =>
+  const methodNotAllowed = (req: IncomingMessage, res: ServerResponse, allow: string) =>
     answer(
       res,
       aicError("not_found", `${req.method} is not allowed here; use ${allow}`),
       "method_not_allowed",
-      {
-        allow,
-      },
+      { allow },
     );
-  const routeNotFound = (req: Request, res: Response) =>
-    answer(res, aicError("not_found", `no such AIC endpoint: ${req.method} ${req.path}`), "route_not_found");
+  const routeNotFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
+    answer(res, aicError("not_found", `no such AIC endpoint: ${req.method} ${path}`), "route_not_found");
   const adapterClosed = () => aicError("room_not_ready", "the AIC adapter is closed");
 
-  const authenticate = (req: Request, res: Response, next: NextFunction) => {
-    const header = req.get("authorization") ?? "";
+  /** The agent a bearer token stands for, or answers 401 and returns undefined. */
+  const authenticate = (req: IncomingMessage, res: ServerResponse): string | undefined => {
+    const header = req.headers.authorization ?? "";
     const match = /^Bearer[ ]+([^\s]{1,512})\s*$/i.exec(header);
     const agentId = match?.[1] ? tokens(match[1]) : undefined;
     if (!agentId) {
@@ -112,95 +117,19 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
         res,
         aicError("unauthorized", match ? "unknown bearer token" : "missing bearer token"),
         undefined,
-        {
-          "www-authenticate": 'Bearer realm="aic"',
-        },
+        { "www-authenticate": 'Bearer realm="aic"' },
       );
-      return;
+      return undefined;
     }
     aicLocals(res).agentId = agentId;
-    next();
+    return agentId;
   };
 
-  const router = express.Router({ caseSensitive: true, strict: false });
-
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    const given = req.get("x-request-id");
-    aicLocals(res).requestId = given && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
-    next();
-  });
-
-  router.get("/openapi.json", (_req: Request, res: Response) => {
-    res.writeHead(200, {
-      "content-type": "application/json; charset=utf-8",
-      "content-length": Buffer.byteLength(openApiText),
-      "cache-control": "no-cache",
-      "x-request-id": aicLocals(res).requestId,
-    });
-    res.end(openApiText);
-  });
-  router.all("/openapi.json", methodNotAllowed("GET"));
-
-  // Liveness for health checks (the PRD's reference client probes it): public, no credentials.
-  router.get("/status", (_req: Request, res: Response) => {
-    if (closed) return answer(res, adapterClosed());
-    answer(res, service.status());
-  });
-  router.all("/status", methodNotAllowed("GET"));
-
-  // One parameterised route (fewer layers to match than one route per endpoint): authenticate
-  // before reading the body, so an unknown caller costs no body read.
-  router.post("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
-    if (endpointCall(req.params.endpoint as string)) authenticate(req, res, next);
-    else next();
-  });
-  router.post("/:endpoint", readJsonBody, async (req: Request, res: Response, next: NextFunction) => {
-    const name = req.params.endpoint as string;
-    const call = endpointCall(name);
-    if (!call) return next();
-    if (closed) return answer(res, adapterClosed());
-    const abort = name === "pollEvents" ? abortOnDisconnect(res) : undefined;
-    try {
-      const result = await call(
-        service,
-        aicLocals(res).agentId!,
-        req.body,
-        abort ? { signal: abort.signal } : {},
-      );
-      if (!res.writableEnded && !res.destroyed) answer(res, result);
-    } finally {
-      abort?.release();
-    }
-  });
-  router.all("/:endpoint", (req: Request, res: Response, next: NextFunction) => {
-    if (endpointCall(req.params.endpoint as string)) methodNotAllowed("POST")(req, res);
-    else next();
-  });
-
-  router.get("/events/stream", authenticate, (req: Request, res: Response) => {
-    if (closed) return answer(res, adapterClosed());
-    return eventStream(req, res);
-  });
-  router.all("/events/stream", methodNotAllowed("GET"));
-  router.use(routeNotFound);
-
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("etag", false);
-  app.set("query parser", "simple");
-  app.use("/aic/v0.1", router);
-  app.use((req: Request, res: Response) => {
-    aicLocals(res).requestId ??= randomUUID();
-    routeNotFound(req, res);
-  });
-
-  // Framing errors from body reading, and anything unexpected: always the wrapper, never a throw.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    aicLocals(res).requestId ??= randomUUID();
+  /** Body-reading failures and anything unexpected: always the wrapper, never a throw. */
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     const kind = error instanceof BodyError ? error.kind : undefined;
-    const status = (error as { status?: unknown })?.status;
     if (kind === "too_large") {
-      return answer(
+      answer(
         res,
         aicError("bad_request", `request body exceeds ${AIC_BODY_LIMIT_BYTES} bytes`, {
           limitBytes: AIC_BODY_LIMIT_BYTES,
@@ -208,23 +137,90 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
         "payload_too_large",
         { connection: "close" },
       );
+      return;
     }
     if (kind === "aborted") {
       res.destroy();
       return;
     }
-    if (kind === "malformed") return answer(res, aicError("bad_request", "malformed JSON body"));
-    if (kind === "not_utf8") return answer(res, aicError("bad_request", "request body is not valid UTF-8"));
-    if (typeof status === "number" && status >= 400 && status < 500) {
-      return answer(res, aicError("bad_request", "unreadable request body"));
+    if (kind === "malformed" || kind === "not_utf8") {
+      const what = kind === "malformed" ? "malformed JSON body" : "request body is not valid UTF-8";
+      answer(res, aicError("bad_request", what));
+      return;
     }
     logger.error(
-      `openclawworld aic: ${req.method} ${req.path} failed requestId=${aicLocals(res).requestId}: ${
+      `openclawworld aic: ${req.method} ${req.url} failed requestId=${aicLocals(res).requestId}: ${
         error instanceof Error ? (error.stack ?? error.message) : String(error)
       }`,
     );
-    answer(res, aicError("internal", "internal error"));
-  });
+    if (!res.headersSent) answer(res, aicError("internal", "internal error"));
+    else res.destroy();
+  };
+
+  /** POST /<endpoint>: authenticate before reading the body, so an unknown caller costs no read. */
+  const endpoint = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    call: EndpointCall,
+  ): Promise<void> => {
+    const caller = authenticate(req, res);
+    if (!caller) return;
+    const body = await readJsonBody(req);
+    if (closed) return answer(res, adapterClosed());
+    const abort = name === "pollEvents" ? abortOnDisconnect(res) : undefined;
+    try {
+      const opts: CallOptions = { requestText: body.text };
+      if (abort) opts.signal = abort.signal;
+      const result = await call(service, caller, body.value, opts);
+      if (!res.writableEnded && !res.destroyed) answer(res, result);
+    } finally {
+      abort?.release();
+    }
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? "/";
+    const queryAt = url.indexOf("?");
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (!path.startsWith(`${AIC_BASE_PATH}/`)) return routeNotFound(req, res, path);
+    // One trailing slash is tolerated (`/observe/`), as it always was.
+    let rest = path.slice(AIC_BASE_PATH.length + 1);
+    if (rest.endsWith("/")) rest = rest.slice(0, -1);
+    const method = req.method ?? "GET";
+    const readMethod = method === "GET" || method === "HEAD";
+
+    const call = endpointCall(rest);
+    if (call) {
+      if (method !== "POST") return methodNotAllowed(req, res, "POST");
+      return endpoint(req, res, rest, call);
+    }
+    switch (rest) {
+      case "openapi.json":
+        if (!readMethod) return methodNotAllowed(req, res, "GET");
+        res.writeHead(200, {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": Buffer.byteLength(openApiText),
+          "cache-control": "no-cache",
+          "x-request-id": aicLocals(res).requestId,
+        });
+        res.end(openApiText);
+        return;
+      // Liveness for health checks (the PRD's reference client probes it): public, no credentials.
+      case "status":
+        if (!readMethod) return methodNotAllowed(req, res, "GET");
+        return answer(res, closed ? adapterClosed() : service.status());
+      case "events/stream": {
+        if (!readMethod) return methodNotAllowed(req, res, "GET");
+        if (!authenticate(req, res)) return;
+        if (closed) return answer(res, adapterClosed());
+        const query = queryAt < 0 ? {} : { ...parseQuery(url.slice(queryAt + 1)) };
+        return eventStream(req, res, query);
+      }
+      default:
+        return routeNotFound(req, res, path);
+    }
+  };
 
   return {
     handle(req, res) {
@@ -241,13 +237,16 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
         res.on("finish", finish);
         res.on("close", finish);
         started.set(res, finish);
-        app(req as Request, res as Response, (error?: unknown) => {
-          if (error) logger.error(`openclawworld aic: unhandled: ${String(error)}`);
-          if (!res.headersSent) {
-            res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-            res.end(JSON.stringify(aicError("internal", "internal error")));
+        const given = req.headers["x-request-id"];
+        aicLocals(res).requestId =
+          typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+        route(req, res).catch((error: unknown) => {
+          try {
+            failed(req, res, error);
+          } catch (unexpected) {
+            logger.error(`openclawworld aic: unhandled: ${String(unexpected)}`);
+            res.destroy();
           }
-          finish();
         });
       });
     },

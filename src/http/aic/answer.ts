@@ -1,6 +1,6 @@
 // Writes one AIC answer: the result wrapper as JSON, its HTTP status from the one mapping in
 // src/aic/errors.ts, the request id, Retry-After for rate limits, and a log line for failures.
-import type { Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AicResult, type HttpFraming, httpStatusFor } from "../../aic/errors.ts";
 
 export interface AicHttpLogger {
@@ -10,19 +10,29 @@ export interface AicHttpLogger {
   error(message: string): void;
 }
 
-/** What the AIC routes keep on `res.locals`. */
+/** What the AIC router knows about a request once it has read its head. */
 export interface AicLocals {
   requestId: string;
   agentId?: string;
 }
 
-export function aicLocals(res: Response): AicLocals {
-  return res.locals as AicLocals;
+const locals = new WeakMap<ServerResponse, AicLocals>();
+/** A result the service hands out more than once (a repeated observe within a tick) is serialized once. */
+const serialized = new WeakMap<AicResult<unknown>, string>();
+
+/** The request's id and caller, kept beside its response (set by the router, read by writers). */
+export function aicLocals(res: ServerResponse): AicLocals {
+  let found = locals.get(res);
+  if (!found) {
+    found = { requestId: "" };
+    locals.set(res, found);
+  }
+  return found;
 }
 
 export function createAnswer(logger: AicHttpLogger) {
   return (
-    res: Response,
+    res: ServerResponse,
     result: AicResult<unknown>,
     framing?: HttpFraming,
     headers: Record<string, string> = {},
@@ -32,7 +42,11 @@ export function createAnswer(logger: AicHttpLogger) {
       return;
     }
     const status = httpStatusFor(result, framing);
-    const text = JSON.stringify(result);
+    let text = serialized.get(result);
+    if (text === undefined) {
+      text = JSON.stringify(result);
+      serialized.set(result, text);
+    }
     const out: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(text),
@@ -47,8 +61,9 @@ export function createAnswer(logger: AicHttpLogger) {
     res.writeHead(status, out);
     res.end(text);
     if (status < 500 && !logger.debug) return;
+    const req = (res as ServerResponse & { req?: IncomingMessage }).req;
     const code = result.status === "error" ? ` ${result.error.code}` : "";
-    const line = `openclawworld aic: ${res.req.method} ${res.req.originalUrl} -> ${status}${code} agent=${aicLocals(res).agentId ?? "-"} requestId=${aicLocals(res).requestId}`;
+    const line = `openclawworld aic: ${req?.method} ${req?.url} -> ${status}${code} agent=${aicLocals(res).agentId ?? "-"} requestId=${aicLocals(res).requestId}`;
     if (status >= 500) logger.error(line);
     else logger.debug?.(line);
   };

@@ -1,7 +1,7 @@
 // GET /events/stream (PRD 9.3): the agent's events as Server-Sent Events. Each `id:` is the event's
 // cursor, so a reconnect with Last-Event-ID continues where it stopped; a comment heartbeat keeps
 // proxies from closing an idle stream; a read error ends the stream with an `event: error` frame.
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AicService } from "../../aic/service.ts";
 import { type AicHttpLogger, type Answer, aicLocals } from "./answer.ts";
 
@@ -14,18 +14,17 @@ export interface SseDeps {
   answer: Answer;
   heartbeatMs: number;
   /** An AbortSignal that fires when the client goes away or the adapter closes. */
-  abortOnDisconnect(res: Response): { signal: AbortSignal; release(): void };
+  abortOnDisconnect(res: ServerResponse): { signal: AbortSignal; release(): void };
   /** Tells the route handler the request is handled (the stream stays open). */
-  opened(res: Response): void;
+  opened(res: ServerResponse): void;
 }
 
 export function createEventStream(deps: SseDeps) {
   const { service, logger, answer } = deps;
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>): Promise<void> => {
     const caller = aicLocals(res).agentId!;
-    const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
-    const lastEventId = req.get("last-event-id");
-    if (lastEventId !== undefined && lastEventId !== "") query.sinceCursor = lastEventId;
+    const lastEventId = req.headers["last-event-id"];
+    if (typeof lastEventId === "string" && lastEventId !== "") query.sinceCursor = lastEventId;
     const subscribed = await service.subscribeEvents(caller, query);
     if (subscribed.status === "error") return answer(res, subscribed);
     const subscription = subscribed.data;

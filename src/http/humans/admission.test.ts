@@ -13,6 +13,7 @@ import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
 import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
+import { ServerFrameReader } from "./wire-delta.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
 const cleanups: (() => Promise<void>)[] = [];
@@ -70,7 +71,8 @@ function closed(ws: WebSocket): Promise<{ code: number; reason: string }> {
 
 function messages(ws: WebSocket): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [];
-  ws.on("message", (data) => list.push(JSON.parse(String(data))));
+  const reader = new ServerFrameReader();
+  ws.on("message", (data, isBinary) => list.push(reader.read(isBinary ? (data as Buffer) : String(data))));
   return list;
 }
 

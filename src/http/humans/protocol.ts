@@ -63,6 +63,8 @@ export function parseClientMessage(raw: string): ParseResult {
 
 /** What the browser is told about an entity; positions rounded to whole world units. */
 export interface WireEntity {
+  /** The actor's handle: the small integer binary delta frames use for it (wire-delta.ts). */
+  h: number;
   id: string;
   kind: "human" | "agent";
   name: string;
@@ -112,6 +114,8 @@ export interface WireRosterEntry {
   away?: boolean;
 }
 
+/** Text frames (JSON). Actor deltas, sent up to tickRate times a second, are binary frames instead
+ * (wire-delta.ts, docs/web-wire.md); a snapshot's entities carry the handles those frames use. */
 export type ServerMessage =
   | {
       type: "welcome";
@@ -136,14 +140,6 @@ export type ServerMessage =
       roster: WireRosterEntry[];
       history: WireEvent[];
       tick: number;
-    }
-  | {
-      /** Empty lists are left out (a delta is sent up to tickRate times a second). */
-      type: "delta";
-      tick: number;
-      add?: WireEntity[];
-      update?: (Partial<WireEntity> & { id: string })[];
-      remove?: string[];
     }
   /** Everyone in the room beyond the viewer's interest range: [id, "h" | "a", tx, ty], ~1/s. */
   | { type: "radar"; dots: [string, "h" | "a", number, number][] }

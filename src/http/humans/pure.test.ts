@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CHAT_MESSAGE_MAX_CHARS } from "../../world/ids.ts";
-import type { EntityView } from "../../world/types.ts";
 import { actionOf } from "./connection.ts";
-import { diffEntities, isEmptyDelta, toWire } from "./delta.ts";
 import { InterestSet } from "./interest.ts";
-import { parseClientMessage, type WireEntity } from "./protocol.ts";
+import { parseClientMessage } from "./protocol.ts";
 import { resolveInside } from "./static-files.ts";
-
-const view = (id: string, x: number, y: number, extra: Partial<EntityView> = {}): EntityView => ({
-  id,
-  kind: id.startsWith("agt_") ? "agent" : "human",
-  name: id,
-  roomId: "lobby",
-  pos: { x, y },
-  tile: { tx: Math.floor(x / 32), ty: Math.floor(y / 32) },
-  facing: "down",
-  ...extra,
-});
 
 describe("client message validation", () => {
   it("accepts every message type in its documented shape", () => {
@@ -53,22 +40,6 @@ describe("client message validation", () => {
       expect(result.ok, raw).toBe(false);
       expect(!result.ok && result.code).toBe("bad_request");
     }
-  });
-});
-
-describe("delta encoding", () => {
-  it("adds new entities, updates only changed fields, removes the vanished", () => {
-    const sent = new Map<string, WireEntity>();
-    const first = diffEntities(sent, [toWire(view("hum_a", 10, 10)), toWire(view("agt_b", 50, 50))]);
-    expect(first.add.map((e) => e.id)).toEqual(["hum_a", "agt_b"]);
-    expect(first.add[1]!.kind).toBe("agent");
-    const second = diffEntities(sent, [toWire(view("hum_a", 12.04, 10)), toWire(view("agt_b", 50, 50))]);
-    expect(second).toEqual({ add: [], update: [{ id: "hum_a", x: 12 }], remove: [] });
-    const third = diffEntities(sent, [toWire(view("hum_a", 12.01, 10, { facing: "left" }))]);
-    expect(third).toEqual({ add: [], update: [{ id: "hum_a", facing: "left" }], remove: ["agt_b"] });
-    expect(isEmptyDelta(diffEntities(sent, [toWire(view("hum_a", 12.02, 10, { facing: "left" }))]))).toBe(
-      true,
-    );
   });
 });
 

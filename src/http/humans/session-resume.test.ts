@@ -12,6 +12,7 @@ import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
 import type { DurableSessions } from "./session.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
+import { ServerFrameReader } from "./wire-delta.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: frames from our own server, read loosely in tests
 type Msg = { type: string; [k: string]: any };
@@ -63,7 +64,10 @@ async function join(url: string, message: Record<string, unknown>): Promise<{ ws
   const ws = new WebSocket(url);
   cleanups.push(async () => ws.terminate());
   const frames: Msg[] = [];
-  ws.on("message", (data) => frames.push(JSON.parse(String(data)) as Msg));
+  const reader = new ServerFrameReader();
+  ws.on("message", (data, isBinary) =>
+    frames.push(reader.read(isBinary ? (data as Buffer) : String(data)) as Msg),
+  );
   await new Promise((r) => ws.once("open", r));
   ws.send(JSON.stringify({ type: "join", ...message }));
   for (let i = 0; i < 250; i++) {

@@ -12,6 +12,7 @@ import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { type HumanSession, newSession } from "./session.ts";
 import { createViewSync, SLOW_CLIENT_CLOSE, SLOW_CLIENT_MS, type ViewSyncOptions } from "./view-sync.ts";
+import { type DecodedDelta, DeltaDecoder } from "./wire-delta.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -31,10 +32,12 @@ function fakeSocket() {
 async function setup(options: ViewSyncOptions = {}) {
   const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
   const reads = worldReads(runtime);
-  const sent: { s: HumanSession; message: ServerMessage }[] = [];
+  const sent: { s: HumanSession; message: ServerMessage | DecodedDelta }[] = [];
+  const readers = new Map<HumanSession, DeltaDecoder>();
   const view = createViewSync(
     reads,
-    (s, message) => sent.push({ s, message }),
+    (s, message) =>
+      sent.push({ s, message: message instanceof Uint8Array ? readers.get(s)!.decode(message) : message }),
     () => {},
     new PresenceState(),
     options,
@@ -50,7 +53,11 @@ async function setup(options: ViewSyncOptions = {}) {
     sessions.push(s);
     sockets.push(ws);
   }
-  for (const s of sessions) view.enterRoom(s, reads.getEntity(s.actor.entityId)!, reads.latestSeq("lobby"));
+  for (const s of sessions) {
+    const decoder = new DeltaDecoder();
+    decoder.reset(view.enterRoom(s, reads.getEntity(s.actor.entityId)!, reads.latestSeq("lobby")).entities);
+    readers.set(s, decoder);
+  }
   let ticks = 0;
   const tick = () => {
     const result = runtime.stepNow()!;
@@ -62,7 +69,8 @@ async function setup(options: ViewSyncOptions = {}) {
   return { runtime, reads, view, sent, sessions, sockets, tick, move, ticks: () => ticks };
 }
 
-const deltas = (sent: { message: ServerMessage }[]) => sent.filter((m) => m.message.type === "delta");
+const deltas = (sent: { message: ServerMessage | DecodedDelta }[]) =>
+  sent.filter((m) => m.message.type === "delta");
 
 describe("view sync", () => {
   it("sends patches every patchEveryTicks ticks and loses nothing between them", async () => {

@@ -2,8 +2,9 @@
 // objects, roster) on entering it, then per patch an interest-managed delta of the actors near them
 // and the events they may perceive. Patches go out every `patchEveryTicks` ticks (the patch rate is
 // separate from the tick rate: nothing is lost between patches, the delta is against what the
-// browser has and events follow the viewer's own seq). Each actor is put in wire form once per patch
-// and that object is shared by every viewer's delta. A slow socket (more than BACKPRESSURE_BYTES
+// browser has and events follow the viewer's own seq). Deltas are binary frames (wire-delta.ts)
+// assembled from records encoded once per patch per actor and shared by every viewer
+// (patch-fragments.ts): no per-viewer JSON. A slow socket (more than BACKPRESSURE_BYTES
 // queued) skips patches and heals on the next one, because `sent` records what the browser has; one
 // that stays behind for SLOW_CLIENT_MS is closed with a reason, so a stuck client never holds more
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
@@ -11,7 +12,8 @@ import path from "node:path";
 import type { TickInfo, WorldReads } from "../../aic/reads.ts";
 import type { EntityView } from "../../world/types.ts";
 import { ChatHistory } from "./chat-history.ts";
-import { deltaMessage, diffEntities, isEmptyDelta, toWire } from "./delta.ts";
+import type { InterestSet } from "./interest.ts";
+import { PatchFragments } from "./patch-fragments.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type {
   ServerMessage,
@@ -23,6 +25,7 @@ import type {
 } from "./protocol.ts";
 import { RadarView, radarEveryTicks, roomDots } from "./radar.ts";
 import type { HumanSession } from "./session.ts";
+import { toWire } from "./wire-entity.ts";
 import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
@@ -60,9 +63,26 @@ export interface ViewSync {
   roster(roomId: string): WireRosterEntry[];
 }
 
+/** The actors a session should see now: those near it, with the hysteresis of its interest set. */
+export function interestingActors(
+  reads: Pick<WorldReads, "queryRadius">,
+  s: { interest: InterestSet; actor: { entityId: string } },
+  self: EntityView,
+): EntityView[] {
+  const hits = reads
+    .queryRadius(self.roomId, self.pos, s.interest.exitRadius)
+    .filter((h) => h.entity.kind !== "object");
+  const ids = s.interest.update(
+    hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
+    s.actor.entityId,
+  );
+  return hits.filter((h) => ids.has(h.entity.id)).map((h) => h.entity);
+}
+
 export function createViewSync(
   reads: WorldReads,
-  send: (s: HumanSession, message: ServerMessage) => void,
+  /** A JSON message, or a binary delta frame. */
+  send: (s: HumanSession, message: ServerMessage | Uint8Array) => void,
   warn: (message: string) => void,
   presence: PresenceState,
   options: ViewSyncOptions = {},
@@ -77,17 +97,10 @@ export function createViewSync(
   const viewEpoch = new WeakMap<HumanSession, number>();
   /** Since when each session's socket has been over the backpressure limit. */
   const behindSince = new WeakMap<HumanSession, number>();
-  /** Wire form of each actor, made once per patch and shared by every viewer (undefined between
-   * patches: a room entry outside a patch reads the world afresh). */
-  let patchWire: Map<string, WireEntity> | undefined;
-  const wireOf = (entity: EntityView): WireEntity => {
-    let wire = patchWire?.get(entity.id);
-    if (!wire) {
-      wire = presence.decorate(toWire(entity));
-      patchWire?.set(entity.id, wire);
-    }
-    return wire;
-  };
+  /** Each actor's wire form and delta records, made once per patch and shared by every viewer. */
+  const fragments = new PatchFragments();
+  const decorated = (entity: EntityView, h: number) => presence.decorate(toWire(entity, h));
+  const wireOf = (entity: EntityView): WireEntity => fragments.wire(entity, decorated);
   const radars = new WeakMap<HumanSession, RadarView>();
   const radarOf = (s: HumanSession) => {
     let view = radars.get(s);
@@ -131,17 +144,9 @@ export function createViewSync(
     });
   }
 
-  /** The actors this session should see now (interest with hysteresis), as wire entities. */
-  function visibleActors(s: HumanSession, self: EntityView): WireEntity[] {
-    const hits = reads
-      .queryRadius(self.roomId, self.pos, s.interest.exitRadius)
-      .filter((h) => h.entity.kind !== "object");
-    const ids = s.interest.update(
-      hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
-      s.actor.entityId,
-    );
-    return hits.filter((h) => ids.has(h.entity.id)).map((h) => wireOf(h.entity));
-  }
+  /** The actors this session should see now, as wire entities. */
+  const visibleActors = (s: HumanSession, self: EntityView): WireEntity[] =>
+    interestingActors(reads, s, self).map(wireOf);
 
   /** Everyone in the room by name (no positions): the presence list; positions stream by interest. */
   function roster(roomId: string): WireRosterEntry[] {
@@ -200,8 +205,8 @@ export function createViewSync(
         tick: info.tick,
       });
     } else {
-      const delta = diffEntities(s.sent, visibleActors(s, self));
-      if (!isEmptyDelta(delta)) send(s, deltaMessage(info.tick, delta));
+      const frame = fragments.frameFor(info.tick, s.sent, visibleActors(s, self));
+      if (frame) send(s, frame);
     }
     const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
     if (page.events.length) send(s, { type: "events", events: page.events.map((e) => wireEvent(reads, e)) });
@@ -215,11 +220,11 @@ export function createViewSync(
     }
     for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
     if (info.tick % patchEvery !== 0) return;
-    patchWire = new Map();
+    fragments.begin();
     try {
       pushPatch(sessions, info);
     } finally {
-      patchWire = undefined;
+      fragments.end();
     }
   }
 
@@ -228,6 +233,7 @@ export function createViewSync(
       Math.floor(info.tick / patchEvery) %
         Math.max(1, Math.round(radarEveryTicks(reads.definition.tickRate) / patchEvery)) ===
       0;
+    if (radarDue) fragments.sweep((id) => reads.getEntity(id) !== undefined);
     const dotsByRoom = new Map<string, ReturnType<typeof roomDots>>();
     for (const s of sessions) {
       if (!s.ws || !s.roomId) continue;

@@ -1,8 +1,6 @@
-// Pure pieces the web client needs from the server: unique names, recent room chat, the radar feed,
-// compact delta messages.
+// Pure pieces the web client needs from the server: unique names, recent room chat, the radar feed.
 import { describe, expect, it } from "vitest";
 import { ChatHistory, HISTORY_MAX } from "./chat-history.ts";
-import { deltaMessage } from "./delta.ts";
 import { uniqueName } from "./names.ts";
 import { type RadarDot, RadarView } from "./radar.ts";
 
@@ -53,15 +51,5 @@ describe("RadarView", () => {
     ]);
     view.reset();
     expect(view.next([dots[0]!, ["agt_b", "a", 31, 20]], new Set(["hum_a"]))).toBeDefined();
-  });
-});
-
-describe("deltaMessage", () => {
-  it("leaves out empty lists", () => {
-    expect(deltaMessage(7, { add: [], update: [{ id: "a", x: 3 }], remove: [] })).toEqual({
-      type: "delta",
-      tick: 7,
-      update: [{ id: "a", x: 3 }],
-    });
   });
 });

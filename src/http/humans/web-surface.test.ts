@@ -9,6 +9,7 @@ import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
 import { type LoopbackServer, serveOnLoopback } from "./testing/serve-loopback.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
+import { ServerFrameReader } from "./wire-delta.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: frames from our own server, read loosely in tests
 type Msg = { type: string; [k: string]: any };
@@ -62,7 +63,10 @@ class Client {
   constructor(url: string) {
     this.ws = new WebSocket(url);
     sockets.push(this.ws);
-    this.ws.on("message", (data) => this.received.push(JSON.parse(String(data)) as Msg));
+    const reader = new ServerFrameReader();
+    this.ws.on("message", (data, isBinary) =>
+      this.received.push(reader.read(isBinary ? (data as Buffer) : String(data)) as Msg),
+    );
     this.ws.on("close", (code) => {
       this.closed = { code };
     });

@@ -76,9 +76,10 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     return timer;
   };
 
-  function send(ws: WebSocket | undefined, message: ServerMessage): void {
+  /** A JSON message as a text frame, or a binary delta frame (wire-delta.ts) as it is. */
+  function send(ws: WebSocket | undefined, message: ServerMessage | Uint8Array): void {
     if (!ws || ws.readyState !== ws.OPEN) return;
-    ws.send(JSON.stringify(message), (error) => {
+    ws.send(message instanceof Uint8Array ? message : JSON.stringify(message), (error) => {
       if (error) logger.warn(`openclawworld web: send failed: ${error.message}`);
     });
   }

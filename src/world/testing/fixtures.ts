@@ -10,8 +10,23 @@ export interface FixtureObject {
   props?: Record<string, string | number | boolean>;
 }
 
-/** A Tiled map from ASCII rows: `#` blocked (stone wall), anything else grass. */
-export function tiledMapJson(rows: readonly string[], objects: readonly FixtureObject[]): string {
+/** A named region of a fixture map: top-left tile and size in tiles. */
+export interface FixtureRegion {
+  id: string;
+  label: string;
+  tx: number;
+  ty: number;
+  w: number;
+  h: number;
+}
+
+/** A Tiled map from ASCII rows: `#` blocked (stone wall), anything else grass. With `regions`, the
+ * map gets a "regions" object layer. */
+export function tiledMapJson(
+  rows: readonly string[],
+  objects: readonly FixtureObject[],
+  regions?: readonly FixtureRegion[],
+): string {
   const height = rows.length;
   const width = rows[0]!.length;
   const ground: number[] = [];
@@ -79,6 +94,25 @@ export function tiledMapJson(rows: readonly string[], objects: readonly FixtureO
           })),
         })),
       },
+      ...(regions
+        ? [
+            {
+              id: 5,
+              name: "regions",
+              type: "objectgroup",
+              objects: regions.map((r, i) => ({
+                id: 100 + i,
+                name: r.id,
+                type: "region",
+                x: r.tx * 32,
+                y: r.ty * 32,
+                width: r.w * 32,
+                height: r.h * 32,
+                properties: [{ name: "label", type: "string", value: r.label }],
+              })),
+            },
+          ]
+        : []),
     ],
   });
 }
@@ -96,6 +130,7 @@ export interface FixtureRoom {
   id: string;
   rows: readonly string[];
   objects: readonly FixtureObject[];
+  regions?: readonly FixtureRegion[];
 }
 
 export function worldToml(
@@ -137,7 +172,8 @@ export function fixtureFiles(
 ): Map<string, string> {
   const files = new Map<string, string>();
   files.set("world.toml", worldToml(rooms, sim));
-  for (const room of rooms) files.set(`maps/${room.id}.json`, tiledMapJson(room.rows, room.objects));
+  for (const room of rooms)
+    files.set(`maps/${room.id}.json`, tiledMapJson(room.rows, room.objects, room.regions));
   return files;
 }
 

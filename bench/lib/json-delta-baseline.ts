@@ -1,34 +1,20 @@
-// Per-viewer entity deltas: what entered the viewer's interest, what changed, what left.
-import type { EntityView } from "../../world/types.ts";
-import type { WireEntity } from "./protocol.ts";
+// The web wire before binary frames (src/http/humans/delta.ts up to commit 4ada90c), kept only as the
+// "before" of bench/web-encode.bench.ts: a per-viewer diff against what the viewer has, then one
+// JSON.stringify per viewer per patch. Not used by the product.
+import type { WireEntity } from "../../src/http/humans/protocol.ts";
 
-// Whole world units (one pixel at zoom 1): the client smooths between ticks anyway, and shorter
-// numbers are most of a delta's bytes.
-const round = (n: number) => Math.round(n);
-
-export function toWire(view: EntityView): WireEntity {
-  return {
-    id: view.id,
-    kind: view.kind === "agent" ? "agent" : "human",
-    name: view.name,
-    x: round(view.pos.x),
-    y: round(view.pos.y),
-    tx: view.tile.tx,
-    ty: view.tile.ty,
-    facing: view.facing,
-  };
-}
+type JsonEntity = Omit<WireEntity, "h">;
 
 export interface EntityDelta {
-  add: WireEntity[];
-  update: (Partial<WireEntity> & { id: string })[];
+  add: JsonEntity[];
+  update: (Partial<JsonEntity> & { id: string })[];
   remove: string[];
 }
 
-const FIELDS = ["name", "x", "y", "tx", "ty", "facing", "kind", "look"] as const; // "away" comes in its own presence message
+const FIELDS = ["name", "x", "y", "tx", "ty", "facing", "kind", "look"] as const;
 
 /** Compares what the viewer last received (`sent`, updated in place) with what it should see now. */
-export function diffEntities(sent: Map<string, WireEntity>, visibleNow: readonly WireEntity[]): EntityDelta {
+export function diffEntities(sent: Map<string, JsonEntity>, visibleNow: readonly JsonEntity[]): EntityDelta {
   const delta: EntityDelta = { add: [], update: [], remove: [] };
   const seen = new Set<string>();
   for (const next of visibleNow) {
@@ -39,7 +25,7 @@ export function diffEntities(sent: Map<string, WireEntity>, visibleNow: readonly
       sent.set(next.id, next);
       continue;
     }
-    let change: (Partial<WireEntity> & { id: string }) | undefined;
+    let change: (Partial<JsonEntity> & { id: string }) | undefined;
     for (const field of FIELDS) {
       if (prev[field] !== next[field]) {
         change ??= { id: next.id };
@@ -62,7 +48,7 @@ export function diffEntities(sent: Map<string, WireEntity>, visibleNow: readonly
 
 export const isEmptyDelta = (d: EntityDelta) => !d.add.length && !d.update.length && !d.remove.length;
 
-/** The wire message for a delta, leaving out empty lists. */
+/** The JSON delta message as it was sent, leaving out empty lists. */
 export function deltaMessage(tick: number, d: EntityDelta) {
   return {
     type: "delta" as const,
