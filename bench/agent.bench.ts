@@ -2,7 +2,9 @@
 // entities in view, 5 events since the last wake-up — it counts the o200k tokens (gpt-tokenizer, the
 // GPT-4o/GPT-5 BPE) of the heartbeat answer, and of observe + pollEvents for the same scene, as the AIC
 // JSON an HTTP agent receives and as the text the tools show a model. Goal: heartbeat <= 250 tokens and
-// >= 5x smaller. Last line: one JSON object with the figures.
+// >= 5x smaller. It also counts a heartbeat that asks for the working memory (`memory: 8`, with two
+// reflections the agent stored and the episodes the world recorded): the price of remembering, paid
+// only on request. Last line: one JSON object with the figures.
 import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
@@ -58,6 +60,22 @@ async function main() {
     throw new Error("the view overshot 20 entities; adjust RADIUS");
   }
   step(40);
+  // What the agent concluded earlier (reflection memory): two reflections of its own.
+  for (const [i, content] of [
+    "The lobby fills up quickly; newcomers gather near the spawn point.",
+    "Nobody has read the welcome sign yet; I could tell them what it says.",
+  ].entries()) {
+    const reflected = service.reflect(ME, {
+      agentId: ME,
+      roomId: ROOM,
+      txId: `tx_bench_reflect_${i}_x`,
+      content,
+      topics: ["lobby"],
+      importance: 0.8,
+    });
+    step();
+    must(await reflected);
+  }
 
   // The last wake-up: a heartbeat and a poll position.
   const cursor = must<{ nextCursor: string }>(
@@ -98,14 +116,27 @@ async function main() {
   const view = must<Parameters<typeof formatObservation>[0]>(observed);
   const beat = await service.heartbeat(ME, { agentId: ME, roomId: ROOM, contextToken: token });
   const hb = must<HeartbeatResponse>(beat);
+  const MEMORY = 8;
+  const withMemory = await service.heartbeat(ME, {
+    agentId: ME,
+    roomId: ROOM,
+    contextToken: token,
+    memory: MEMORY,
+  });
+  const hbMemory = must<HeartbeatResponse>(withMemory);
+  if (hbMemory.memory?.length !== MEMORY) throw new Error(`expected ${MEMORY} memory entries`);
 
   if (process.env.AGENT_BENCH_SHOW) console.log(JSON.stringify(beat), "\n", formatHeartbeat(hb));
+  if (process.env.AGENT_BENCH_SHOW)
+    console.log(JSON.stringify(hbMemory.memory), "\n", formatHeartbeat(hbMemory));
   const heartbeatTokens = tokens(beat);
   const observePlusPollTokens = tokens(observed) + tokens(poll);
   const toolHeartbeatTokens = tokens(formatHeartbeat(hb));
   const toolObservePlusPollTokens = tokens(formatObservation(view)) + tokens(formatEvents(polled));
   const ratio = Math.round((observePlusPollTokens / heartbeatTokens) * 100) / 100;
   const toolRatio = Math.round((toolObservePlusPollTokens / toolHeartbeatTokens) * 100) / 100;
+  const heartbeatWithMemoryTokens = tokens(withMemory);
+  const toolHeartbeatWithMemoryTokens = tokens(formatHeartbeat(hbMemory));
   console.log(
     `scene: ${view.nearby.length} entities in view, ${polled.events.length} events since the last wake-up`,
   );
@@ -114,6 +145,9 @@ async function main() {
   );
   console.log(
     `tool text  heartbeat ${toolHeartbeatTokens} tokens; observe + poll ${toolObservePlusPollTokens} (x${toolRatio})`,
+  );
+  console.log(
+    `memory     heartbeat with memory: ${MEMORY} ${heartbeatWithMemoryTokens} tokens (tool text ${toolHeartbeatWithMemoryTokens})`,
   );
   console.log(
     JSON.stringify({
@@ -126,6 +160,10 @@ async function main() {
       toolHeartbeatTokens,
       toolObservePlusPollTokens,
       toolRatio,
+      memoryEntries: MEMORY,
+      memoryReflections: hbMemory.memory.filter((m) => m.kind === "reflection").length,
+      heartbeatWithMemoryTokens,
+      toolHeartbeatWithMemoryTokens,
       goalMet: heartbeatTokens <= 250 && ratio >= 5,
     }),
   );

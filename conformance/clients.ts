@@ -3,21 +3,17 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestEnv, silentLogger } from "../src/aic/local-world.ts";
+import { ENDPOINT_NAMES, type EndpointName, endpointPath } from "../src/aic/schemas.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import { type Advance, connectHuman } from "./human.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
 
-type Endpoint =
-  | "observe"
-  | "moveTo"
-  | "interact"
-  | "chatSend"
-  | "chatObserve"
-  | "pollEvents"
-  | "join"
-  | "leave";
+/** Where a contract endpoint is served (`memory/reflect` for reflect); an unknown name as given. */
+function pathOf(endpoint: string): string {
+  return (ENDPOINT_NAMES as string[]).includes(endpoint) ? endpointPath(endpoint as EndpointName) : endpoint;
+}
 
 export async function inProcessClient(): Promise<ScenarioClient & { runtime: WorldRuntime }> {
   const { runtime, service } = await createTestEnv({ agents: (id) => ({ name: id }) });
@@ -69,7 +65,7 @@ export async function inProcessClient(): Promise<ScenarioClient & { runtime: Wor
     },
     async call(endpoint, agentId, body) {
       let settled = false;
-      const pending = service[endpoint as Endpoint](agentId, body).finally(() => {
+      const pending = service[endpoint as EndpointName](agentId, body).finally(() => {
         settled = true;
       });
       // An action resolves at the end of the tick that applies it: step until it has.
@@ -103,7 +99,7 @@ export function httpClient(
       const token = tokens[agentId];
       if (!token) throw new Error(`no token for agent ${agentId}`);
       for (let attempt = 0; ; attempt++) {
-        const res = await fetch(`${base}/${endpoint}`, {
+        const res = await fetch(`${base}/${pathOf(endpoint)}`, {
           method: "POST",
           headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
           body: JSON.stringify(body),

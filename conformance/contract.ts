@@ -3,7 +3,7 @@
 // answer in the result wrapper whose `data` matches the endpoint's schema, never bad_request) and
 // invalid ones must fail with bad_request. The minimum table of the PRD (observe radius/detail,
 // moveTo dest/txId, interact action length, chatSend message length, pollEvents limit/cursor) plus
-// one valid and one invalid case for the other endpoints.
+// one valid and one invalid case for the other endpoints, and the bounds of the memory extension.
 import { CHAT_MESSAGE_MAX_CHARS } from "../src/world/ids.ts";
 import { type AicAnswer, checkAnswer, type ScenarioClient } from "./scenarios.ts";
 
@@ -51,6 +51,14 @@ export function contractCases(
     message,
   });
   const poll = (over: Record<string, unknown>) => ({ ...base, sinceCursor: cursor, ...over });
+  const reflect = (over: Record<string, unknown>) => ({
+    ...base,
+    txId: tx("reflect"),
+    content: "a conformance reflection",
+    importance: 0.5,
+    sources: [] as string[],
+    ...over,
+  });
   const c = (
     endpoint: string,
     name: string,
@@ -132,6 +140,35 @@ export function contractCases(
       ...base,
       action: { kind: "chatSend", txId: tx("hb_long"), message: "x".repeat(CHAT_MESSAGE_MAX_CHARS + 1) },
     }),
+    c("heartbeat", "memory 20 (max)", "pass", { ...base, memory: 20 }),
+    c("heartbeat", "memory 0 (below min)", "bad_request", { ...base, memory: 0 }),
+    c("observe", "memory 1 (min)", "pass", observe({ memory: 1 })),
+    c("observe", "memory 21 (above max)", "bad_request", observe({ memory: 21 })),
+    c(
+      "reflect",
+      "importance 0 and 1000 characters (bounds)",
+      "pass",
+      reflect({ importance: 0, content: "r".repeat(1000) }),
+    ),
+    c(
+      "reflect",
+      "8 topics (max)",
+      "pass",
+      reflect({ txId: tx("r_topics"), topics: ["a", "b", "c", "d", "e", "f", "g", "h"] }),
+    ),
+    c(
+      "reflect",
+      "9 topics (above max)",
+      "bad_request",
+      reflect({ topics: ["a", "b", "c", "d", "e", "f", "g", "h", "i"] }),
+    ),
+    c("reflect", "importance 1.5 (above max)", "bad_request", reflect({ importance: 1.5 })),
+    c("reflect", "importance -0.1 (below min)", "bad_request", reflect({ importance: -0.1 })),
+    c("reflect", "content of 1001 characters", "bad_request", reflect({ content: "r".repeat(1001) })),
+    c("reflect", "blank content", "bad_request", reflect({ content: "   " })),
+    c("reflect", "a topic with a space", "bad_request", reflect({ topics: ["two words"] })),
+    c("reflect", "an unknown key", "bad_request", reflect({ mood: "pensive" })),
+    c("reflect", "without importance", "bad_request", { ...reflect({}), importance: undefined }),
   ];
 }
 

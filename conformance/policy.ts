@@ -1,7 +1,8 @@
 // PRD 10.3 policy cases against a gateway running the plugin, through its POST /tools/invoke with the
 // operator token: the required tools always answer; each optional tool runs exactly when ocw_status
 // says it is enabled for the agent, and is refused (tool_call_blocked) otherwise — whether it was
-// never enabled or is denied; and a refused ocw_chat_send leaves no message in the world.
+// never enabled or is denied; a refused ocw_chat_send leaves no message in the world, and a refused
+// ocw_reflect no reflection in the agent's memory.
 
 export interface PolicyReport {
   suite: "policy";
@@ -33,7 +34,7 @@ const REQUIRED: [string, Record<string, unknown>][] = [
   ["ocw_chat_observe", { windowSec: 30 }],
   ["ocw_heartbeat", {}],
 ];
-const OPTIONAL = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
+const OPTIONAL = ["ocw_move_to", "ocw_interact", "ocw_chat_send", "ocw_reflect"] as const;
 
 async function invoke(
   gw: GatewayTarget,
@@ -66,6 +67,7 @@ async function harmlessArgs(
   runId: string,
 ): Promise<Record<string, unknown>> {
   if (tool === "ocw_chat_send") return { message: `policy check ${runId}` };
+  if (tool === "ocw_reflect") return { content: `policy check ${runId}`, importance: 0.1 };
   if (tool === "ocw_interact") return { targetId: "obj_sign_welcome", action: "read" };
   const seen = await invoke(gw, "ocw_observe", { radius: 1 }, agentId);
   const tile = (seen.body.result?.details?.self as { tile?: { tx: number; ty: number } } | undefined)?.tile;
@@ -121,6 +123,16 @@ export async function runPolicy(
         report(
           `${agentId}: a refused ocw_chat_send puts nothing in the world`,
           messages.some((m) => m.message === args.message) ? "the refused message was delivered" : undefined,
+        );
+      }
+      if (tool === "ocw_reflect") {
+        // The agent's own working memory holds the reflection exactly when the tool was allowed.
+        const beat = await invoke(gw, "ocw_heartbeat", { memory: 20 }, agentId);
+        const memory = (beat.body.result?.details?.memory as { content?: string }[] | undefined) ?? [];
+        const stored = memory.some((m) => m.content === args.content);
+        report(
+          `${agentId}: ocw_reflect ${on ? "stores" : "stores nothing when refused"} (own working memory)`,
+          stored === on ? undefined : `reflection ${stored ? "stored" : "missing"}: ${describeAnswer(beat)}`,
         );
       }
     }

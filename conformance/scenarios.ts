@@ -42,6 +42,7 @@ const DATA_DEF: Record<string, string> = {
   join: "JoinResponseData",
   leave: "LeaveResponseData",
   heartbeat: "HeartbeatResponseData",
+  reflect: "ReflectResponseData",
 };
 
 export class ScenarioFailure extends Error {}

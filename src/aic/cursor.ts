@@ -29,6 +29,17 @@ export function encodeCursor(roomId: string, afterSeq: number): string {
 /** Decode a cursor for `roomId`; a cursor of another room is rejected like a malformed one. */
 export function decodeCursor(cursor: string, roomId: string): DecodeResult {
   if (START_CURSORS.has(cursor)) return { ok: true, position: { roomId, afterSeq: 0 } };
+  const decoded = decodeEventCursor(cursor);
+  if (!decoded.ok) return decoded;
+  const cursorRoom = decoded.position.roomId;
+  if (cursorRoom !== roomId) return { ok: false, reason: `cursor belongs to room "${cursorRoom}"` };
+  return decoded;
+}
+
+/** Decode the cursor of one event (an EventEnvelope's `cursor`), in whatever room it names. Start
+ * cursors name no event and are refused. */
+export function decodeEventCursor(cursor: string): DecodeResult {
+  if (START_CURSORS.has(cursor)) return { ok: false, reason: "a start cursor names no event" };
   if (!/^[A-Za-z0-9_-]{1,256}$/.test(cursor)) return { ok: false, reason: "cursor is not base64url" };
   const bytes = Buffer.from(cursor, "base64url");
   // Round-trip check: rejects non-canonical encodings (stray bits, padding games).
@@ -39,6 +50,5 @@ export function decodeCursor(cursor: string, roomId: string): DecodeResult {
   if (seq > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: "cursor position out of range" };
   const cursorRoom = bytes.subarray(9).toString("utf8");
   if (!ROOM_ID_PATTERN.test(cursorRoom)) return { ok: false, reason: "cursor names no valid room" };
-  if (cursorRoom !== roomId) return { ok: false, reason: `cursor belongs to room "${cursorRoom}"` };
-  return { ok: true, position: { roomId, afterSeq: Number(seq) } };
+  return { ok: true, position: { roomId: cursorRoom, afterSeq: Number(seq) } };
 }

@@ -1,7 +1,7 @@
 // The published documents, generated from the zod schemas (scripts/gen-schemas.ts writes them to
 // docs/aic/v0.1; a test fails when the files are stale).
 import * as z from "zod";
-import { aicRegistry, ENDPOINTS, type EndpointName, eventsRegistry } from "./schemas.ts";
+import { aicRegistry, ENDPOINTS, type EndpointName, endpointPath, eventsRegistry } from "./schemas.ts";
 
 export const AIC_VERSION = "0.1";
 export const AIC_BASE_PATH = "/aic/v0.1";
@@ -111,7 +111,9 @@ const DESCRIPTIONS: Record<EndpointName, string> = {
   join: "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
   leave: "Extension: leave the room (presence.leave reason disconnect).",
   heartbeat:
-    "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes.",
+    "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
+  reflect:
+    "Extension (issue #12): store a reflection (content, topics, source event cursors, importance 0..1) in the calling agent's own memory; an agentId other than the credential's is forbidden. Idempotent by txId like the other actions; applied by the next tick, so it is durable and in snapshots. At most 64 reflections per agent: the answer's `evicted` names the one dropped (lowest importance × recency). Read it back with `memory: N` on heartbeat or observe.",
 };
 
 /** docs/aic/v0.1/openapi.json (OpenAPI 3.1). */
@@ -122,7 +124,7 @@ export function buildOpenApi(): JsonObject {
     const endpoint = ENDPOINTS[name];
     const requestId = aicRegistry.get(endpoint.request)!.id;
     const responseId = aicRegistry.get(endpoint.response)!.id;
-    paths[`${AIC_BASE_PATH}/${name}`] = {
+    paths[`${AIC_BASE_PATH}/${endpointPath(name)}`] = {
       post: {
         operationId: name,
         summary: endpoint.summary,

@@ -21,6 +21,8 @@ export const DEFAULT_RATE_CLASSES: Record<string, RateClass> = {
   chatObserve: { perSec: 2, burst: 5 },
   /** POST /heartbeat itself; an embedded action also takes from its own endpoint's class. */
   heartbeat: { perSec: 1, burst: 5 },
+  /** POST /memory/reflect: reflections are occasional syntheses, not a chat channel. */
+  reflect: { perSec: 0.2, burst: 5 },
   /** join + leave. */
   session: { perSec: 1, burst: 5 },
   /** Held-direction movement from humans (WASD changes); not an AIC endpoint. */

@@ -12,6 +12,7 @@ import {
   ROOM_ID_PATTERN,
   TILE_COORD_MAX,
 } from "../world/ids.ts";
+import { EPISODE_KINDS, MEMORY_ID_PATTERN, MEMORY_LIMITS, TOPIC_PATTERN } from "../world/memory.ts";
 import { EVENT_TYPES, SIGNAL_KINDS } from "../world/types.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
 import { refineText } from "./text.ts";
@@ -143,6 +144,51 @@ export const Expect = named(
   "Optional preconditions checked by the world before the action is applied; a stale one answers conflict.",
 );
 
+// ---- memory (extension, issue #12: reflection memory) ---------------------------------------
+export const MemoryId = named("MemoryId", z.string().regex(MEMORY_ID_PATTERN));
+export const Topic = named("Topic", z.string().regex(TOPIC_PATTERN), "A short tag, e.g. governance.");
+const Importance = () => z.number().min(0).max(1);
+const reflectionContent = () =>
+  z
+    .string()
+    .min(1)
+    .max(MEMORY_LIMITS.contentChars)
+    .refine((text) => text.trim().length > 0, "content is blank");
+/** `memory: N` on heartbeat and observe: include the working memory, at most N entries. */
+const WorkingMemoryLimit = () =>
+  z
+    .int()
+    .min(1)
+    .max(MEMORY_LIMITS.workingMemory)
+    .optional()
+    .describe("Include your working memory: at most this many entries, highest score first kept.");
+export const MemoryEntry = named(
+  "MemoryEntry",
+  z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("reflection"),
+      id: MemoryId,
+      tsMs: TsMs,
+      content: reflectionContent(),
+      topics: z.array(Topic).max(MEMORY_LIMITS.topics),
+      importance: Importance(),
+    }),
+    z.strictObject({
+      kind: z.literal("episode"),
+      id: MemoryId,
+      tsMs: TsMs,
+      what: z.enum(EPISODE_KINDS),
+      text: z.string().min(1).max(MEMORY_LIMITS.episodeChars),
+    }),
+  ]),
+  "One entry of an agent's working memory: a reflection it stored, or an episode the world recorded of what it did or perceived.",
+);
+export const WorkingMemory = named(
+  "WorkingMemory",
+  z.array(MemoryEntry).max(MEMORY_LIMITS.workingMemory),
+  "The entries of highest score = importance × weight × recency (weight 2 for reflections, 1 for episodes; recency halves every 10 simulated minutes), listed oldest first.",
+);
+
 // ---- observe --------------------------------------------------------------------------------
 export const ObserveDetail = named("ObserveDetail", z.enum(["lite", "full"]));
 export const ObserveRequest = named(
@@ -153,6 +199,7 @@ export const ObserveRequest = named(
     radius: z.number().min(1).max(2000),
     detail: ObserveDetail,
     includeSelf: z.boolean().default(true),
+    memory: WorkingMemoryLimit(),
   }),
 );
 export const RoomInfo = named(
@@ -166,6 +213,7 @@ export const ObserveResponseData = named(
     nearby: z.array(ObservedEntity).min(0).max(MAX_NEARBY),
     serverTsMs: TsMs,
     room: RoomInfo,
+    memory: WorkingMemory.optional(),
   }),
 );
 
@@ -345,6 +393,7 @@ export const HeartbeatRequest = named(
     roomId: IdRoom,
     contextToken: ContextToken.optional(),
     action: EmbeddedAction.optional(),
+    memory: WorkingMemoryLimit(),
   }),
   "Without contextToken the delta starts now (empty). An action needs a valid, unexpired contextToken of this agent and room.",
 );
@@ -459,6 +508,7 @@ export const HeartbeatResponseData = named(
     contextToken: ContextToken,
     expiresAtMs: TsMs,
     reset: z.enum(["expired", "invalid"]).optional(),
+    memory: WorkingMemory.optional(),
     action: z
       .discriminatedUnion("status", [
         z.strictObject({
@@ -471,6 +521,45 @@ export const HeartbeatResponseData = named(
     serverTsMs: TsMs,
   }),
   "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.region` is the most specific named region the agent stands in; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
+);
+
+// ---- memory/reflect (extension, issue #12) --------------------------------------------------
+export const ReflectRequest = named(
+  "ReflectRequest",
+  request({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    txId: IdTx,
+    content: reflectionContent(),
+    topics: z
+      .array(Topic)
+      .max(MEMORY_LIMITS.topics)
+      .refine((topics) => new Set(topics).size === topics.length, "topics must be unique")
+      .default([]),
+    sources: z
+      .array(Cursor)
+      .max(MEMORY_LIMITS.sources)
+      .default([])
+      .describe("Cursors of the events (EventEnvelope.cursor) the reflection was drawn from."),
+    importance: Importance(),
+  }),
+  "A reflection for the calling agent's own memory. It is world state: stored by the next tick, kept in snapshots and the durable log.",
+);
+export const Reflection = named(
+  "Reflection",
+  z.strictObject({
+    id: MemoryId,
+    tsMs: TsMs,
+    content: reflectionContent(),
+    topics: z.array(Topic).max(MEMORY_LIMITS.topics),
+    sources: z.array(Cursor).max(MEMORY_LIMITS.sources),
+    importance: Importance(),
+  }),
+);
+export const ReflectResponseData = named(
+  "ReflectResponseData",
+  z.strictObject({ txId: IdTx, reflection: Reflection, evicted: MemoryId.optional(), serverTsMs: TsMs }),
+  "`evicted` names the stored reflection dropped to stay within 64 per agent (lowest importance × recency).",
 );
 
 // ---- status (extension) -------------------------------------------------------------------
@@ -584,6 +673,9 @@ export type HeartbeatRequestT = z.infer<typeof HeartbeatRequest>;
 export type HeartbeatResponse = z.infer<typeof HeartbeatResponseData>;
 export type HeartbeatDeltaT = z.infer<typeof HeartbeatDelta>;
 export type SuggestionT = z.infer<typeof Suggestion>;
+export type MemoryEntryT = z.infer<typeof MemoryEntry>;
+export type ReflectRequestT = z.infer<typeof ReflectRequest>;
+export type ReflectResponse = z.infer<typeof ReflectResponseData>;
 export type RegionActivityT = z.infer<typeof RegionActivity>;
 export type RoomSignalsT = z.infer<typeof RoomSignals>;
 
@@ -610,7 +702,26 @@ export const ENDPOINTS = {
     response: HeartbeatResponseData,
     summary: "What changed since the last heartbeat, suggestions, and optionally one embedded action",
   },
+  reflect: {
+    request: ReflectRequest,
+    response: ReflectResponseData,
+    summary: "Store a reflection in the calling agent's own memory",
+    path: "memory/reflect",
+  },
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** Where an endpoint is served under /aic/v0.1: its name, unless it names its own path. */
+export function endpointPath(name: EndpointName): string {
+  const endpoint = ENDPOINTS[name];
+  return "path" in endpoint ? endpoint.path : name;
+}
+
+const ENDPOINT_BY_PATH = new Map(ENDPOINT_NAMES.map((name) => [endpointPath(name), name]));
+
+/** The endpoint served at `path` (relative to /aic/v0.1, no leading slash), if any. */
+export function endpointAt(path: string): EndpointName | undefined {
+  return ENDPOINT_BY_PATH.get(path);
+}

@@ -6,10 +6,11 @@ import canonicalize from "canonicalize";
 import type * as z from "zod";
 import { RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
+import { type MemorySource, selectWorkingMemory } from "../world/memory.ts";
 import { txPayloadMismatch } from "../world/tx-store.ts";
 import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from "../world/types.ts";
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, decodeEventCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { computeDelta, regionActivity, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -37,6 +38,7 @@ import {
   MAX_AFFORDS,
   MAX_CHAT_MESSAGES,
   MAX_NEARBY,
+  type MemoryEntryT,
   MoveToRequest,
   type MoveToResponse,
   type ObservedEntityT,
@@ -44,6 +46,8 @@ import {
   type ObserveResponse,
   PollEventsRequest,
   type PollEventsResponse,
+  ReflectRequest,
+  type ReflectResponse,
   type TileCoordT,
 } from "./schemas.ts";
 
@@ -102,7 +106,15 @@ export type ActActionT =
   | { kind: "moveTo"; dest: TileCoordT; roomId?: string }
   | { kind: "moveDir"; dx: number; dy: number }
   | { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> }
-  | { kind: "chat"; channel: "proximity" | "global"; message: string };
+  | { kind: "chat"; channel: "proximity" | "global"; message: string }
+  | {
+      kind: "reflect";
+      content: string;
+      topics: string[];
+      /** The request's cursors, decoded (the answer repeats them as given). */
+      sources: MemorySource[];
+      importance: number;
+    };
 
 export type ActData =
   | JoinResponse
@@ -110,7 +122,8 @@ export type ActData =
   | { applied: boolean; serverTsMs: number; result: "accepted" | "rejected" | "no_op" }
   | { applied: boolean; serverTsMs: number }
   | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
-  | { applied: boolean; serverTsMs: number; chatMessageId: string };
+  | { applied: boolean; serverTsMs: number; chatMessageId: string }
+  | Omit<ReflectResponse, "txId">;
 
 interface ExecuteExtras {
   roomId?: string;
@@ -137,6 +150,7 @@ const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
   interact: "action",
   moveDir: "moveDir",
   chat: "chatSend",
+  reflect: "reflect",
 };
 
 /** The event subscription behind SSE: reads continue from where the last read ended. */
@@ -214,7 +228,7 @@ export class AicService {
     const world = this.world;
     if (cacheKey !== undefined) {
       const cached = this.observeCache.get(world, world.tick, cacheKey);
-      if (cached) return this.rateLimit(agentRateKey(caller), READ_RATE_CLASS.observe) ?? cached;
+      if (cached) return this.rateLimitRead(agentRateKey(caller), READ_RATE_CLASS.observe) ?? cached;
     }
     const answer = this.observeNow(caller, body);
     if (cacheKey !== undefined && answer.status === "ok")
@@ -236,12 +250,14 @@ export class AicService {
       if (nearby.length >= MAX_NEARBY) break;
       nearby.push(this.observed(hit.entity, hit.distance, full));
     }
-    return ok({
+    const data: ObserveResponse = {
       self: entityBase(self, full),
       nearby,
       serverTsMs: this.world.serverTsMs,
       room: { roomId: room.roomId, mapId: room.mapId, tickRate: this.world.definition.tickRate },
-    });
+    };
+    if (request.memory !== undefined) data.memory = this.workingMemory(actor.entityId, request.memory);
+    return ok(data);
   }
 
   async moveTo(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<MoveToResponse>> {
@@ -346,6 +362,54 @@ export class AicService {
     ) as Promise<AicResult<LeaveResponse>>;
   }
 
+  /** `POST /memory/reflect` (issue #12): a reflection into the caller's own memory. Only the caller's
+   * agentId is admitted (forbidden otherwise), so no agent can write another's memory. It is an
+   * action: idempotent by txId, applied by the next tick, durable like every input. */
+  async reflect(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<ReflectResponse>> {
+    const pre = this.admit(caller, body, ReflectRequest);
+    if (!pre.ok) return pre.result;
+    const { request, actor } = pre;
+    const sources: MemorySource[] = [];
+    for (const [index, cursor] of request.sources.entries()) {
+      const decoded = decodeEventCursor(cursor);
+      if (!decoded.ok || decoded.position.afterSeq < 1) {
+        const reason = decoded.ok ? "it names no event" : decoded.reason;
+        return aicError("bad_request", `invalid sources.${index}: ${reason}`, { field: `sources.${index}` });
+      }
+      sources.push({ roomId: decoded.position.roomId, seq: decoded.position.afterSeq });
+    }
+    const result = await this.perform(
+      actor,
+      {
+        kind: "reflect",
+        content: request.content,
+        topics: request.topics,
+        sources,
+        importance: request.importance,
+      },
+      this.txExtras(request, undefined, opts),
+    );
+    return withTxId(request.txId, result) as AicResult<ReflectResponse>;
+  }
+
+  /** The caller's own working memory (never another agent's: the entity is the admitted actor's). */
+  private workingMemory(entityId: string, limit: number): MemoryEntryT[] {
+    const memory = this.world.memoryOf(entityId);
+    if (!memory) return [];
+    return selectWorkingMemory(memory, this.world.serverTsMs, limit).map((entry) =>
+      entry.kind === "reflection"
+        ? {
+            kind: "reflection",
+            id: entry.id,
+            tsMs: entry.tsMs,
+            content: entry.content,
+            topics: entry.topics,
+            importance: entry.importance,
+          }
+        : { kind: "episode", id: entry.id, tsMs: entry.tsMs, what: entry.what, text: entry.text },
+    );
+  }
+
   /** One wake-up (issue #12): the delta since the context token's position, suggestions, a fresh
    * token, and optionally one embedded action. The action goes through the public handler of the
    * endpoint it stands for (moveTo / interact / chatSend) with the body that endpoint would get, so
@@ -426,6 +490,7 @@ export class AicService {
       serverTsMs: now,
     };
     if (reset) data.reset = reset;
+    if (request.memory !== undefined) data.memory = this.workingMemory(actor.entityId, request.memory);
     if (action) data.action = action;
     return ok(data);
   }
@@ -688,11 +753,8 @@ export class AicService {
   ): Admission<z.output<S>> {
     const pre = this.admit(caller, body, schema);
     if (!pre.ok) return pre;
-    const limited = this.rateLimit(pre.actor.rateKey, rateClass);
+    const limited = this.rateLimitRead(pre.actor.rateKey, rateClass);
     if (limited) return { ok: false, result: limited };
-    // A read is answered now, not after a tick: its grant is saved before the answer.
-    const unsaved = this.settleRateDecisions();
-    if (unsaved) return { ok: false, result: unsaved };
     if (!this.world.definition.rooms[pre.request.roomId]) {
       return { ok: false, result: noSuchRoom(pre.request.roomId) };
     }
@@ -737,6 +799,11 @@ export class AicService {
     } catch {
       return aicError("internal", "the world could not save this request's rate-limit state; retry");
     }
+  }
+
+  /** The rate limit of a read: answered now, not after a tick, so its grant is saved before the answer. */
+  private rateLimitRead(rateKey: string, rateClass: string): AicResult<never> | undefined {
+    return this.rateLimit(rateKey, rateClass) ?? this.settleRateDecisions();
   }
 
   private rateLimit(rateKey: string, rateClass: string): AicResult<never> | undefined {
@@ -891,6 +958,15 @@ function buildInput(actor: Actor, action: ActActionT, extras: ExecuteExtras): In
       };
     case "chat":
       return { ...base, kind: "chat", channel: action.channel, message: action.message };
+    case "reflect":
+      return {
+        ...base,
+        kind: "reflect",
+        content: action.content,
+        topics: [...action.topics],
+        sources: action.sources.map((s) => ({ roomId: s.roomId, seq: s.seq })),
+        importance: action.importance,
+      };
   }
 }
 
@@ -937,9 +1013,21 @@ function mapResult(
       });
     case "chat":
       return ok({ applied: true, serverTsMs, chatMessageId: value.chatMessageId });
-    default:
-      return aicError("internal", `unexpected world result for ${action.kind}`);
+    case "reflect": {
+      if (action.kind !== "reflect") break;
+      // The answer is built from the request and the stored result only, so a retry is byte-identical.
+      const reflection = {
+        id: value.id,
+        tsMs: serverTsMs,
+        content: action.content,
+        topics: [...action.topics],
+        sources: action.sources.map((s) => encodeCursor(s.roomId, s.seq)),
+        importance: action.importance,
+      };
+      return ok({ reflection, ...(value.evicted ? { evicted: value.evicted } : {}), serverTsMs });
+    }
   }
+  return aicError("internal", `unexpected world result for ${action.kind}`);
 }
 
 function withTxId(txId: string, result: AicResult<ActData>): AicResult<unknown> {

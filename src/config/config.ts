@@ -16,7 +16,7 @@ export const REQUIRED_TOOLS = [
   "ocw_chat_observe",
   "ocw_heartbeat",
 ] as const;
-export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send"] as const;
+export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send", "ocw_reflect"] as const;
 export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
 export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];

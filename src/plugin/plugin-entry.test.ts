@@ -14,10 +14,11 @@ interface Registered {
   hooks: Map<string, (event: { toolName: string; params?: unknown }, ctx: { agentId?: string }) => unknown>;
   services: { id: string; start(ctx: unknown): Promise<void>; stop(ctx: unknown): Promise<void> }[];
   routes: { path: string; match?: string; auth: string; handleUpgrade?: unknown }[];
+  cli: { descriptors?: { name: string }[] }[];
 }
 
 function register(pluginConfig: Record<string, unknown>): Registered {
-  const reg: Registered = { tools: new Map(), hooks: new Map(), services: [], routes: [] };
+  const reg: Registered = { tools: new Map(), hooks: new Map(), services: [], routes: [], cli: [] };
   const api = {
     id: "openclawworld",
     pluginConfig,
@@ -34,6 +35,9 @@ function register(pluginConfig: Record<string, unknown>): Registered {
     },
     registerHttpRoute(route: Registered["routes"][number]) {
       reg.routes.push(route);
+    },
+    registerCli(_registrar: unknown, opts: Registered["cli"][number]) {
+      reg.cli.push(opts);
     },
   };
   (plugin as unknown as { register(api: unknown): void }).register(api);
@@ -80,7 +84,7 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers eight tools, the optional ones as optional, a policy hook, a service and three routes", () => {
+  it("registers nine tools, the optional ones as optional, a policy hook, a service and three routes", () => {
     expect([...reg.tools.keys()].sort()).toEqual(
       [
         "ocw_chat_observe",
@@ -90,11 +94,12 @@ describe("registration", () => {
         "ocw_move_to",
         "ocw_observe",
         "ocw_poll_events",
+        "ocw_reflect",
         "ocw_status",
       ].sort(),
     );
     const optional = [...reg.tools].filter(([, t]) => t.optional).map(([n]) => n);
-    expect(optional.sort()).toEqual(["ocw_chat_send", "ocw_interact", "ocw_move_to"]);
+    expect(optional.sort()).toEqual(["ocw_chat_send", "ocw_interact", "ocw_move_to", "ocw_reflect"]);
     expect(reg.hooks.has("before_tool_call")).toBe(true);
     expect(reg.services.map((s) => s.id)).toEqual(["openclawworld-world"]);
     expect(reg.routes.map((r) => [r.path, r.match, r.auth])).toEqual([
@@ -104,6 +109,8 @@ describe("registration", () => {
       ["/openclawworld/admin", "prefix", "gateway"],
     ]);
     expect(typeof reg.routes[1]!.handleUpgrade).toBe("function");
+    // `openclaw ocw checkpoint ...` (the CLI process reaches the operator route).
+    expect(reg.cli.map((c) => c.descriptors?.map((d) => d.name))).toEqual([["ocw"]]);
   });
 
   it("register is free of side effects and a bad config fails the load with a clear message", () => {
@@ -319,6 +326,10 @@ describe("tools in-process", () => {
     expect(hook({ toolName: "ocw_move_to" }, { agentId: "a" })).toBeUndefined();
     expect(hook({ toolName: "ocw_interact" }, { agentId: "a" })).toMatchObject({ block: true });
     expect(hook({ toolName: "ocw_chat_send" }, { agentId: "a" })).toMatchObject({ block: true });
+    expect(hook({ toolName: "ocw_reflect" }, { agentId: "a" })).toMatchObject({
+      block: true,
+      blockReason: expect.stringContaining("ocw_reflect changes the world and is opt-in"),
+    });
     // A heartbeat never carries an action its own tool may not do.
     expect(hook({ toolName: "ocw_heartbeat", params: {} }, { agentId: "a" })).toBeUndefined();
     expect(
@@ -354,12 +365,37 @@ describe("tools in-process", () => {
     expect(heard.content[0]!.text).toContain("beater (agt_beater, global): beat hello");
     expect(listener.details).toHaveProperty("contextToken");
   });
+
+  it("ocw_reflect stores a reflection once (retry), and heartbeat / observe show it only to its author", async () => {
+    const args = { content: "the fountain is where people meet", importance: 0.8, topics: ["places"] };
+    const stored = await run("ocw_reflect", args, { agentId: "thinker", callId: "call-reflect-1" });
+    expect(stored.details).toMatchObject({
+      reflection: { content: args.content, importance: 0.8, topics: ["places"], sources: [] },
+    });
+    expect(stored.content[0]!.text).toMatch(/^Remembered mem_\d+ about places \(importance 0.8\)\.$/);
+    const again = await run("ocw_reflect", args, { agentId: "thinker", callId: "call-reflect-1" });
+    expect(again.details).toEqual(stored.details);
+    const beat = await run("ocw_heartbeat", { memory: 5 }, { agentId: "thinker" });
+    const memory = (beat.details as { memory: { kind: string; content?: string }[] }).memory;
+    expect(memory.filter((m) => m.kind === "reflection").map((m) => m.content)).toEqual([args.content]);
+    expect(beat.content[0]!.text).toContain(`reflection (0.8; places): ${args.content}`);
+    const seen = await run("ocw_observe", { radius: 32, memory: 5 }, { agentId: "thinker" });
+    expect((seen.details as { memory: unknown[] }).memory).toEqual(memory);
+    const plain = await run("ocw_heartbeat", {}, { agentId: "thinker" });
+    expect(plain.details).not.toHaveProperty("memory");
+    const other = await run("ocw_heartbeat", { memory: 20 }, { agentId: "listener" });
+    expect(JSON.stringify((other.details as { memory: unknown[] }).memory)).not.toContain(args.content);
+    await expect(
+      run("ocw_reflect", { content: "x", importance: 1.5 }, { agentId: "thinker" }),
+    ).rejects.toThrow(/importance/);
+  });
 });
 
 describe("service lifecycle", () => {
   it("stop saves the world and start restores it exactly", async () => {
     const before = activeHost()!;
     await run("ocw_observe", {}, { agentId: "persist" });
+    await run("ocw_reflect", { content: "worth keeping", importance: 0.7 }, { agentId: "persist" });
     await reg.services[0]!.stop(serviceCtx());
     expect(activeHost()).toBeUndefined();
     const saved = before.store!.file;
@@ -370,6 +406,11 @@ describe("service lifecycle", () => {
     expect(after.origin).toBe("restored");
     expect(after.runtime.world.snapshotHash()).toBe(savedHash);
     expect(after.runtime.world.getEntity("agt_persist")).toBeDefined();
+    // Memory is world state: the reflection came back with the world, and the tool reads it.
+    const beat = await run("ocw_heartbeat", { memory: 20 }, { agentId: "persist" });
+    expect((beat.details as { memory: { content?: string }[] }).memory.map((m) => m.content)).toContain(
+      "worth keeping",
+    );
   });
 
   it("tools answer room_not_ready while the service is stopped", async () => {

@@ -129,6 +129,55 @@ describe("crash recovery", () => {
     expect(b.runtime.world.latestSeq("lobby")).toBe(seqAtCrash + 1);
   });
 
+  it("agent memory (reflections and episodes) survives a crash: replayed from the tick log, exactly", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    await tick(a, [
+      { kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" },
+      { kind: "join", entityId: "agt_b", actorKind: "agent", name: "B" },
+    ]);
+    // A snapshot first, so recovery is snapshot + log, not the log alone.
+    saveWorld(a);
+    const [stored] = await tick(a, [
+      {
+        kind: "reflect",
+        entityId: "agt_a",
+        content: "B talks a lot",
+        topics: ["people"],
+        sources: [{ roomId: "lobby", seq: 1 }],
+        importance: 0.9,
+        tx: tx("tx_reflect_1"),
+      },
+      { kind: "chat", entityId: "agt_b", channel: "global", message: "hello A" },
+    ]);
+    expect(stored).toMatchObject({ ok: true, value: { kind: "reflect" } });
+    const memoryAtCrash = a.runtime.world.memoryOf("agt_a");
+    expect(memoryAtCrash?.reflections.map((r) => r.content)).toEqual(["B talks a lot"]);
+    expect(memoryAtCrash?.episodes.map((e) => e.text)).toContain("B said: hello A");
+    const hashAtCrash = a.runtime.world.snapshotHash();
+    crash(a);
+
+    const b = await host(dir);
+    expect(b.recovery?.problems).toEqual([]);
+    expect(b.recovery?.replayedTicks).toBeGreaterThan(0);
+    expect(b.runtime.world.snapshotHash()).toBe(hashAtCrash);
+    expect(b.runtime.world.memoryOf("agt_a")).toEqual(memoryAtCrash);
+    // The retry of the acknowledged reflection replays; the memory does not grow.
+    const [retry] = await tick(b, [
+      {
+        kind: "reflect",
+        entityId: "agt_a",
+        content: "B talks a lot",
+        topics: ["people"],
+        sources: [{ roomId: "lobby", seq: 1 }],
+        importance: 0.9,
+        tx: tx("tx_reflect_1"),
+      },
+    ]);
+    expect(retry).toMatchObject({ ok: true, replayed: true });
+    expect(b.runtime.world.memoryOf("agt_a")?.reflections).toHaveLength(1);
+  });
+
   it("a clean stop and a crash right after restart both come back exactly", async () => {
     const dir = tempDir();
     const a = await host(dir);

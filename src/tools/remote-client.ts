@@ -2,6 +2,7 @@
 // `retryable` are retried (rate limits, timeouts, a world not ready, network failures), with
 // exponential backoff, jitter and a bounded number of attempts; Retry-After is honoured.
 import { type AicResult, aicError } from "../aic/errors.ts";
+import { endpointPath } from "../aic/schemas.ts";
 import type { RemoteConfig } from "../config/config.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 
@@ -99,7 +100,7 @@ export class RemoteAicClient implements AicBackend {
   ): Promise<{ result: AicResult<unknown>; retryAfterMs?: number }> {
     let res: Response;
     try {
-      res = await this.fetchImpl(`${this.config.baseUrl}/${endpoint}`, {
+      res = await this.fetchImpl(`${this.config.baseUrl}/${endpointPath(endpoint)}`, {
         method: "POST",
         headers: {
           "content-type": "application/json",

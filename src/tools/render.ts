@@ -32,11 +32,40 @@ function objectNote(o: Observed): string {
   return "";
 }
 
+type MemoryView =
+  | { kind: "reflection"; id: string; tsMs: number; content: string; topics: string[]; importance: number }
+  | { kind: "episode"; id: string; tsMs: number; what: string; text: string };
+
+/** The working memory, oldest first: reflections marked so a model tells beliefs from episodes. */
+function memoryLines(memory: MemoryView[] | undefined): string[] {
+  if (memory === undefined) return [];
+  if (memory.length === 0) return ["Memory: nothing yet."];
+  return [
+    "Memory (oldest first):",
+    ...memory.map((m) =>
+      m.kind === "reflection"
+        ? `- ${simTime(m.tsMs)} reflection (${m.importance}${m.topics.length ? `; ${m.topics.join(", ")}` : ""}): ${m.content}`
+        : `- ${simTime(m.tsMs)} ${m.text}`,
+    ),
+  ];
+}
+
+export function formatReflection(data: {
+  reflection: { id: string; importance: number; topics: string[] };
+  evicted?: string;
+}): string {
+  const { id, importance, topics } = data.reflection;
+  const about = topics.length ? ` about ${topics.join(", ")}` : "";
+  const evicted = data.evicted ? ` To make room, ${data.evicted} was forgotten.` : "";
+  return `Remembered ${id}${about} (importance ${importance}).${evicted}`;
+}
+
 export function formatObservation(data: {
   self: Entity;
   nearby: Observed[];
   serverTsMs: number;
   room: { roomId: string; mapId: string };
+  memory?: MemoryView[];
 }): string {
   const { self } = data;
   const lines = [
@@ -53,6 +82,7 @@ export function formatObservation(data: {
   }
   if (data.nearby.length > MAX_LISTED)
     lines.push(`... and ${data.nearby.length - MAX_LISTED} more (see details).`);
+  lines.push(...memoryLines(data.memory));
   return lines.join("\n");
 }
 
@@ -117,6 +147,7 @@ interface HeartbeatView {
   signals?: Record<string, Activity>;
   suggestions: { why: string; action: Record<string, unknown> }[];
   reset?: string;
+  memory?: MemoryView[];
   action?: { status: string; data?: unknown; error?: { code: string; message: string } };
 }
 
@@ -156,5 +187,6 @@ export function formatHeartbeat(data: HeartbeatView): string {
     lines.push("You could (pass one as action):");
     for (const s of data.suggestions) lines.push(`- ${JSON.stringify(s.action)} — ${s.why}`);
   }
+  lines.push(...memoryLines(data.memory));
   return lines.join("\n");
 }

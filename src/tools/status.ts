@@ -2,7 +2,7 @@
 // built by the plugin and handed in as a StatusSource), plus a reachability probe in remote mode.
 import { Type } from "typebox";
 import type { RoomSignalsT } from "../aic/schemas.ts";
-import type { ResolvedConfig } from "../config/config.ts";
+import { OPTIONAL_TOOLS, type ResolvedConfig } from "../config/config.ts";
 import { activityText } from "./render.ts";
 import { defineTool } from "./tool-kit.ts";
 
@@ -42,7 +42,7 @@ export function statusText(status: WorldStatus): string {
       : `You (${status.caller.entityId}) have not joined yet; your first ocw_observe joins ${status.defaultRoomId}.`;
     const tools = status.caller.enabledOptionalTools.length
       ? `Optional tools enabled for you: ${status.caller.enabledOptionalTools.join(", ")}.`
-      : "No optional tools (ocw_move_to, ocw_interact, ocw_chat_send) are enabled for you.";
+      : `No optional tools (${OPTIONAL_TOOLS.join(", ")}) are enabled for you.`;
     lines.push(where, tools);
   }
   for (const room of status.signals ?? []) lines.push(...signalsText(room));

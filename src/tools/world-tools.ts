@@ -3,13 +3,14 @@
 // lets the AIC service validate it strictly, and turns the answer into a short text + `details`.
 import { type TSchema, Type } from "typebox";
 import type { AicResult } from "../aic/errors.ts";
-import { TX_ID_PATTERN } from "../aic/schemas.ts";
+import { CURSOR_PATTERN, TX_ID_PATTERN } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
 import { CHAT_MESSAGE_MAX_CHARS, ENTITY_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
+import { MEMORY_LIMITS, TOPIC_PATTERN } from "../world/memory.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 import { rememberContextToken, rememberCursor, rememberedContextToken, rememberedCursor } from "./cursors.ts";
 import { txIdForToolCall } from "./identity.ts";
-import { formatChat, formatEvents, formatHeartbeat, formatObservation } from "./render.ts";
+import { formatChat, formatEvents, formatHeartbeat, formatObservation, formatReflection } from "./render.ts";
 import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
 
 const RoomId = Type.String({
@@ -20,6 +21,12 @@ const TxId = Type.String({
   pattern: TX_ID_PATTERN.source,
   description:
     "Idempotency key. Omit it: one is derived from the tool call id, so a retried call applies once.",
+});
+const Memory = Type.Integer({
+  minimum: 1,
+  maximum: MEMORY_LIMITS.workingMemory,
+  description:
+    "Also show your working memory: at most this many entries (reflections you stored weigh twice what you did and perceived). Leave out to save tokens.",
 });
 const Channel = Type.String({
   enum: ["proximity", "global"],
@@ -100,6 +107,7 @@ interface ObserveArgs {
   radius?: number;
   detail?: "lite" | "full";
   includeSelf?: boolean;
+  memory?: number;
 }
 
 export function observeTool(deps: WorldToolDeps): AgentToolLike {
@@ -123,6 +131,7 @@ export function observeTool(deps: WorldToolDeps): AgentToolLike {
         includeSelf: Type.Optional(
           Type.Boolean({ description: "Include yourself in the list (default false)" }),
         ),
+        memory: Type.Optional(Memory),
         roomId: Type.Optional(RoomId),
       },
       { additionalProperties: false },
@@ -131,7 +140,12 @@ export function observeTool(deps: WorldToolDeps): AgentToolLike {
       const { data } = await callWorld<Parameters<typeof formatObservation>[0]>(
         deps,
         "observe",
-        { radius: args.radius ?? 256, detail: args.detail ?? "full", includeSelf: args.includeSelf ?? false },
+        {
+          radius: args.radius ?? 256,
+          detail: args.detail ?? "full",
+          includeSelf: args.includeSelf ?? false,
+          ...(args.memory !== undefined ? { memory: args.memory } : {}),
+        },
         args.roomId,
         call,
       );
@@ -394,6 +408,7 @@ interface HeartbeatArgs {
     message?: string;
   };
   contextToken?: string;
+  memory?: number;
   roomId?: string;
   txId?: string;
 }
@@ -450,6 +465,7 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
         contextToken: Type.Optional(
           Type.String({ description: "Token of your last heartbeat (default: remembered for you)" }),
         ),
+        memory: Type.Optional(Memory),
         roomId: Type.Optional(RoomId),
         txId: Type.Optional(TxId),
       },
@@ -459,6 +475,7 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
       const roomHint = args.roomId ?? deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
       const token = args.contextToken ?? rememberedContextToken(deps.agentId, roomHint);
       const body: Record<string, unknown> = token ? { contextToken: token } : {};
+      if (args.memory !== undefined) body.memory = args.memory;
       if (args.action) {
         body.action = {
           ...args.action,
@@ -479,10 +496,75 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
           (error.code === "bad_request" || error.code === "conflict");
         if (!stale) throw error;
         note = `Your action was NOT applied (${error.message}). Here is what is going on now; decide again.\n`;
-        answer = await callWorld<HeartbeatData>(deps, "heartbeat", {}, args.roomId, call);
+        const fresh = args.memory !== undefined ? { memory: args.memory } : {};
+        answer = await callWorld<HeartbeatData>(deps, "heartbeat", fresh, args.roomId, call);
       }
       rememberContextToken(deps.agentId, answer.data.self.roomId, answer.data.contextToken);
       return { text: note + formatHeartbeat(answer.data), details: answer.data };
+    },
+  });
+}
+
+interface ReflectArgs {
+  content: string;
+  importance: number;
+  topics?: string[];
+  sources?: string[];
+  roomId?: string;
+  txId?: string;
+}
+
+export function reflectTool(deps: WorldToolDeps): AgentToolLike {
+  return tool<ReflectArgs>(deps, {
+    name: "ocw_reflect",
+    label: "Remember a reflection",
+    description: `Store a reflection in your own world memory: what you concluded from what you saw and heard (e.g. "Ada answers questions about the garden"). It is kept with the world (snapshots, restarts) and comes back in ocw_heartbeat / ocw_observe with memory: N, weighted twice as much as plain episodes. Only you can write or read your memory. At most ${MEMORY_LIMITS.reflections} are kept; the least important old one goes first.`,
+    parameters: Type.Object(
+      {
+        content: Type.String({
+          minLength: 1,
+          maxLength: MEMORY_LIMITS.contentChars,
+          description: "The reflection, in your own words",
+        }),
+        importance: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: "How much this matters to you, 0..1 (0.9: a belief that should guide you)",
+        }),
+        topics: Type.Optional(
+          Type.Array(Type.String({ pattern: TOPIC_PATTERN.source }), {
+            maxItems: MEMORY_LIMITS.topics,
+            uniqueItems: true,
+            description: "Short tags, e.g. people, garden",
+          }),
+        ),
+        sources: Type.Optional(
+          Type.Array(Type.String({ pattern: CURSOR_PATTERN.source }), {
+            maxItems: MEMORY_LIMITS.sources,
+            description: "Cursors of the events (from ocw_poll_events) this reflection is drawn from",
+          }),
+        ),
+        roomId: Type.Optional(RoomId),
+        txId: Type.Optional(TxId),
+      },
+      { additionalProperties: false },
+    ),
+    async run(args, call) {
+      const txId = args.txId ?? txIdForToolCall("ocw_reflect", call.toolCallId);
+      const { data } = await callWorld<Parameters<typeof formatReflection>[0]>(
+        deps,
+        "reflect",
+        {
+          txId,
+          content: args.content,
+          importance: args.importance,
+          ...(args.topics ? { topics: args.topics } : {}),
+          ...(args.sources ? { sources: args.sources } : {}),
+        },
+        args.roomId,
+        call,
+      );
+      return { text: formatReflection(data), details: data };
     },
   });
 }
@@ -495,4 +577,5 @@ export const WORLD_TOOL_FACTORIES = {
   ocw_interact: interactTool,
   ocw_chat_send: chatSendTool,
   ocw_heartbeat: heartbeatTool,
+  ocw_reflect: reflectTool,
 } as const;

@@ -1,6 +1,7 @@
 // Shape checks for inputs arriving from outside (the AIC layer validates too, but the world never
 // trusts its callers: bad input becomes a bad_request result, never an exception).
 import { ACTOR_ID_PATTERN, AGENT_ENTITY_PREFIX, HUMAN_ENTITY_PREFIX, ROOM_ID_PATTERN } from "./ids.ts";
+import { MEMORY_LIMITS, TOPIC_PATTERN } from "./memory.ts";
 import type { Guard, Input, WorldError } from "./types.ts";
 
 function bad(message: string, details?: Record<string, unknown>): WorldError {
@@ -38,6 +39,36 @@ function checkGuard(g: unknown, i: number): WorldError | undefined {
     default:
       return bad(`guards[${i}].kind ${JSON.stringify(g.kind)} is unknown`);
   }
+}
+
+/** A reflection's shape and bounds (memory.ts); whether its sources exist is the world's to check. */
+function checkReflect(i: Record<string, unknown>): WorldError | undefined {
+  if (typeof i.entityId !== "string" || !i.entityId.startsWith(AGENT_ENTITY_PREFIX))
+    return bad(`only agents (${AGENT_ENTITY_PREFIX}...) have a memory to reflect into`);
+  if (typeof i.content !== "string" || i.content.trim().length === 0)
+    return bad("content must be a non-blank string");
+  if (i.content.length > MEMORY_LIMITS.contentChars)
+    return bad(`content is longer than ${MEMORY_LIMITS.contentChars} characters`, {
+      length: i.content.length,
+      max: MEMORY_LIMITS.contentChars,
+    });
+  if (!Array.isArray(i.topics) || i.topics.length > MEMORY_LIMITS.topics)
+    return bad(`topics must be an array of at most ${MEMORY_LIMITS.topics} topics`);
+  for (const topic of i.topics) {
+    if (typeof topic !== "string" || !TOPIC_PATTERN.test(topic))
+      return bad(`topic ${JSON.stringify(topic)} must match ${TOPIC_PATTERN.source}`);
+  }
+  if (new Set(i.topics).size !== i.topics.length) return bad("topics must be unique");
+  if (!Array.isArray(i.sources) || i.sources.length > MEMORY_LIMITS.sources)
+    return bad(`sources must be an array of at most ${MEMORY_LIMITS.sources} sources`);
+  for (const source of i.sources) {
+    if (!isPlainObject(source) || typeof source.roomId !== "string" || !isInt(source.seq) || source.seq < 1)
+      return bad("a source is {roomId, seq} with seq >= 1");
+  }
+  const importance = i.importance;
+  if (typeof importance !== "number" || !(importance >= 0 && importance <= 1))
+    return bad("importance must be a number from 0 to 1");
+  return undefined;
 }
 
 /** Returns the problem with an input's shape, or undefined when it is well formed. */
@@ -105,6 +136,8 @@ export function checkInput(input: unknown): WorldError | undefined {
       if (i.channel !== "proximity" && i.channel !== "global")
         return bad('channel must be "proximity" or "global"');
       return typeof i.message === "string" ? undefined : bad("message must be a string");
+    case "reflect":
+      return checkReflect(i);
     default:
       return bad(`unknown input kind ${JSON.stringify(i.kind)}`);
   }

@@ -8,6 +8,14 @@ import * as z from "zod";
 import { type Actor, compareIds, insertSorted, NO_PATH } from "./actor.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { REGION_ID_PATTERN } from "./ids.ts";
+import {
+  AgentMemory,
+  EPISODE_KINDS,
+  MEMORY_ID_PATTERN,
+  MEMORY_LIMITS,
+  memorySeq,
+  TOPIC_PATTERN,
+} from "./memory.ts";
 import type { ObjectStateValue } from "./objects/types.ts";
 import type { ProximityTracker } from "./proximity.ts";
 import type { Room, WorldObject } from "./room.ts";
@@ -45,6 +53,7 @@ const MAX_ITEMS = 1_000_000;
 const ACTOR_ID = /^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/;
 const ENTITY_ID = /^(hum|agt|obj)_[a-zA-Z0-9._-]{1,64}$/;
 const ROOM_ID = /^[a-zA-Z0-9._-]{1,64}$/;
+const AGENT_ENTITY_ID = /^agt_[a-zA-Z0-9._-]{1,64}$/;
 
 const Int = z.int();
 const NonNegInt = z.int().min(0);
@@ -139,6 +148,36 @@ const RoomState = z.strictObject({
   signals: z.array(SignalBucketRecord).max(SIGNAL_WINDOW_BUCKETS).optional(),
 });
 
+/** One agent's memory (memory.ts), with the same bounds a running world keeps. */
+const MemoryRecord = z.strictObject({
+  entityId: z.string().regex(AGENT_ENTITY_ID),
+  nextId: z.int().min(1),
+  reflections: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(MEMORY_ID_PATTERN),
+        tsMs: NonNegInt,
+        content: z.string().min(1).max(MEMORY_LIMITS.contentChars),
+        topics: z.array(z.string().regex(TOPIC_PATTERN)).max(MEMORY_LIMITS.topics),
+        sources: z
+          .array(z.strictObject({ roomId: z.string().regex(ROOM_ID), seq: z.int().min(1) }))
+          .max(MEMORY_LIMITS.sources),
+        importance: z.number().min(0).max(1),
+      }),
+    )
+    .max(MEMORY_LIMITS.reflections),
+  episodes: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(MEMORY_ID_PATTERN),
+        tsMs: NonNegInt,
+        what: z.enum(EPISODE_KINDS),
+        text: z.string().min(1).max(MEMORY_LIMITS.episodeChars),
+      }),
+    )
+    .max(MEMORY_LIMITS.episodes),
+});
+
 const WorldStateSchema = z.strictObject({
   rng: z.array(Int).min(1).max(16),
   nextHandle: z.int().min(1),
@@ -173,6 +212,9 @@ const WorldStateSchema = z.strictObject({
     (t) => t.key,
     "tx key",
   ),
+  /** Absent when no agent has a memory yet (snapshots written before memory existed restore as is,
+   * and hash as before). */
+  memory: uniqueBy(MemoryRecord, (m) => m.entityId, "memory of").optional(),
 });
 export type WorldState = z.output<typeof WorldStateSchema>;
 
@@ -195,6 +237,7 @@ export interface WorldParts {
   readonly objects: Map<string, WorldObject>;
   readonly proximity: ProximityTracker;
   readonly txStore: TxStore;
+  readonly memory: Map<string, AgentMemory>;
 }
 
 export function captureSnapshot(
@@ -242,13 +285,32 @@ export function captureSnapshot(
     expiresAtMs: e.expiresAtMs,
     result: structuredClone(e.result),
   }));
+  const state: Record<string, unknown> = {
+    rng: scalars.rng,
+    nextHandle: scalars.nextHandle,
+    actors,
+    objects,
+    proximity,
+    rooms,
+    tx,
+  };
+  if (parts.memory.size > 0) {
+    state.memory = [...parts.memory.entries()]
+      .sort((a, b) => compareIds(a[0], b[0]))
+      .map(([entityId, m]) => ({
+        entityId,
+        nextId: m.nextId,
+        reflections: structuredClone(m.reflections),
+        episodes: structuredClone(m.episodes),
+      }));
+  }
   return {
     format: SNAPSHOT_FORMAT,
     world: parts.definition.name,
     sceneHash: parts.definition.sceneHash,
     tick: clock.tick,
     time: clock.time,
-    state: { rng: scalars.rng, nextHandle: scalars.nextHandle, actors, objects, proximity, rooms, tx },
+    state,
   };
 }
 
@@ -338,6 +400,25 @@ export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.out
       previous = b.bucket;
     }
   }
+  for (const m of state.memory ?? []) {
+    const ids = new Set<string>();
+    for (const entry of [...m.reflections, ...m.episodes]) {
+      if (ids.has(entry.id)) throw malformed(`memory of ${m.entityId}: duplicate id ${entry.id}`);
+      if (memorySeq(entry.id) >= m.nextId)
+        throw malformed(`memory of ${m.entityId}: ${entry.id} is not below nextId`);
+      if (entry.tsMs > valid.time) throw malformed(`memory of ${m.entityId}: ${entry.id} is from the future`);
+      ids.add(entry.id);
+    }
+    for (const r of m.reflections) {
+      if (new Set(r.topics).size !== r.topics.length)
+        throw malformed(`memory of ${m.entityId}: ${r.id} repeats a topic`);
+      for (const source of r.sources) {
+        if (!def.rooms[source.roomId])
+          throw malformed(`memory of ${m.entityId}: ${r.id} cites unknown room ${source.roomId}`);
+      }
+    }
+  }
+  if (state.memory?.length === 0) throw malformed("an empty memory list is written as no memory");
   try {
     canonicalJson(valid);
   } catch (error) {
@@ -388,4 +469,11 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     parts.rooms.get(roomId)!.signals.restore(r.signals ?? []);
   }
   parts.txStore.restore(state.tx.map((t) => ({ ...t, result: t.result as unknown as InputResult })));
+  for (const m of state.memory ?? []) {
+    const memory = new AgentMemory();
+    memory.nextId = m.nextId;
+    memory.reflections = m.reflections;
+    memory.episodes = m.episodes;
+    parts.memory.set(m.entityId, memory);
+  }
 }

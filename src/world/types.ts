@@ -2,6 +2,7 @@
 
 // src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
 // events, results and snapshot hash, in any process.
+import type { Episode, MemorySource, Reflection } from "./memory.ts";
 
 export type EntityKind = "human" | "agent" | "object";
 export type ActorKind = "human" | "agent";
@@ -160,7 +161,15 @@ export type Input =
   /** Held-direction movement (WASD): dx, dy in {-1, 0, 1}; (0, 0) stops. Replaces any path. */
   | (InputBase & { kind: "moveDir"; dx: number; dy: number })
   | (InputBase & { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> })
-  | (InputBase & { kind: "chat"; channel: ChatChannel; message: string });
+  | (InputBase & { kind: "chat"; channel: ChatChannel; message: string })
+  /** An agent stores a reflection in its own memory (memory.ts); only `agt_` entities have memory. */
+  | (InputBase & {
+      kind: "reflect";
+      content: string;
+      topics: string[];
+      sources: MemorySource[];
+      importance: number;
+    });
 
 export type InputKind = Input["kind"];
 
@@ -189,7 +198,8 @@ export type InputValue =
   | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }
   | { kind: "moveDir" }
   | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
-  | { kind: "chat"; chatMessageId: string };
+  | { kind: "chat"; chatMessageId: string }
+  | { kind: "reflect"; id: string; evicted?: string };
 
 export type InputResult =
   | { ok: true; value: InputValue; tick: number; serverTsMs: number; replayed?: boolean }
@@ -331,6 +341,8 @@ export interface WorldApi {
   /** How many events a room's log retains now (bounded by the world's event retention). */
   retainedEventCount(roomId: string): number;
 
+  /** An agent's memory (copies), or undefined when it has none. Callers decide who may read it. */
+  memoryOf(entityId: string): { reflections: Reflection[]; episodes: Episode[] } | undefined;
   /** Activity counts per kind in a room and each of its regions over the recent window of simulation
    * time (world signals, see signals.ts); undefined for an unknown room. */
   signals(roomId: string): WorldSignals | undefined;

@@ -2,7 +2,9 @@
 // the same events, results and snapshot hash, in any process. No I/O, clocks or timers here.
 import { type Actor, compareIds, insertSorted, NO_PATH, removeSorted } from "./actor.ts";
 import { bodyOverlapsTile, moveWithCollision } from "./collision.ts";
+import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
+import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { objectType } from "./objects/registry.ts";
 import type { InteractContext, InteractOutcome, ObjectStateValue } from "./objects/types.ts";
 import { ProximityTracker } from "./proximity.ts";
@@ -69,6 +71,8 @@ export class World implements WorldApi {
   private readonly objects = new Map<string, WorldObject>();
   private readonly proximity = new ProximityTracker();
   private readonly txStore = new TxStore();
+  /** Agents' memories by entity id (memory.ts): created by the first episode or reflection. */
+  private readonly memory = new Map<string, AgentMemory>();
   private stepEvents: WorldEvent[] = [];
   private readonly scratch = { x: 0, y: 0 };
 
@@ -123,6 +127,7 @@ export class World implements WorldApi {
       objects: this.objects,
       proximity: this.proximity,
       txStore: this.txStore,
+      memory: this.memory,
     };
   }
 
@@ -251,7 +256,13 @@ export class World implements WorldApi {
    * first (src/aic/text.ts); this keeps the world's own invariant for any other caller. Only inputs
    * that carry free text are checked (movement inputs, the bulk of a tick, carry none). */
   private unstorable(input: Input): WorldError | undefined {
-    if (input.kind !== "join" && input.kind !== "interact" && input.kind !== "chat" && !input.guards)
+    if (
+      input.kind !== "join" &&
+      input.kind !== "interact" &&
+      input.kind !== "chat" &&
+      input.kind !== "reflect" &&
+      !input.guards
+    )
       return undefined;
     try {
       canonicalJson(input);
@@ -307,6 +318,8 @@ export class World implements WorldApi {
         return this.applyInteract(input.entityId, input.targetId, input.action, input.params ?? {});
       case "chat":
         return this.applyChat(input.entityId, input.channel, input.message);
+      case "reflect":
+        return this.applyReflect(input);
     }
   }
 
@@ -441,6 +454,7 @@ export class World implements WorldApi {
       { kind: "room" },
     );
     room.log.enter(actor.id, event.seq);
+    this.remember(actor.id, "entered", `entered ${room.def.name}`);
   }
 
   private removeActor(actor: Actor, reason: "disconnect" | "kicked" | "room_closed"): void {
@@ -449,6 +463,8 @@ export class World implements WorldApi {
     for (const pair of this.proximity.removeActor(actor)) {
       this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
       this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
+      this.remember(pair.a.id, "parted", `${pair.b.name} went away`);
+      this.remember(pair.b.id, "parted", `${pair.a.name} went away`);
     }
     const event = this.emit(room, "presence.leave", { entityId: actor.id, reason }, { kind: "room" });
     room.log.exit(actor.id, event.seq);
@@ -484,6 +500,7 @@ export class World implements WorldApi {
     actor.dest = goal;
     actor.dirX = 0;
     actor.dirY = 0;
+    this.remember(actor.id, "moved", `set off for (${dest.tx}, ${dest.ty})`);
     this.signal(actor, "move");
     return { ok: true, value: { kind: "moveTo", result: "accepted", pathLength: path.length - 1 } };
   }
@@ -517,6 +534,11 @@ export class World implements WorldApi {
         message: `a ${obj.def.objectType} supports: ${obj.handler.actions.join(", ")}`,
       });
     }
+    const used = (outcome: InteractOutcome): Outcome => {
+      const said = outcome.message === undefined ? "" : ` — ${outcome.message}`;
+      this.remember(actor.id, "used", `${action} ${obj.def.name}: ${outcome.type}${said}`);
+      return this.outcome(outcome);
+    };
     const room = this.rooms.get(actor.roomId)!;
     const ts = room.tileSize;
     const distance = Math.hypot(
@@ -524,7 +546,7 @@ export class World implements WorldApi {
       (obj.def.tile.ty + 0.5) * ts - actor.y,
     );
     if (distance > this.definition.interactRangeTiles * ts) {
-      return this.outcome({
+      return used({
         type: "too_far",
         message: `${targetId} is ${(distance / ts).toFixed(1)} tiles away; come within ${this.definition.interactRangeTiles}`,
       });
@@ -541,7 +563,7 @@ export class World implements WorldApi {
     const mask = actor.regionMask;
     const outcome = obj.handler.interact(ctx, action, params);
     if (outcome.type === "ok") room.signals.count(this.signalBucket(), mask, "interact");
-    return this.outcome(outcome);
+    return used(outcome);
   }
 
   private outcome(outcome: InteractOutcome): Outcome {
@@ -636,7 +658,48 @@ export class World implements WorldApi {
       { messageId: id, fromEntityId: actor.id, channel, message, tsMs: this.nowMs },
       audience,
     );
+    this.remember(actor.id, "said", `said: ${message}`);
+    for (const hearer of heardBy) {
+      if (hearer !== actor.id) this.remember(hearer, "heard", `${actor.name} said: ${message}`);
+    }
     return { ok: true, value: { kind: "chat", chatMessageId: id } };
+  }
+
+  /** A reflection into the agent's own memory. The agent must be in the world (a reflection is by an
+   * agent that inhabits it, seed 003) and may only cite events its world has logged. */
+  private applyReflect(input: Extract<Input, { kind: "reflect" }>): Outcome {
+    if (!this.actors.has(input.entityId))
+      return fail("agent_not_in_room", `${input.entityId} is not in the world`);
+    for (const source of input.sources) {
+      const room = this.rooms.get(source.roomId);
+      if (!room) return fail("bad_request", `source room "${source.roomId}" does not exist`);
+      if (source.seq > room.log.lastSeq)
+        return fail("bad_request", `source event ${source.seq} of room "${source.roomId}" has not happened`, {
+          lastSeq: room.log.lastSeq,
+        });
+    }
+    const stored = this.memoryFor(input.entityId).reflect({
+      tsMs: this.nowMs,
+      content: input.content,
+      topics: [...input.topics],
+      sources: input.sources.map((s) => ({ roomId: s.roomId, seq: s.seq })),
+      importance: input.importance,
+    });
+    return { ok: true, value: { kind: "reflect", ...stored } };
+  }
+
+  private memoryFor(entityId: string): AgentMemory {
+    let memory = this.memory.get(entityId);
+    if (!memory) {
+      memory = new AgentMemory();
+      this.memory.set(entityId, memory);
+    }
+    return memory;
+  }
+
+  /** An episodic entry for an agent (humans keep no memory here). */
+  private remember(entityId: string, what: EpisodeKind, text: string): void {
+    if (entityId.startsWith(AGENT_ENTITY_PREFIX)) this.memoryFor(entityId).record(this.nowMs, what, text);
   }
 
   private emit(
@@ -723,9 +786,13 @@ export class World implements WorldApi {
           { subjectId: pair.b.id, otherId: pair.a.id, distance },
           pair.b.audience,
         );
+        this.remember(pair.a.id, "met", `${pair.b.name} came near`);
+        this.remember(pair.b.id, "met", `${pair.a.name} came near`);
       } else {
         this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
         this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
+        this.remember(pair.a.id, "parted", `${pair.b.name} went away`);
+        this.remember(pair.b.id, "parted", `${pair.a.name} went away`);
       }
     }
   }
@@ -881,6 +948,12 @@ export class World implements WorldApi {
 
   retainedEventCount(roomId: string): number {
     return this.rooms.get(roomId)?.log.retainedCount ?? 0;
+  }
+
+  memoryOf(entityId: string): { reflections: Reflection[]; episodes: Episode[] } | undefined {
+    const memory = this.memory.get(entityId);
+    if (!memory) return undefined;
+    return { reflections: structuredClone(memory.reflections), episodes: structuredClone(memory.episodes) };
   }
 
   /** Activity in a room over the recent window (world signals, see signals.ts). */

@@ -23,7 +23,7 @@ describe("conformance against the live gateway", () => {
       gw.baseUrl,
       "--gateway-token",
       gw.gatewayToken,
-      ...["main", "walker", "mover", "denied"].flatMap((id) => ["--policy-agent", id]),
+      ...["main", "walker", "mover", "denied", "thinker"].flatMap((id) => ["--policy-agent", id]),
     ];
     const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
       execFile(process.execPath, args, { timeout: 230_000 }, (error, stdout) =>
@@ -43,6 +43,10 @@ describe("conformance against the live gateway", () => {
         "walker: ocw_move_to is allowed (enabled)",
         "denied: ocw_chat_send is refused (not enabled or denied)",
         "denied: a refused ocw_chat_send puts nothing in the world",
+        "thinker: ocw_reflect is allowed (enabled)",
+        "thinker: ocw_reflect stores (own working memory)",
+        "main: ocw_reflect stores nothing when refused (own working memory)",
+        "denied: ocw_reflect is refused (not enabled or denied)",
       ]),
     );
   }, 240_000);

@@ -25,9 +25,14 @@ export const E2E_AGENT_POLICY = {
   // Joins exactly once, in the tools test, so its presence.join is news whatever ran before.
   visitor: { enabled: [] },
   // Enabled but denied: deny wins; the dotted spelling works in the denylist.
-  denied: { enabled: ["ocw_move_to", "ocw_chat_send"], denied: ["ocw.chat_send", "ocw_move_to"] },
+  denied: {
+    enabled: ["ocw_move_to", "ocw_chat_send", "ocw_reflect"],
+    denied: ["ocw.chat_send", "ocw_move_to", "ocw_reflect"],
+  },
   // The heartbeat e2e: may chat, not move; a heartbeat must not let it move either.
   beater: { enabled: ["ocw_chat_send"] },
+  // The memory e2e: may reflect (opt-in on); "main" may not (opt-in off).
+  thinker: { enabled: ["ocw_reflect"] },
 } as const;
 
 export function gateway(): E2EGateway {

@@ -214,6 +214,44 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     });
   });
 
+  it("POST /memory/reflect: stored, byte-identical on retry; 403 for another agent's id; 405 on GET; /reflect is no endpoint", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const send = async (body: unknown, token = "tok-helper") => {
+      let answered = false;
+      const pending = post(h, "memory/reflect", body, token).finally(() => {
+        answered = true;
+      });
+      for (let i = 0; i < 500 && !answered; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        h.env.runtime.stepNow();
+      }
+      const res = await pending;
+      return { status: res.status, text: await res.text() };
+    };
+    const body = { agentId: A, roomId: "lobby", txId: "tx_http_reflect", content: "noted", importance: 0.4 };
+    const first = await send(body);
+    expect(first.status).toBe(200);
+    expect(checkResponse("ReflectResponseData", JSON.parse(first.text), { oracle: false })).toEqual([]);
+    expect(JSON.parse(first.text)).toMatchObject({
+      status: "ok",
+      data: { reflection: { content: "noted" } },
+    });
+    expect(await send(body)).toEqual(first);
+    expect(h.env.world.memoryOf(`agt_${A}`)!.reflections).toHaveLength(1);
+    const forbidden = await send({ ...body, agentId: B });
+    expect(forbidden.status).toBe(403);
+    expect(JSON.parse(forbidden.text)).toMatchObject({ error: { code: "forbidden" } });
+    const tooLong = await send({ ...body, txId: "tx_http_reflect_long", content: "x".repeat(1001) });
+    expect(tooLong.status).toBe(400);
+    expect(JSON.parse(tooLong.text)).toMatchObject({ error: { code: "bad_request" } });
+    const get = await fetch(`${h.base}/memory/reflect`, { headers: { authorization: "Bearer tok-helper" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect((await post(h, "reflect", body)).status).toBe(404);
+    expect(h.env.world.memoryOf(`agt_${B}`)).toBeUndefined();
+  });
+
   it("429 with Retry-After (seconds, ceil) and retryable", async () => {
     const h = await harness({
       rateLimits: { classes: { observe: { perSec: 0.5, burst: 2 } } },
@@ -345,6 +383,8 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
       "pollEvents",
       "join",
       "leave",
+      "memory/reflect",
+      "memory/nope",
       "nope",
     ];
     const body = fc.oneof(

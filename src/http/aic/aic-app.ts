@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
 import { type AicResult, aicError } from "../../aic/errors.ts";
-import type { EndpointName } from "../../aic/schemas.ts";
+import { type EndpointName, endpointAt } from "../../aic/schemas.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
 import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
@@ -54,10 +54,13 @@ const ENDPOINT_CALLS: Record<EndpointName, EndpointCall> = {
   join: (s, c, b, o) => s.join(c, b, o),
   leave: (s, c, b, o) => s.leave(c, b, o),
   heartbeat: (s, c, b, o) => s.heartbeat(c, b, o),
+  reflect: (s, c, b, o) => s.reflect(c, b, o),
 };
 
-function endpointCall(name: string): EndpointCall | undefined {
-  return Object.hasOwn(ENDPOINT_CALLS, name) ? ENDPOINT_CALLS[name as EndpointName] : undefined;
+/** The endpoint served at `rest`, the path after /aic/v0.1/ (`moveTo`, `memory/reflect`). */
+function endpointCall(rest: string): { name: EndpointName; call: EndpointCall } | undefined {
+  const name = endpointAt(rest);
+  return name ? { name, call: ENDPOINT_CALLS[name] } : undefined;
 }
 
 export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
@@ -190,10 +193,10 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     const method = req.method ?? "GET";
     const readMethod = method === "GET" || method === "HEAD";
 
-    const call = endpointCall(rest);
-    if (call) {
+    const found = endpointCall(rest);
+    if (found) {
       if (method !== "POST") return methodNotAllowed(req, res, "POST");
-      return endpoint(req, res, rest, call);
+      return endpoint(req, res, found.name, found.call);
     }
     switch (rest) {
       case "openapi.json":

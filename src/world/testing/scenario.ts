@@ -57,6 +57,18 @@ export function commandToInput(def: WorldDefinition, cmd: Command): Input {
         ...tx,
       };
     default:
+      // Reflections (humans' are refused), citing events that may not have happened yet.
+      if (c % 3 === 0) {
+        return {
+          kind: "reflect",
+          entityId,
+          content: `thought ${a} of ${entityId}`,
+          topics: b % 2 === 0 ? ["plans"] : ["people", `t${b % 5}`],
+          sources: a % 4 === 0 ? [] : [{ roomId: roomIds[a % roomIds.length]!, seq: (b % 20) + 1 }],
+          importance: (a % 11) / 10,
+          ...tx,
+        };
+      }
       return {
         kind: "chat",
         entityId,
