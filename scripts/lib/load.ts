@@ -674,10 +674,22 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     });
     const baseUrl = gateway.baseUrl;
     log(`load: gateway ready at ${baseUrl} in ${gateway.startupMs} ms`);
-    const scrape = async (): Promise<Scrape> => {
-      const res = await fetch(`${baseUrl}/world/metrics`, { signal: AbortSignal.timeout(10_000) });
+    // A gateway at its limit answers slowly: a scrape is tried 3 times (30 s each) before the run
+    // gives up, and a progress point whose scrape failed is skipped rather than ending the run.
+    const scrapeOnce = async (): Promise<Scrape> => {
+      const res = await fetch(`${baseUrl}/world/metrics`, { signal: AbortSignal.timeout(30_000) });
       if (!res.ok) throw new Error(`metrics answered ${res.status}`);
       return parseMetrics(await res.text(), performance.now());
+    };
+    const scrape = async (): Promise<Scrape> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await scrapeOnce();
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          log(`load: metrics scrape failed (${(error as Error).message}); trying again`);
+        }
+      }
     };
 
     // Everyone joins first (in small batches, so joining is not what is measured). A refused join
@@ -818,7 +830,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       await new Promise((r) =>
         setTimeout(r, Math.max(0, Math.min(started + p * everySec * 1000, endAt) - performance.now())),
       );
-      const now = await scrape();
+      let now: Scrape;
+      try {
+        now = await scrapeOnce();
+      } catch (error) {
+        log(`load: no metrics for this period (${(error as Error).message})`);
+        continue;
+      }
       maxRss = Math.max(maxRss, now.rssBytes);
       const dtSec = (now.atMs - previous.atMs) / 1000;
       const bytes = bytesSoFar();
