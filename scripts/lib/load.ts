@@ -865,7 +865,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     shared.measuring = false;
     const elapsedSec = (performance.now() - started) / 1000;
     const harnessCpu = process.cpuUsage(harnessCpuStart);
-    const last = await scrape();
+    // A gateway past its limit may not answer the last scrape at all: the report then ends at the
+    // last period that had metrics instead of being lost.
+    const last = await scrape().catch((error: unknown) => {
+      log(
+        `load: no final metrics (${(error as Error).message}); the report ends at t=${series.at(-1)?.tSec ?? 0}s`,
+      );
+      return previous;
+    });
     // Let the agents' long-polls drain every chat acknowledged in time, then stop them.
     await new Promise((r) => setTimeout(r, 3000));
     stopping = true;
