@@ -2,9 +2,17 @@
 // in the same run (same load generator, loopback) with the gateway's own trivial plugin route
 // (GET /world/api/status: the goal is observe >= 0.8x of it, issue #13) and, as information, with a
 // bare node:http JSON server.
+// The machine is shared, so the two gateway routes are measured in alternating rounds and the median
+// of the per-round ratios is the figure; the gateway's own CPU per request (from /proc) is given
+// beside it, which a busy neighbour disturbs less than a rate. "observe" repeats one request (16
+// connections, one agent: repeats within a tick are answered from the tick's answers); "observe,
+// distinct" changes the radius by a fraction of a pixel on every request (the same answer, other
+// bytes), so each one is built.
 // Rate limiting is disabled via config for the bench. Last line: one JSON object with the figures.
+import { readFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { randomToken } from "../scripts/lib/gateway.ts";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
@@ -18,6 +26,7 @@ const IN_PROCESS_OPS = Number(process.env.AIC_BENCH_OPS ?? 100_000);
 const HTTP_REQUESTS = Number(process.env.AIC_BENCH_REQUESTS ?? 6_000);
 const CONCURRENCY = Number(process.env.AIC_BENCH_CONCURRENCY ?? 16);
 const AGENTS = 10;
+const ROUNDS = Number(process.env.AIC_BENCH_ROUNDS ?? 3);
 const quiet = { info() {}, warn() {}, error() {} };
 
 async function inProcessObserve(): Promise<number> {
@@ -48,14 +57,16 @@ interface Target {
   path: string;
   method?: "GET" | "POST";
   headers: Record<string, string>;
-  body: string;
+  /** The body of the i-th request. */
+  body: string | ((i: number) => string);
 }
 
 /** Fixed-concurrency keep-alive load on loopback; every answer must be 200. */
 async function load(target: Target, total: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const once = () =>
+  const once = (i: number) =>
     new Promise<void>((resolve, reject) => {
+      const body = typeof target.body === "function" ? target.body(i) : target.body;
       const req = request(
         {
           host: "127.0.0.1",
@@ -69,7 +80,7 @@ async function load(target: Target, total: number): Promise<number> {
               : {
                   ...target.headers,
                   "content-type": "application/json",
-                  "content-length": Buffer.byteLength(target.body),
+                  "content-length": Buffer.byteLength(body),
                 },
         },
         (res) => {
@@ -81,13 +92,13 @@ async function load(target: Target, total: number): Promise<number> {
       );
       req.on("error", reject);
       if (target.method === "GET") req.end();
-      else req.end(target.body);
+      else req.end(body);
     });
   let issued = 0;
   const worker = async () => {
     while (issued < total) {
       issued += 1;
-      await once();
+      await once(issued);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker)); // warm-up
@@ -99,11 +110,36 @@ async function load(target: Target, total: number): Promise<number> {
   return total / seconds;
 }
 
-async function httpObserve(): Promise<{
-  gatewayReqPerSec: number;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The gateway process's CPU time so far, in microseconds (Linux /proc; NaN elsewhere). */
+function processCpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100; // USER_HZ = 100
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface RouteFigures {
+  reqPerSec: number;
+  /** Gateway CPU per request, microseconds. */
+  cpuMicrosPerReq: number;
+}
+
+interface HttpFigures {
+  observe: RouteFigures;
+  observeDistinct: RouteFigures;
+  baseline: RouteFigures;
+  observeRatio: number;
+  observeDistinctRatio: number;
+  cpuRatio: number;
+  cpuDistinctRatio: number;
   bareReqPerSec: number;
-  gatewayBaselineReqPerSec: number;
-}> {
+}
+
+async function httpObserve(): Promise<HttpFigures> {
   const token = randomToken();
   const gateway = await startGateway({
     pluginConfig: { agents: { bench_agent: { token, name: "Bench Bot" } }, rateLimits: { disabled: true } },
@@ -127,17 +163,43 @@ async function httpObserve(): Promise<{
     if (sample.status !== 200 || !sampleText.includes('"status":"ok"'))
       throw new Error(`observe failed: ${sampleText}`);
 
-    const gatewayReqPerSec = await load(
-      { port: Number(base.port), path: "/aic/v0.1/observe", headers, body },
-      HTTP_REQUESTS,
-    );
-
-    // Reference: the gateway's own cheapest plugin route (GET /world/api/status, not AIC code), to
-    // separate the gateway's per-request cost from the AIC adapter's.
-    const gatewayBaselineReqPerSec = await load(
-      { port: Number(base.port), path: "/world/api/status", method: "GET", headers: {}, body: "" },
-      HTTP_REQUESTS,
-    );
+    const port = Number(base.port);
+    const measure = async (target: Target): Promise<RouteFigures> => {
+      const before = processCpuMicros(gateway.pid);
+      const reqPerSec = await load(target, HTTP_REQUESTS);
+      // load() runs a warm-up pass of the same size first: the CPU covers both.
+      const cpuMicrosPerReq = (processCpuMicros(gateway.pid) - before) / (2 * HTTP_REQUESTS);
+      return { reqPerSec, cpuMicrosPerReq };
+    };
+    const distinct = (i: number) =>
+      JSON.stringify({
+        agentId: "bench_agent",
+        roomId: "lobby",
+        radius: 300 + (i % 997) / 1000,
+        detail: "full",
+      });
+    const rounds: { observe: RouteFigures; observeDistinct: RouteFigures; baseline: RouteFigures }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const observe = await measure({ port, path: "/aic/v0.1/observe", headers, body });
+      // Reference: the gateway's own cheapest plugin route (GET /world/api/status, not AIC code), to
+      // separate the gateway's per-request cost from the AIC adapter's.
+      const baseline = await measure({
+        port,
+        path: "/world/api/status",
+        method: "GET",
+        headers: {},
+        body: "",
+      });
+      const observeDistinct = await measure({ port, path: "/aic/v0.1/observe", headers, body: distinct });
+      rounds.push({ observe, observeDistinct, baseline });
+      console.log(
+        `round ${round + 1}: observe ${Math.round(observe.reqPerSec)} req/s (${observe.cpuMicrosPerReq.toFixed(0)} µs gateway CPU/req), distinct ${Math.round(observeDistinct.reqPerSec)} (${observeDistinct.cpuMicrosPerReq.toFixed(0)} µs), status route ${Math.round(baseline.reqPerSec)} (${baseline.cpuMicrosPerReq.toFixed(0)} µs)`,
+      );
+    }
+    const pick = (f: (r: (typeof rounds)[number]) => RouteFigures): RouteFigures => ({
+      reqPerSec: median(rounds.map((r) => f(r).reqPerSec)),
+      cpuMicrosPerReq: median(rounds.map((r) => f(r).cpuMicrosPerReq)),
+    });
 
     // The bare server: reads the JSON body, parses it, answers the same observe JSON.
     const bare = createServer((req, res) => {
@@ -156,7 +218,18 @@ async function httpObserve(): Promise<{
     const barePort = (bare.address() as AddressInfo).port;
     const bareReqPerSec = await load({ port: barePort, path: "/observe", headers, body }, HTTP_REQUESTS);
     await new Promise<void>((resolve) => bare.close(() => resolve()));
-    return { gatewayReqPerSec, bareReqPerSec, gatewayBaselineReqPerSec };
+    return {
+      observe: pick((r) => r.observe),
+      observeDistinct: pick((r) => r.observeDistinct),
+      baseline: pick((r) => r.baseline),
+      observeRatio: median(rounds.map((r) => r.observe.reqPerSec / r.baseline.reqPerSec)),
+      observeDistinctRatio: median(rounds.map((r) => r.observeDistinct.reqPerSec / r.baseline.reqPerSec)),
+      cpuRatio: median(rounds.map((r) => r.baseline.cpuMicrosPerReq / r.observe.cpuMicrosPerReq)),
+      cpuDistinctRatio: median(
+        rounds.map((r) => r.baseline.cpuMicrosPerReq / r.observeDistinct.cpuMicrosPerReq),
+      ),
+      bareReqPerSec,
+    };
   } finally {
     await gateway.stop();
   }
@@ -166,21 +239,35 @@ const inProcessObserveOpsPerSec = await inProcessObserve();
 console.log(
   `in-process observe: ${Math.round(inProcessObserveOpsPerSec)} ops/s (${IN_PROCESS_OPS} ops, ${AGENTS} agents)`,
 );
-const { gatewayReqPerSec, bareReqPerSec, gatewayBaselineReqPerSec } = await httpObserve();
+const http = await httpObserve();
+const r3 = (v: number) => Number(v.toFixed(3));
 console.log(
-  `HTTP observe via gateway: ${Math.round(gatewayReqPerSec)} req/s; bare node:http: ${Math.round(bareReqPerSec)} req/s (${HTTP_REQUESTS} requests, concurrency ${CONCURRENCY})`,
+  `HTTP observe via gateway: ${Math.round(http.observe.reqPerSec)} req/s (distinct requests ${Math.round(http.observeDistinct.reqPerSec)}); bare node:http: ${Math.round(http.bareReqPerSec)} req/s (${HTTP_REQUESTS} requests, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds)`,
 );
 console.log(
-  `reference: the gateway's own GET /world/api/status route: ${Math.round(gatewayBaselineReqPerSec)} req/s (ratio to bare ${(gatewayBaselineReqPerSec / bareReqPerSec).toFixed(3)}); observe / that route: ${(gatewayReqPerSec / gatewayBaselineReqPerSec).toFixed(3)} (goal >= 0.8)`,
+  `reference: the gateway's own GET /world/api/status route: ${Math.round(http.baseline.reqPerSec)} req/s (ratio to bare ${(http.baseline.reqPerSec / http.bareReqPerSec).toFixed(3)}); observe / that route: ${http.observeRatio.toFixed(3)}, distinct ${http.observeDistinctRatio.toFixed(3)} (goal >= 0.8); by gateway CPU per request: ${http.cpuRatio.toFixed(3)}, distinct ${http.cpuDistinctRatio.toFixed(3)}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
 );
 console.log(
   JSON.stringify({
     inProcessObserveOpsPerSec: Math.round(inProcessObserveOpsPerSec),
-    httpObserveReqPerSec: Math.round(gatewayReqPerSec),
-    bareHttpReqPerSec: Math.round(bareReqPerSec),
-    httpToBareRatio: Number((gatewayReqPerSec / bareReqPerSec).toFixed(3)),
-    gatewayBaselineReqPerSec: Math.round(gatewayBaselineReqPerSec),
-    observeToGatewayRouteRatio: Number((gatewayReqPerSec / gatewayBaselineReqPerSec).toFixed(3)),
-    gatewayRouteToBareRatio: Number((gatewayBaselineReqPerSec / bareReqPerSec).toFixed(3)),
+    httpObserveReqPerSec: Math.round(http.observe.reqPerSec),
+    httpObserveDistinctReqPerSec: Math.round(http.observeDistinct.reqPerSec),
+    bareHttpReqPerSec: Math.round(http.bareReqPerSec),
+    httpToBareRatio: r3(http.observe.reqPerSec / http.bareReqPerSec),
+    gatewayBaselineReqPerSec: Math.round(http.baseline.reqPerSec),
+    observeToGatewayRouteRatio: r3(http.observeRatio),
+    observeDistinctToGatewayRouteRatio: r3(http.observeDistinctRatio),
+    gatewayRouteToBareRatio: r3(http.baseline.reqPerSec / http.bareReqPerSec),
+    gatewayCpuMicrosPerReq: {
+      observe: Math.round(http.observe.cpuMicrosPerReq),
+      observeDistinct: Math.round(http.observeDistinct.cpuMicrosPerReq),
+      statusRoute: Math.round(http.baseline.cpuMicrosPerReq),
+    },
+    observeToGatewayRouteCpuRatio: r3(http.cpuRatio),
+    observeDistinctToGatewayRouteCpuRatio: r3(http.cpuDistinctRatio),
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
   }),
 );

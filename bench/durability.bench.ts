@@ -5,6 +5,9 @@
 //    survives a killed process, not a power loss) and volatile (no journal). An ack is the answer to
 //    the caller; it includes the wait for the next tick (up to 1000 / tickRate ms), so compare the
 //    columns with each other, not with zero.
+//    Rate limits are on (classes wide enough never to refuse) and, with a store, durable as in the
+//    gateway: each agent also observes once per action, and that read's latency (its grant is written
+//    before the answer) is reported per mode too.
 // 2. The tick commit itself (the write, + fsync, the tick's answers wait for), per tick.
 // 3. Recovery: rebuilding the world from a snapshot plus a 10,000-tick log (open + verify + replay).
 // Last line: one JSON object with the figures.
@@ -13,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
+import { persistRateLimits } from "../src/plugin/durable-state.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import { closeWorld, type OpenedWorld, openWorld } from "../src/runtime/open-world.ts";
 import { commitTick, recoverWorld, snapshotEntry } from "../src/runtime/persistence.ts";
@@ -37,6 +41,7 @@ interface Rig {
   host: OpenedWorld;
   service: AicService;
   commitMs: number[];
+  readMs: number[];
 }
 
 /** The production path (openWorld) with the store in `storeFile`, or volatile without one. */
@@ -60,12 +65,13 @@ async function rig(storeFile: string | undefined, storeSync: "full" | "normal" =
       recover: journal.recover,
     };
   }
-  const service = new AicService({
-    runtime: host.runtime,
-    agents: (id) => ({ name: id }),
-    limiter: new RateLimiter({ disabled: true }),
+  const wide = { perSec: 10_000, burst: 10_000 };
+  const limiter = new RateLimiter({
+    classes: { action: wide, chatSend: wide, observe: wide, session: wide },
   });
-  return { host, service, commitMs };
+  persistRateLimits(host, limiter); // no-op without a store
+  const service = new AicService({ runtime: host.runtime, agents: (id) => ({ name: id }), limiter });
+  return { host, service, commitMs, readMs: [] };
 }
 
 /** Steady load until `acks` answers arrived; returns each answer's latency in ms. */
@@ -100,6 +106,10 @@ async function phase(r: Rig, acks: number, phaseId: string): Promise<number[]> {
         latencies.push(performance.now() - started);
         if (answer.status !== "ok" && answer.error.code !== "invalid_destination")
           throw new Error(JSON.stringify(answer));
+        const readStarted = performance.now();
+        const seen = await service.observe(agentId, { agentId, roomId: "lobby", radius: 4, detail: "lite" });
+        r.readMs.push(performance.now() - readStarted);
+        if (seen.status !== "ok") throw new Error(JSON.stringify(seen));
         // A steady rate rather than a flood: each agent waits a random fraction of a tick.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 30));
       }
@@ -132,6 +142,8 @@ async function ackLatency() {
       durable: summary(lat.durable),
       osOnly: summary(lat.osOnly),
       volatile: summary(lat.volatile),
+      readDurable: summary(rigs.durable.readMs),
+      readVolatile: summary(rigs.volatile.readMs),
       commit: summary(rigs.durable.commitMs),
       commitOsOnly: summary(rigs.osOnly.commitMs),
     };
@@ -218,6 +230,9 @@ console.log(
   `  p99 added: ${(lat.durable.p99 - lat.volatile.p99).toFixed(2)} ms with fsync, ${(lat.osOnly.p99 - lat.volatile.p99).toFixed(2)} ms without`,
 );
 console.log(
+  `  observe (its rate-limit grant saved before the answer when durable): p99 ${lat.readDurable.p99.toFixed(3)} ms durable, ${lat.readVolatile.p99.toFixed(3)} ms volatile`,
+);
+console.log(
   `  tick commit: p50 ${lat.commit.p50.toFixed(3)} ms, p99 ${lat.commit.p99.toFixed(3)} ms with fsync (${lat.commit.n} ticks); p50 ${lat.commitOsOnly.p50.toFixed(3)} ms, p99 ${lat.commitOsOnly.p99.toFixed(3)} ms without`,
 );
 const rec = await recovery();
@@ -232,8 +247,11 @@ console.log(
     ackP99MsDurable: round2(lat.durable.p99),
     ackP99MsVolatile: round2(lat.volatile.p99),
     ackP99MsDurableNoFsync: round2(lat.osOnly.p99),
+    readP99MsDurable: round2(lat.readDurable.p99),
+    readP99MsVolatile: round2(lat.readVolatile.p99),
     commitP99Ms: round2(lat.commit.p99),
     commitP99MsNoFsync: round2(lat.commitOsOnly.p99),
     recoveryMs10kTicks: Math.round(rec.recoveryMs),
+    loadAverage: Number(loadAverage),
   }),
 );

@@ -98,6 +98,7 @@ const Player = schema(
 type PlayerT = InstanceType<typeof Player>;
 const State = schema({ players: t.map(Player).view() }, "State");
 const state = new State();
+Encoder.BUFFER_SIZE = 1024 * 1024; // room for one view's first full patch without regrowing
 const encoder = new Encoder(state);
 const players = new Map<string, PlayerT>();
 const checkDecoders = viewers.slice(0, VERIFIED_VIEWERS).map(() => {
@@ -129,6 +130,14 @@ function colyseusSet(e: EntityView): PlayerT {
 
 const fragments = new PatchFragments();
 const time = { ours: 0, json: 0, colyseus: 0 };
+/** Per-patch times, for medians (a GC pause caused by one encoder's garbage may land in another's
+ * timing; the median is less sensitive to that and to other processes on a busy machine). */
+const perPatch = { ours: [] as number[], json: [] as number[], colyseus: [] as number[] };
+const clock = (which: keyof typeof time, since: number) => {
+  const ms = performance.now() - since;
+  time[which] += ms;
+  perPatch[which].push(ms);
+};
 let patches = 0;
 let mismatches = 0;
 const totalTicks = Math.round(SECONDS * tickRate);
@@ -166,7 +175,7 @@ for (let tick = 0; tick < totalTicks; tick++) {
   });
   fragments.end();
   if (patches % tickRate === 0) fragments.sweep((id) => reads.getEntity(id) !== undefined);
-  time.ours += performance.now() - t0;
+  clock("ours", t0);
 
   t0 = performance.now();
   const wireOnce = new Map<string, Omit<WireEntity, "h">>();
@@ -187,7 +196,7 @@ for (let tick = 0; tick < totalTicks; tick++) {
     v.bytes.json += bytes.length;
     v.frames.json += 1;
   });
-  time.json += performance.now() - t0;
+  clock("json", t0);
 
   t0 = performance.now();
   const updated = new Set<string>();
@@ -209,6 +218,9 @@ for (let tick = 0; tick < totalTicks; tick++) {
   encoder.encode(it);
   const sharedOffset = it.offset;
   viewers.forEach((v, i) => {
+    // Each view's bytes come back as a copy, so the next view may write over them: the shared
+    // buffer stays the size of one view (the README's form appends every view, and grows).
+    it.offset = sharedOffset;
     const bytes = encoder.encodeView(v.colyseusView, sharedOffset, it);
     if (bytes.length === 0) return;
     v.bytes.colyseus += bytes.length + 1;
@@ -216,7 +228,7 @@ for (let tick = 0; tick < totalTicks; tick++) {
     if (i < VERIFIED_VIEWERS) colyseusFrames[i] = bytes.slice();
   });
   encoder.discardChanges();
-  time.colyseus += performance.now() - t0;
+  clock("colyseus", t0);
 
   // Both clients hold exactly the viewer's visible set, field for field (decoded outside the timing).
   for (let i = 0; i < VERIFIED_VIEWERS && i < viewers.length; i++) {
@@ -249,6 +261,8 @@ const msPerPatch = {
   json: time.json / patches,
   colyseus: time.colyseus / patches,
 };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const p50 = { ours: median(perPatch.ours), json: median(perPatch.json), colyseus: median(perPatch.colyseus) };
 const meanVisible = viewers.reduce((a, v) => a + v.ours.size, 0) / viewers.length;
 const r = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 console.log(
@@ -258,7 +272,7 @@ console.log(
   `bytes/client/s  ours ${r(bytes.ours)}  json ${r(bytes.json)}  colyseus ${r(bytes.colyseus)}  (ours/colyseus ${r(bytes.ours / bytes.colyseus, 3)})`,
 );
 console.log(
-  `encode ms/patch ours ${r(msPerPatch.ours, 3)}  json ${r(msPerPatch.json, 3)}  colyseus ${r(msPerPatch.colyseus, 3)}`,
+  `encode ms/patch mean (p50): ours ${r(msPerPatch.ours, 3)} (${r(p50.ours, 3)})  json ${r(msPerPatch.json, 3)} (${r(p50.json, 3)})  colyseus ${r(msPerPatch.colyseus, 3)} (${r(p50.colyseus, 3)})`,
 );
 console.log(
   JSON.stringify({
@@ -281,12 +295,15 @@ console.log(
       json: r(msPerPatch.json, 3),
       colyseus: r(msPerPatch.colyseus, 3),
     },
+    encodeMsPerPatchP50: { ours: r(p50.ours, 3), json: r(p50.json, 3), colyseus: r(p50.colyseus, 3) },
     encodeUsPerViewerPerPatch: {
       ours: r((msPerPatch.ours * 1000) / viewers.length, 2),
       json: r((msPerPatch.json * 1000) / viewers.length, 2),
       colyseus: r((msPerPatch.colyseus * 1000) / viewers.length, 2),
     },
     encodeSpeedupVsJson: r(msPerPatch.json / msPerPatch.ours, 2),
+    encodeSpeedupVsJsonP50: r(p50.json / p50.ours, 2),
+    encodeRatioOursToColyseusP50: r(p50.ours / p50.colyseus, 2),
     verifiedViewers: Math.min(VERIFIED_VIEWERS, viewers.length),
     stateMismatches: mismatches,
     loadAvg1: r(os.loadavg()[0]!, 2),

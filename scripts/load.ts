@@ -16,6 +16,8 @@ const { values } = parseArgs({
     minutes: { type: "string", default: "1" },
     every: { type: "string", default: "5" },
     "patch-rate": { type: "string" },
+    "tool-share": { type: "string", default: "0.2" },
+    watchers: { type: "string", default: "64" },
   },
 });
 const humans = Number(values.humans);
@@ -30,6 +32,10 @@ for (const [name, v, max] of [
 }
 if (!(minutes > 0 && minutes <= 240)) throw new Error("--minutes must be > 0 and <= 240");
 if (!(every >= 1 && every <= 600)) throw new Error("--every must be 1..600 seconds");
+const toolShare = Number(values["tool-share"]);
+if (!(toolShare >= 0 && toolShare <= 1)) throw new Error("--tool-share must be within 0..1");
+const watchers = Number(values.watchers);
+if (!Number.isInteger(watchers) || watchers < 1) throw new Error("--watchers must be an integer >= 1");
 
 /** The issue #13 goal for a move seen by another client on loopback (the PRD bound, section 1, is
  * p95 < 400 ms). Drawn on the latency plot. */
@@ -61,12 +67,13 @@ export async function plotReport(report: LoadReport, base: string) {
         limit: { value: 10, label: "goal p99 10 ms" },
       },
       {
-        title: "Gateway RSS and CPU",
+        title: "Gateway RSS and CPU (and the load harness's own CPU)",
         xLabel: "time (s)",
         yLabel: "MiB / %",
         lines: [
           { name: "RSS MiB", color: "#9467bd", points: t((p) => p.rssMiB) },
           { name: "CPU %", color: "#8c564b", points: t((p) => p.cpuPct) },
+          { name: "harness CPU %", color: "#7f7f7f", points: t((p) => p.harnessCpuPct) },
         ],
       },
     ],
@@ -82,6 +89,8 @@ const report = await runLoad({
   agents,
   seconds: Math.round(minutes * 60),
   reportEverySec: every,
+  toolShare,
+  watchers,
   ...(patchRate ? { patchRate } : {}),
 });
 const dir = path.join(PROJECT_DIR, ".test-artifacts");
@@ -93,6 +102,6 @@ console.log(
   `load: report ${base}.json; plots ${charts.files.join(", ")}${charts.note ? ` (${charts.note})` : ""}`,
 );
 console.log(
-  `load: latency p50 ${report.latency.p50Ms} p95 ${report.latency.p95Ms} p99 ${report.latency.p99Ms} ms (${report.latency.samples} samples, ${report.latency.lost} lost) | tick p50 ${report.tick.p50Ms} p99 ${report.tick.p99Ms} ms at ${report.tick.hz} Hz | rss ${report.rssMiB.start} -> ${report.rssMiB.end} MiB | cpu ${report.cpuPct}% | ${report.humansTraffic.framesPerClientPerSec} frames ${report.humansTraffic.bytesPerClientPerSec} B/s per human | ${report.agentsTraffic.requests} agent requests | dropped ${report.droppedConnections} | rate-limited ${report.rateLimited.serverTotal} | cursor errors ${report.cursorErrors} (${report.chatsChecked} chats checked) | load ${report.loadAverage.join(" ")}`,
+  `load: latency p50 ${report.latency.p50Ms} p95 ${report.latency.p95Ms} p99 ${report.latency.p99Ms} ms (${report.latency.samples} samples, ${report.latency.lost} lost) | tick p50 ${report.tick.p50Ms} p99 ${report.tick.p99Ms} ms at ${report.tick.hz} Hz | rss ${report.rssMiB.start} -> ${report.rssMiB.end} MiB | cpu ${report.cpuPct}% | ${report.humansTraffic.framesPerClientPerSec} frames ${report.humansTraffic.bytesPerClientPerSec} B/s per human | ${report.httpAgentsTraffic.requests} HTTP agent requests (${report.httpAgentsTraffic.errors} errors), ${report.toolAgentsTraffic.requests} tool calls by ${report.toolAgentsTraffic.agents} tool agents (${report.toolAgentsTraffic.errors} errors, move seen p50 ${report.toolAgentsTraffic.latencyP50Ms} p95 ${report.toolAgentsTraffic.latencyP95Ms} ms) | harness cpu ${report.harnessCpuPct}% | dropped ${report.droppedConnections} | rate-limited ${report.rateLimited.serverTotal} | cursor errors ${report.cursorErrors} (${report.chatsChecked} chats checked) | load ${report.loadAverage.join(" ")}`,
 );
 console.log(JSON.stringify(summaryLine(report)));

@@ -1,15 +1,22 @@
 // The load harness (issue #13): a real gateway on loopback in an isolated state directory, H humans
-// as real WebSocket clients walking and chatting, A agents over AIC HTTP moving, observing, chatting
-// and long-polling their events. It measures what a user meets:
+// as real WebSocket clients walking and chatting, A agents moving, observing, chatting and reading
+// their events: most over AIC HTTP (long-polls), a share (`toolShare`) through the plugin's tools,
+// which the gateway runs in-process (POST /tools/invoke with the gateway token, as an OpenClaw agent
+// would call them). It measures what a user meets:
 //   - input -> authoritative update latency as ANOTHER client sees it: a mover that has stood still
-//     sends a move (WS click_to_move or HTTP moveTo) at t0; every other human that has the mover in
-//     view records when its first delta moving that entity arrives (one clock: all clients live here);
+//     sends a move (WS click_to_move, HTTP moveTo or the ocw_move_to tool) at t0; every watching human
+//     that has the mover in view records when its first delta moving that entity arrives (one clock:
+//     all clients live here), overall and per kind of mover;
 //   - tick time (the gateway's own histogram at /world/metrics, phase="total": step + durable commit +
 //     answers + view sync), RSS, CPU, event log depth and rate-limited count from the same scrape;
 //   - frames and bytes per human client per second, dropped connections;
 //   - cursor integrity per agent: event seqs strictly increasing, no duplicates, pages that continue
 //     exactly where the previous one ended, no cursor_expired, and every global chat acknowledged while
-//     the agent was present delivered to it exactly once.
+//     the agent was present delivered to it exactly once (HTTP agents; tool agents check their seqs);
+//   - the harness's own CPU, so a run can tell when the load generator, not the gateway, is the limit.
+// Only the first `watchers` humans decode the world deltas they receive (the latency observers); the
+// others count their frames and bytes and decode only the small text messages, which keeps the
+// harness cheap enough to drive ~1,000 clients from the same 2-core machine as the gateway.
 // Rate limits are raised for the run (every class 1,000/s, burst 1,000) so it measures the world, not
 // the limiter; the limiter still runs and its refusals are counted. The WebSocket admission caps
 // (web.maxConnections, maxConnectionsPerAddress, maxHumans) are raised to fit: all humans are local. Loops are bounded and the run stops
@@ -36,7 +43,15 @@ export interface LoadOptions {
   patchRate?: number;
   /** How long the gateway may take to come up (a busy machine is slow). */
   readyTimeoutMs?: number;
+  /** Share of the agents that act through the plugin's tools in the gateway (default 0.2). */
+  toolShare?: number;
+  /** How many humans decode deltas to observe moves (default 64). */
+  watchers?: number;
 }
+
+/** Who sent a move: a browser over WebSocket, an agent over AIC HTTP, an agent through the tools. */
+export type MoverKind = "human" | "http" | "tool";
+const MOVER_KINDS: MoverKind[] = ["human", "http", "tool"];
 
 export interface SeriesPoint {
   tSec: number;
@@ -48,6 +63,15 @@ export interface SeriesPoint {
   cpuPct: number;
   bytesPerClientPerSec: number;
   connected: number;
+  /** The load generator's own CPU (% of one core). */
+  harnessCpuPct: number;
+}
+
+export interface AgentTraffic {
+  agents: number;
+  requests: number;
+  requestsPerAgentPerSec: number;
+  errors: number;
 }
 
 export interface LoadReport {
@@ -55,12 +79,20 @@ export interface LoadReport {
   agents: number;
   seconds: number;
   latency: { samples: number; p50Ms: number; p95Ms: number; p99Ms: number; maxMs: number; lost: number };
+  /** The same latency by kind of mover. */
+  latencyByMover: Record<MoverKind, { samples: number; p50Ms: number; p95Ms: number }>;
   tick: { count: number; p50Ms: number; p99Ms: number; stepP99Ms: number; hz: number };
   rssMiB: { start: number; end: number; max: number };
   cpuPct: number;
   eventLogDepth: number;
   humansTraffic: { framesPerClientPerSec: number; bytesPerClientPerSec: number };
-  agentsTraffic: { requests: number; requestsPerAgentPerSec: number; errors: number };
+  /** All agents together, then split: over AIC HTTP and through the tools (POST /tools/invoke). */
+  agentsTraffic: AgentTraffic;
+  httpAgentsTraffic: AgentTraffic;
+  toolAgentsTraffic: AgentTraffic & { latencyP50Ms: number; latencyP95Ms: number };
+  /** The harness process's CPU over the measured window (% of one core) and the watchers used. */
+  harnessCpuPct: number;
+  watchers: number;
   droppedConnections: number;
   dropReasons: string[];
   rateLimited: { serverTotal: number; answersSeen: number };
@@ -184,6 +216,7 @@ const PENDING_MS = 3000;
 
 interface PendingMove {
   t0: number;
+  kind: MoverKind;
   seenBy: Set<number>;
 }
 
@@ -211,6 +244,7 @@ interface AgentState {
 interface Shared {
   pending: Map<string, PendingMove>;
   latency: LatencyHistogram;
+  byMover: Record<MoverKind, LatencyHistogram>;
   window: LatencyHistogram;
   lost: number;
   measuring: boolean;
@@ -238,12 +272,19 @@ function noteMove(shared: Shared, observer: number, entityId: string, now: numbe
   if (shared.measuring) {
     shared.latency.add(now - move.t0);
     shared.window.add(now - move.t0);
+    shared.byMover[move.kind].add(now - move.t0);
   }
 }
 
 type Update = { id: string; x?: number; y?: number };
 
-function connectHuman(baseUrl: string, index: number, shared: Shared, onDrop: (reason: string) => void) {
+function connectHuman(
+  baseUrl: string,
+  index: number,
+  shared: Shared,
+  onDrop: (reason: string) => void,
+  watcher: boolean,
+) {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/world/ws`, { perMessageDeflate: false });
   const human: Human = {
     index,
@@ -264,6 +305,9 @@ function connectHuman(baseUrl: string, index: number, shared: Shared, onDrop: (r
         human.bytes += data.length;
         human.frames += 1;
       }
+      // Deltas are the binary frames: a human that is not a watcher only counts them (its decoder
+      // keeps no state it needs; every snapshot is a text frame that resets it).
+      if (isBinary && !watcher) return;
       const msg = reader.read(isBinary ? data : data.toString()) as {
         type: string;
         entityId?: string;
@@ -303,7 +347,7 @@ function humanStep(human: Human, shared: Shared, box: typeof DEFAULT_BOX, now: n
   if (!human.entityId || human.ws.readyState !== WebSocket.OPEN) return;
   if (now >= human.nextActAt && atRest(shared, human.entityId, now)) {
     human.nextActAt = now + rand(1500, 2500);
-    shared.pending.set(human.entityId, { t0: now, seenBy: new Set() });
+    shared.pending.set(human.entityId, { t0: now, kind: "human", seenBy: new Set() });
     human.ws.send(
       JSON.stringify({
         type: "click_to_move",
@@ -410,7 +454,7 @@ async function runAgent(
       const now = performance.now();
       const entityId = agent.entityId!;
       if (atRest(shared, entityId, now)) {
-        shared.pending.set(entityId, { t0: performance.now(), seenBy: new Set() });
+        shared.pending.set(entityId, { t0: performance.now(), kind: "http", seenBy: new Set() });
         const moved = await call("moveTo", {
           txId: `tx_${agent.agentId}_${n++}_${randomToken(4)}`,
           dest: {
@@ -440,6 +484,111 @@ async function runAgent(
   await Promise.all([poll(), act()]);
 }
 
+// ---- agents through the plugin's tools (in the gateway) --------------------------------------------
+
+interface ToolAgent {
+  /** The OpenClaw agent id; the tools act as the world agent of the same id. */
+  agentId: string;
+  entityId: string;
+  lastSeq: number;
+  seen: Set<number>;
+}
+
+interface ToolAnswer {
+  ok?: boolean;
+  result?: { details?: Record<string, unknown> };
+  error?: { type?: string; message?: string };
+}
+
+/** A tool agent: what an OpenClaw agent's model would call, at the pace of the HTTP agents. Its own
+ * event reads (ocw_poll_events, the tools' remembered cursor) are checked for order and repeats. */
+async function runToolAgent(
+  baseUrl: string,
+  gatewayToken: string,
+  agent: ToolAgent,
+  shared: Shared,
+  box: typeof DEFAULT_BOX,
+  counters: { requests: number; errors: number },
+  stopActingAt: () => number,
+  stopped: () => boolean,
+): Promise<void> {
+  const bad = (what: string) => {
+    if (shared.cursorErrors.length < 10_000) shared.cursorErrors.push(`${agent.agentId} (tools): ${what}`);
+  };
+  let nextPollAt = performance.now() + rand(500, 1500);
+  let nextMoveAt = performance.now() + rand(0, 2000);
+  let nextObserveAt = performance.now() + rand(500, 3000);
+  let nextChatAt = performance.now() + rand(3000, 12_000);
+  while (performance.now() < stopActingAt() && !stopped()) {
+    const now = performance.now();
+    if (now >= nextMoveAt && atRest(shared, agent.entityId, now)) {
+      nextMoveAt = now + rand(1500, 2500);
+      shared.pending.set(agent.entityId, { t0: performance.now(), kind: "tool", seenBy: new Set() });
+      const moved = await invokeTool(baseUrl, gatewayToken, agent.agentId, "ocw_move_to", {
+        tx: Math.floor(rand(box.tx0, box.tx1 + 1)),
+        ty: Math.floor(rand(box.ty0, box.ty1 + 1)),
+      });
+      counters.requests += 1;
+      if (!moved.ok) counters.errors += 1;
+      if (!moved.ok || moved.result?.details?.result !== "accepted") shared.pending.delete(agent.entityId);
+    }
+    if (now >= nextObserveAt) {
+      nextObserveAt = now + rand(2000, 4000);
+      counters.requests += 1;
+      if (!(await invokeTool(baseUrl, gatewayToken, agent.agentId, "ocw_observe", { radius: 400 })).ok)
+        counters.errors += 1;
+    }
+    if (now >= nextChatAt) {
+      nextChatAt = now + rand(8000, 12_000);
+      counters.requests += 1;
+      const sent = await invokeTool(baseUrl, gatewayToken, agent.agentId, "ocw_chat_send", {
+        channel: "global",
+        message: `tool agent ${agent.agentId} says hi`,
+      });
+      if (!sent.ok) counters.errors += 1;
+      const id = sent.ok ? String(sent.result?.details?.chatMessageId ?? "") : "";
+      if (id && shared.measuring) shared.chats.set(id, performance.now());
+    }
+    if (now >= nextPollAt) {
+      nextPollAt = now + rand(800, 1200);
+      counters.requests += 1;
+      const page = await invokeTool(baseUrl, gatewayToken, agent.agentId, "ocw_poll_events", { limit: 200 });
+      if (!page.ok) counters.errors += 1;
+      const events = (page.result?.details?.events ?? []) as { cursor: string }[];
+      if (page.result?.details?.droppedCount)
+        bad(`cursor expired (${page.result.details.droppedCount} dropped)`);
+      for (const event of events) {
+        const seq = seqOf(event.cursor);
+        if (agent.seen.has(seq)) bad(`duplicate seq ${seq}`);
+        else if (seq <= agent.lastSeq) bad(`seq ${seq} after ${agent.lastSeq}`);
+        agent.seen.add(seq);
+        agent.lastSeq = Math.max(agent.lastSeq, seq);
+      }
+    }
+    await new Promise((r) => setTimeout(r, rand(400, 600)));
+  }
+}
+
+async function invokeTool(
+  baseUrl: string,
+  gatewayToken: string,
+  agentId: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ToolAnswer> {
+  try {
+    const res = await fetch(`${baseUrl}/tools/invoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gatewayToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool, args, agentId }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return (await res.json()) as ToolAnswer;
+  } catch (error) {
+    return { ok: false, error: { type: "transport", message: (error as Error).message } };
+  }
+}
+
 // ---- the run -------------------------------------------------------------------------------------
 
 function fmt(v: number | null, digits = 1): string {
@@ -450,7 +599,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const log = options.onProgress ?? ((line: string) => console.log(line));
   const box = options.walkBox ?? DEFAULT_BOX;
   const everySec = options.reportEverySec ?? 5;
-  const agentIds = Array.from({ length: options.agents }, (_, i) => `load_${i}`);
+  const toolShare = options.toolShare ?? 0.2;
+  if (!(toolShare >= 0 && toolShare <= 1)) throw new RangeError("toolShare must be within 0..1");
+  const toolAgentCount = Math.round(options.agents * toolShare);
+  const agentIds = Array.from({ length: options.agents - toolAgentCount }, (_, i) => `load_${i}`);
+  const toolAgentIds = Array.from({ length: toolAgentCount }, (_, i) => `loadtool_${i}`);
+  const watchers = Math.max(1, options.watchers ?? 64);
   const tokens = Object.fromEntries(agentIds.map((id) => [id, randomToken()]));
   const generous = Object.fromEntries(
     Object.keys(DEFAULT_RATE_CLASSES).map((name) => [name, { perSec: 1000, burst: 1000 }]),
@@ -460,6 +614,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const shared: Shared = {
     pending: new Map(),
     latency: new LatencyHistogram(),
+    byMover: { human: new LatencyHistogram(), http: new LatencyHistogram(), tool: new LatencyHistogram() },
     window: new LatencyHistogram(),
     lost: 0,
     measuring: false,
@@ -474,13 +629,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const timers: ReturnType<typeof setInterval>[] = [];
   try {
     log(
-      `load: starting a gateway (${options.humans} humans, ${options.agents} agents, ${options.seconds} s)`,
+      `load: starting a gateway (${options.humans} humans, ${options.agents} agents of which ${toolAgentCount} through tools, ${options.seconds} s)`,
     );
     gateway = await launchGateway({
       stateRoot,
       pluginConfig: {
         agents: Object.fromEntries(agentIds.map((id) => [id, { token: tokens[id], name: `Load ${id}` }])),
         rateLimits: { classes: generous },
+        // The tool agents move and chat: those tools are optional, so they are enabled for the run.
+        tools: { enabled: ["ocw_move_to", "ocw_chat_send"] },
         // Every human connects from 127.0.0.1: the admission caps are raised to fit the run.
         web: {
           maxConnections: options.humans + 50,
@@ -489,7 +646,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           ...(options.patchRate ? { patchRate: options.patchRate } : {}),
         },
       },
-      gatewayConfig: { agents: { entries: { main: {} } } },
+      gatewayConfig: {
+        agents: { entries: Object.fromEntries(["main", ...toolAgentIds].map((id) => [id, {}])) },
+      },
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     });
     const baseUrl = gateway.baseUrl;
@@ -503,9 +662,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     // Everyone joins first (in small batches, so joining is not what is measured).
     for (let i = 0; i < options.humans; i += 20) {
       const batch = Array.from({ length: Math.min(20, options.humans - i) }, (_, k) =>
-        connectHuman(baseUrl, i + k, shared, (reason) => {
-          if (!stopping) dropReasons.push(reason);
-        }),
+        connectHuman(
+          baseUrl,
+          i + k,
+          shared,
+          (reason) => {
+            if (!stopping) dropReasons.push(reason);
+          },
+          i + k < watchers,
+        ),
       );
       await Promise.all(batch.map((b) => b.welcomed));
       humans.push(...batch.map((b) => b.human));
@@ -531,12 +696,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         chatIds: new Set(),
       });
     }
-    log(`load: ${humans.length} humans and ${agents.length} agents joined; measuring`);
+    // Tool agents join with their first tool call (the tools join the default room); the first
+    // poll sets where their event checks start.
+    const toolAgents: ToolAgent[] = [];
+    for (const agentId of toolAgentIds) {
+      const observed = await invokeTool(baseUrl, gateway.gatewayToken, agentId, "ocw_observe", {
+        radius: 10,
+      });
+      const self = observed.result?.details?.self as { id?: string } | undefined;
+      if (!observed.ok || !self?.id)
+        throw new Error(`tool agent ${agentId} could not join: ${JSON.stringify(observed)}`);
+      const page = await invokeTool(baseUrl, gateway.gatewayToken, agentId, "ocw_poll_events", {
+        limit: 200,
+      });
+      const events = (page.result?.details?.events ?? []) as { cursor: string }[];
+      toolAgents.push({
+        agentId,
+        entityId: self.id,
+        lastSeq: events.length ? seqOf(events.at(-1)!.cursor) : 0,
+        seen: new Set(),
+      });
+    }
+    log(
+      `load: ${humans.length} humans, ${agents.length} HTTP agents and ${toolAgents.length} tool agents joined; measuring`,
+    );
 
     const first = await scrape();
     let previous = first;
     let maxRss = first.rssBytes;
     const started = performance.now();
+    const harnessCpuStart = process.cpuUsage();
+    let harnessCpuPrevious = harnessCpuStart;
     const endAt = started + options.seconds * 1000;
     shared.measuring = true;
     const series: SeriesPoint[] = [];
@@ -557,17 +747,33 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       }, 100),
     );
     const counters = { requests: 0, errors: 0 };
-    const agentRuns = agents.map((a) =>
-      runAgent(
-        baseUrl,
-        a,
-        shared,
-        box,
-        counters,
-        () => endAt,
-        () => stopping,
+    const toolCounters = { requests: 0, errors: 0 };
+    const gatewayToken = gateway.gatewayToken;
+    const agentRuns = [
+      ...agents.map((a) =>
+        runAgent(
+          baseUrl,
+          a,
+          shared,
+          box,
+          counters,
+          () => endAt,
+          () => stopping,
+        ),
       ),
-    );
+      ...toolAgents.map((a) =>
+        runToolAgent(
+          baseUrl,
+          gatewayToken,
+          a,
+          shared,
+          box,
+          toolCounters,
+          () => endAt,
+          () => stopping,
+        ),
+      ),
+    ];
 
     // Progress lines and the time series, until the end (a bounded loop: one iteration per period).
     const periods = Math.max(1, Math.ceil(options.seconds / everySec));
@@ -579,6 +785,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       maxRss = Math.max(maxRss, now.rssBytes);
       const dtSec = (now.atMs - previous.atMs) / 1000;
       const bytes = bytesSoFar();
+      const harnessCpu = process.cpuUsage(harnessCpuPrevious);
+      harnessCpuPrevious = process.cpuUsage();
       const point: SeriesPoint = {
         tSec: Math.round((now.atMs - started) / 100) / 10,
         latencyP50Ms: shared.window.quantile(0.5),
@@ -589,17 +797,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         cpuPct: Math.round(((now.cpuSeconds - previous.cpuSeconds) / dtSec) * 1000) / 10,
         bytesPerClientPerSec: humans.length ? Math.round((bytes - windowBytes) / humans.length / dtSec) : 0,
         connected: now.connected,
+        harnessCpuPct: Math.round(((harnessCpu.user + harnessCpu.system) / 1e6 / dtSec) * 1000) / 10,
       };
       windowBytes = bytes;
       series.push(point);
       shared.window.reset();
       previous = now;
       log(
-        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz) | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrors.length}`,
+        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz) | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrors.length}`,
       );
     }
     shared.measuring = false;
     const elapsedSec = (performance.now() - started) / 1000;
+    const harnessCpu = process.cpuUsage(harnessCpuStart);
     const last = await scrape();
     // Let the agents' long-polls drain every chat acknowledged in time, then stop them.
     await new Promise((r) => setTimeout(r, 3000));
@@ -616,6 +826,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const totalBytes = humans.reduce((n, h) => n + h.bytes, 0);
     const totalFrames = humans.reduce((n, h) => n + h.frames, 0);
     const q = (v: number | null) => Math.round((v ?? Number.NaN) * 100) / 100;
+    const traffic = (n: number, c: { requests: number; errors: number }): AgentTraffic => ({
+      agents: n,
+      requests: c.requests,
+      requestsPerAgentPerSec: n ? Math.round((c.requests / n / elapsedSec) * 10) / 10 : 0,
+      errors: c.errors,
+    });
     return {
       humans: options.humans,
       agents: options.agents,
@@ -628,6 +844,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         maxMs: q(shared.latency.max),
         lost: shared.lost,
       },
+      latencyByMover: Object.fromEntries(
+        MOVER_KINDS.map((kind) => [
+          kind,
+          {
+            samples: shared.byMover[kind].count,
+            p50Ms: q(shared.byMover[kind].quantile(0.5)),
+            p95Ms: q(shared.byMover[kind].quantile(0.95)),
+          },
+        ]),
+      ) as LoadReport["latencyByMover"],
       tick: {
         count: last.ticks - first.ticks,
         p50Ms: q(bucketQuantileMs(last.tickTotal, first.tickTotal, 0.5)),
@@ -649,13 +875,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           : 0,
         bytesPerClientPerSec: humans.length ? Math.round(totalBytes / humans.length / elapsedSec) : 0,
       },
-      agentsTraffic: {
-        requests: counters.requests,
-        requestsPerAgentPerSec: agents.length
-          ? Math.round((counters.requests / agents.length / elapsedSec) * 10) / 10
-          : 0,
-        errors: counters.errors,
+      agentsTraffic: traffic(agents.length + toolAgents.length, {
+        requests: counters.requests + toolCounters.requests,
+        errors: counters.errors + toolCounters.errors,
+      }),
+      httpAgentsTraffic: traffic(agents.length, counters),
+      toolAgentsTraffic: {
+        ...traffic(toolAgents.length, toolCounters),
+        latencyP50Ms: q(shared.byMover.tool.quantile(0.5)),
+        latencyP95Ms: q(shared.byMover.tool.quantile(0.95)),
       },
+      harnessCpuPct: Math.round(((harnessCpu.user + harnessCpu.system) / 1e6 / elapsedSec) * 1000) / 10,
+      watchers: Math.min(watchers, humans.length),
       droppedConnections: dropReasons.length,
       dropReasons: dropReasons.slice(0, 20),
       rateLimited: { serverTotal: last.rateLimited, answersSeen: shared.rateLimitedAnswers },
@@ -690,5 +921,7 @@ export function summaryLine(report: LoadReport): Record<string, number> {
     cursorErrors: report.cursorErrors,
     bytesPerClientPerSec: report.humansTraffic.bytesPerClientPerSec,
     rssMiB: report.rssMiB.end,
+    cpuPct: report.cpuPct,
+    harnessCpuPct: report.harnessCpuPct,
   };
 }

@@ -64,9 +64,7 @@ export class ContextTokens {
     const expected = Buffer.from(this.sign(text, agentId, roomId), "utf8");
     const given = Buffer.from(mac, "utf8");
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      return invalid(
-        "contextToken was not issued to this agent and room by this server (or the gateway restarted)",
-      );
+      return invalid("contextToken was not issued to this agent and room by this world");
     }
     const claims = parseClaims(text, agentId, roomId);
     if (!claims) return invalid("contextToken is malformed");

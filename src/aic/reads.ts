@@ -24,6 +24,8 @@ export interface WorldReads
   onTick(listener: (info: TickInfo) => void): () => void;
   /** The tick's recent busy share of its interval (RuntimeHealth.load): adapters shed new load. */
   load(): number;
+  /** Changes when the operator replaced the world (restore): a view kept of it must be resent whole. */
+  readonly worldEpoch: number;
 }
 
 /** Read-only view of a hosted world: the world's own query methods, without step() or snapshots.
@@ -51,5 +53,8 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
     latestSeq: (roomId) => world().latestSeq(roomId),
     onTick: (listener) => runtime.onTick(listener),
     load: () => runtime.health().load,
+    get worldEpoch() {
+      return runtime.worldEpoch;
+    },
   };
 }

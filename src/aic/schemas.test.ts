@@ -157,3 +157,40 @@ describe("PRD 10.1 invalid requests are rejected by zod, generated and oracle sc
     ).toBe(false);
   });
 });
+
+describe("world signals in the heartbeat: strict and bounded in zod and the generated schema alike", () => {
+  const answer = (patch: Record<string, unknown>) => ({
+    self: { roomId: "lobby", region: "plaza", tile: { tx: 1, ty: 2 }, moving: false },
+    delta: {},
+    signals: { plaza: { chat: 3, arrive: 2 } },
+    suggestions: [],
+    contextToken: "AQAAAAAAiwGcRNl3VAAJJ8A.PlxZiG9fr3U_xB8O",
+    expiresAtMs: 10,
+    serverTsMs: 5,
+    ...patch,
+  });
+  const valid = (data: unknown) => {
+    const zodOk = schemas.HeartbeatResponseData.safeParse(data).success;
+    const generatedOk = generatedAic("HeartbeatResponseData", data).valid;
+    expect(generatedOk).toBe(zodOk);
+    return zodOk;
+  };
+
+  it("accepts the answer a heartbeat gives", () => {
+    expect(valid(answer({}))).toBe(true);
+    expect(
+      valid(answer({ signals: undefined, self: { roomId: "lobby", tile: { tx: 0, ty: 0 }, moving: true } })),
+    ).toBe(true);
+  });
+
+  it.each([
+    ["more than 3 regions", { signals: { a: { chat: 1 }, b: { chat: 1 }, c: { chat: 1 }, d: { chat: 1 } } }],
+    ["a zero count (zero counts are left out)", { signals: { plaza: { chat: 0 } } }],
+    ["an unknown kind", { signals: { plaza: { teleport: 1 } } }],
+    ["a region id that is not one", { signals: { "Big Plaza": { chat: 1 } } }],
+    ["a bad self.region", { self: { roomId: "lobby", region: "", tile: { tx: 1, ty: 2 }, moving: false } }],
+    ["the old per-type counts", { delta: { counts: {} } }],
+  ])("refuses %s", (_what, patch) => {
+    expect(valid(answer(patch))).toBe(false);
+  });
+});

@@ -228,7 +228,7 @@ export class AicService {
     const world = this.world;
     if (cacheKey !== undefined) {
       const cached = this.observeCache.get(world, world.tick, cacheKey);
-      if (cached) return this.rateLimit(agentRateKey(caller), READ_RATE_CLASS.observe) ?? cached;
+      if (cached) return this.rateLimitRead(agentRateKey(caller), READ_RATE_CLASS.observe) ?? cached;
     }
     const answer = this.observeNow(caller, body);
     if (cacheKey !== undefined && answer.status === "ok")
@@ -753,11 +753,8 @@ export class AicService {
   ): Admission<z.output<S>> {
     const pre = this.admit(caller, body, schema);
     if (!pre.ok) return pre;
-    const limited = this.rateLimit(pre.actor.rateKey, rateClass);
+    const limited = this.rateLimitRead(pre.actor.rateKey, rateClass);
     if (limited) return { ok: false, result: limited };
-    // A read is answered now, not after a tick: its grant is saved before the answer.
-    const unsaved = this.settleRateDecisions();
-    if (unsaved) return { ok: false, result: unsaved };
     if (!this.world.definition.rooms[pre.request.roomId]) {
       return { ok: false, result: noSuchRoom(pre.request.roomId) };
     }
@@ -802,6 +799,11 @@ export class AicService {
     } catch {
       return aicError("internal", "the world could not save this request's rate-limit state; retry");
     }
+  }
+
+  /** The rate limit of a read: answered now, not after a tick, so its grant is saved before the answer. */
+  private rateLimitRead(rateKey: string, rateClass: string): AicResult<never> | undefined {
+    return this.rateLimit(rateKey, rateClass) ?? this.settleRateDecisions();
   }
 
   private rateLimit(rateKey: string, rateClass: string): AicResult<never> | undefined {

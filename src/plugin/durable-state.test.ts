@@ -102,6 +102,20 @@ describe("rate-limit buckets survive a crash", () => {
     expect((await observe(second, AGENTS[0])).status).toBe("ok");
   });
 
+  it("an observe answered from the per-tick answer cache is saved before its answer too", async () => {
+    const dir = tempDir();
+    const first = await start(dir);
+    await joinAll(first);
+    const body = { agentId: AGENTS[0], roomId: "lobby", radius: 3, detail: "lite" };
+    const requestText = JSON.stringify(body);
+    const once = await first.aic.observe(AGENTS[0], body, { requestText });
+    const again = await first.aic.observe(AGENTS[0], body, { requestText }); // same bytes, same tick
+    expect(again).toBe(once);
+    crash(first.host);
+    const second = await start(dir);
+    expect(await observe(second, AGENTS[0])).toMatchObject({ error: { code: "rate_limited" } });
+  });
+
   it("an action's grant is written in its tick's transaction, not in a write of its own", async () => {
     const dir = tempDir();
     const live = await start(dir);

@@ -14,10 +14,11 @@ interface Registered {
   hooks: Map<string, (event: { toolName: string; params?: unknown }, ctx: { agentId?: string }) => unknown>;
   services: { id: string; start(ctx: unknown): Promise<void>; stop(ctx: unknown): Promise<void> }[];
   routes: { path: string; match?: string; auth: string; handleUpgrade?: unknown }[];
+  cli: { descriptors?: { name: string }[] }[];
 }
 
 function register(pluginConfig: Record<string, unknown>): Registered {
-  const reg: Registered = { tools: new Map(), hooks: new Map(), services: [], routes: [] };
+  const reg: Registered = { tools: new Map(), hooks: new Map(), services: [], routes: [], cli: [] };
   const api = {
     id: "openclawworld",
     pluginConfig,
@@ -34,6 +35,9 @@ function register(pluginConfig: Record<string, unknown>): Registered {
     },
     registerHttpRoute(route: Registered["routes"][number]) {
       reg.routes.push(route);
+    },
+    registerCli(_registrar: unknown, opts: Registered["cli"][number]) {
+      reg.cli.push(opts);
     },
   };
   (plugin as unknown as { register(api: unknown): void }).register(api);
@@ -105,6 +109,8 @@ describe("registration", () => {
       ["/openclawworld/admin", "prefix", "gateway"],
     ]);
     expect(typeof reg.routes[1]!.handleUpgrade).toBe("function");
+    // `openclaw ocw checkpoint ...` (the CLI process reaches the operator route).
+    expect(reg.cli.map((c) => c.descriptors?.map((d) => d.name))).toEqual([["ocw"]]);
   });
 
   it("register is free of side effects and a bad config fails the load with a clear message", () => {

@@ -12,12 +12,15 @@ import {
 } from "../http/routes.ts";
 import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
+import { registerWorldCli } from "./cli.ts";
 import { operatorActions } from "./operator.ts";
 import { createWorldService } from "./service.ts";
 import { activeHost } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
 
 export function registerPlugin(api: OpenClawPluginApi): void {
+  // The CLI commands run in the CLI process and reach the world through the operator route.
+  registerWorldCli(api);
   const config = resolveConfig(api.pluginConfig);
   const logger = api.logger;
   const live: LiveSurfaces = activeHost;

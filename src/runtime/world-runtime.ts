@@ -74,6 +74,7 @@ export class WorldRuntime {
   private readonly timingListeners = new Set<(timing: TickTiming) => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private nextDueMs = 0;
+  private epoch = 0;
   private stats = {
     ticks: 0,
     failedTicks: 0,
@@ -100,9 +101,17 @@ export class WorldRuntime {
     return this.current;
   }
 
+  /** How many times the world was replaced (operator restore): adapters that keep a view of it (the
+   * browsers' view sync) compare it to resend the whole view instead of a delta against a world that
+   * no longer exists. A journal rollback does not count: it returns to what listeners were told. */
+  get worldEpoch(): number {
+    return this.epoch;
+  }
+
   /** Swap in another world between ticks; queued inputs apply to it at the next tick. */
   replaceWorld(world: WorldApi): void {
     this.current = world;
+    this.epoch += 1;
   }
 
   get tickMs(): number {

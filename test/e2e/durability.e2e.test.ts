@@ -7,9 +7,18 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, type LaunchedGateway, launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
+import {
+  freePort,
+  type LaunchedGateway,
+  launchGateway,
+  openclawCli,
+  prepareGatewayDirs,
+  randomToken,
+} from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
+import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
 
 const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
 type AgentId = (typeof AGENTS)[number];
@@ -23,6 +32,18 @@ interface Ack {
 
 let stateRoot: string | undefined;
 let live: LaunchedGateway | undefined;
+/** The restarted gateway's agent and operator calls, for the tests after the crash test. */
+let restarted:
+  | {
+      call(
+        agentId: AgentId,
+        endpoint: string,
+        body: Record<string, unknown>,
+      ): Promise<{ status: number; text: string }>;
+      admin(route: string, init?: RequestInit): Promise<Response>;
+      gatewayToken: string;
+    }
+  | undefined;
 
 afterAll(async () => {
   await live?.stop(); // SIGTERM, then wait for the exit
@@ -41,6 +62,7 @@ describe("durability: kill -9 of a real gateway", () => {
         stateRoot: stateRoot!,
         port: await freePort(),
         gatewayToken,
+        readyTimeoutMs: 300_000, // a busy machine (the shared e2e gateway allows the same)
         pluginConfig: {
           agents: Object.fromEntries(AGENTS.map((id) => [id, { token: tokens[id], name: id }])),
           // Room for a steady rate from two agents; the limiter is not what this test is about.
@@ -187,6 +209,7 @@ describe("durability: kill -9 of a real gateway", () => {
       durability: { recovery: { problems: [], quarantinedTicks: 0 } },
     });
     expect(operator.data.durability.recovery.replayedTicks).toBeGreaterThan(0);
+    restarted = { call, admin, gatewayToken };
     expect((await fetch(`${live.baseUrl}/openclawworld/admin/status`)).status).toBe(401);
     const publicStatus = await (await fetch(`${live.baseUrl}/world/api/status`)).text();
     expect(publicStatus).not.toMatch(/origin|restored|lastTickMs/);
@@ -294,5 +317,93 @@ describe("durability: kill -9 of a real gateway", () => {
     expect(seen.filter((m) => ackedMessages.includes(m))).toHaveLength(ackedMessages.length);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(after.map((m) => m.message));
+  });
+
+  it("browsers are resynced after an operator restore: events continue, a character from the abandoned timeline joins again", {
+    timeout: 300_000,
+  }, async () => {
+    if (!live || !restarted) throw new Error("needs the restarted gateway of the crash test");
+    const { call, admin } = restarted;
+    const gw = live;
+    const browser = await launchBrowser();
+    try {
+      const open = async (name: string) => {
+        const watched = await watchedPage(browser);
+        await watched.page.goto(`${gw.baseUrl}/world/?name=${name}`);
+        await until(`${name} online`, () => ocw<string>(watched.page, "status").then((s) => s === "online"));
+        await until(`${name} drawn`, () => ocw<unknown>(watched.page, "me()"));
+        return watched;
+      };
+      const chatOf = (page: Page) =>
+        ocw<{ message: string }[]>(page, "chat()").then((lines) => lines.map((l) => l.message));
+      const early = await open("Early");
+      const saved = await admin("/checkpoints", { method: "POST", body: '{"label":"before-future"}' });
+      expect(saved.status).toBe(200);
+      // The timeline the operator will abandon: a human who joins after the checkpoint, and chat.
+      const late = await open("Late");
+      const lateId = await ocw<string>(late.page, "entityId");
+      const say = (message: string, n: number) =>
+        call("agent_crash_a", "chatSend", {
+          agentId: "agent_crash_a",
+          roomId: "lobby",
+          txId: `tx_restore_${Date.now().toString(36)}_${n}`,
+          channel: "global",
+          message,
+        });
+      for (let i = 0; i < 3; i++) expect((await say(`abandoned ${i}`, i)).status).toBe(200);
+      await until("Early hears the abandoned timeline", () =>
+        chatOf(early.page).then((lines) => lines.includes("abandoned 2")),
+      );
+
+      const restored = await admin("/checkpoints/before-future/restore", { method: "POST" });
+      expect(restored.status).toBe(200);
+      // The first chat of the restored world reuses the event number of "abandoned 0": a browser
+      // that kept its old position would never show it.
+      expect((await say("after the restore", 9)).status).toBe(200);
+      await until("Early hears the restored world", () =>
+        chatOf(early.page).then((lines) => lines.includes("after the restore")),
+      );
+      expect(await ocw<string>(early.page, "status")).toBe("online");
+      // Late has no character in the restored world: its browser reconnects and joins afresh.
+      await until("Late joins the restored world", async () => {
+        const [status, id, me] = await Promise.all([
+          ocw<string>(late.page, "status"),
+          ocw<string>(late.page, "entityId"),
+          ocw<unknown>(late.page, "me()"),
+        ]);
+        return status === "online" && id !== lateId && me !== undefined;
+      });
+      for (const page of [early, late])
+        expect(page.consoleErrors.filter((e) => e.startsWith("pageerror"))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("the gateway CLI saves, lists and restores checkpoints of the running world", {
+    timeout: 600_000,
+  }, async () => {
+    if (!live || !restarted || !stateRoot) throw new Error("needs the restarted gateway of the crash test");
+    const dirs = await prepareGatewayDirs(stateRoot); // the same directories and config as the gateway's
+    // The token comes from OPENCLAW_GATEWAY_TOKEN, as for the gateway's own commands; the gateway runs
+    // on a port of its own, so the URL is given.
+    const cli = (args: string[], gatewayToken = restarted!.gatewayToken) =>
+      openclawCli(dirs, ["ocw", "checkpoint", ...args, "--url", live!.baseUrl], { gatewayToken });
+    const json = (stdout: string) => JSON.parse(stdout.slice(stdout.search(/^[[{]/m)));
+
+    const saved = await cli(["save", "from-cli"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(json(saved.stdout)).toMatchObject({ label: "from-cli", format: "openclawworld.snapshot.v1" });
+    const listed = await cli(["list"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const labels = (json(listed.stdout).checkpoints as { label: string }[]).map((c) => c.label);
+    expect(labels).toContain("from-cli");
+    const restored = await cli(["restore", "from-cli"]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(json(restored.stdout)).toMatchObject({ format: "openclawworld.snapshot.v1", world: "lobby" });
+    // The gateway, not the plugin, checks the token: a wrong one is refused in plain words.
+    const refused = await cli(["list"], "not-the-operator-token");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("refused the operator token");
   });
 });

@@ -10,6 +10,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_other: { token: randomToken(), name: "Other Bot" },
     // Only the heartbeat e2e uses it, so its deltas are not disturbed by other files' agents' actions.
     agent_beat: { token: randomToken(), name: "Beat Bot" },
+    // Only the world signals e2e uses it (it walks to the reading corner and speaks there).
+    agent_signals: { token: randomToken(), name: "Signals Bot" },
     // Only the memory e2e uses these two (joining another file's agent would change its join cursor).
     agent_memo: { token: randomToken(), name: "Memo Bot" },
     agent_memo_peer: { token: randomToken(), name: "Memo Peer" },
@@ -28,6 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_helper: { token: agents.agent_helper.token },
       agent_other: { token: agents.agent_other.token },
       agent_beat: { token: agents.agent_beat.token },
+      agent_signals: { token: agents.agent_signals.token },
       agent_memo: { token: agents.agent_memo.token },
       agent_memo_peer: { token: agents.agent_memo_peer.token },
     },

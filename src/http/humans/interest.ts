@@ -10,7 +10,7 @@ export interface Positioned {
 export class InterestSet {
   readonly enterRadius: number;
   readonly exitRadius: number;
-  private readonly members = new Set<string>();
+  private members = new Set<string>();
 
   constructor(enterRadius: number, exitRadius: number) {
     if (!(exitRadius >= enterRadius)) throw new Error("exitRadius must be at least enterRadius");
@@ -31,8 +31,7 @@ export class InterestSet {
       }
     }
     if (alwaysInclude) next.add(alwaysInclude);
-    this.members.clear();
-    for (const id of next) this.members.add(id);
+    this.members = next; // the caller only reads the returned set
     return next;
   }
 

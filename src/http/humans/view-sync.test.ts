@@ -130,4 +130,56 @@ describe("view sync", () => {
     env.tick();
     expect(env.sockets[0]!.closed).toBeUndefined();
   });
+
+  it("after an operator restore every browser gets the whole view again, and events continue", async () => {
+    const env = await setup();
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    const definition = env.runtime.world.definition;
+    const saved = env.runtime.world.snapshot();
+    // The timeline the operator will abandon: a chat, and a third human who joins after the save.
+    const say = (s: HumanSession, message: string, k: number) =>
+      env.runtime.submit({
+        kind: "chat",
+        entityId: s.actor.entityId,
+        channel: "global",
+        message,
+        tx: { key: `t${k}`, payloadHash: message },
+      });
+    void say(a, "from the abandoned future", 1);
+    env.tick();
+    const lateWs = fakeSocket();
+    const late = newSession("hum_cccccccc", lateWs as unknown as WebSocket, 16 * 32, "hum_cccccccc");
+    void env.runtime.submit({ kind: "join", entityId: "hum_cccccccc", actorKind: "human", name: "c" });
+    env.runtime.stepNow();
+    env.view.enterRoom(late, env.reads.getEntity("hum_cccccccc")!, env.reads.latestSeq("lobby"));
+    env.sessions.push(late);
+    env.tick();
+
+    env.runtime.replaceWorld(World.restore(definition, saved));
+    env.sent.length = 0;
+    void say(b, "after the restore", 2);
+    env.tick();
+    for (const s of [a, b]) {
+      const room = env.sent.find((m) => m.s === s && m.message.type === "room")?.message;
+      expect(room, `${s.actor.entityId} gets the whole view`).toMatchObject({
+        type: "room",
+        room: { roomId: "lobby" },
+      });
+      // The restored world's roster and chat: nobody from the abandoned timeline, none of its chat.
+      const r = room as Extract<ServerMessage, { type: "room" }>;
+      expect(r.roster.map((x) => x.id).sort()).toEqual(["hum_aaaaaaaa", "hum_bbbbbbbb"]);
+      expect(JSON.stringify(r.history)).not.toContain("abandoned future");
+      // The chat said in the restored world reaches everyone (its seq reuses an abandoned one's).
+      const events = env.sent.filter((m) => m.s === s && m.message.type === "events");
+      expect(JSON.stringify(events)).toContain("after the restore");
+    }
+    // The late joiner has no character in the restored world: told so, and closed to join afresh.
+    expect(lateWs.closed).toEqual({ code: 4010, reason: "the world was restored; join again" });
+    // The next patch is a delta again, not another whole view.
+    env.sent.length = 0;
+    void env.move(a);
+    env.tick();
+    expect(env.sent.some((m) => m.message.type === "room")).toBe(false);
+    expect(deltas(env.sent).length).toBeGreaterThan(0);
+  });
 });

@@ -33,6 +33,9 @@ const EVENTS_PER_PUSH = 200;
 /** A socket over BACKPRESSURE_BYTES for this long is closed (code 4008) instead of waited for. */
 export const SLOW_CLIENT_MS = 10_000;
 export const SLOW_CLIENT_CLOSE = { code: 4008, reason: "too slow: updates could not be delivered" } as const;
+/** After an operator restore, a browser whose character does not exist in the restored world is closed
+ * with this; it reconnects by itself and, its resume token finding no character, joins afresh. */
+export const WORLD_RESTORED_CLOSE = { code: 4010, reason: "the world was restored; join again" } as const;
 
 export interface ViewSyncOptions {
   /** Send patches every this many ticks (1 = every tick). */
@@ -66,14 +69,14 @@ export function interestingActors(
   s: { interest: InterestSet; actor: { entityId: string } },
   self: EntityView,
 ): EntityView[] {
-  const hits = reads
-    .queryRadius(self.roomId, self.pos, s.interest.exitRadius)
-    .filter((h) => h.entity.kind !== "object");
-  const ids = s.interest.update(
-    hits.map((h) => ({ id: h.entity.id, distance: h.distance })),
-    s.actor.entityId,
-  );
-  return hits.filter((h) => ids.has(h.entity.id)).map((h) => h.entity);
+  const hits = reads.queryRadius(self.roomId, self.pos, s.interest.exitRadius);
+  const candidates: { id: string; distance: number }[] = [];
+  for (const h of hits)
+    if (h.entity.kind !== "object") candidates.push({ id: h.entity.id, distance: h.distance });
+  const ids = s.interest.update(candidates, s.actor.entityId);
+  const visible: EntityView[] = [];
+  for (const h of hits) if (h.entity.kind !== "object" && ids.has(h.entity.id)) visible.push(h.entity);
+  return visible;
 }
 
 export function createViewSync(
@@ -86,7 +89,12 @@ export function createViewSync(
 ): ViewSync {
   const patchEvery = Math.max(1, Math.floor(options.patchEveryTicks ?? 1));
   const now = options.now ?? (() => performance.now());
-  const history = new ChatHistory();
+  let history = new ChatHistory();
+  /** The world (`reads.worldEpoch`) the history and each browser's view were built from: when the
+   * operator restores another, every browser gets the whole view again (a "room" message) instead of
+   * a delta against a world that no longer exists, and the chat of the abandoned timeline goes. */
+  let historyEpoch = reads.worldEpoch;
+  const viewEpoch = new WeakMap<HumanSession, number>();
   /** Since when each session's socket has been over the backpressure limit. */
   const behindSince = new WeakMap<HumanSession, number>();
   /** Each actor's wire form and delta records, made once per patch and shared by every viewer. */
@@ -152,6 +160,7 @@ export function createViewSync(
   }
 
   function enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView {
+    viewEpoch.set(s, reads.worldEpoch);
     s.roomId = self.roomId;
     s.lastSeq = afterSeq;
     s.sent.clear();
@@ -167,7 +176,8 @@ export function createViewSync(
     };
   }
 
-  function pushTo(s: HumanSession, info: TickInfo): void {
+  /** `resync`: the world was replaced, so the browser's view is of another world: send it whole. */
+  function pushTo(s: HumanSession, info: TickInfo, resync: boolean): void {
     const ws = s.ws!;
     if (ws.bufferedAmount > BACKPRESSURE_BYTES) {
       const since = behindSince.get(s);
@@ -181,8 +191,11 @@ export function createViewSync(
     }
     behindSince.delete(s);
     const self = reads.getEntity(s.actor.entityId);
-    if (!self) return;
-    if (self.roomId !== s.roomId) {
+    if (!self) {
+      if (resync) ws.close(WORLD_RESTORED_CLOSE.code, WORLD_RESTORED_CLOSE.reason);
+      return;
+    }
+    if (resync || self.roomId !== s.roomId) {
       const firstSeqHere = info.events.find((e) => e.roomId === self.roomId)?.seq;
       const afterSeq = firstSeqHere !== undefined ? firstSeqHere - 1 : reads.latestSeq(self.roomId);
       send(s, {
@@ -201,6 +214,10 @@ export function createViewSync(
   }
 
   function pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void {
+    if (reads.worldEpoch !== historyEpoch) {
+      historyEpoch = reads.worldEpoch;
+      history = new ChatHistory();
+    }
     for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
     if (info.tick % patchEvery !== 0) return;
     fragments.begin();
@@ -221,7 +238,7 @@ export function createViewSync(
     for (const s of sessions) {
       if (!s.ws || !s.roomId) continue;
       try {
-        pushTo(s, info);
+        pushTo(s, info, viewEpoch.get(s) !== reads.worldEpoch);
         if (radarDue && s.roomId) {
           const dots = dotsByRoom.get(s.roomId) ?? roomDots(reads, s.roomId);
           dotsByRoom.set(s.roomId, dots);
