@@ -95,6 +95,10 @@ export interface LoadReport {
   watchers: number;
   droppedConnections: number;
   dropReasons: string[];
+  /** Humans that got in, and those refused (or never welcomed) after every attempt. */
+  humansJoined: number;
+  joinFailures: number;
+  joinFailureSamples: string[];
   rateLimited: { serverTotal: number; answersSeen: number };
   cursorErrors: number;
   cursorErrorSamples: string[];
@@ -213,6 +217,9 @@ const DEFAULT_BOX = { tx0: 16, ty0: 11, tx1: 28, ty1: 20 };
 const STILL_MS = 300;
 /** A move nobody saw within this is counted as lost (not as a latency). */
 const PENDING_MS = 3000;
+/** How long a human may wait for its welcome, and how often a refused join is tried again. */
+const WELCOME_TIMEOUT_MS = 60_000;
+const JOIN_ATTEMPTS = 5;
 
 interface PendingMove {
   t0: number;
@@ -295,8 +302,18 @@ function connectHuman(
     nextChatAt: performance.now() + rand(3000, 12_000),
     closedByUs: false,
   };
+  let refused: (error: Error) => void = () => {};
   const welcomed = new Promise<void>((resolve, reject) => {
+    refused = reject;
     ws.once("error", reject);
+    // A socket the server refuses (admission caps, load shedding: close 1013) or that never gets
+    // its welcome must not park the join loop forever.
+    const timer = setTimeout(() => {
+      reject(new Error(`human ${index}: no welcome within ${WELCOME_TIMEOUT_MS} ms`));
+      ws.terminate();
+    }, WELCOME_TIMEOUT_MS);
+    timer.unref();
+    ws.once("close", () => clearTimeout(timer));
     ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Load ${index}` })));
     const reader = new ServerFrameReader();
     ws.on("message", (data: Buffer, isBinary: boolean) => {
@@ -318,6 +335,7 @@ function connectHuman(
       };
       if (msg.type === "welcome") {
         human.entityId = msg.entityId;
+        clearTimeout(timer);
         resolve();
       } else if (msg.type === "delta") {
         // Updates only: an entity entering this view (add) says nothing about when it moved.
@@ -337,7 +355,9 @@ function connectHuman(
     });
   });
   ws.on("close", (code, reason) => {
-    if (!human.closedByUs) onDrop(`human ${index}: closed ${code} ${reason.toString()}`.trim());
+    const why = `human ${index}: closed ${code} ${reason.toString()}`.trim();
+    if (!human.entityId) refused(new Error(`${why} before its welcome`));
+    else if (!human.closedByUs) onDrop(why);
   });
   ws.on("error", () => {});
   return { human, welcomed };
@@ -625,6 +645,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   };
   const humans: Human[] = [];
   const dropReasons: string[] = [];
+  const joinFailures: string[] = [];
   let stopping = false;
   const timers: ReturnType<typeof setInterval>[] = [];
   try {
@@ -653,28 +674,56 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     });
     const baseUrl = gateway.baseUrl;
     log(`load: gateway ready at ${baseUrl} in ${gateway.startupMs} ms`);
-    const scrape = async (): Promise<Scrape> => {
-      const res = await fetch(`${baseUrl}/world/metrics`, { signal: AbortSignal.timeout(10_000) });
+    // A gateway at its limit answers slowly: a scrape is tried 3 times (30 s each) before the run
+    // gives up, and a progress point whose scrape failed is skipped rather than ending the run.
+    const scrapeOnce = async (): Promise<Scrape> => {
+      const res = await fetch(`${baseUrl}/world/metrics`, { signal: AbortSignal.timeout(30_000) });
       if (!res.ok) throw new Error(`metrics answered ${res.status}`);
       return parseMetrics(await res.text(), performance.now());
     };
+    const scrape = async (): Promise<Scrape> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await scrapeOnce();
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          log(`load: metrics scrape failed (${(error as Error).message}); trying again`);
+        }
+      }
+    };
 
-    // Everyone joins first (in small batches, so joining is not what is measured).
-    for (let i = 0; i < options.humans; i += 20) {
-      const batch = Array.from({ length: Math.min(20, options.humans - i) }, (_, k) =>
-        connectHuman(
+    // Everyone joins first (in small batches, so joining is not what is measured). A refused join
+    // (the gateway sheds new sockets while its tick is near the deadline) is tried again a few times
+    // with a pause; one that never gets in is reported, not waited for.
+    const joinHuman = async (index: number): Promise<Human | undefined> => {
+      for (let attempt = 1; attempt <= JOIN_ATTEMPTS; attempt++) {
+        const { human, welcomed } = connectHuman(
           baseUrl,
-          i + k,
+          index,
           shared,
           (reason) => {
             if (!stopping) dropReasons.push(reason);
           },
-          i + k < watchers,
-        ),
-      );
-      await Promise.all(batch.map((b) => b.welcomed));
-      humans.push(...batch.map((b) => b.human));
+          index < watchers,
+        );
+        try {
+          await welcomed;
+          return human;
+        } catch (error) {
+          if (attempt === JOIN_ATTEMPTS) joinFailures.push((error as Error).message);
+          else await new Promise((r) => setTimeout(r, 2000 * attempt));
+        }
+      }
+      return undefined;
+    };
+    for (let i = 0; i < options.humans; i += 20) {
+      const batch = Array.from({ length: Math.min(20, options.humans - i) }, (_, k) => joinHuman(i + k));
+      for (const human of await Promise.all(batch)) if (human) humans.push(human);
     }
+    if (joinFailures.length)
+      log(
+        `load: ${joinFailures.length} humans could not join (e.g. ${joinFailures[0]}); going on without them`,
+      );
     const agents: AgentState[] = [];
     for (const agentId of agentIds) {
       const res = await fetch(`${baseUrl}/aic/v0.1/join`, {
@@ -781,7 +830,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       await new Promise((r) =>
         setTimeout(r, Math.max(0, Math.min(started + p * everySec * 1000, endAt) - performance.now())),
       );
-      const now = await scrape();
+      let now: Scrape;
+      try {
+        now = await scrapeOnce();
+      } catch (error) {
+        log(`load: no metrics for this period (${(error as Error).message})`);
+        continue;
+      }
       maxRss = Math.max(maxRss, now.rssBytes);
       const dtSec = (now.atMs - previous.atMs) / 1000;
       const bytes = bytesSoFar();
@@ -888,6 +943,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       harnessCpuPct: Math.round(((harnessCpu.user + harnessCpu.system) / 1e6 / elapsedSec) * 1000) / 10,
       watchers: Math.min(watchers, humans.length),
       droppedConnections: dropReasons.length,
+      humansJoined: humans.length,
+      joinFailures: joinFailures.length,
+      joinFailureSamples: joinFailures.slice(0, 10),
       dropReasons: dropReasons.slice(0, 20),
       rateLimited: { serverTotal: last.rateLimited, answersSeen: shared.rateLimitedAnswers },
       cursorErrors: shared.cursorErrors.length,
