@@ -12,8 +12,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_beat: { token: randomToken(), name: "Beat Bot" },
     // Only the world signals e2e uses it (it walks to the reading corner and speaks there).
     agent_signals: { token: randomToken(), name: "Signals Bot" },
-    // Only the memory e2e uses it.
+    // Only the memory e2e uses these two (joining another file's agent would change its join cursor).
     agent_memo: { token: randomToken(), name: "Memo Bot" },
+    agent_memo_peer: { token: randomToken(), name: "Memo Peer" },
   };
   const gateway = await startGateway({
     pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY } },
@@ -31,6 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_beat: { token: agents.agent_beat.token },
       agent_signals: { token: agents.agent_signals.token },
       agent_memo: { token: agents.agent_memo.token },
+      agent_memo_peer: { token: agents.agent_memo_peer.token },
     },
   };
   project.provide("gateway", provided);

@@ -59,10 +59,10 @@ describe("reflection memory over HTTP", () => {
     expect(bad.json.error).toMatchObject({ code: "bad_request", retryable: false });
     const unknownKey = await call("memory/reflect", { ...body, txId: `tx_e2e_memo_key_${runId}`, mood: "x" });
     expect(unknownKey.status).toBe(400);
-    // agent_memo's credential writing agent_helper's memory: forbidden.
+    // agent_memo's credential writing agent_memo_peer's memory: forbidden.
     const other = await call("memory/reflect", {
       ...body,
-      agentId: "agent_helper",
+      agentId: "agent_memo_peer",
       txId: `tx_e2e_memo_o_${runId}`,
     });
     expect(other.status).toBe(403);
@@ -84,12 +84,10 @@ describe("reflection memory over HTTP", () => {
     expect(seen.json.data.memory).toEqual(beat.json.data.memory);
 
     // Another agent never sees it.
-    await call("join", { agentId: "agent_helper", roomId: "lobby" }, "agent_helper");
-    const theirs = await call(
-      "heartbeat",
-      { agentId: "agent_helper", roomId: "lobby", memory: 20 },
-      "agent_helper",
-    );
+    const peer = "agent_memo_peer";
+    await call("join", { agentId: peer, roomId: "lobby" }, peer);
+    const theirs = await call("heartbeat", { agentId: peer, roomId: "lobby", memory: 20 }, peer);
+    expect(theirs.status).toBe(200);
     expect(theirs.text).not.toContain(body.content);
   });
 });

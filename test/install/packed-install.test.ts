@@ -60,6 +60,7 @@ const TOOLS = [
   "ocw_move_to",
   "ocw_interact",
   "ocw_chat_send",
+  "ocw_reflect",
 ];
 
 function run(
@@ -180,6 +181,7 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
       "ocw_move_to",
       "ocw_interact",
       "ocw_chat_send",
+      "ocw_reflect",
     ]);
     expect(inspect.services).toEqual(["openclawworld-world"]);
     // /aic/v0.1 and /world (plugin auth), /openclawworld/admin (gateway auth: operator save/load).
