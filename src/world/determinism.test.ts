@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { canonicalHash } from "./snapshot.ts";
-import { type Command, runScript, type Script, seededScript } from "./testing/scenario.ts";
+import { runScript, scriptArb, seededScript } from "./testing/scenario.ts";
 import { SNAPSHOT_FORMAT, type WorldDefinition, type WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
 
@@ -14,16 +14,6 @@ const lobbyDir = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));
 const lobby = await loadWorldDir(lobbyDir);
 // Short retention keeps per-tick snapshot hashing cheap; the rules are the same.
 const def: WorldDefinition = { ...lobby, eventRetention: 150, proximityDebounceTicks: 2 };
-
-const command = fc.tuple(
-  fc.nat(999),
-  fc.nat(999),
-  fc.nat(999),
-  fc.nat(999),
-  fc.nat(999),
-) as fc.Arbitrary<Command>;
-const scriptArb = (ticks: number): fc.Arbitrary<Script> =>
-  fc.array(fc.array(command, { maxLength: 3 }), { minLength: ticks, maxLength: ticks });
 
 function roundTrip(snapshot: WorldSnapshot): WorldSnapshot {
   return JSON.parse(JSON.stringify(snapshot)) as WorldSnapshot;

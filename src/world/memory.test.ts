@@ -19,7 +19,7 @@ import {
 } from "./memory.ts";
 import { smallWorld } from "./testing/fixtures.ts";
 import { join, one, run } from "./testing/helpers.ts";
-import { type Command, commandToInput, runScript, type Script } from "./testing/scenario.ts";
+import { commandToInput, runScript, scriptArb } from "./testing/scenario.ts";
 import type { Input, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
 
@@ -45,16 +45,6 @@ function reflect(entityId: string, over: Partial<Extract<Input, { kind: "reflect
     ...over,
   };
 }
-
-const command = fc.tuple(
-  fc.nat(999),
-  fc.nat(999),
-  fc.nat(999),
-  fc.nat(999),
-  fc.nat(999),
-) as fc.Arbitrary<Command>;
-const scriptArb = (ticks: number): fc.Arbitrary<Script> =>
-  fc.array(fc.array(command, { maxLength: 3 }), { minLength: ticks, maxLength: ticks });
 
 describe("reflections", () => {
   it("are stored for the reflecting agent only, with the tick's simulation time and a fresh id", () => {

@@ -1,5 +1,6 @@
 // Random input scripts for determinism tests: a command is a tuple of small integers, so fast-check
 // can generate and shrink them and a seeded generator can build the same script in another process.
+import fc from "fast-check";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { canonicalHash, sha256Hex } from "../snapshot.ts";
@@ -11,6 +12,17 @@ export const ACTORS = ["agt_a", "agt_b", "hum_c", "hum_d", "agt_e"] as const;
 export type Command = [number, number, number, number, number];
 /** One tick's commands. */
 export type Script = Command[][];
+
+const commandArb = fc.tuple(
+  fc.nat(999),
+  fc.nat(999),
+  fc.nat(999),
+  fc.nat(999),
+  fc.nat(999),
+) as fc.Arbitrary<Command>;
+/** fast-check arbitrary of a script of exactly `ticks` ticks, up to 3 commands each. */
+export const scriptArb = (ticks: number): fc.Arbitrary<Script> =>
+  fc.array(fc.array(commandArb, { maxLength: 3 }), { minLength: ticks, maxLength: ticks });
 
 export function commandToInput(def: WorldDefinition, cmd: Command): Input {
   const [actorIx, kindIx, a, b, c] = cmd;
