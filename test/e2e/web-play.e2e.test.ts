@@ -5,7 +5,14 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, ocw, until, type WatchedPage, watchedPage } from "../support/browser.ts";
+import {
+  launchBrowser,
+  lobbyBlocked,
+  ocw,
+  until,
+  type WatchedPage,
+  watchedPage,
+} from "../support/browser.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 interface Seen {
@@ -104,12 +111,7 @@ const doorOpen = (page: Page) =>
   ocw<{ state: { open: boolean } }>(page, `object(${JSON.stringify(DOOR.id)})`).then((o) => o.state.open);
 
 beforeAll(async () => {
-  const map = (await (await fetch(`${gateway().baseUrl}/world/maps/lobby.json`)).json()) as {
-    width: number;
-    layers: { name: string; data?: number[] }[];
-  };
-  const collision = map.layers.find((l) => l.name === "collision")!.data!;
-  blocked = (tx, ty) => collision[ty * map.width + tx] !== 0;
+  blocked = await lobbyBlocked(gateway().baseUrl);
   browser = await launchBrowser();
   ada = await open("Ada");
   ben = await open("Ben");

@@ -3,7 +3,14 @@
 // browser that drops its connection resumes with a full snapshot, then follows moves by deltas again.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, ocw, until, type WatchedPage, watchedPage } from "../support/browser.ts";
+import {
+  launchBrowser,
+  lobbyBlocked,
+  ocw,
+  until,
+  type WatchedPage,
+  watchedPage,
+} from "../support/browser.ts";
 import { gateway } from "./fixtures.ts";
 
 interface Seen {
@@ -57,12 +64,7 @@ async function walkSeenBy(walker: Page, watcher: Page, to: { tx: number; ty: num
 }
 
 beforeAll(async () => {
-  const map = (await (await fetch(`${gateway().baseUrl}/world/maps/lobby.json`)).json()) as {
-    width: number;
-    layers: { name: string; data?: number[] }[];
-  };
-  const collision = map.layers.find((l) => l.name === "collision")!.data!;
-  blocked = (tx, ty) => collision[ty * map.width + tx] !== 0;
+  blocked = await lobbyBlocked(gateway().baseUrl);
   browser = await launchBrowser();
   dee = await open("Dee");
   eve = await open("Eve");

@@ -3,7 +3,14 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, ocw, until, type WatchedPage, watchedPage } from "../support/browser.ts";
+import {
+  launchBrowser,
+  lobbyBlocked,
+  ocw,
+  until,
+  type WatchedPage,
+  watchedPage,
+} from "../support/browser.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 interface Seen {
@@ -26,12 +33,7 @@ let blocked: (tx: number, ty: number) => boolean;
 
 beforeAll(async () => {
   const gw = gateway();
-  const map = (await (await fetch(`${gw.baseUrl}/world/maps/lobby.json`)).json()) as {
-    width: number;
-    layers: { name: string; data?: number[] }[];
-  };
-  const collision = map.layers.find((l) => l.name === "collision")!.data!;
-  blocked = (tx, ty) => collision[ty * map.width + tx] !== 0;
+  blocked = await lobbyBlocked(gw.baseUrl);
   browser = await launchBrowser();
   alice = await watchedPage(browser);
   bob = await watchedPage(browser);

@@ -72,3 +72,13 @@ export async function until<T>(
   }
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
+
+/** Whether a lobby tile blocks walking, read from the map file the gateway serves (the one it loaded). */
+export async function lobbyBlocked(baseUrl: string): Promise<(tx: number, ty: number) => boolean> {
+  const map = (await (await fetch(`${baseUrl}/world/maps/lobby.json`)).json()) as {
+    width: number;
+    layers: { name: string; data?: number[] }[];
+  };
+  const collision = map.layers.find((l) => l.name === "collision")!.data!;
+  return (tx, ty) => collision[ty * map.width + tx] !== 0;
+}
