@@ -20,6 +20,11 @@ export const MAX_NEIGHBORS_BOUND = 256;
 /** Fine cells per side of a spatial-grid cell (those are one radius wide). */
 const FINE = 4;
 
+/** An actor's places during a scan: all taken, some free, or no partner at all. */
+const FULL = 0;
+const OPEN = 1;
+const ALONE = 2;
+
 /** A reported change of one pair, ordered by id (a.id < b.id). */
 export interface ProximityChange {
   a: Actor;
@@ -137,13 +142,13 @@ export class ProximityTracker {
       px[at] = actor.x;
       py[at] = actor.y;
       ph[at] = actor.handle;
-      open[at] = actor.proximityCount < max ? 1 : 0;
+      open[at] = actor.proximityCount === 0 ? ALONE : actor.proximityCount < max ? OPEN : FULL;
       pc[at] = cell;
     }
     const r2 = radius * radius;
     const slack = size * 1e-6; // float slack on the ring bound (cell assignment rounds)
     for (let i = 0; i < n; i++) {
-      if (open[i] === 0) continue;
+      if (open[i] === FULL) continue;
       const sx = px[i]!;
       const sy = py[i]!;
       const cell = pc[i]!;
@@ -192,8 +197,9 @@ export class ProximityTracker {
     const sx = px[i]!;
     const sy = py[i]!;
     const sh = ph[i]!;
+    const all = open[i] === ALONE; // someone alone also looks at the full: it may take a place
     for (let j = j0; j < j1; j++) {
-      if (open[j] === 0 || j === i) continue;
+      if ((open[j] === FULL && !all) || j === i) continue;
       const dx = px[j]! - sx;
       const dy = py[j]! - sy;
       const d2 = dx * dx + dy * dy;
@@ -317,14 +323,22 @@ export class ProximityTracker {
     return changed;
   }
 
-  /** Enters the first `count` ready pairs, nearest first, while both sides have a free place. */
+  /** Enters the first `count` ready pairs, nearest first, while both sides have a free place. One
+   * exception keeps a crowd from leaving anyone out (someone arriving at an idle crowd whose places
+   * are all taken would otherwise perceive nobody until one of them walked away): a pair of someone
+   * alone and someone full enters when the full one's farthest partner keeps another partner; that
+   * pair leaves (at most once per full actor a tick). Nobody is left alone by a swap, so swaps do
+   * not cascade: each gives one more actor a partner. */
   private admit(count: number, maxNeighbors: number, changed: ProximityChange[]): void {
     const t = this.pairs;
     let n = 0;
+    let swaps = false;
     for (let k = 0; k < count; k++) {
       const d = this.ready[k]!;
-      if (t.loActor[d]!.proximityCount < maxNeighbors && t.hiActor[d]!.proximityCount < maxNeighbors)
-        this.ready[n++] = d;
+      const a = t.loActor[d]!.proximityCount;
+      const b = t.hiActor[d]!.proximityCount;
+      if (a === 0 || b === 0) swaps = true; // the other may be (or become) full: a swap
+      if ((a < maxNeighbors && b < maxNeighbors) || a === 0 || b === 0) this.ready[n++] = d;
     }
     const order = Array.from(this.ready.subarray(0, n));
     if (n > 1) {
@@ -337,16 +351,55 @@ export class ProximityTracker {
           hi[p]! - hi[q]!,
       );
     }
+    // Partners as they were before this tick's entries (an entry of this tick is not swapped out).
+    const farthest = swaps ? this.farthestPartners() : undefined;
+    const swapped = new Set<Actor>();
     for (const d of order) {
       const a = t.loActor[d]!;
       const b = t.hiActor[d]!;
-      if (a.proximityCount >= maxNeighbors || b.proximityCount >= maxNeighbors) continue;
+      if (a.proximityCount >= maxNeighbors || b.proximityCount >= maxNeighbors) {
+        const full = a.proximityCount >= maxNeighbors ? a : b;
+        const alone = full === a ? b : a;
+        if (alone.proximityCount !== 0 || swapped.has(full)) continue;
+        const f = farthest!.get(full);
+        if (f === undefined || t.inside[f] !== 1) continue;
+        const partner = t.loActor[f] === full ? t.hiActor[f]! : t.loActor[f]!;
+        if (partner.proximityCount < 2) continue;
+        t.inside[f] = 0; // counter is 0: dropped by settle()
+        full.proximityCount--;
+        partner.proximityCount--;
+        changed.push(change(full, partner, false));
+        swapped.add(full);
+      }
       t.inside[d] = 1;
       t.counter[d] = 0;
       a.proximityCount++;
       b.proximityCount++;
       changed.push(change(a, b, true));
     }
+  }
+
+  /** Each actor's farthest reported partner (the dense index of the pair). */
+  private farthestPartners(): Map<Actor, number> {
+    const t = this.pairs;
+    const out = new Map<Actor, number>();
+    for (let d = 0; d < t.size; d++) {
+      if (t.inside[d] !== 1) continue;
+      const a = t.loActor[d]!;
+      const b = t.hiActor[d]!;
+      for (const [self, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const best = out.get(self);
+        if (best === undefined) out.set(self, d);
+        else {
+          const current = t.loActor[best] === self ? t.hiActor[best]! : t.loActor[best]!;
+          if (nearer(self, current, other)) out.set(self, d);
+        }
+      }
+    }
+    return out;
   }
 
   /** Drops every pair involving `actor`; returns those that were reported inside, sorted. */
@@ -384,6 +437,13 @@ export function tieKey(a: number, b: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
   h ^= h >>> 15;
   return h >>> 0;
+}
+
+/** Whether `p` ranks before `q` among `self`'s neighbours (the order of the nearest-k selection). */
+function nearer(self: Actor, p: Actor, q: Actor): boolean {
+  const pd = (p.x - self.x) * (p.x - self.x) + (p.y - self.y) * (p.y - self.y);
+  const qd = (q.x - self.x) * (q.x - self.x) + (q.y - self.y) * (q.y - self.y);
+  return before(pd, tieKey(self.handle, p.handle), p.handle, qd, tieKey(self.handle, q.handle), q.handle);
 }
 
 /** Whether neighbour p (squared distance, tie key, handle) ranks before neighbour q. */

@@ -1,7 +1,7 @@
 // The load harness's crowd, in-process: N agents in the bundled lobby walking its plaza (the tile box
 // `npm run load` uses), each picking a new destination now and then. Seeded (an LCG), so a bench and
 // a test drive the very same crowd. Used by bench/crowd.bench.ts and the proximity tests.
-import type { Input } from "../types.ts";
+import type { Input, WorldEvent } from "../types.ts";
 import type { World } from "../world.ts";
 
 /** The harness's walk box (scripts/lib/load.ts DEFAULT_BOX). */
@@ -17,6 +17,8 @@ export function lcg(seed: number): () => number {
 
 export class Crowd {
   readonly ids: string[];
+  /** The events of the join ticks. */
+  readonly joinEvents: WorldEvent[] = [];
   private readonly rand: () => number;
   private readonly busyUntil: Int32Array;
   private tick = 0;
@@ -27,11 +29,10 @@ export class Crowd {
     this.ids = Array.from({ length: n }, (_, i) => `agt_crowd_${i}`);
     this.busyUntil = new Int32Array(n);
     for (let i = 0; i < n; i += 50) {
-      world.step(
-        this.ids
-          .slice(i, i + 50)
-          .map((entityId): Input => ({ kind: "join", entityId, actorKind: "agent", name: entityId })),
-      );
+      const joins = this.ids
+        .slice(i, i + 50)
+        .map((entityId): Input => ({ kind: "join", entityId, actorKind: "agent", name: entityId }));
+      this.joinEvents.push(...world.step(joins).events);
     }
   }
 
