@@ -16,7 +16,7 @@ import { World } from "../src/world/world.ts";
 
 const SIZES = (process.env.CROWD_SIZES ?? "150,300,600,1000").split(",").map(Number);
 const WARM_TICKS = 100;
-const MEASURED_TICKS = 200;
+const MEASURED_TICKS = Number(process.env.CROWD_TICKS ?? 200);
 
 const lobby = await loadWorldDir(fileURLToPath(new URL("../worlds/lobby", import.meta.url)));
 const CAPS = (process.env.CROWD_CAPS ?? String(lobby.proximityMaxNeighbors)).split(",").map(Number);
