@@ -371,6 +371,33 @@ describe("proximity in the lobby crowd", () => {
     for (const set of partners.values()) expect(set.size).toBeLessThanOrEqual(max);
   });
 
+  it("a snapshot from a larger cap restores: those over the new cap only lose partners", () => {
+    const wide = { ...lobby, eventRetention: 200, proximityMaxNeighbors: 256 };
+    const world = World.create(wide);
+    const crowd = new Crowd(world, 40);
+    for (let t = 0; t < 60; t++) world.step(crowd.inputs());
+    const max = 3;
+    const restored = World.restore({ ...wide, proximityMaxNeighbors: max }, world.snapshot());
+    const counts = () => {
+      const out = new Map<string, number>(crowd.ids.map((id) => [id, 0]));
+      for (const p of restored.snapshot().state.proximity as { a: string; b: string; inside: boolean }[]) {
+        if (!p.inside) continue;
+        out.set(p.a, out.get(p.a)! + 1);
+        out.set(p.b, out.get(p.b)! + 1);
+      }
+      return out;
+    };
+    let before = counts();
+    expect(Math.max(...before.values())).toBeGreaterThan(max);
+    for (let t = 0; t < 200; t++) {
+      restored.step(crowd.inputs());
+      const after = counts();
+      for (const [id, n] of after) expect(n).toBeLessThanOrEqual(Math.max(max, before.get(id)!));
+      before = after;
+    }
+    expect(Math.max(...before.values())).toBeLessThanOrEqual(max);
+  });
+
   it("snapshot at tick k, restore, run on == the uninterrupted run while the cap binds", () => {
     const def = { ...lobby, eventRetention: 200, proximityMaxNeighbors: 3 };
     const ticks = 160;

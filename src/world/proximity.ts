@@ -6,10 +6,13 @@
 //    place; when places are short, nearer pairs enter first (the order of settle()).
 //  - A reported pair stays while within the radius (debounced as before): a crowd walking past does
 //    not push out whom an actor already perceives, so the pairs, and the events, do not churn.
+//  - Someone with no partner also looks at full actors, and may take the place of one's farthest
+//    partner if that partner keeps another (admit()): nobody in a crowd is left perceiving no one.
 // With fewer than `maxNeighbors` others within the radius nobody is ever full, every pair within the
 // radius is a candidate, and this is plain radius membership. Pair state lives in a PairTable keyed by
 // the two actors' handles; everything that decides future changes is the pairs' reported state and
-// debounce counter (in the snapshot) and the actors' positions and handles.
+// debounce counter (in the snapshot), the actors' positions and handles, and each actor's number of
+// partners (Actor.proximityCount, counted from the pairs on restore).
 import { type Actor, compareIds } from "./actor.ts";
 import { PairTable } from "./pair-table.ts";
 import type { SpatialGrid } from "./spatial-grid.ts";
