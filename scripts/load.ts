@@ -18,6 +18,8 @@ const { values } = parseArgs({
     "patch-rate": { type: "string" },
     "tool-share": { type: "string", default: "0.2" },
     watchers: { type: "string", default: "64" },
+    /** A directory: the gateway writes a V8 CPU profile (.cpuprofile) there when the run stops. */
+    "cpu-prof": { type: "string" },
   },
 });
 const humans = Number(values.humans);
@@ -92,6 +94,7 @@ const report = await runLoad({
   toolShare,
   watchers,
   ...(patchRate ? { patchRate } : {}),
+  ...(values["cpu-prof"] ? { cpuProfileDir: path.resolve(values["cpu-prof"]) } : {}),
 });
 const dir = path.join(PROJECT_DIR, ".test-artifacts");
 await mkdir(dir, { recursive: true });

@@ -26,6 +26,8 @@ export interface LaunchOptions {
   /** Mirror the gateway's stdout/stderr here as well as into the log file. */
   echo?: NodeJS.WritableStream;
   readyTimeoutMs?: number;
+  /** See RunOptions.cpuProfileDir. */
+  cpuProfileDir?: string;
 }
 
 export interface LaunchedGateway {
@@ -164,6 +166,9 @@ export interface RunOptions {
   cwd?: string;
   /** Run as a user would, without the test runner's environment (see gatewayEnv). */
   asUser?: boolean;
+  /** Write a V8 CPU profile of the gateway into this directory when it stops (node --cpu-prof;
+   * NODE_OPTIONS may not carry that flag). */
+  cpuProfileDir?: string;
 }
 
 /** Starts `openclaw gateway run` on the config in `dirs` and waits until the world is running. */
@@ -176,7 +181,18 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
   const started = Date.now();
   const child = spawn(
     NODE_BIN,
-    [OPENCLAW_BIN, "gateway", "run", "--port", String(port), "--bind", "loopback", "--auth", "token"],
+    [
+      ...(options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+      OPENCLAW_BIN,
+      "gateway",
+      "run",
+      "--port",
+      String(port),
+      "--bind",
+      "loopback",
+      "--auth",
+      "token",
+    ],
     { cwd: options.cwd ?? PROJECT_DIR, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const log = createWriteStream(logFile, { flags: "a" });

@@ -47,6 +47,8 @@ export interface LoadOptions {
   toolShare?: number;
   /** How many humans decode deltas to observe moves (default 64). */
   watchers?: number;
+  /** Write the gateway's V8 CPU profile here when it stops (where its time goes under this load). */
+  cpuProfileDir?: string;
 }
 
 /** Who sent a move: a browser over WebSocket, an agent over AIC HTTP, an agent through the tools. */
@@ -671,6 +673,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         agents: { entries: Object.fromEntries(["main", ...toolAgentIds].map((id) => [id, {}])) },
       },
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
+      ...(options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}),
     });
     const baseUrl = gateway.baseUrl;
     log(`load: gateway ready at ${baseUrl} in ${gateway.startupMs} ms`);
