@@ -81,9 +81,11 @@ export class RoomCrowd {
   }
 
   /**
-   * The `limit` actors nearest to (x, y) within `radius`, except `skip` (an index, or -1), nearest
-   * first, ties by index (id). Writes their indices to `out` and squared distances to `outD2`
-   * (both at least `limit` long) and returns how many.
+   * The `limit` actors nearest to (x, y) within `radius`, except `skip` (an index, or -1), ranked by
+   * distance, ties by index (id). Writes their indices to `out` and squared distances to `outD2`
+   * (both at least `limit` long) and returns how many. The first `split` (default: all) are the
+   * nearest `split`, in no particular order (a caller that only asks "among the nearest split?"
+   * saves the sort); the rest follow nearest first.
    */
   nearest(
     x: number,
@@ -93,6 +95,7 @@ export class RoomCrowd {
     skip: number,
     out: Int32Array,
     outD2: Float64Array,
+    split = 0,
   ): number {
     const heap = new NearestHeap(out, outD2, limit);
     const r2 = radius * radius;
@@ -107,7 +110,7 @@ export class RoomCrowd {
     if (this.size <= 4 * limit) {
       // A small room: every actor is a candidate anyway.
       for (let i = 0; i < this.size; i++) visit(i);
-      return heap.sorted();
+      return heap.sorted(split);
     }
     // Rings of cells around the viewer's cell, nearest ring first. After ring r, anything unseen is
     // beyond the block's unclipped edges: stop when that is farther than the radius, or farther than
@@ -136,7 +139,7 @@ export class RoomCrowd {
       if (unseen === Infinity || unseen > radius) break;
       if (heap.full() && heap.worstD2() < unseen * unseen) break;
     }
-    return heap.sorted();
+    return heap.sorted(split);
   }
 }
 
@@ -210,9 +213,10 @@ class NearestHeap {
     this.down(0, this.count);
   }
 
-  /** Sorts the arrays in place, nearest first (heapsort), and returns the count. */
-  sorted(): number {
-    for (let end = this.count - 1; end > 0; end--) {
+  /** Sorts the arrays in place, nearest first (heapsort), down to `split`: the first `split` stay a
+   * heap (the nearest `split`, unordered). Returns the count. */
+  sorted(split: number): number {
+    for (let end = this.count - 1; end > 0 && end >= split; end--) {
       this.swap(0, end);
       this.down(0, end);
     }

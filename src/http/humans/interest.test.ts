@@ -255,7 +255,7 @@ describe("visible entity limit", () => {
 });
 
 describe("RoomCrowd.nearest", () => {
-  it("equals a sort of everyone by (distance, index), in a small room and through the grid (fast-check)", () => {
+  it("equals a sort of everyone by (distance, index), in a small room and through the grid, split or not (fast-check)", () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ x: fc.integer({ min: 0, max: 900 }), y: fc.integer({ min: 0, max: 900 }) }), {
@@ -264,19 +264,29 @@ describe("RoomCrowd.nearest", () => {
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 0, max: 1200 }),
         fc.record({ x: fc.integer({ min: -100, max: 1000 }), y: fc.integer({ min: -100, max: 1000 }) }),
-        (points, limit, radius, at) => {
+        fc.integer({ min: 0, max: 40 }),
+        (points, limit, radius, at, split) => {
           const spots = points.map((p, i) => ({ id: `a${String(i).padStart(4, "0")}`, ...p }));
           const crowd = new RoomCrowd(spots.map(view), handles(), CELL);
           const out = new Int32Array(limit);
           const d2 = new Float64Array(limit);
           const skip = spots.length ? 0 : -1;
-          const count = crowd.nearest(at.x, at.y, radius, limit, skip, out, d2);
+          const count = crowd.nearest(at.x, at.y, radius, limit, skip, out, d2, split);
           const want = spots
             .map((s, i) => ({ i, d2: (s.x - at.x) ** 2 + (s.y - at.y) ** 2 }))
             .filter((c) => c.i !== skip && c.d2 <= radius * radius)
             .sort((a, b) => a.d2 - b.d2 || a.i - b.i)
             .slice(0, limit);
-          expect([...out.subarray(0, count)]).toEqual(want.map((c) => c.i));
+          // The nearest `split` as a set, the rest in order.
+          const head = Math.min(split, count);
+          expect(count).toBe(want.length);
+          expect([...out.subarray(0, head)].sort((a, b) => a - b)).toEqual(
+            want
+              .slice(0, head)
+              .map((c) => c.i)
+              .sort((a, b) => a - b),
+          );
+          expect([...out.subarray(head, count)]).toEqual(want.slice(head).map((c) => c.i));
         },
       ),
       { numRuns: 300 },

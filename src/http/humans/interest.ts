@@ -10,11 +10,15 @@
 // minimap through the room-wide radar (radar.ts).
 import { DEFAULT_MAX_VISIBLE } from "../../config/config.ts";
 import type { RoomCrowd } from "./crowd.ts";
+import { HandleMarks } from "./handle-marks.ts";
 
 export { DEFAULT_MAX_VISIBLE };
 
 /** Exit radius over enter radius, and kept rank over admitted rank. */
 export const HYSTERESIS = 1.25;
+
+/** Last patch's members while one viewer's set is chosen (one at a time: a single thread). */
+const scratch = new HandleMarks();
 
 export class InterestSet {
   readonly enterRadius: number;
@@ -24,9 +28,9 @@ export class InterestSet {
   readonly keepRank: number;
   /** Others a newcomer must rank among to enter. */
   readonly admitRank: number;
-  /** Members by wire handle (never reused for another entity). */
-  private members = new Set<number>();
-  private spare = new Set<number>();
+  /** Members by wire handle (never reused for another entity): the first `memberCount`. */
+  private members: Int32Array;
+  private memberCount = 0;
   private readonly order: Int32Array;
   private readonly orderD2: Float64Array;
 
@@ -41,6 +45,7 @@ export class InterestSet {
     this.admitRank = this.keepRank === 0 ? 0 : Math.max(1, Math.floor(this.keepRank / HYSTERESIS));
     this.order = new Int32Array(this.keepRank);
     this.orderD2 = new Float64Array(this.keepRank);
+    this.members = new Int32Array(this.keepRank);
   }
 
   /**
@@ -49,31 +54,35 @@ export class InterestSet {
    * members for the next call.
    */
   select(crowd: RoomCrowd, self: number, x: number, y: number, out: Int32Array): number {
-    const found = crowd.nearest(x, y, this.exitRadius, this.keepRank, self, this.order, this.orderD2);
-    const next = this.spare;
-    next.clear();
+    const found = crowd.nearest(
+      x,
+      y,
+      this.exitRadius,
+      this.keepRank,
+      self,
+      this.order,
+      this.orderD2,
+      this.admitRank,
+    );
+    scratch.begin();
+    for (let k = 0; k < this.memberCount; k++) scratch.add(this.members[k]!);
     let count = 0;
     if (self >= 0) out[count++] = self;
+    let kept = 0;
     const enter2 = this.enterRadius * this.enterRadius;
     for (let rank = 0; rank < found; rank++) {
       const i = this.order[rank]!;
       const h = crowd.handles[i]!;
-      if ((rank < this.admitRank && this.orderD2[rank]! <= enter2) || this.members.has(h)) {
+      if ((rank < this.admitRank && this.orderD2[rank]! <= enter2) || scratch.has(h)) {
         out[count++] = i;
-        next.add(h);
+        this.members[kept++] = h;
       }
     }
-    this.spare = this.members;
-    this.members = next;
+    this.memberCount = kept;
     return count;
   }
 
-  /** Whether the actor with this wire handle is a member (shown as of the last select). */
-  has(handle: number): boolean {
-    return this.members.has(handle);
-  }
-
   clear(): void {
-    this.members.clear();
+    this.memberCount = 0;
   }
 }

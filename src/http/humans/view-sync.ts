@@ -223,7 +223,10 @@ export function createViewSync(
       return;
     }
     behindSince.delete(s);
-    const self = reads.getEntity(s.actor.entityId);
+    // Still in the room it shows (the usual case): its view is in the room's crowd for this patch.
+    const shown = !resync && s.roomId ? crowdOf(s.roomId).crowd : undefined;
+    const at = shown ? shown.indexOf(s.actor.entityId) : -1;
+    const self = shown && at >= 0 ? shown.views[at]! : reads.getEntity(s.actor.entityId);
     if (!self) {
       if (resync) ws.close(WORLD_RESTORED_CLOSE.code, WORLD_RESTORED_CLOSE.reason);
       return;
