@@ -140,6 +140,36 @@ describe("view sync", () => {
     expect(env.sockets[0]!.closed).toBeUndefined();
   });
 
+  it("sends a browser the events it shows, not the proximity changes that are an agent's perception", async () => {
+    const env = await setup();
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    env.sent.length = 0;
+    // b walks up to a, away and back, so their proximity changes; then a says something.
+    const home = env.reads.getEntity(a.actor.entityId)!.tile;
+    for (const dest of [home, { tx: home.tx - 9, ty: home.ty }, home]) {
+      const moved = env.runtime.submit({ kind: "moveTo", entityId: b.actor.entityId, dest });
+      for (let i = 0; i < 80; i++) env.tick();
+      expect(await moved).toMatchObject({ ok: true, value: { result: "accepted" } });
+    }
+    void env.runtime.submit({
+      kind: "chat",
+      entityId: a.actor.entityId,
+      channel: "global",
+      message: "hello b",
+      tx: { key: "t1", payloadHash: "hello b" },
+    });
+    env.tick();
+    const perceived = env.reads.eventsFor(b.actor.entityId, "lobby", 0, 1000).events.map((e) => e.type);
+    expect(perceived).toContain("proximity.exit");
+    expect(perceived).toContain("proximity.enter");
+    const shown = env.sent
+      .filter((m) => m.s === b && m.message.type === "events")
+      .flatMap((m) => (m.message as Extract<ServerMessage, { type: "events" }>).events.map((e) => e.type));
+    expect(shown).toEqual(["chat.message"]);
+    // Nothing is lost: the browser's position in the log is past everything it was not sent.
+    expect(b.lastSeq).toBe(env.reads.latestSeq("lobby"));
+  });
+
   it("after an operator restore every browser gets the whole view again, and events continue", async () => {
     const env = await setup();
     const [a, b] = env.sessions as [HumanSession, HumanSession];

@@ -32,6 +32,15 @@ import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
 const EVENTS_PER_PUSH = 200;
+/** The events a browser is sent: those its page shows (web/client/main.ts, onEvents). Proximity
+ * changes are an agent's perception; a crowd makes hundreds a tick and the browser drew none of them,
+ * so sending them cost a socket write per viewer per patch for nothing. */
+export const BROWSER_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "chat.message",
+  "presence.join",
+  "presence.leave",
+  "object.state_changed",
+]);
 /** A socket over BACKPRESSURE_BYTES for this long is closed (code 4008) instead of waited for. */
 export const SLOW_CLIENT_MS = 10_000;
 export const SLOW_CLIENT_CLOSE = { code: 4008, reason: "too slow: updates could not be delivered" } as const;
@@ -245,7 +254,8 @@ export function createViewSync(
       if (frame) send(s, frame);
     }
     const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
-    if (page.events.length) send(s, { type: "events", events: page.events.map((e) => wireEvent(reads, e)) });
+    const forBrowser = page.events.filter((e) => BROWSER_EVENT_TYPES.has(e.type));
+    if (forBrowser.length) send(s, { type: "events", events: forBrowser.map((e) => wireEvent(reads, e)) });
     s.lastSeq = page.nextSeq;
   }
 
