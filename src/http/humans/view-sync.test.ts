@@ -12,7 +12,13 @@ import { PreparedText } from "./prepared-text.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { type HumanSession, newSession } from "./session.ts";
-import { createViewSync, SLOW_CLIENT_CLOSE, SLOW_CLIENT_MS, type ViewSyncOptions } from "./view-sync.ts";
+import {
+  createViewSync,
+  type PatchDelivery,
+  SLOW_CLIENT_CLOSE,
+  SLOW_CLIENT_MS,
+  type ViewSyncOptions,
+} from "./view-sync.ts";
 import { type DecodedDelta, DeltaDecoder } from "./wire-delta.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -49,7 +55,8 @@ async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
       }),
     () => {},
     new PresenceState(),
-    options,
+    // The fan-out runs its slices at once, so a test reads what a tick sent right after it.
+    { defer: (run) => run(), ...options },
   );
   const sessions: HumanSession[] = [];
   const sockets: ReturnType<typeof fakeSocket>[] = [];
@@ -78,7 +85,7 @@ async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
   return { runtime, reads, view, sent, sessions, sockets, readers, tick, move, ticks: () => ticks };
 }
 
-const deltas = (sent: { message: ServerMessage | DecodedDelta }[]) =>
+const deltas = <M extends { message: ServerMessage | DecodedDelta }>(sent: M[]) =>
   sent.filter((m) => m.message.type === "delta");
 
 describe("view sync", () => {
@@ -99,6 +106,42 @@ describe("view sync", () => {
     const shown = env.sessions[1]!.sent.get(a)!;
     expect(env.reads.tick % 2).toBe(0); // two join ticks + six
     expect(shown.x).toBe(Math.round(env.reads.getEntity(a)!.pos.x));
+  });
+
+  it("fans a patch out after the tick in slices; a patch due meanwhile is skipped and the next heals", async () => {
+    const slices: (() => void)[] = [];
+    const delivered: PatchDelivery[] = [];
+    const env = await setup({
+      defer: (run) => slices.push(run),
+      sliceMs: 0, // one browser per slice
+      onPatchDelivered: (p) => delivered.push(p),
+    });
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    env.sent.length = 0;
+    void env.move(a);
+    env.tick();
+    const first = env.reads.tick;
+    // The tick itself sent nothing: the fan-out waits for the event loop, then one browser a slice.
+    expect(env.sent).toEqual([]);
+    slices.shift()!();
+    expect(new Set(env.sent.map((m) => m.s)).size).toBe(1);
+    // A patch falls due before the other browser was served: skipped, the round finishes as it was.
+    void env.move(a);
+    env.tick();
+    while (slices.length) slices.shift()!();
+    const round1 = deltas(env.sent);
+    expect(new Set(round1.map((m) => m.s))).toEqual(new Set([a, b]));
+    expect(round1.map((m) => (m.message as { tick: number }).tick)).toEqual([first, first]);
+    expect(delivered).toEqual([expect.objectContaining({ browsers: 2, skipped: 1 })]);
+    // The next patch carries what the skipped one had: b's browser has a where a is now.
+    env.tick();
+    while (slices.length) slices.shift()!();
+    expect(delivered).toHaveLength(2);
+    const mover = env.readers
+      .get(b)!
+      .entities()
+      .find((e) => e.id === a.actor.entityId)!;
+    expect(mover.x).toBe(Math.round(env.reads.getEntity(a.actor.entityId)!.pos.x));
   });
 
   it("puts each actor in wire form once per patch: every viewer's delta shares the object", async () => {
