@@ -17,7 +17,7 @@ import { worldReads } from "../src/aic/reads.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
 import { PreparedText } from "../src/http/humans/prepared-text.ts";
 import { PresenceState } from "../src/http/humans/presence-state.ts";
-import type { ServerMessage } from "../src/http/humans/protocol.ts";
+import type { ServerMessage, WireEntity } from "../src/http/humans/protocol.ts";
 import { type HumanSession, newSession } from "../src/http/humans/session.ts";
 import { createViewSync } from "../src/http/humans/view-sync.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
@@ -102,6 +102,7 @@ const beforeSessions: BeforeSession[] = RUN_BEFORE
   ? humanIds.map((id) => ({
       ...newSession(id, fakeSocket(), radius, id),
       interest: new UncappedInterestSet(radius, radius * 1.25),
+      sent: new Map<string, WireEntity>(),
     }))
   : [];
 for (const s of afterSessions)
@@ -152,7 +153,7 @@ const summary = (xs: number[]) => ({
   p99: quantile(xs, 0.99),
   max: quantile(xs, 1),
 });
-const meanVisible = (sessions: { sent: Map<string, unknown> }[]) =>
+const meanVisible = (sessions: { sent: { size: number } }[]) =>
   sessions.length ? r(sessions.reduce((a, s) => a + s.sent.size, 0) / sessions.length) : null;
 const perClientPerSec = (b: number) => (humanIds.length ? r(b / humanIds.length / SECONDS) : null);
 const figures = {
