@@ -1,83 +1,91 @@
 // The load harness's crowd, in-process: N actors of the bundled lobby walking its plaza (the tile box
 // `npm run load` uses), each picking a new destination now and then, as the harness's humans and
-// agents do. It measures the world step and how many events a tick appends, by type. Issue #13: through
-// the gateway the 1,000-participant run is bounded by this crowd, not by the transport — every pair of
-// actors within the proximity radius (4 tiles) enters and leaves proximity as they walk, so the events
-// grow with the square of the crowd, and a room keeps only `event_retention` (5,000) of them.
+// agents do (src/world/testing/crowd.ts). It measures the world step and how many events a tick
+// appends, by type. Issue #13: before proximity was bounded per actor, every pair of actors within
+// the radius (4 tiles) entered and left proximity as they walked, so the events grew with the square
+// of the crowd (12,400 a tick at 1,000) and a room keeps only `event_retention` (5,000) of them; now an
+// actor is in proximity with at most `proximity_max_neighbors` others (the world's, or each of
+// CROWD_CAPS). A second scenario, "pile", sends the whole walking crowd onto one tile at once when the
+// measurement starts (hostile bots), and measures their way there and their stay.
 // Seeded, no wall clock in the world. Last line: one JSON object with the figures per crowd size.
 import { fileURLToPath } from "node:url";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
+import { Crowd } from "../src/world/testing/crowd.ts";
 import type { Input } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
 
 const SIZES = (process.env.CROWD_SIZES ?? "150,300,600,1000").split(",").map(Number);
 const WARM_TICKS = 100;
-const MEASURED_TICKS = 200;
-/** The harness's walk box (scripts/lib/load.ts DEFAULT_BOX). */
-const BOX = { tx0: 16, ty0: 11, tx1: 28, ty1: 20 };
+const MEASURED_TICKS = Number(process.env.CROWD_TICKS ?? 200);
 
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const lobby = await loadWorldDir(fileURLToPath(new URL("../worlds/lobby", import.meta.url)));
+const CAPS = (process.env.CROWD_CAPS ?? String(lobby.proximityMaxNeighbors)).split(",").map(Number);
+const SCENARIOS = (process.env.CROWD_SCENARIOS ?? "walk,pile").split(",") as ("walk" | "pile")[];
+/** A walkable plaza tile beside the fountain. */
+const PILE = { tx: 20, ty: 14 };
 
-const definition = await loadWorldDir(fileURLToPath(new URL("../worlds/lobby", import.meta.url)));
-const figures: Record<string, unknown>[] = [];
-for (const n of SIZES) {
-  const world = World.create(definition);
-  const rand = lcg(n);
-  const ids = Array.from({ length: n }, (_, i) => `agt_crowd_${i}`);
-  for (let i = 0; i < n; i += 50) {
-    world.step(
-      ids
-        .slice(i, i + 50)
-        .map((entityId): Input => ({ kind: "join", entityId, actorKind: "agent", name: entityId })),
-    );
-  }
-  // About one move every 2 s per actor, the harness's pace (20 Hz: 1/40 per tick), never while walking a fresh path.
-  const busyUntil = new Int32Array(n);
+function measure(scenario: "walk" | "pile", n: number, cap: number): Record<string, unknown> {
+  const world = World.create({ ...lobby, proximityMaxNeighbors: cap });
+  const crowd = new Crowd(world, n);
   const times: number[] = [];
   const byType: Record<string, number> = {};
   let events = 0;
+  /** The most proximity events one actor was the subject of in one tick. */
+  let perActorMax = 0;
   for (let t = 0; t < WARM_TICKS + MEASURED_TICKS; t++) {
-    const inputs: Input[] = [];
-    for (let i = 0; i < n; i++) {
-      if (busyUntil[i]! > t || rand() >= 1 / 40) continue;
-      const dest = {
-        tx: BOX.tx0 + Math.floor(rand() * (BOX.tx1 - BOX.tx0 + 1)),
-        ty: BOX.ty0 + Math.floor(rand() * (BOX.ty1 - BOX.ty0 + 1)),
-      };
-      inputs.push({ kind: "moveTo", entityId: ids[i]!, dest });
-      busyUntil[i] = t + 20;
-    }
+    // The pile: the crowd walks as usual, then all at once heads for one tile and stays there.
+    const inputs: Input[] =
+      scenario === "walk" || t < WARM_TICKS
+        ? crowd.inputs()
+        : t === WARM_TICKS
+          ? crowd.ids.map((entityId): Input => ({ kind: "moveTo", entityId, dest: PILE }))
+          : [];
     const started = performance.now();
     const result = world.step(inputs);
     const ms = performance.now() - started;
+    if (scenario === "pile" && t === WARM_TICKS && result.results.some((r) => !r.ok))
+      throw new Error(`the pile's moveTo was refused: ${JSON.stringify(result.results.find((r) => !r.ok))}`);
     if (t < WARM_TICKS) continue;
     times.push(ms);
     events += result.events.length;
-    for (const event of result.events) byType[event.type] = (byType[event.type] ?? 0) + 1;
+    const perSubject = new Map<unknown, number>();
+    for (const event of result.events) {
+      byType[event.type] = (byType[event.type] ?? 0) + 1;
+      if (!event.type.startsWith("proximity.")) continue;
+      const count = (perSubject.get(event.payload.subjectId) ?? 0) + 1;
+      perSubject.set(event.payload.subjectId, count);
+      perActorMax = Math.max(perActorMax, count);
+    }
   }
   times.sort((a, b) => a - b);
   const at = (q: number) =>
     Number(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!.toFixed(2));
-  const row = {
+  return {
+    scenario,
     actors: n,
+    maxNeighbors: cap,
     stepP50Ms: at(0.5),
     stepP99Ms: at(0.99),
     eventsPerTick: Math.round(events / MEASURED_TICKS),
     byTypePerTick: Object.fromEntries(
       Object.entries(byType).map(([type, count]) => [type, Math.round((count / MEASURED_TICKS) * 10) / 10]),
     ),
+    proximityEventsPerActorTickMax: perActorMax,
     /** How many ticks the room's retained events cover at this rate. */
-    retentionTicks: Math.round((5000 / Math.max(1, events / MEASURED_TICKS)) * 10) / 10,
+    retentionTicks: Math.round((lobby.eventRetention / Math.max(1, events / MEASURED_TICKS)) * 10) / 10,
   };
-  figures.push(row);
-  console.log(
-    `${n} actors in the plaza: step p50 ${row.stepP50Ms} ms, p99 ${row.stepP99Ms} ms; ${row.eventsPerTick} events/tick (${JSON.stringify(row.byTypePerTick)}); the 5,000 retained events cover ${row.retentionTicks} ticks`,
-  );
+}
+
+const figures: Record<string, unknown>[] = [];
+for (const scenario of SCENARIOS) {
+  for (const cap of CAPS) {
+    for (const n of SIZES) {
+      const row = measure(scenario, n, cap);
+      figures.push(row);
+      console.log(
+        `${scenario}: ${n} actors, at most ${cap} proximity neighbours each: step p50 ${row.stepP50Ms} ms, p99 ${row.stepP99Ms} ms; ${row.eventsPerTick} events/tick (${JSON.stringify(row.byTypePerTick)}), at most ${row.proximityEventsPerActorTickMax} proximity events per actor in a tick; the ${lobby.eventRetention} retained events cover ${row.retentionTicks} ticks`,
+      );
+    }
+  }
 }
 console.log(JSON.stringify({ crowd: figures }));

@@ -29,6 +29,9 @@ export interface Actor {
   /** The regions of the actor's tile (RoomSignals.maskAt), kept so crossing a region border is one
    * comparison per moving actor (not serialized: derived from the tile on restore). */
   regionMask: number;
+  /** How many others it is reported in proximity with (ProximityTracker; not serialized: counted
+   * from the snapshot's pairs on restore). */
+  proximityCount: number;
   /** Spatial grid bookkeeping (not serialized; rebuilt on restore). */
   cell: number;
   /** Shared, never mutated audience naming only this actor (saves allocations per proximity event). */

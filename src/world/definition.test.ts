@@ -43,6 +43,11 @@ describe("parseWorld", () => {
     expect(def.rooms.a!.objects.map((o) => o.id)).toEqual(["obj_p"]);
     expect(def.rooms.a!.spawns).toEqual([{ name: "s", tile: { tx: 2, ty: 2 } }]);
     expect(def.sceneHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(def.proximityMaxNeighbors).toBe(12);
+    const capped = parseWorld(
+      withToml((t) => t.replace("[simulation]", "[simulation]\nproximity_max_neighbors = 3")),
+    );
+    expect(capped.proximityMaxNeighbors).toBe(3);
   });
 
   it("scene hash ignores map insertion order and changes with any byte", () => {
@@ -93,6 +98,21 @@ describe("parseWorld", () => {
       "bad sim field",
       (t: string) => t.replace("walk_speed = 128", "walk_speed = true"),
       "simulation.walk_speed: expected a number",
+    ],
+    [
+      "no proximity places",
+      (t: string) => t.replace("[simulation]", "[simulation]\nproximity_max_neighbors = 0"),
+      "world.toml: simulation.proximity_max_neighbors: 0 is out of range 1..256",
+    ],
+    [
+      "too many proximity places",
+      (t: string) => t.replace("[simulation]", "[simulation]\nproximity_max_neighbors = 257"),
+      "simulation.proximity_max_neighbors: 257 is out of range 1..256",
+    ],
+    [
+      "fractional proximity places",
+      (t: string) => t.replace("[simulation]", "[simulation]\nproximity_max_neighbors = 2.5"),
+      "simulation.proximity_max_neighbors: expected an integer, got 2.5",
     ],
     ["bad epoch", (t: string) => t.replace("epoch = 1000000", 'epoch = "yesterday"'), "world.toml: epoch:"],
     [

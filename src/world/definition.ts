@@ -5,6 +5,7 @@ import { parse as parseToml } from "smol-toml";
 import { WorldLoadError } from "./errors.ts";
 import { CHAT_MESSAGE_MAX_CHARS, ROOM_ID_PATTERN } from "./ids.ts";
 import { objectType } from "./objects/registry.ts";
+import { MAX_NEIGHBORS_BOUND } from "./proximity.ts";
 import { parseTiledMap } from "./tiled.ts";
 import { parseIsoToMs } from "./time.ts";
 import type { RoomDefinition, WorldDefinition } from "./types.ts";
@@ -140,6 +141,12 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     max: 1000,
     integer: true,
   });
+  const proximityMaxNeighbors = sim.number("proximity_max_neighbors", {
+    fallback: 12,
+    min: 1,
+    max: MAX_NEIGHBORS_BOUND,
+    integer: true,
+  });
   const eventRetention = sim.number("event_retention", {
     fallback: 5000,
     min: 10,
@@ -225,6 +232,7 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     proximityRadiusTiles,
     interactRangeTiles,
     proximityDebounceTicks,
+    proximityMaxNeighbors,
     eventRetention,
     walkSpeed,
     chatMaxLength,

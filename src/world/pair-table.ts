@@ -14,8 +14,10 @@ export class PairTable {
   size = 0;
   lo = new Int32Array(64);
   hi = new Int32Array(64);
-  /** Tick when the raw scan last found the pair within the radius. */
+  /** Tick when the scan last found the pair a candidate to enter (ProximityTracker.scanRoom). */
   seen = new Int32Array(64);
+  /** Squared distance when last found a candidate (orders entries when places are short). */
+  dist2 = new Float64Array(64);
   /** Consecutive ticks the raw state has differed from `inside`. */
   counter = new Int32Array(64);
   /** The reported (debounced) state, 0 or 1. */
@@ -53,6 +55,7 @@ export class PairTable {
     this.lo[d] = loActor.handle;
     this.hi[d] = hiActor.handle;
     this.seen[d] = seen;
+    this.dist2[d] = 0;
     this.counter[d] = counter;
     this.inside[d] = inside ? 1 : 0;
     this.loActor[d] = loActor;
@@ -70,6 +73,7 @@ export class PairTable {
       this.lo[d] = this.lo[last]!;
       this.hi[d] = this.hi[last]!;
       this.seen[d] = this.seen[last]!;
+      this.dist2[d] = this.dist2[last]!;
       this.counter[d] = this.counter[last]!;
       this.inside[d] = this.inside[last]!;
       this.loActor[d] = this.loActor[last]!;
@@ -112,13 +116,14 @@ export class PairTable {
 
   private growDense(): void {
     const cap = this.lo.length * 2;
-    const grow = <T extends Int32Array | Uint8Array>(a: T, b: T): T => {
+    const grow = <T extends Int32Array | Uint8Array | Float64Array>(a: T, b: T): T => {
       b.set(a);
       return b;
     };
     this.lo = grow(this.lo, new Int32Array(cap));
     this.hi = grow(this.hi, new Int32Array(cap));
     this.seen = grow(this.seen, new Int32Array(cap));
+    this.dist2 = grow(this.dist2, new Float64Array(cap));
     this.counter = grow(this.counter, new Int32Array(cap));
     this.inside = grow(this.inside, new Uint8Array(cap));
   }

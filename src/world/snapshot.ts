@@ -448,6 +448,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),
       regionMask: 0,
       cell: -1,
+      proximityCount: 0,
       rank: 0,
       audience: { kind: "entities", ids: [r.id] },
     };
@@ -457,7 +458,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     room.grid.insert(actor);
   }
   for (const p of state.proximity) {
-    parts.proximity.add(parts.actors.get(p.a)!, parts.actors.get(p.b)!, p.inside, p.counter, -1);
+    parts.proximity.add(parts.actors.get(p.a)!, parts.actors.get(p.b)!, p.inside, p.counter);
   }
   for (const [roomId, r] of Object.entries(state.rooms)) {
     parts.rooms.get(roomId)!.log.restore(

@@ -108,6 +108,9 @@ export interface WorldDefinition {
   interactRangeTiles: number;
   /** A proximity change is reported after it held for this many consecutive ticks. */
   proximityDebounceTicks: number;
+  /** Most others an actor is in proximity with at once (proximity.ts has the rule: nearest first
+   * among those with a free place; a pair stays while within the radius). */
+  proximityMaxNeighbors: number;
   /** Events kept per room before the oldest are dropped (cursors before them expire). */
   eventRetention: number;
   /** Entity speed in world units per second. */

@@ -75,15 +75,17 @@ export class World implements WorldApi {
   private readonly memory = new Map<string, AgentMemory>();
   private stepEvents: WorldEvent[] = [];
   private readonly scratch = { x: 0, y: 0 };
+  /** Proximity radius in world units. */
+  private readonly proximityRadius: number;
 
   private constructor(def: WorldDefinition) {
     this.definition = def;
     this.nowMs = def.epochMs;
     this.rng = WorldRng.fromSeed(def.seed);
-    const proximityRadius = def.proximityRadiusTiles * this.tileSizeOf(def);
+    this.proximityRadius = def.proximityRadiusTiles * this.tileSizeOf(def);
     for (const roomId of Object.keys(def.rooms).sort()) {
       const roomDef = def.rooms[roomId]!;
-      const room = new Room(roomDef, proximityRadius, def.eventRetention);
+      const room = new Room(roomDef, this.proximityRadius, def.eventRetention);
       for (const objDef of roomDef.objects) {
         const handler = objectType(objDef.objectType);
         if (!handler) continue; // parseWorld rejects unknown types; a hand-made definition just loses them
@@ -408,6 +410,7 @@ export class World implements WorldApi {
       moving: false,
       regionMask: 0,
       cell: -1,
+      proximityCount: 0,
       rank: 0,
       audience: { kind: "entities", ids: [input.entityId] },
     };
@@ -742,6 +745,7 @@ export class World implements WorldApi {
   private simulate(): void {
     const stepLen = this.definition.walkSpeed / this.definition.tickRate;
     const debounce = this.definition.proximityDebounceTicks;
+    const maxNeighbors = this.definition.proximityMaxNeighbors;
     let rank = 0; // rooms iterate in id order and room.actors is id-sorted
     for (const room of this.rooms.values()) {
       const actors = room.actors;
@@ -763,9 +767,9 @@ export class World implements WorldApi {
           this.enteredTile(room, actor);
         }
       }
-      this.proximity.scanRoom(actors, room.grid, room.grid.cellSize, this.tickCount);
+      this.proximity.scanRoom(actors, room.grid, this.proximityRadius, maxNeighbors, this.tickCount);
     }
-    const changed = this.proximity.settle(this.tickCount, debounce);
+    const changed = this.proximity.settle(this.tickCount, debounce, this.proximityRadius, maxNeighbors);
     for (let i = 0; i < changed.length; i++) {
       const pair = changed[i]!;
       const room = this.rooms.get(pair.a.roomId)!;
