@@ -5,9 +5,9 @@
 //   after   the product: createViewSync (src/http/humans/view-sync.ts), web.maxVisible = MAX_VISIBLE
 //   before  the view sync at ebf76a0 (bench/lib/view-sync-before.ts): uncapped interest by
 //           World.queryRadius per viewer, radar filtered and serialized per viewer
-// Both get the same ticks (TickInfo) and fake sockets; their send does what the gateway's does before
-// the socket (JSON.stringify of a text message; a binary frame or a prepared text as it is) and counts
-// the bytes. Timed: the whole pushTick (every viewer's delta, events and radar), per patch; the world
+// Both get the same ticks (TickInfo) and fake sockets, and run a patch's whole fan-out inside pushTick;
+// their send does what the gateway's does before the socket (JSON.stringify of a text message; a
+// binary frame or a prepared text as it is) and counts the bytes. Timed: the whole pushTick (every viewer's delta, events and radar), per patch; the world
 // step is not counted. The order alternates per tick so neither always runs after the other's garbage.
 // Run: npx node bench/view-sync.bench.ts [humans=700] [agents=300] [seconds=5] [maxVisible=64] [before=1]
 // The last output line is one JSON object with the figures.
@@ -17,7 +17,7 @@ import { worldReads } from "../src/aic/reads.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
 import { PreparedText } from "../src/http/humans/prepared-text.ts";
 import { PresenceState } from "../src/http/humans/presence-state.ts";
-import type { ServerMessage } from "../src/http/humans/protocol.ts";
+import type { ServerMessage, WireEntity } from "../src/http/humans/protocol.ts";
 import { type HumanSession, newSession } from "../src/http/humans/session.ts";
 import { createViewSync } from "../src/http/humans/view-sync.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
@@ -85,6 +85,9 @@ const after = createViewSync(
   },
   () => {},
   new PresenceState(),
+  // The whole fan-out at once, inside pushTick (the gateway slices it over event-loop turns: the work
+  // is the same, spread out), so pushTick's time is the patch's work.
+  { defer: (run) => run(), sliceMs: Number.POSITIVE_INFINITY },
 );
 const before = createViewSyncBefore(
   reads,
@@ -102,6 +105,7 @@ const beforeSessions: BeforeSession[] = RUN_BEFORE
   ? humanIds.map((id) => ({
       ...newSession(id, fakeSocket(), radius, id),
       interest: new UncappedInterestSet(radius, radius * 1.25),
+      sent: new Map<string, WireEntity>(),
     }))
   : [];
 for (const s of afterSessions)
@@ -152,7 +156,7 @@ const summary = (xs: number[]) => ({
   p99: quantile(xs, 0.99),
   max: quantile(xs, 1),
 });
-const meanVisible = (sessions: { sent: Map<string, unknown> }[]) =>
+const meanVisible = (sessions: { sent: { size: number } }[]) =>
   sessions.length ? r(sessions.reduce((a, s) => a + s.sent.size, 0) / sessions.length) : null;
 const perClientPerSec = (b: number) => (humanIds.length ? r(b / humanIds.length / SECONDS) : null);
 const figures = {

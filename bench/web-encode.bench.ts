@@ -19,7 +19,7 @@ import os from "node:os";
 import { Decoder, Encoder, StateView, schema, t } from "@colyseus/schema";
 import { worldReads } from "../src/aic/reads.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
-import { PatchFragments } from "../src/http/humans/patch-fragments.ts";
+import { PatchFragments, SentView } from "../src/http/humans/patch-fragments.ts";
 import type { WireEntity } from "../src/http/humans/protocol.ts";
 import { DeltaDecoder, FACINGS } from "../src/http/humans/wire-delta.ts";
 import { toWire } from "../src/http/humans/wire-entity.ts";
@@ -73,7 +73,7 @@ const viewers = viewerIds.map((entityId) => ({
   entityId,
   interest: new UncappedInterestSet(radius, radius * 1.25),
   actor: { entityId },
-  ours: new Map<string, WireEntity>(),
+  ours: new SentView(),
   json: new Map<string, Omit<WireEntity, "h">>(),
   colyseusView: new StateView(),
   colyseusSees: new Set<string>(),

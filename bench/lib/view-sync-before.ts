@@ -6,7 +6,6 @@
 import path from "node:path";
 import type { TickInfo, WorldReads } from "../../src/aic/reads.ts";
 import { ChatHistory } from "../../src/http/humans/chat-history.ts";
-import { PatchFragments } from "../../src/http/humans/patch-fragments.ts";
 import type { PresenceState } from "../../src/http/humans/presence-state.ts";
 import type {
   ServerMessage,
@@ -20,10 +19,14 @@ import type { HumanSession as ProductSession } from "../../src/http/humans/sessi
 import { toWire } from "../../src/http/humans/wire-entity.ts";
 import { wireEvent } from "../../src/http/humans/wire-events.ts";
 import type { EntityView, WorldApi } from "../../src/world/types.ts";
+import { PatchFragments } from "./patch-fragments-before.ts";
 import { type UncappedInterestSet, uncappedInterestingActors } from "./uncapped-interest-baseline.ts";
 
-/** A session as it was: the same fields, an uncapped interest set. */
-export type HumanSession = Omit<ProductSession, "interest"> & { interest: UncappedInterestSet };
+/** A session as it was: the same fields, an uncapped interest set, what was sent by id. */
+export type HumanSession = Omit<ProductSession, "interest" | "sent"> & {
+  interest: UncappedInterestSet;
+  sent: Map<string, WireEntity>;
+};
 
 // src/http/humans/radar.ts at ebf76a0: the feed filtered and serialized per viewer.
 type RadarDot = [string, "h" | "a", number, number];

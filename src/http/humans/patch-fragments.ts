@@ -29,15 +29,51 @@ const sameWire = (a: WireEntity, b: WireEntity) =>
   a.away === b.away &&
   a.h === b.h;
 
+/** What one browser has: one wire entity per actor it shows (its deltas are against these). Kept as
+ * the list of the last frame's actors, so assembling the next frame needs no per-viewer map. */
+export class SentView {
+  private list: readonly WireEntity[] = [];
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  values(): readonly WireEntity[] {
+    return this.list;
+  }
+
+  keys(): string[] {
+    return this.list.map((e) => e.id);
+  }
+
+  /** For tests and inspection (a scan). */
+  get(id: string): WireEntity | undefined {
+    return this.list.find((e) => e.id === id);
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+
+  /** The browser now has exactly these (a snapshot, or the frame just assembled); kept, not copied. */
+  reset(entities: readonly WireEntity[]): void {
+    this.list = entities;
+  }
+}
+
 export class PatchFragments {
   private readonly handles = new Map<string, number>();
   private nextHandle = 1;
   private readonly actors = new Map<string, ActorWire>();
+  /** The same entries by handle: a frame looks actors up by the handle its wire form carries. */
+  private readonly actorAt: (ActorWire | undefined)[] = [];
   private patch = 0;
   private inPatch = false;
   private readonly writer = new ByteWriter();
   /** The handles in the frame being assembled. */
   private readonly seen = new HandleMarks();
+  /** What the viewer being served has, by handle (filled and emptied per frame). */
+  private had: (WireEntity | undefined)[] = [];
 
   /** The small integer that stands for an entity id on the wire (stable while the actor exists). */
   handle(id: string): number {
@@ -61,9 +97,10 @@ export class PatchFragments {
   /** Forgets actors that no longer exist (their viewers were sent removes by handle already, or
    * will be: the handle travels in the wire object each viewer keeps). Bounded memory. */
   sweep(exists: (id: string) => boolean): void {
-    for (const id of this.actors.keys()) {
+    for (const [id, a] of this.actors) {
       if (!exists(id)) {
         this.actors.delete(id);
+        this.actorAt[a.cur.h] = undefined;
         this.handles.delete(id);
       }
     }
@@ -83,19 +120,22 @@ export class PatchFragments {
       known.patch = this.patch;
       return known.cur;
     }
-    this.actors.set(id, {
+    const entry: ActorWire = {
       cur: fresh,
       prev: known?.cur,
       patch: this.patch,
       full: undefined,
       update: undefined,
-    });
+    };
+    this.actors.set(id, entry);
+    while (this.actorAt.length <= fresh.h) this.actorAt.push(undefined);
+    this.actorAt[fresh.h] = entry;
     return fresh;
   }
 
   /** The record for a viewer that has `had` of this actor (undefined: nothing yet). */
   private recordFor(had: WireEntity | undefined, now: WireEntity): Uint8Array {
-    const a = this.actors.get(now.id);
+    const a = this.actorAt[now.h];
     const shared = a?.cur === now ? a : undefined;
     if (!had || had.h !== now.h) {
       if (!shared) return encodeFull(now, this.writer);
@@ -109,36 +149,42 @@ export class PatchFragments {
     return encodeUpdate(had, now, this.writer);
   }
 
-  /** One viewer's frame for this patch: `sent` (what its browser has, updated in place) is taken
-   * to `visible`; undefined when nothing changed for it. */
-  frameFor(
-    tick: number,
-    sent: Map<string, WireEntity>,
-    visible: readonly WireEntity[],
-  ): Uint8Array | undefined {
+  /** One viewer's frame for this patch: `sent` (what its browser has, updated) is taken to
+   * `visible` (which `sent` then keeps: the caller must not change it); undefined when nothing
+   * changed for it. */
+  frameFor(tick: number, sent: SentView, visible: readonly WireEntity[]): Uint8Array | undefined {
+    const before = sent.values();
+    const had = this.had;
+    for (const e of before) {
+      if (e.h >= had.length) this.growHad(e.h);
+      had[e.h] = e;
+    }
     const records: Uint8Array[] = [];
-    const removed: number[] = [];
     const seen = this.seen;
     seen.begin();
     for (const now of visible) {
       seen.add(now.h);
-      const had = sent.get(now.id);
-      if (had === now) continue;
-      const record = this.recordFor(had, now);
+      const was = now.h < had.length ? had[now.h] : undefined;
+      if (was === now) continue;
+      const record = this.recordFor(was, now);
       if (record.length) records.push(record);
-      sent.set(now.id, now);
     }
-    // Every visible actor is in `sent` now, so anything more left the viewer's interest. (An entry
-    // whose handle is marked is a visible actor's: a handle never stands for another entity.)
-    if (sent.size > visible.length) {
-      sent.forEach((had, id) => {
-        if (!seen.has(had.h)) {
-          removed.push(had.h);
-          sent.delete(id);
-        }
-      });
+    // What the browser had and is not in `visible` left the viewer's interest (or the world). A
+    // handle never stands for another entity, so an entity back under a new handle is a FULL record
+    // after the remove of its old one.
+    const removed: number[] = [];
+    for (const e of before) {
+      had[e.h] = undefined;
+      if (!seen.has(e.h)) removed.push(e.h);
     }
+    sent.reset(visible);
     if (!records.length && !removed.length) return undefined;
     return assembleFrame(tick, removed, records, this.writer);
+  }
+
+  private growHad(handle: number): void {
+    const had = this.had;
+    const size = Math.max(handle + 1, had.length * 2, 1024);
+    while (had.length < size) had.push(undefined);
   }
 }

@@ -2,8 +2,9 @@
 // Full detail (smooth positions, facing, names) streams only for the actors in a viewer's interest set
 // (interest.ts: near, and at most `web.maxVisible`); this shows the rest, so a player finds people
 // beyond it. The feed is the same for everyone in a room: made and serialized once per room per
-// period (the client skips the dots of actors it has in detail), and sent to each viewer only when
-// it changed since that viewer's last one. Viewers are spread over the period's patches (each has a
+// period (the client skips the dots of actors it has in detail; a crowded room's feed is remade less
+// often, within RADAR_BYTES_PER_SEC), and sent to each viewer only when it changed since that
+// viewer's last one. Viewers are spread over the period's patches (each has a
 // slot), so a crowded room's feed does not land on every socket in the same tick.
 import type { WorldApi } from "../../world/types.ts";
 import { PreparedText } from "./prepared-text.ts";
@@ -22,21 +23,30 @@ export function dotsOf(actors: readonly { id: string; kind: string; tile: { tx: 
   return actors.map((a): RadarDot => [a.id, a.kind === "agent" ? "a" : "h", a.tile.tx, a.tile.ty]);
 }
 
+/** Radar bytes a browser is sent per second at most, on average: a crowded room's feed is remade
+ * less often (a 1,000-actor room's ~29 kB every 4 s), so a browser's bandwidth stays bounded however
+ * full the room is, as the visible entity limit bounds its deltas. */
+export const RADAR_BYTES_PER_SEC = 8 * 1024;
+
 /** One room's feed as of one period: its message, serialized once; `version` changes with the dots. */
 export interface RoomRadar {
   version: number;
   message: PreparedText;
 }
 
-/** The feed of every room, remade at most once per period and only re-versioned when it changed. */
+/** The feed of every room, remade at most once per period (once per `every` periods for a feed
+ * bigger than RADAR_BYTES_PER_SEC) and only re-versioned when it changed. */
 export class RadarFeeds {
-  private readonly rooms = new Map<string, { period: number; key: string; radar: RoomRadar }>();
+  private readonly rooms = new Map<
+    string,
+    { period: number; every: number; key: string; radar: RoomRadar }
+  >();
   private versions = 0;
 
-  /** The room's feed for `period` (dots made by `dots` only when the room's feed is older). */
+  /** The room's feed for `period` (dots made by `dots` only when the room's feed is due again). */
   feed(roomId: string, period: number, dots: () => RadarDot[]): RoomRadar {
     const known = this.rooms.get(roomId);
-    if (known?.period === period) return known.radar;
+    if (known && period >= known.period && period < known.period + known.every) return known.radar;
     const list = dots();
     const key = JSON.stringify(list);
     if (known && known.key === key) {
@@ -45,7 +55,8 @@ export class RadarFeeds {
     }
     const message = new PreparedText({ type: "radar", dots: list }, `{"type":"radar","dots":${key}}`);
     const radar = { version: ++this.versions, message };
-    this.rooms.set(roomId, { period, key, radar });
+    const every = Math.max(1, Math.ceil(message.bytes.length / RADAR_BYTES_PER_SEC));
+    this.rooms.set(roomId, { period, every, key, radar });
     return radar;
   }
 

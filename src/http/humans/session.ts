@@ -6,7 +6,7 @@ import type { WebSocket } from "ws";
 import type { Actor } from "../../aic/service.ts";
 import { HUMAN_ENTITY_PREFIX } from "../../world/ids.ts";
 import { DEFAULT_MAX_VISIBLE, HYSTERESIS, InterestSet } from "./interest.ts";
-import type { WireEntity } from "./protocol.ts";
+import { SentView } from "./patch-fragments.ts";
 
 export interface HumanSession {
   sessionId: string;
@@ -18,7 +18,7 @@ export interface HumanSession {
   /** The last event seq sent in that room. */
   lastSeq: number;
   /** What the browser has of each visible actor: deltas are computed against it. */
-  sent: Map<string, WireEntity>;
+  sent: SentView;
   interest: InterestSet;
   graceTimer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -55,7 +55,7 @@ export function newSession(
     ws,
     roomId: undefined,
     lastSeq: 0,
-    sent: new Map(),
+    sent: new SentView(),
     interest: new InterestSet(interestRadius, interestRadius * HYSTERESIS, maxVisible),
     graceTimer: undefined,
   };
@@ -89,7 +89,7 @@ export function restoredSession(
     ws: undefined,
     roomId: undefined,
     lastSeq: 0,
-    sent: new Map(),
+    sent: new SentView(),
     interest: new InterestSet(interestRadius, interestRadius * HYSTERESIS, maxVisible),
     graceTimer: undefined,
   };

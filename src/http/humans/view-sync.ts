@@ -229,11 +229,10 @@ export function createViewSync(
     viewEpoch.set(s, reads.worldEpoch);
     s.roomId = self.roomId;
     s.lastSeq = afterSeq;
-    s.sent.clear();
     s.interest.clear();
     radarOf(s).reset();
     const entities = visibleActors(s, self);
-    for (const e of entities) s.sent.set(e.id, e);
+    s.sent.reset([...entities]);
     return {
       entities,
       objects: roomObjects(self.roomId),

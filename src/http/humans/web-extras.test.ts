@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { ChatHistory, HISTORY_MAX } from "./chat-history.ts";
 import { uniqueName } from "./names.ts";
-import { type RadarDot, RadarFeeds, RadarView } from "./radar.ts";
+import { RADAR_BYTES_PER_SEC, type RadarDot, RadarFeeds, RadarView } from "./radar.ts";
 
 describe("uniqueName", () => {
   it("suffixes a taken name, ignoring case and spaces, and keeps within 32 characters", () => {
@@ -71,5 +71,29 @@ describe("radar feed", () => {
     expect(feeds.feed("garden", 2, () => []).version).not.toBe(moved.version);
     feeds.retain(new Set(["garden"]));
     expect(feeds.feed("lobby", 2, make)).not.toBe(moved);
+  });
+
+  it("remakes a crowded room's feed less often, so a browser gets at most about RADAR_BYTES_PER_SEC", () => {
+    const feeds = new RadarFeeds();
+    const crowd = (dx: number) =>
+      Array.from(
+        { length: 1000 },
+        (_, i): RadarDot => [`hum_crowd${String(i).padStart(5, "0")}`, "h", i % 40, dx],
+      );
+    const first = feeds.feed("lobby", 10, () => crowd(0));
+    const every = Math.ceil(first.message.bytes.length / RADAR_BYTES_PER_SEC);
+    expect(every).toBeGreaterThan(1);
+    const view = new RadarView();
+    let bytes = view.next(first)!.bytes.length;
+    // Everyone moves every period; the feed is remade only every `every` periods.
+    for (let period = 11; period < 10 + 4 * every; period++) {
+      const feed = feeds.feed("lobby", period, () => crowd(period % 20));
+      expect(feed === first).toBe(period < 10 + every);
+      bytes += view.next(feed)?.bytes.length ?? 0;
+    }
+    expect(bytes / (4 * every)).toBeLessThanOrEqual(RADAR_BYTES_PER_SEC);
+    // A small room's feed is remade every period.
+    const small = feeds.feed("garden", 10, () => crowd(0).slice(0, 5));
+    expect(feeds.feed("garden", 11, () => crowd(1).slice(0, 5))).not.toBe(small);
   });
 });

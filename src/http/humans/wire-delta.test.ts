@@ -4,7 +4,7 @@
 // malformed frames are refused with a typed error.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PatchFragments } from "./patch-fragments.ts";
+import { PatchFragments, SentView } from "./patch-fragments.ts";
 import type { WireEntity } from "./protocol.ts";
 import {
   assembleFrame,
@@ -57,7 +57,7 @@ describe("binary delta frames", () => {
       fc.property(fc.array(patchArb(3), { minLength: 1, maxLength: 25 }), (patches) => {
         const fragments = new PatchFragments();
         const viewers = [0, 1, 2].map(() => ({
-          sent: new Map<string, WireEntity>(),
+          sent: new SentView(),
           decoder: new DeltaDecoder(),
         }));
         let tick = 0;
@@ -76,8 +76,7 @@ describe("binary delta frames", () => {
               fragments.end();
               const snapshot = interest.map((id) => fragments.wire(world.get(id)!, make));
               fragments.begin();
-              viewer.sent.clear();
-              for (const e of snapshot) viewer.sent.set(e.id, e);
+              viewer.sent.reset(snapshot);
               viewer.decoder.reset(JSON.parse(JSON.stringify(snapshot)));
               return;
             }
@@ -113,7 +112,7 @@ describe("binary delta frames", () => {
       ty: 6,
       facing: "down",
     };
-    const sentA = new Map<string, WireEntity>();
+    const sentA = new SentView();
     const decoder = new DeltaDecoder();
     fragments.begin();
     const first = fragments.frameFor(1, sentA, [fragments.wire(a, (s, h) => ({ ...s, h }))])!;
@@ -144,8 +143,8 @@ describe("binary delta frames", () => {
   it("shares one record per actor per patch across viewers", () => {
     const fragments = new PatchFragments();
     const a: Actor = { id: "agt_c", kind: "agent", name: "C", x: 1, y: 2, tx: 0, ty: 0, facing: "left" };
-    const one = new Map<string, WireEntity>();
-    const two = new Map<string, WireEntity>();
+    const one = new SentView();
+    const two = new SentView();
     fragments.begin();
     const w1 = fragments.wire(a, (s, h) => ({ ...s, h }));
     const w2 = fragments.wire(a, () => {
