@@ -1,7 +1,8 @@
 // The web wire's actor stream, three ways in one run over the same state stream: the bundled lobby
 // stepped in process (no sockets: encoding only), HUMANS viewers and AGENTS other actors walking to
-// random tiles, each viewer's interest set taken by the product's own rule (interestingActors: 16
-// tiles, kept to 20). Per patch, the same visible sets are encoded by
+// random tiles, each viewer's interest set taken by the rule before the visible entity limit (every
+// actor within 16 tiles, kept to 20: bench/lib/uncapped-interest-baseline.ts), so the encoders are
+// compared on large visible sets (bench/view-sync.bench.ts measures the capped rule). Per patch, the same visible sets are encoded by
 //   ours      the product: binary frames assembled from records shared across viewers (PatchFragments)
 //   json      the wire before it (bench/lib/json-delta-baseline.ts): per-viewer diff + JSON.stringify
 //   colyseus  @colyseus/schema 5: State { players: map<Player>.view() }, one StateView per viewer that
@@ -18,10 +19,8 @@ import os from "node:os";
 import { Decoder, Encoder, StateView, schema, t } from "@colyseus/schema";
 import { worldReads } from "../src/aic/reads.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
-import { InterestSet } from "../src/http/humans/interest.ts";
 import { PatchFragments } from "../src/http/humans/patch-fragments.ts";
 import type { WireEntity } from "../src/http/humans/protocol.ts";
-import { interestingActors } from "../src/http/humans/view-sync.ts";
 import { DeltaDecoder, FACINGS } from "../src/http/humans/wire-delta.ts";
 import { toWire } from "../src/http/humans/wire-entity.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
@@ -29,6 +28,7 @@ import { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import type { EntityView } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
 import { deltaMessage, diffEntities, isEmptyDelta } from "./lib/json-delta-baseline.ts";
+import { UncappedInterestSet, uncappedInterestingActors } from "./lib/uncapped-interest-baseline.ts";
 
 const HUMANS = Number(process.argv[2] ?? 200);
 const AGENTS = Number(process.argv[3] ?? 100);
@@ -71,7 +71,7 @@ const viewerIds = present.filter((id) => id.startsWith("hum_"));
 const radius = INTEREST_TILES * room.tileSize;
 const viewers = viewerIds.map((entityId) => ({
   entityId,
-  interest: new InterestSet(radius, radius * 1.25),
+  interest: new UncappedInterestSet(radius, radius * 1.25),
   actor: { entityId },
   ours: new Map<string, WireEntity>(),
   json: new Map<string, Omit<WireEntity, "h">>(),
@@ -157,8 +157,8 @@ for (let tick = 0; tick < totalTicks; tick++) {
   if (step.tick % PATCH_EVERY !== 0) continue;
   patches += 1;
 
-  // The viewers' interest sets, by the product's rule (shared input, not timed).
-  const visible = viewers.map((v) => interestingActors(reads, v, reads.getEntity(v.entityId)!));
+  // The viewers' interest sets, by the uncapped rule (shared input, not timed).
+  const visible = viewers.map((v) => uncappedInterestingActors(reads, v, reads.getEntity(v.entityId)!));
 
   const oursFrames: (Uint8Array | undefined)[] = [];
   const colyseusFrames: (Uint8Array | undefined)[] = [];

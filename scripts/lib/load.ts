@@ -26,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { WebSocket } from "ws";
 import { DEFAULT_RATE_CLASSES } from "../../src/aic/rate-limit.ts";
-import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
+import { type DeltaDecoder, ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { type LaunchedGateway, launchGateway, randomToken } from "./gateway.ts";
 
 export interface LoadOptions {
@@ -227,6 +227,10 @@ interface PendingMove {
   t0: number;
   kind: MoverKind;
   seenBy: Set<number>;
+  /** The watchers that had the mover in view when it moved: only their sightings are latency samples
+   * (a browser is streamed its nearest web.maxVisible actors, so a watcher may first meet the mover
+   * later, when it walks into view; that is not how long the move took to arrive). */
+  inView: Set<number>;
 }
 
 interface Human {
@@ -264,6 +268,8 @@ interface Shared {
   /** When any human last saw each entity step (its own human included): a mover moves again only
    * from rest, so the first step an observer sees after t0 is caused by that input. */
   lastMoveSeen: Map<string, number>;
+  /** Each watcher's decoder: who it has in view now. */
+  watcherViews: Map<number, DeltaDecoder>;
 }
 
 function atRest(shared: Shared, entityId: string, now: number): boolean {
@@ -274,9 +280,16 @@ function rand(min: number, max: number): number {
   return min + Math.random() * (max - min);
 }
 
+/** Records that `entityId` was told to move now, with the watchers that have it in view. */
+function startMove(shared: Shared, entityId: string, kind: MoverKind): void {
+  const inView = new Set<number>();
+  for (const [index, view] of shared.watcherViews) if (view.has(entityId)) inView.add(index);
+  shared.pending.set(entityId, { t0: performance.now(), kind, seenBy: new Set(), inView });
+}
+
 function noteMove(shared: Shared, observer: number, entityId: string, now: number): void {
   const move = shared.pending.get(entityId);
-  if (!move || move.seenBy.has(observer)) return;
+  if (!move || move.seenBy.has(observer) || !move.inView.has(observer)) return;
   move.seenBy.add(observer);
   if (shared.measuring) {
     shared.latency.add(now - move.t0);
@@ -318,6 +331,7 @@ function connectHuman(
     ws.once("close", () => clearTimeout(timer));
     ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Load ${index}` })));
     const reader = new ServerFrameReader();
+    if (watcher) shared.watcherViews.set(index, reader.deltas);
     ws.on("message", (data: Buffer, isBinary: boolean) => {
       const now = performance.now();
       if (shared.measuring) {
@@ -369,7 +383,7 @@ function humanStep(human: Human, shared: Shared, box: typeof DEFAULT_BOX, now: n
   if (!human.entityId || human.ws.readyState !== WebSocket.OPEN) return;
   if (now >= human.nextActAt && atRest(shared, human.entityId, now)) {
     human.nextActAt = now + rand(1500, 2500);
-    shared.pending.set(human.entityId, { t0: now, kind: "human", seenBy: new Set() });
+    startMove(shared, human.entityId, "human");
     human.ws.send(
       JSON.stringify({
         type: "click_to_move",
@@ -476,7 +490,7 @@ async function runAgent(
       const now = performance.now();
       const entityId = agent.entityId!;
       if (atRest(shared, entityId, now)) {
-        shared.pending.set(entityId, { t0: performance.now(), kind: "http", seenBy: new Set() });
+        startMove(shared, entityId, "http");
         const moved = await call("moveTo", {
           txId: `tx_${agent.agentId}_${n++}_${randomToken(4)}`,
           dest: {
@@ -545,7 +559,7 @@ async function runToolAgent(
     const now = performance.now();
     if (now >= nextMoveAt && atRest(shared, agent.entityId, now)) {
       nextMoveAt = now + rand(1500, 2500);
-      shared.pending.set(agent.entityId, { t0: performance.now(), kind: "tool", seenBy: new Set() });
+      startMove(shared, agent.entityId, "tool");
       const moved = await invokeTool(baseUrl, gatewayToken, agent.agentId, "ocw_move_to", {
         tx: Math.floor(rand(box.tx0, box.tx1 + 1)),
         ty: Math.floor(rand(box.ty0, box.ty1 + 1)),
@@ -644,6 +658,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     cursorErrors: [],
     chats: new Map(),
     lastMoveSeen: new Map(),
+    watcherViews: new Map(),
   };
   const humans: Human[] = [];
   const dropReasons: string[] = [];
@@ -785,14 +800,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     let windowBytes = 0;
     const bytesSoFar = () => humans.reduce((n, h) => n + h.bytes, 0);
 
-    // Humans act on a 100 ms scheduler; pending moves nobody saw expire as lost.
+    // Humans act on a 100 ms scheduler; a pending move that no watcher with it in view saw expires as lost.
     timers.push(
       setInterval(() => {
         const now = performance.now();
         for (const h of humans) humanStep(h, shared, box, now, now < endAt);
         for (const [id, move] of shared.pending) {
           if (now - move.t0 > PENDING_MS) {
-            if (move.seenBy.size === 0 && shared.measuring) shared.lost += 1;
+            if (move.inView.size > 0 && move.seenBy.size === 0 && shared.measuring) shared.lost += 1;
             shared.pending.delete(id);
           }
         }

@@ -27,6 +27,7 @@ describe("plugin config: one zod schema", () => {
         maxConnectionsPerAddress: 20,
         maxHumans: 200,
         allowedOrigins: [],
+        maxVisible: 64,
       },
       rateLimits: { disabled: false, classes: {} },
       snapshot: { enabled: true, intervalSec: 60, fsync: true },

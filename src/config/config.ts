@@ -39,6 +39,9 @@ const ToolLists = {
 };
 
 /** The config as written in `plugins.entries.openclawworld.config`. */
+/** `web.maxVisible` unless configured: the nearest 64 actors (the viewer's own included) per browser. */
+export const DEFAULT_MAX_VISIBLE = 64;
+
 export const PluginConfigSchema = z.strictObject({
   world: z.string().min(1).optional().describe("World directory (default: the bundled world)"),
   defaultRoomId: z.string().regex(ROOM_ID_PATTERN).default("lobby"),
@@ -106,6 +109,16 @@ export const PluginConfigSchema = z.strictObject({
         .max(20)
         .optional()
         .describe("Updates per second sent to each browser (default: the world's tick rate)"),
+      // The visible entity limit (src/http/humans/interest.ts): a browser streams the nearest actors
+      // within its interest radius, at most this many, its own included; the rest are radar dots.
+      maxVisible: z
+        .int()
+        .min(1)
+        .max(10_000)
+        .default(DEFAULT_MAX_VISIBLE)
+        .describe(
+          "Actors each browser is streamed in full at most, its own included: the nearest ones (the rest show as minimap dots)",
+        ),
     })
     .prefault({}),
   rateLimits: z

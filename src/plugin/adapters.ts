@@ -52,6 +52,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     resumeGraceMs: config.web.resumeGraceSec * 1000,
     ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    maxVisible: config.web.maxVisible,
     ...(config.web.patchRate
       ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
       : {}),

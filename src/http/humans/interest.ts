@@ -1,45 +1,88 @@
-// Interest management: a viewer is told about actors within `enterRadius`, and keeps them until
-// they are beyond `exitRadius` (hysteresis, so an actor on the boundary does not flicker in and out).
-// Candidates come from the world's spatial grid, so the cost follows the neighbourhood, not the room.
+// Interest management: which actors a browser is streamed. Two bounds, each with hysteresis so an actor
+// on the edge does not flicker in and out:
+// - distance: an actor enters within `enterRadius` and stays until beyond `exitRadius`;
+// - count (the "visible entity limit"): at most `maxVisible` actors, the viewer's own included. A
+//   newcomer must be among the nearest `admitRank` others; a member stays while among the nearest
+//   `keepRank` = maxVisible - 1 others, where keepRank is HYSTERESIS times admitRank. So ranks
+//   reshuffling within the margin (a crowd milling about) change nothing, and the nearest `admitRank`
+//   are always shown.
+// Ranks are by distance, ties by id (the crowd's index order). Those left out still appear on the
+// minimap through the room-wide radar (radar.ts).
+import { DEFAULT_MAX_VISIBLE } from "../../config/config.ts";
+import type { RoomCrowd } from "./crowd.ts";
+import { HandleMarks } from "./handle-marks.ts";
 
-export interface Positioned {
-  id: string;
-  distance: number;
-}
+export { DEFAULT_MAX_VISIBLE };
+
+/** Exit radius over enter radius, and kept rank over admitted rank. */
+export const HYSTERESIS = 1.25;
+
+/** Last patch's members while one viewer's set is chosen (one at a time: a single thread). */
+const scratch = new HandleMarks();
 
 export class InterestSet {
   readonly enterRadius: number;
   readonly exitRadius: number;
-  private members = new Set<string>();
+  readonly maxVisible: number;
+  /** Others a member may rank among and stay. */
+  readonly keepRank: number;
+  /** Others a newcomer must rank among to enter. */
+  readonly admitRank: number;
+  /** Members by wire handle (never reused for another entity): the first `memberCount`. */
+  private members: Int32Array;
+  private memberCount = 0;
+  private readonly order: Int32Array;
+  private readonly orderD2: Float64Array;
 
-  constructor(enterRadius: number, exitRadius: number) {
+  constructor(enterRadius: number, exitRadius: number, maxVisible: number = DEFAULT_MAX_VISIBLE) {
     if (!(exitRadius >= enterRadius)) throw new Error("exitRadius must be at least enterRadius");
+    if (!(Number.isInteger(maxVisible) && maxVisible >= 1))
+      throw new Error("maxVisible must be an integer >= 1");
     this.enterRadius = enterRadius;
     this.exitRadius = exitRadius;
+    this.maxVisible = maxVisible;
+    this.keepRank = maxVisible - 1;
+    this.admitRank = this.keepRank === 0 ? 0 : Math.max(1, Math.floor(this.keepRank / HYSTERESIS));
+    this.order = new Int32Array(this.keepRank);
+    this.orderD2 = new Float64Array(this.keepRank);
+    this.members = new Int32Array(this.keepRank);
   }
 
-  /** `withinExit`: candidates within exitRadius of the viewer (e.g. world.queryRadius). */
-  update(withinExit: readonly Positioned[], alwaysInclude?: string): Set<string> {
-    const next = new Set<string>();
-    for (const c of withinExit) {
-      if (
-        c.id === alwaysInclude ||
-        c.distance <= this.enterRadius ||
-        (this.members.has(c.id) && c.distance <= this.exitRadius)
-      ) {
-        next.add(c.id);
+  /**
+   * The actors to show now, as indices into `crowd` (the viewer's own `self` first, when it is in
+   * the crowd), written to `out` (at least maxVisible long); returns how many. Remembers them as the
+   * members for the next call.
+   */
+  select(crowd: RoomCrowd, self: number, x: number, y: number, out: Int32Array): number {
+    const found = crowd.nearest(
+      x,
+      y,
+      this.exitRadius,
+      this.keepRank,
+      self,
+      this.order,
+      this.orderD2,
+      this.admitRank,
+    );
+    scratch.begin();
+    for (let k = 0; k < this.memberCount; k++) scratch.add(this.members[k]!);
+    let count = 0;
+    if (self >= 0) out[count++] = self;
+    let kept = 0;
+    const enter2 = this.enterRadius * this.enterRadius;
+    for (let rank = 0; rank < found; rank++) {
+      const i = this.order[rank]!;
+      const h = crowd.handles[i]!;
+      if ((rank < this.admitRank && this.orderD2[rank]! <= enter2) || scratch.has(h)) {
+        out[count++] = i;
+        this.members[kept++] = h;
       }
     }
-    if (alwaysInclude) next.add(alwaysInclude);
-    this.members = next; // the caller only reads the returned set
-    return next;
-  }
-
-  has(id: string): boolean {
-    return this.members.has(id);
+    this.memberCount = kept;
+    return count;
   }
 
   clear(): void {
-    this.members.clear();
+    this.memberCount = 0;
   }
 }

@@ -3,6 +3,7 @@
 // once per patch, and a viewer's frame is the concatenation of the records its interest set needs.
 // Per viewer the cost is a few map lookups and one copy; only a viewer that missed patches (slow
 // socket) or entered between patches gets an update encoded for it alone.
+import { HandleMarks } from "./handle-marks.ts";
 import type { WireEntity } from "./protocol.ts";
 import { assembleFrame, ByteWriter, encodeFull, encodeUpdate } from "./wire-delta.ts";
 
@@ -35,6 +36,8 @@ export class PatchFragments {
   private patch = 0;
   private inPatch = false;
   private readonly writer = new ByteWriter();
+  /** The handles in the frame being assembled. */
+  private readonly seen = new HandleMarks();
 
   /** The small integer that stands for an entity id on the wire (stable while the actor exists). */
   handle(id: string): number {
@@ -115,22 +118,25 @@ export class PatchFragments {
   ): Uint8Array | undefined {
     const records: Uint8Array[] = [];
     const removed: number[] = [];
+    const seen = this.seen;
+    seen.begin();
     for (const now of visible) {
+      seen.add(now.h);
       const had = sent.get(now.id);
       if (had === now) continue;
       const record = this.recordFor(had, now);
       if (record.length) records.push(record);
       sent.set(now.id, now);
     }
-    // Every visible actor is in `sent` now, so anything more left the viewer's interest.
+    // Every visible actor is in `sent` now, so anything more left the viewer's interest. (An entry
+    // whose handle is marked is a visible actor's: a handle never stands for another entity.)
     if (sent.size > visible.length) {
-      const seen = new Set(visible.map((e) => e.id));
-      for (const [id, had] of sent) {
-        if (!seen.has(id)) {
+      sent.forEach((had, id) => {
+        if (!seen.has(had.h)) {
           removed.push(had.h);
           sent.delete(id);
         }
-      }
+      });
     }
     if (!records.length && !removed.length) return undefined;
     return assembleFrame(tick, removed, records, this.writer);

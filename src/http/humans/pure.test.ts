@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CHAT_MESSAGE_MAX_CHARS } from "../../world/ids.ts";
 import { actionOf } from "./connection.ts";
-import { InterestSet } from "./interest.ts";
 import { parseClientMessage } from "./protocol.ts";
 import { resolveInside } from "./static-files.ts";
 
@@ -40,31 +39,6 @@ describe("client message validation", () => {
       expect(result.ok, raw).toBe(false);
       expect(!result.ok && result.code).toBe("bad_request");
     }
-  });
-});
-
-describe("interest management", () => {
-  it("enters within the enter radius, keeps until beyond the exit radius (hysteresis)", () => {
-    const interest = new InterestSet(100, 125);
-    expect([
-      ...interest.update(
-        [
-          { id: "me", distance: 0 },
-          { id: "x", distance: 110 },
-        ],
-        "me",
-      ),
-    ]).toEqual(["me"]);
-    expect(interest.update([{ id: "x", distance: 90 }], "me").has("x")).toBe(true);
-    expect(interest.update([{ id: "x", distance: 120 }], "me").has("x")).toBe(true);
-    expect(interest.update([{ id: "x", distance: 130 }], "me").has("x")).toBe(false);
-    expect(interest.update([], "me").has("me")).toBe(true);
-  });
-
-  it("does not depend on how many entities are far away", () => {
-    const interest = new InterestSet(100, 125);
-    const near = Array.from({ length: 5 }, (_, i) => ({ id: `n${i}`, distance: i * 10 }));
-    expect(interest.update(near, "me").size).toBe(6);
   });
 });
 

@@ -1,8 +1,12 @@
 // The room-wide minimap feed: where everyone in the room is, as tile positions only, at a low rate.
-// Full detail (smooth positions, facing, names) still streams only within interest range; this lets a
-// player find people beyond it. A viewer is sent only the actors it has no full detail on, and only
-// when that list changed, so a quiet room costs nothing.
+// Full detail (smooth positions, facing, names) streams only for the actors in a viewer's interest set
+// (interest.ts: near, and at most `web.maxVisible`); this shows the rest, so a player finds people
+// beyond it. The feed is the same for everyone in a room: made and serialized once per room per
+// period (the client skips the dots of actors it has in detail), and sent to each viewer only when
+// it changed since that viewer's last one. Viewers are spread over the period's patches (each has a
+// slot), so a crowded room's feed does not land on every socket in the same tick.
 import type { WorldApi } from "../../world/types.ts";
+import { PreparedText } from "./prepared-text.ts";
 
 /** One dot: [entityId, "h" | "a" (human, agent), tx, ty]. */
 export type RadarDot = [string, "h" | "a", number, number];
@@ -11,28 +15,67 @@ export type RadarDot = [string, "h" | "a", number, number];
 export const radarEveryTicks = (tickRate: number) => Math.max(1, Math.round(tickRate));
 
 export function roomDots(world: Pick<WorldApi, "actorsInRoom">, roomId: string): RadarDot[] {
-  return world
-    .actorsInRoom(roomId)
-    .map((a): RadarDot => [a.id, a.kind === "agent" ? "a" : "h", a.tile.tx, a.tile.ty]);
+  return dotsOf(world.actorsInRoom(roomId));
 }
 
-/** Per viewer: what it was last sent, so an unchanged feed is not sent again. */
-export class RadarView {
-  private last = "";
+export function dotsOf(actors: readonly { id: string; kind: string; tile: { tx: number; ty: number } }[]) {
+  return actors.map((a): RadarDot => [a.id, a.kind === "agent" ? "a" : "h", a.tile.tx, a.tile.ty]);
+}
 
-  /** The dots to send now (those not in `detailed`), or undefined when nothing changed. */
-  next(
-    dots: readonly RadarDot[],
-    detailed: ReadonlySet<string> | ReadonlyMap<string, unknown>,
-  ): RadarDot[] | undefined {
-    const mine = dots.filter((d) => !detailed.has(d[0]));
-    const key = JSON.stringify(mine);
-    if (key === this.last) return undefined;
-    this.last = key;
-    return mine;
+/** One room's feed as of one period: its message, serialized once; `version` changes with the dots. */
+export interface RoomRadar {
+  version: number;
+  message: PreparedText;
+}
+
+/** The feed of every room, remade at most once per period and only re-versioned when it changed. */
+export class RadarFeeds {
+  private readonly rooms = new Map<string, { period: number; key: string; radar: RoomRadar }>();
+  private versions = 0;
+
+  /** The room's feed for `period` (dots made by `dots` only when the room's feed is older). */
+  feed(roomId: string, period: number, dots: () => RadarDot[]): RoomRadar {
+    const known = this.rooms.get(roomId);
+    if (known?.period === period) return known.radar;
+    const list = dots();
+    const key = JSON.stringify(list);
+    if (known && known.key === key) {
+      known.period = period;
+      return known.radar;
+    }
+    const message = new PreparedText({ type: "radar", dots: list }, `{"type":"radar","dots":${key}}`);
+    const radar = { version: ++this.versions, message };
+    this.rooms.set(roomId, { period, key, radar });
+    return radar;
+  }
+
+  /** Forgets rooms no one is in any more (bounded memory). */
+  retain(roomIds: ReadonlySet<string>): void {
+    for (const roomId of this.rooms.keys()) if (!roomIds.has(roomId)) this.rooms.delete(roomId);
+  }
+
+  clear(): void {
+    this.rooms.clear();
+  }
+}
+
+/** Per viewer: its slot in the period, and the feed version it was last sent. */
+export class RadarView {
+  readonly slot: number;
+  private last = -1;
+
+  constructor(slot = 0) {
+    this.slot = slot;
+  }
+
+  /** The feed to send now, or undefined when this viewer already has it. */
+  next(radar: RoomRadar): PreparedText | undefined {
+    if (radar.version === this.last) return undefined;
+    this.last = radar.version;
+    return radar.message;
   }
 
   reset(): void {
-    this.last = "";
+    this.last = -1;
   }
 }

@@ -32,6 +32,8 @@ export interface RoomHooksDeps {
   joinCode: string | undefined;
   /** Interest radius in world units. */
   interestRadius(): number;
+  /** Actors a browser is streamed at most, its own included (interest.ts). */
+  maxVisible?: number;
   /** The entity id of a new human. */
   humanId(): string;
   /** Why a new character may not join now (session cap, load shedding: admission.ts), if so. */
@@ -116,6 +118,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       ws,
       deps.interestRadius(),
       deps.humanId(),
+      deps.maxVisible,
     );
     conn.session = session;
     presence.setLook(session.actor.entityId, msg.look);
@@ -166,7 +169,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
         sessions.forget(saved.resumeToken);
         continue;
       }
-      const session = restoredSession(saved, deps.interestRadius());
+      const session = restoredSession(saved, deps.interestRadius(), deps.maxVisible);
       sessions.add(session);
       onDrop(session);
     }

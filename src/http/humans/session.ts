@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { WebSocket } from "ws";
 import type { Actor } from "../../aic/service.ts";
 import { HUMAN_ENTITY_PREFIX } from "../../world/ids.ts";
-import { InterestSet } from "./interest.ts";
+import { DEFAULT_MAX_VISIBLE, HYSTERESIS, InterestSet } from "./interest.ts";
 import type { WireEntity } from "./protocol.ts";
 
 export interface HumanSession {
@@ -40,6 +40,7 @@ export function newSession(
   ws: WebSocket,
   interestRadius: number,
   entityId: string,
+  maxVisible: number = DEFAULT_MAX_VISIBLE,
 ): HumanSession {
   const sessionId = randomToken(12);
   return {
@@ -55,7 +56,7 @@ export function newSession(
     roomId: undefined,
     lastSeq: 0,
     sent: new Map(),
-    interest: new InterestSet(interestRadius, interestRadius * 1.25),
+    interest: new InterestSet(interestRadius, interestRadius * HYSTERESIS, maxVisible),
     graceTimer: undefined,
   };
 }
@@ -76,7 +77,11 @@ export interface DurableSessions {
 }
 
 /** A saved session back as a live one, without a socket (the restart dropped it). */
-export function restoredSession(saved: SavedSession, interestRadius: number): HumanSession {
+export function restoredSession(
+  saved: SavedSession,
+  interestRadius: number,
+  maxVisible: number = DEFAULT_MAX_VISIBLE,
+): HumanSession {
   return {
     sessionId: saved.sessionId,
     resumeToken: saved.resumeToken,
@@ -85,7 +90,7 @@ export function restoredSession(saved: SavedSession, interestRadius: number): Hu
     roomId: undefined,
     lastSeq: 0,
     sent: new Map(),
-    interest: new InterestSet(interestRadius, interestRadius * 1.25),
+    interest: new InterestSet(interestRadius, interestRadius * HYSTERESIS, maxVisible),
     graceTimer: undefined,
   };
 }

@@ -8,6 +8,7 @@ import { worldReads } from "../../aic/reads.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
+import { PreparedText } from "./prepared-text.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { type HumanSession, newSession } from "./session.ts";
@@ -29,7 +30,7 @@ function fakeSocket() {
   return ws;
 }
 
-async function setup(options: ViewSyncOptions = {}) {
+async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
   const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
   const reads = worldReads(runtime);
   const sent: { s: HumanSession; message: ServerMessage | DecodedDelta }[] = [];
@@ -37,7 +38,15 @@ async function setup(options: ViewSyncOptions = {}) {
   const view = createViewSync(
     reads,
     (s, message) =>
-      sent.push({ s, message: message instanceof Uint8Array ? readers.get(s)!.decode(message) : message }),
+      sent.push({
+        s,
+        message:
+          message instanceof PreparedText
+            ? (JSON.parse(message.bytes.toString("utf8")) as ServerMessage)
+            : message instanceof Uint8Array
+              ? readers.get(s)!.decode(message)
+              : message,
+      }),
     () => {},
     new PresenceState(),
     options,
@@ -46,7 +55,7 @@ async function setup(options: ViewSyncOptions = {}) {
   const sockets: ReturnType<typeof fakeSocket>[] = [];
   for (const id of ["hum_aaaaaaaa", "hum_bbbbbbbb"]) {
     const ws = fakeSocket();
-    const s = newSession(id, ws as unknown as WebSocket, 16 * 32, id);
+    const s = newSession(id, ws as unknown as WebSocket, 16 * 32, id, maxVisible);
     const joined = runtime.submit({ kind: "join", entityId: id, actorKind: "human", name: id });
     runtime.stepNow();
     expect((await joined).ok).toBe(true);
@@ -66,7 +75,7 @@ async function setup(options: ViewSyncOptions = {}) {
   };
   const move = (s: HumanSession) =>
     runtime.submit({ kind: "moveDir", entityId: s.actor.entityId, dx: 1, dy: 0 });
-  return { runtime, reads, view, sent, sessions, sockets, tick, move, ticks: () => ticks };
+  return { runtime, reads, view, sent, sessions, sockets, readers, tick, move, ticks: () => ticks };
 }
 
 const deltas = (sent: { message: ServerMessage | DecodedDelta }[]) =>
@@ -181,5 +190,60 @@ describe("view sync", () => {
     env.tick();
     expect(env.sent.some((m) => m.message.type === "room")).toBe(false);
     expect(deltas(env.sent).length).toBeGreaterThan(0);
+  });
+
+  it("streams a viewer in a crowd of N > maxVisible the nearest ones only; the radar shows the rest", async () => {
+    const maxVisible = 8;
+    const env = await setup({}, maxVisible);
+    const [viewer] = env.sessions as [HumanSession, HumanSession];
+    const crowd = Array.from({ length: 30 }, (_, i) => `agt_crowd${String(i).padStart(2, "0")}`);
+    for (const [i, id] of crowd.entries()) {
+      void env.runtime.submit({ kind: "join", entityId: id, actorKind: "agent", name: id });
+      // Spread over the plaza, all within the viewer's 16-tile radius.
+      void env.runtime.submit({
+        kind: "moveTo",
+        entityId: id,
+        dest: { tx: 16 + (i % 10), ty: 12 + Math.floor(i / 10) },
+      });
+    }
+    const shownTo = (s: HumanSession) =>
+      new Set(
+        env.readers
+          .get(s)!
+          .entities()
+          .map((e) => e.id),
+      );
+    const me = viewer.actor.entityId;
+    let most = 0;
+    for (let t = 0; t < 200; t++) {
+      env.tick();
+      most = Math.max(most, shownTo(viewer).size);
+    }
+    // Never more than maxVisible, and what the browser holds is exactly what the server says it has.
+    expect(most).toBeLessThanOrEqual(maxVisible);
+    expect([...shownTo(viewer)].sort()).toEqual([...viewer.sent.keys()].sort());
+    // The nearest admitRank (by distance, ties by id) are all shown, the viewer's own too.
+    const self = env.reads.getEntity(me)!;
+    const ranked = env.reads
+      .actorsInRoom("lobby")
+      .filter((a) => a.id !== me)
+      .map((a) => ({ id: a.id, d2: (a.pos.x - self.pos.x) ** 2 + (a.pos.y - self.pos.y) ** 2 }))
+      .sort((a, b) => a.d2 - b.d2 || (a.id < b.id ? -1 : 1));
+    expect(shownTo(viewer).has(me)).toBe(true);
+    for (const a of ranked.slice(0, viewer.interest.admitRank)) expect(shownTo(viewer).has(a.id)).toBe(true);
+    // Everyone left out is on the radar (the feed is the whole room, sent when it changed): the
+    // latest feed the viewer got, a period after everyone stopped.
+    for (let t = 0; t < env.reads.definition.tickRate; t++) env.tick();
+    const radar = env.sent.filter((m) => m.s === viewer && m.message.type === "radar");
+    expect(radar.length).toBeGreaterThan(0);
+    const dots = (radar.at(-1)!.message as Extract<ServerMessage, { type: "radar" }>).dots.map((d) => d[0]);
+    for (const a of ranked) if (!shownTo(viewer).has(a.id)) expect(dots).toContain(a.id);
+    // The farthest walks up to the viewer: it is streamed again.
+    const far = ranked.at(-1)!.id;
+    expect(shownTo(viewer).has(far)).toBe(false);
+    void env.runtime.submit({ kind: "moveTo", entityId: far, dest: self.tile });
+    for (let t = 0; t < 300 && !shownTo(viewer).has(far); t++) env.tick();
+    expect(shownTo(viewer).has(far)).toBe(true);
+    expect(shownTo(viewer).size).toBeLessThanOrEqual(maxVisible);
   });
 });

@@ -1,6 +1,7 @@
 // What each human's browser is shown, read through the contract's read interface: the room (map,
 // objects, roster) on entering it, then per patch an interest-managed delta of the actors near them
-// and the events they may perceive. Patches go out every `patchEveryTicks` ticks (the patch rate is
+// (at most `web.maxVisible`, the nearest: interest.ts, over the room's crowd made once per patch:
+// crowd.ts) and the events they may perceive. Patches go out every `patchEveryTicks` ticks (the patch rate is
 // separate from the tick rate: nothing is lost between patches, the delta is against what the
 // browser has and events follow the viewer's own seq). Deltas are binary frames (wire-delta.ts)
 // assembled from records encoded once per patch per actor and shared by every viewer
@@ -12,8 +13,9 @@ import path from "node:path";
 import type { TickInfo, WorldReads } from "../../aic/reads.ts";
 import type { EntityView } from "../../world/types.ts";
 import { ChatHistory } from "./chat-history.ts";
-import type { InterestSet } from "./interest.ts";
+import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";
+import type { PreparedText } from "./prepared-text.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type {
   ServerMessage,
@@ -23,7 +25,7 @@ import type {
   WireRoom,
   WireRosterEntry,
 } from "./protocol.ts";
-import { RadarView, radarEveryTicks, roomDots } from "./radar.ts";
+import { dotsOf, RadarFeeds, RadarView, radarEveryTicks } from "./radar.ts";
 import type { HumanSession } from "./session.ts";
 import { toWire } from "./wire-entity.ts";
 import { wireEvent } from "./wire-events.ts";
@@ -57,32 +59,22 @@ export interface ViewSync {
   /** Start showing a room: resets what the session has been sent and returns the full view. */
   enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView;
   /** After a tick: every connected session gets its room change, delta and events (and ~1/s the
-   * room-wide radar of those beyond its interest range). */
+   * room-wide radar, which shows those beyond its interest set). */
   pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void;
   /** Everyone in a room by name, with presence (the roster a browser shows). */
   roster(roomId: string): WireRosterEntry[];
 }
 
-/** The actors a session should see now: those near it, with the hysteresis of its interest set. */
-export function interestingActors(
-  reads: Pick<WorldReads, "queryRadius">,
-  s: { interest: InterestSet; actor: { entityId: string } },
-  self: EntityView,
-): EntityView[] {
-  const hits = reads.queryRadius(self.roomId, self.pos, s.interest.exitRadius);
-  const candidates: { id: string; distance: number }[] = [];
-  for (const h of hits)
-    if (h.entity.kind !== "object") candidates.push({ id: h.entity.id, distance: h.distance });
-  const ids = s.interest.update(candidates, s.actor.entityId);
-  const visible: EntityView[] = [];
-  for (const h of hits) if (h.entity.kind !== "object" && ids.has(h.entity.id)) visible.push(h.entity);
-  return visible;
+/** One room's actors for one patch, and their wire forms as viewers first need them. */
+interface CrowdPatch {
+  crowd: RoomCrowd;
+  wires: (WireEntity | undefined)[];
 }
 
 export function createViewSync(
   reads: WorldReads,
-  /** A JSON message, or a binary delta frame. */
-  send: (s: HumanSession, message: ServerMessage | Uint8Array) => void,
+  /** A JSON message, one serialized once for many sockets, or a binary delta frame. */
+  send: (s: HumanSession, message: ServerMessage | PreparedText | Uint8Array) => void,
   warn: (message: string) => void,
   presence: PresenceState,
   options: ViewSyncOptions = {},
@@ -102,14 +94,40 @@ export function createViewSync(
   const decorated = (entity: EntityView, h: number) => presence.decorate(toWire(entity, h));
   const wireOf = (entity: EntityView): WireEntity => fragments.wire(entity, decorated);
   const radars = new WeakMap<HumanSession, RadarView>();
+  const feeds = new RadarFeeds();
+  const radarPeriod = Math.max(1, Math.round(radarEveryTicks(reads.definition.tickRate) / patchEvery));
+  let radarSlots = 0;
   const radarOf = (s: HumanSession) => {
     let view = radars.get(s);
     if (!view) {
-      view = new RadarView();
+      view = new RadarView(radarSlots++ % radarPeriod);
       radars.set(s, view);
     }
     return view;
   };
+  /** Each room's crowd, made once per patch (outside a patch, a room entry makes its own). */
+  const crowds = new Map<string, CrowdPatch>();
+  let inPatch = false;
+  const handleOf = (id: string) => fragments.handle(id);
+  const makeCrowd = (roomId: string): CrowdPatch => {
+    const crowd = new RoomCrowd(
+      reads.actorsInRoom(roomId),
+      handleOf,
+      reads.definition.rooms[roomId]?.tileSize ?? 32,
+    );
+    return { crowd, wires: new Array(crowd.size) };
+  };
+  const crowdOf = (roomId: string): CrowdPatch => {
+    if (!inPatch) return makeCrowd(roomId);
+    let c = crowds.get(roomId);
+    if (!c) {
+      c = makeCrowd(roomId);
+      crowds.set(roomId, c);
+    }
+    return c;
+  };
+  /** Scratch for a viewer's selected crowd indices (one viewer at a time). */
+  let picked = new Int32Array(64);
 
   function roomInfo(roomId: string): WireRoom {
     const room = reads.definition.rooms[roomId]!;
@@ -144,9 +162,24 @@ export function createViewSync(
     });
   }
 
-  /** The actors this session should see now, as wire entities. */
-  const visibleActors = (s: HumanSession, self: EntityView): WireEntity[] =>
-    interestingActors(reads, s, self).map(wireOf);
+  /** The actors this session should see now (its interest set: interest.ts), as wire entities. */
+  function visibleActors(s: HumanSession, self: EntityView): WireEntity[] {
+    const { crowd, wires } = crowdOf(self.roomId);
+    if (picked.length < s.interest.maxVisible) picked = new Int32Array(s.interest.maxVisible);
+    const me = crowd.indexOf(self.id);
+    const count = s.interest.select(crowd, me, self.pos.x, self.pos.y, picked);
+    const visible: WireEntity[] = me < 0 ? [wireOf(self)] : [];
+    for (let k = 0; k < count; k++) {
+      const i = picked[k]!;
+      let wire = wires[i];
+      if (!wire) {
+        wire = wireOf(crowd.views[i]!);
+        wires[i] = wire;
+      }
+      visible.push(wire);
+    }
+    return visible;
+  }
 
   /** Everyone in the room by name (no positions): the presence list; positions stream by interest. */
   function roster(roomId: string): WireRosterEntry[] {
@@ -190,7 +223,10 @@ export function createViewSync(
       return;
     }
     behindSince.delete(s);
-    const self = reads.getEntity(s.actor.entityId);
+    // Still in the room it shows (the usual case): its view is in the room's crowd for this patch.
+    const shown = !resync && s.roomId ? crowdOf(s.roomId).crowd : undefined;
+    const at = shown ? shown.indexOf(s.actor.entityId) : -1;
+    const self = shown && at >= 0 ? shown.views[at]! : reads.getEntity(s.actor.entityId);
     if (!self) {
       if (resync) ws.close(WORLD_RESTORED_CLOSE.code, WORLD_RESTORED_CLOSE.reason);
       return;
@@ -217,38 +253,44 @@ export function createViewSync(
     if (reads.worldEpoch !== historyEpoch) {
       historyEpoch = reads.worldEpoch;
       history = new ChatHistory();
+      feeds.clear();
     }
     for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
     if (info.tick % patchEvery !== 0) return;
     fragments.begin();
+    inPatch = true;
     try {
       pushPatch(sessions, info);
     } finally {
+      inPatch = false;
+      crowds.clear();
       fragments.end();
     }
   }
 
   function pushPatch(sessions: Iterable<HumanSession>, info: TickInfo): void {
-    const radarDue =
-      Math.floor(info.tick / patchEvery) %
-        Math.max(1, Math.round(radarEveryTicks(reads.definition.tickRate) / patchEvery)) ===
-      0;
-    if (radarDue) fragments.sweep((id) => reads.getEntity(id) !== undefined);
-    const dotsByRoom = new Map<string, ReturnType<typeof roomDots>>();
+    const patchIndex = Math.floor(info.tick / patchEvery);
+    const period = Math.floor(patchIndex / radarPeriod);
+    const slot = patchIndex % radarPeriod;
+    if (slot === 0) fragments.sweep((id) => reads.getEntity(id) !== undefined);
+    const rooms = new Set<string>();
     for (const s of sessions) {
       if (!s.ws || !s.roomId) continue;
       try {
         pushTo(s, info, viewEpoch.get(s) !== reads.worldEpoch);
-        if (radarDue && s.roomId) {
-          const dots = dotsByRoom.get(s.roomId) ?? roomDots(reads, s.roomId);
-          dotsByRoom.set(s.roomId, dots);
-          const mine = radarOf(s).next(dots, s.sent);
-          if (mine) send(s, { type: "radar", dots: mine });
-        }
+        if (!s.roomId) continue;
+        rooms.add(s.roomId);
+        const radar = radarOf(s);
+        if (radar.slot !== slot) continue;
+        const roomId = s.roomId;
+        const feed = feeds.feed(roomId, period, () => dotsOf(crowdOf(roomId).crowd.views));
+        const message = radar.next(feed);
+        if (message) send(s, message);
       } catch (error) {
         warn(`openclawworld web: update for ${s.actor.entityId} failed: ${(error as Error).message}`);
       }
     }
+    if (slot === 0) feeds.retain(rooms);
   }
 
   return { roomInfo, enterRoom, pushTick, roster };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { ChatHistory, HISTORY_MAX } from "./chat-history.ts";
 import { uniqueName } from "./names.ts";
-import { type RadarDot, RadarView } from "./radar.ts";
+import { type RadarDot, RadarFeeds, RadarView } from "./radar.ts";
 
 describe("uniqueName", () => {
   it("suffixes a taken name, ignoring case and spaces, and keeps within 32 characters", () => {
@@ -37,19 +37,39 @@ describe("ChatHistory", () => {
   });
 });
 
-describe("RadarView", () => {
-  it("sends only actors without full detail, and only when that changed", () => {
-    const view = new RadarView();
-    const dots: RadarDot[] = [
+describe("radar feed", () => {
+  it("is made once per room per period, re-versioned only when the dots changed, sent once per change", () => {
+    const feeds = new RadarFeeds();
+    let made = 0;
+    let dots: RadarDot[] = [
       ["hum_a", "h", 1, 1],
       ["agt_b", "a", 30, 20],
     ];
-    expect(view.next(dots, new Set(["hum_a"]))).toEqual([["agt_b", "a", 30, 20]]);
-    expect(view.next(dots, new Set(["hum_a"]))).toBeUndefined();
-    expect(view.next([dots[0]!, ["agt_b", "a", 31, 20]], new Set(["hum_a"]))).toEqual([
-      ["agt_b", "a", 31, 20],
-    ]);
+    const make = () => {
+      made += 1;
+      return dots;
+    };
+    const first = feeds.feed("lobby", 0, make);
+    expect(first.message.message).toEqual({ type: "radar", dots });
+    expect(JSON.parse(first.message.bytes.toString("utf8"))).toEqual({ type: "radar", dots });
+    expect(feeds.feed("lobby", 0, make)).toBe(first);
+    expect(made).toBe(1);
+    const view = new RadarView();
+    expect(view.next(first)).toBe(first.message);
+    expect(view.next(first)).toBeUndefined();
+    // The next period with the same dots: the same version, nothing to send.
+    const same = feeds.feed("lobby", 1, make);
+    expect(same.version).toBe(first.version);
+    expect(view.next(same)).toBeUndefined();
+    dots = [dots[0]!, ["agt_b", "a", 31, 20]];
+    const moved = feeds.feed("lobby", 2, make);
+    expect(moved.version).not.toBe(first.version);
+    expect(view.next(moved)?.message).toEqual({ type: "radar", dots });
+    // A room entry (reset) gets it again; another room has its own feed.
     view.reset();
-    expect(view.next([dots[0]!, ["agt_b", "a", 31, 20]], new Set(["hum_a"]))).toBeDefined();
+    expect(view.next(moved)).toBeDefined();
+    expect(feeds.feed("garden", 2, () => []).version).not.toBe(moved.version);
+    feeds.retain(new Set(["garden"]));
+    expect(feeds.feed("lobby", 2, make)).not.toBe(moved);
   });
 });

@@ -12,6 +12,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { AicService } from "../../aic/service.ts";
 import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
 import { createConnectionHandler } from "./connection.ts";
+import { PreparedText } from "./prepared-text.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
@@ -31,6 +32,8 @@ export interface WebSurfaceDeps {
   savedSessions?: DurableSessions;
   /** Interest radius in tiles (actors within it are streamed; kept until 1.25x further). */
   interestRadiusTiles?: number;
+  /** Actors a browser is streamed at most, its own included (interest.ts; default 64). */
+  maxVisible?: number;
   /** Where a new human's entity id comes from: random by default; a deterministic replay (the
    * in-process conformance run) passes a counter. */
   humanIds?: () => string;
@@ -76,12 +79,15 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     return timer;
   };
 
-  /** A JSON message as a text frame, or a binary delta frame (wire-delta.ts) as it is. */
-  function send(ws: WebSocket | undefined, message: ServerMessage | Uint8Array): void {
+  /** A JSON message as a text frame (one serialized once for many sockets as its bytes), or a binary
+   * delta frame (wire-delta.ts) as it is. */
+  function send(ws: WebSocket | undefined, message: ServerMessage | PreparedText | Uint8Array): void {
     if (!ws || ws.readyState !== ws.OPEN) return;
-    ws.send(message instanceof Uint8Array ? message : JSON.stringify(message), (error) => {
+    const done = (error?: Error) => {
       if (error) logger.warn(`openclawworld web: send failed: ${error.message}`);
-    });
+    };
+    if (message instanceof PreparedText) ws.send(message.bytes, { binary: false }, done);
+    else ws.send(message instanceof Uint8Array ? message : JSON.stringify(message), done);
   }
 
   function sendError(ws: WebSocket, code: string, message: string, retryable: boolean, forType?: string) {
@@ -104,6 +110,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     graceMs: deps.resumeGraceMs ?? 30_000,
     joinCode: deps.joinCode,
     interestRadius: () => interestTiles * tileSize(),
+    ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
     humanId: deps.humanIds ?? randomHumanId,
     admitJoin: () => admission.join(sessions.size),
   });

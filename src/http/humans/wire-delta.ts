@@ -250,6 +250,11 @@ export class DeltaDecoder {
     this.handleOf.set(e.id, e.h);
   }
 
+  /** Whether the client has this actor in view now. */
+  has(id: string): boolean {
+    return this.handleOf.has(id);
+  }
+
   /** The actors as the client has them (tests compare this with what the server meant to show). */
   entities(): WireEntity[] {
     return [...this.byHandle.values()];
