@@ -59,12 +59,13 @@ export async function plotReport(report: LoadReport, base: string) {
         limit: { value: P95_BOUND_MS, label: `goal p95 ${P95_BOUND_MS} ms (PRD bound 400 ms)` },
       },
       {
-        title: "Tick time (step + commit + answers + view sync)",
+        title: "Tick time (step + commit + answers) and the browsers' patch delivery after it",
         xLabel: "time (s)",
         yLabel: "ms",
         lines: [
           { name: "p50", color: "#2ca02c", points: t((p) => p.tickP50Ms) },
           { name: "p99", color: "#d62728", points: t((p) => p.tickP99Ms) },
+          { name: "patch delivery p99", color: "#17becf", points: t((p) => p.patchDeliveryP99Ms) },
         ],
         limit: { value: 10, label: "goal p99 10 ms" },
       },
@@ -105,6 +106,6 @@ console.log(
   `load: report ${base}.json; plots ${charts.files.join(", ")}${charts.note ? ` (${charts.note})` : ""}`,
 );
 console.log(
-  `load: latency p50 ${report.latency.p50Ms} p95 ${report.latency.p95Ms} p99 ${report.latency.p99Ms} ms (${report.latency.samples} samples, ${report.latency.lost} lost) | tick p50 ${report.tick.p50Ms} p99 ${report.tick.p99Ms} ms at ${report.tick.hz} Hz | rss ${report.rssMiB.start} -> ${report.rssMiB.end} MiB | cpu ${report.cpuPct}% | ${report.humansTraffic.framesPerClientPerSec} frames ${report.humansTraffic.bytesPerClientPerSec} B/s per human | ${report.httpAgentsTraffic.requests} HTTP agent requests (${report.httpAgentsTraffic.errors} errors), ${report.toolAgentsTraffic.requests} tool calls by ${report.toolAgentsTraffic.agents} tool agents (${report.toolAgentsTraffic.errors} errors, move seen p50 ${report.toolAgentsTraffic.latencyP50Ms} p95 ${report.toolAgentsTraffic.latencyP95Ms} ms) | harness cpu ${report.harnessCpuPct}% | dropped ${report.droppedConnections} | rate-limited ${report.rateLimited.serverTotal} | cursor errors ${report.cursorErrors} (${report.chatsChecked} chats checked) | load ${report.loadAverage.join(" ")}`,
+  `load: latency p50 ${report.latency.p50Ms} p95 ${report.latency.p95Ms} p99 ${report.latency.p99Ms} ms (${report.latency.samples} samples, ${report.latency.lost} lost) | tick p50 ${report.tick.p50Ms} p99 ${report.tick.p99Ms} ms at ${report.tick.hz} Hz | patches ${report.patches.perSec}/s delivered p50 ${report.patches.deliveryP50Ms} p99 ${report.patches.deliveryP99Ms} ms (work p99 ${report.patches.workP99Ms} ms, ${report.patches.skipped} skipped) | rss ${report.rssMiB.start} -> ${report.rssMiB.end} MiB | cpu ${report.cpuPct}% | ${report.humansTraffic.framesPerClientPerSec} frames ${report.humansTraffic.bytesPerClientPerSec} B/s per human | ${report.httpAgentsTraffic.requests} HTTP agent requests (${report.httpAgentsTraffic.errors} errors), ${report.toolAgentsTraffic.requests} tool calls by ${report.toolAgentsTraffic.agents} tool agents (${report.toolAgentsTraffic.errors} errors, move seen p50 ${report.toolAgentsTraffic.latencyP50Ms} p95 ${report.toolAgentsTraffic.latencyP95Ms} ms) | harness cpu ${report.harnessCpuPct}% | dropped ${report.droppedConnections} | rate-limited ${report.rateLimited.serverTotal} | cursor errors ${report.cursorErrors} (${report.chatsChecked} chats checked) | load ${report.loadAverage.join(" ")}`,
 );
 console.log(JSON.stringify(summaryLine(report)));

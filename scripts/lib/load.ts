@@ -8,7 +8,8 @@
 //     that has the mover in view records when its first delta moving that entity arrives (one clock:
 //     all clients live here), overall and per kind of mover;
 //   - tick time (the gateway's own histogram at /world/metrics, phase="total": step + durable commit +
-//     answers + view sync), RSS, CPU, event log depth and rate-limited count from the same scrape;
+//     answers), the browsers' patch fan-out after it (delivery to the last browser, patches per second
+//     and skipped), RSS, CPU, event log depth and rate-limited count from the same scrape;
 //   - frames and bytes per human client per second, dropped connections;
 //   - cursor integrity per agent: event seqs strictly increasing, no duplicates, pages that continue
 //     exactly where the previous one ended, no cursor_expired, and every global chat acknowledged while
@@ -61,6 +62,7 @@ export interface SeriesPoint {
   latencyP95Ms: number | null;
   tickP50Ms: number | null;
   tickP99Ms: number | null;
+  patchDeliveryP99Ms: number | null;
   rssMiB: number;
   cpuPct: number;
   bytesPerClientPerSec: number;
@@ -84,6 +86,15 @@ export interface LoadReport {
   /** The same latency by kind of mover. */
   latencyByMover: Record<MoverKind, { samples: number; p50Ms: number; p95Ms: number }>;
   tick: { count: number; p50Ms: number; p99Ms: number; stepP99Ms: number; hz: number };
+  /** The browsers' patches, fanned out after the tick: delivery (tick to last browser) and work
+   * percentiles, patches sent per second, and patches skipped because the previous was still going out. */
+  patches: {
+    deliveryP50Ms: number;
+    deliveryP99Ms: number;
+    workP99Ms: number;
+    perSec: number;
+    skipped: number;
+  };
   rssMiB: { start: number; end: number; max: number };
   cpuPct: number;
   eventLogDepth: number;
@@ -169,6 +180,10 @@ interface Scrape {
   atMs: number;
   tickTotal: Buckets;
   tickStep: Buckets;
+  /** Each patch's fan-out to the browsers (after its tick): to the last browser, and the work. */
+  patchDelivery: Buckets;
+  patchWork: Buckets;
+  patchesSkipped: number;
   ticks: number;
   rssBytes: number;
   cpuSeconds: number;
@@ -183,6 +198,9 @@ export function parseMetrics(text: string, atMs: number): Scrape {
     atMs,
     tickTotal: new Map(),
     tickStep: new Map(),
+    patchDelivery: new Map(),
+    patchWork: new Map(),
+    patchesSkipped: 0,
     ticks: 0,
     rssBytes: 0,
     cpuSeconds: 0,
@@ -198,10 +216,16 @@ export function parseMetrics(text: string, atMs: number): Scrape {
     const bucket = /^openclawworld_tick_duration_seconds_bucket\{le="([^"]+)",phase="(step|total)"\}$/.exec(
       series,
     );
+    const patch =
+      /^openclawworld_patch_duration_seconds_bucket\{le="([^"]+)",phase="(delivery|work)"\}$/.exec(series);
     if (bucket) {
       const le = bucket[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number(bucket[1]);
       (bucket[2] === "total" ? scrape.tickTotal : scrape.tickStep).set(le, value);
-    } else if (series === "openclawworld_ticks_total") scrape.ticks = value;
+    } else if (patch) {
+      const le = patch[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number(patch[1]);
+      (patch[2] === "delivery" ? scrape.patchDelivery : scrape.patchWork).set(le, value);
+    } else if (series === "openclawworld_patches_skipped_total") scrape.patchesSkipped = value;
+    else if (series === "openclawworld_ticks_total") scrape.ticks = value;
     else if (series === 'openclawworld_process_memory_bytes{type="rss"}') scrape.rssBytes = value;
     else if (series.startsWith("openclawworld_process_cpu_seconds_total")) scrape.cpuSeconds += value;
     else if (series.startsWith("openclawworld_event_log_depth")) scrape.eventLogDepth += value;
@@ -866,6 +890,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         latencyP95Ms: shared.window.quantile(0.95),
         tickP50Ms: bucketQuantileMs(now.tickTotal, previous.tickTotal, 0.5),
         tickP99Ms: bucketQuantileMs(now.tickTotal, previous.tickTotal, 0.99),
+        patchDeliveryP99Ms: bucketQuantileMs(now.patchDelivery, previous.patchDelivery, 0.99),
         rssMiB: Math.round((now.rssBytes / 2 ** 20) * 10) / 10,
         cpuPct: Math.round(((now.cpuSeconds - previous.cpuSeconds) / dtSec) * 1000) / 10,
         bytesPerClientPerSec: humans.length ? Math.round((bytes - windowBytes) / humans.length / dtSec) : 0,
@@ -877,7 +902,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       shared.window.reset();
       previous = now;
       log(
-        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz) | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrors.length}`,
+        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz), patch delivery p99 ${fmt(point.patchDeliveryP99Ms, 1)} ms | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrors.length}`,
       );
     }
     shared.measuring = false;
@@ -941,6 +966,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         stepP99Ms: q(bucketQuantileMs(last.tickStep, first.tickStep, 0.99)),
         hz: Math.round(((last.ticks - first.ticks) / ((last.atMs - first.atMs) / 1000)) * 10) / 10,
       },
+      patches: {
+        deliveryP50Ms: q(bucketQuantileMs(last.patchDelivery, first.patchDelivery, 0.5)),
+        deliveryP99Ms: q(bucketQuantileMs(last.patchDelivery, first.patchDelivery, 0.99)),
+        workP99Ms: q(bucketQuantileMs(last.patchWork, first.patchWork, 0.99)),
+        perSec:
+          Math.round(
+            (((last.patchDelivery.get(Number.POSITIVE_INFINITY) ?? 0) -
+              (first.patchDelivery.get(Number.POSITIVE_INFINITY) ?? 0)) /
+              ((last.atMs - first.atMs) / 1000)) *
+              10,
+          ) / 10,
+        skipped: last.patchesSkipped - first.patchesSkipped,
+      },
       rssMiB: {
         start: Math.round((first.rssBytes / 2 ** 20) * 10) / 10,
         end: Math.round((last.rssBytes / 2 ** 20) * 10) / 10,
@@ -1000,6 +1038,9 @@ export function summaryLine(report: LoadReport): Record<string, number> {
     p50Ms: report.latency.p50Ms,
     p95Ms: report.latency.p95Ms,
     tickP99Ms: report.tick.p99Ms,
+    tickHz: report.tick.hz,
+    patchesPerSec: report.patches.perSec,
+    patchDeliveryP99Ms: report.patches.deliveryP99Ms,
     droppedConnections: report.droppedConnections,
     cursorErrors: report.cursorErrors,
     bytesPerClientPerSec: report.humansTraffic.bytesPerClientPerSec,

@@ -19,6 +19,7 @@ export interface WorldReads
     | "isBlocked"
     | "eventsFor"
     | "latestSeq"
+    | "enteredAtSeq"
   > {
   /** Called after every tick with what it produced; returns the unsubscribe function. */
   onTick(listener: (info: TickInfo) => void): () => void;
@@ -51,6 +52,7 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
     eventsFor: (recipientId, roomId, afterSeq, limit) =>
       world().eventsFor(recipientId, roomId, afterSeq, limit),
     latestSeq: (roomId) => world().latestSeq(roomId),
+    enteredAtSeq: (entityId, roomId) => world().enteredAtSeq(entityId, roomId),
     onTick: (listener) => runtime.onTick(listener),
     load: () => runtime.health().load,
     get worldEpoch() {

@@ -63,7 +63,12 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
       allowedOrigins: config.web.allowedOrigins,
     },
   });
-  const metrics = createWorldMetrics({ runtime: host.runtime, limiter, web: () => web.stats() });
+  const metrics = createWorldMetrics({
+    runtime: host.runtime,
+    limiter,
+    web: () => web.stats(),
+    onPatchDelivered: (listener) => web.onPatchDelivered(listener),
+  });
   host.aic = aic;
   host.aicHttp = aicHttp;
   host.web = web;

@@ -19,9 +19,21 @@ afterEach(() => {
 async function setup() {
   const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
   const limiter = new RateLimiter({ classes: { chatSend: { perSec: 1, burst: 1 } } });
-  const metrics = createWorldMetrics({ runtime, limiter, web: () => ({ sessions: 3, connected: 2 }) });
+  const patchListeners = new Set<(p: { deliveryMs: number; workMs: number; skipped: number }) => void>();
+  const metrics = createWorldMetrics({
+    runtime,
+    limiter,
+    web: () => ({ sessions: 3, connected: 2 }),
+    onPatchDelivered: (listener) => {
+      patchListeners.add(listener);
+      return () => patchListeners.delete(listener);
+    },
+  });
   open.push({ runtime, metrics });
-  return { runtime, limiter, metrics };
+  const deliver = (p: { deliveryMs: number; workMs: number; skipped: number }) => {
+    for (const listener of patchListeners) listener(p);
+  };
+  return { runtime, limiter, metrics, deliver, patchListeners };
 }
 
 /** The value of one sample line, e.g. `name{a="b"} 3`. */
@@ -80,10 +92,22 @@ describe("world metrics", () => {
     expect(sample(text, 'openclawworld_tick_duration_seconds_count{phase="step"}')).toBe(1);
   });
 
-  it("stops observing ticks once closed", async () => {
-    const { runtime, metrics } = await setup();
+  it("times each patch's fan-out to the browsers and counts the patches skipped meanwhile", async () => {
+    const { metrics, deliver } = await setup();
+    deliver({ deliveryMs: 12, workMs: 4, skipped: 0 });
+    deliver({ deliveryMs: 80, workMs: 30, skipped: 2 });
+    const text = await metrics.render();
+    expect(sample(text, 'openclawworld_patch_duration_seconds_count{phase="delivery"}')).toBe(2);
+    expect(sample(text, 'openclawworld_patch_duration_seconds_bucket{le="0.015",phase="delivery"}')).toBe(1);
+    expect(sample(text, 'openclawworld_patch_duration_seconds_bucket{le="0.005",phase="work"}')).toBe(1);
+    expect(sample(text, "openclawworld_patches_skipped_total")).toBe(2);
+  });
+
+  it("stops observing ticks and patches once closed", async () => {
+    const { runtime, metrics, patchListeners } = await setup();
     metrics.close();
     runtime.stepNow();
+    expect(patchListeners.size).toBe(0);
     expect(await metrics.render()).toBe("\n");
   });
 });

@@ -12,6 +12,10 @@ export interface MetricsSources {
   limiter: RateLimiter;
   /** Humans' WebSocket sessions: all of them, and those with a socket open now. */
   web?: () => { sessions: number; connected: number };
+  /** Subscribes to each patch's fan-out to the browsers (returns the unsubscribe). */
+  onPatchDelivered?: (
+    listener: (patch: { deliveryMs: number; workMs: number; skipped: number }) => void,
+  ) => () => void;
 }
 
 export interface WorldMetrics {
@@ -42,6 +46,23 @@ export function createWorldMetrics(sources: MetricsSources): WorldMetrics {
   const unsubscribe = runtime.onTickTiming(({ stepMs, totalMs }) => {
     tickSeconds.observe({ phase: "step" }, stepMs / 1000);
     tickSeconds.observe({ phase: "total" }, totalMs / 1000);
+  });
+  const patchSeconds = new Histogram({
+    name: "openclawworld_patch_duration_seconds",
+    help: "Each patch's fan-out to the browsers, after its tick: phase=delivery from the tick to the last browser served (slices with the event loop's I/O between them), phase=work the time spent building and writing it",
+    labelNames: ["phase"] as const,
+    buckets: TICK_BUCKETS,
+    registers: [registry],
+  });
+  const patchesSkipped = new Counter({
+    name: "openclawworld_patches_skipped_total",
+    help: "Patches that fell due while the previous one was still going out to the browsers (the patch rate adapting to the load; the next patch carries their changes)",
+    registers: [registry],
+  });
+  const unsubscribePatches = sources.onPatchDelivered?.(({ deliveryMs, workMs, skipped }) => {
+    patchSeconds.observe({ phase: "delivery" }, deliveryMs / 1000);
+    patchSeconds.observe({ phase: "work" }, workMs / 1000);
+    if (skipped) patchesSkipped.inc(skipped);
   });
 
   new Gauge({
@@ -157,6 +178,7 @@ export function createWorldMetrics(sources: MetricsSources): WorldMetrics {
     render: () => registry.metrics(),
     close() {
       unsubscribe();
+      unsubscribePatches?.();
       registry.clear();
     },
   };

@@ -109,6 +109,12 @@ export class RoomEventLog {
     list.push(seq, -1);
   }
 
+  /** Where the entity's current stay began, while it is here. */
+  enteredAtSeq(entityId: string): number | undefined {
+    const list = this.membership.get(entityId);
+    return list && list[list.length - 1] === -1 ? list[list.length - 2] : undefined;
+  }
+
   exit(entityId: string, seq: number): void {
     const list = this.membership.get(entityId);
     if (list && list.length >= 2 && list[list.length - 1] === -1) list[list.length - 1] = seq;

@@ -341,6 +341,8 @@ export interface WorldApi {
   eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage;
   /** Latest seq appended in a room (0 when none). */
   latestSeq(roomId: string): number;
+  /** Seq of the event that began `entityId`'s current stay in `roomId` (its presence.join), if there. */
+  enteredAtSeq(entityId: string, roomId: string): number | undefined;
   /** How many events a room's log retains now (bounded by the world's event retention). */
   retainedEventCount(roomId: string): number;
 

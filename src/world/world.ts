@@ -950,6 +950,10 @@ export class World implements WorldApi {
     return this.rooms.get(roomId)?.log.lastSeq ?? 0;
   }
 
+  enteredAtSeq(entityId: string, roomId: string): number | undefined {
+    return this.rooms.get(roomId)?.log.enteredAtSeq(entityId);
+  }
+
   retainedEventCount(roomId: string): number {
     return this.rooms.get(roomId)?.log.retainedCount ?? 0;
   }

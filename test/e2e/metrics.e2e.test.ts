@@ -28,6 +28,8 @@ describe("metrics endpoint", () => {
       "openclawworld_rate_limited_total",
       "openclawworld_failed_ticks_total",
       "openclawworld_process_memory_bytes",
+      "openclawworld_patch_duration_seconds",
+      "openclawworld_patches_skipped_total",
     ]) {
       expect(first).toContain(`# TYPE ${name} `);
     }
@@ -49,6 +51,12 @@ describe("metrics endpoint", () => {
         sample(first, "openclawworld_ticks_total"),
       );
       expect(sample(second, 'openclawworld_tick_duration_seconds_count{phase="total"}')).toBeGreaterThan(0);
+      // A browser is connected: patches go out to it, each timed.
+      await new Promise((r) => setTimeout(r, 500));
+      const third = await scrape();
+      expect(sample(third, 'openclawworld_patch_duration_seconds_count{phase="delivery"}')).toBeGreaterThan(
+        0,
+      );
       expect(sample(second, 'openclawworld_process_memory_bytes{type="rss"}')).toBeGreaterThan(10 * 2 ** 20);
     } finally {
       ws.close();

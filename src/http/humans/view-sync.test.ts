@@ -12,7 +12,13 @@ import { PreparedText } from "./prepared-text.ts";
 import { PresenceState } from "./presence-state.ts";
 import type { ServerMessage } from "./protocol.ts";
 import { type HumanSession, newSession } from "./session.ts";
-import { createViewSync, SLOW_CLIENT_CLOSE, SLOW_CLIENT_MS, type ViewSyncOptions } from "./view-sync.ts";
+import {
+  createViewSync,
+  type PatchDelivery,
+  SLOW_CLIENT_CLOSE,
+  SLOW_CLIENT_MS,
+  type ViewSyncOptions,
+} from "./view-sync.ts";
 import { type DecodedDelta, DeltaDecoder } from "./wire-delta.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -49,7 +55,8 @@ async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
       }),
     () => {},
     new PresenceState(),
-    options,
+    // The fan-out runs its slices at once, so a test reads what a tick sent right after it.
+    { defer: (run) => run(), ...options },
   );
   const sessions: HumanSession[] = [];
   const sockets: ReturnType<typeof fakeSocket>[] = [];
@@ -78,7 +85,7 @@ async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
   return { runtime, reads, view, sent, sessions, sockets, readers, tick, move, ticks: () => ticks };
 }
 
-const deltas = (sent: { message: ServerMessage | DecodedDelta }[]) =>
+const deltas = <M extends { message: ServerMessage | DecodedDelta }>(sent: M[]) =>
   sent.filter((m) => m.message.type === "delta");
 
 describe("view sync", () => {
@@ -99,6 +106,42 @@ describe("view sync", () => {
     const shown = env.sessions[1]!.sent.get(a)!;
     expect(env.reads.tick % 2).toBe(0); // two join ticks + six
     expect(shown.x).toBe(Math.round(env.reads.getEntity(a)!.pos.x));
+  });
+
+  it("fans a patch out after the tick in slices; a patch due meanwhile is skipped and the next heals", async () => {
+    const slices: (() => void)[] = [];
+    const delivered: PatchDelivery[] = [];
+    const env = await setup({
+      defer: (run) => slices.push(run),
+      sliceMs: 0, // one browser per slice
+      onPatchDelivered: (p) => delivered.push(p),
+    });
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    env.sent.length = 0;
+    void env.move(a);
+    env.tick();
+    const first = env.reads.tick;
+    // The tick itself sent nothing: the fan-out waits for the event loop, then one browser a slice.
+    expect(env.sent).toEqual([]);
+    slices.shift()!();
+    expect(new Set(env.sent.map((m) => m.s)).size).toBe(1);
+    // A patch falls due before the other browser was served: skipped, the round finishes as it was.
+    void env.move(a);
+    env.tick();
+    while (slices.length) slices.shift()!();
+    const round1 = deltas(env.sent);
+    expect(new Set(round1.map((m) => m.s))).toEqual(new Set([a, b]));
+    expect(round1.map((m) => (m.message as { tick: number }).tick)).toEqual([first, first]);
+    expect(delivered).toEqual([expect.objectContaining({ browsers: 2, skipped: 1 })]);
+    // The next patch carries what the skipped one had: b's browser has a where a is now.
+    env.tick();
+    while (slices.length) slices.shift()!();
+    expect(delivered).toHaveLength(2);
+    const mover = env.readers
+      .get(b)!
+      .entities()
+      .find((e) => e.id === a.actor.entityId)!;
+    expect(mover.x).toBe(Math.round(env.reads.getEntity(a.actor.entityId)!.pos.x));
   });
 
   it("puts each actor in wire form once per patch: every viewer's delta shares the object", async () => {
@@ -138,6 +181,36 @@ describe("view sync", () => {
     now += SLOW_CLIENT_MS - 1;
     env.tick();
     expect(env.sockets[0]!.closed).toBeUndefined();
+  });
+
+  it("sends a browser the events it shows, not the proximity changes that are an agent's perception", async () => {
+    const env = await setup();
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    env.sent.length = 0;
+    // b walks up to a, away and back, so their proximity changes; then a says something.
+    const home = env.reads.getEntity(a.actor.entityId)!.tile;
+    for (const dest of [home, { tx: home.tx - 9, ty: home.ty }, home]) {
+      const moved = env.runtime.submit({ kind: "moveTo", entityId: b.actor.entityId, dest });
+      for (let i = 0; i < 80; i++) env.tick();
+      expect(await moved).toMatchObject({ ok: true, value: { result: "accepted" } });
+    }
+    void env.runtime.submit({
+      kind: "chat",
+      entityId: a.actor.entityId,
+      channel: "global",
+      message: "hello b",
+      tx: { key: "t1", payloadHash: "hello b" },
+    });
+    env.tick();
+    const perceived = env.reads.eventsFor(b.actor.entityId, "lobby", 0, 1000).events.map((e) => e.type);
+    expect(perceived).toContain("proximity.exit");
+    expect(perceived).toContain("proximity.enter");
+    const shown = env.sent
+      .filter((m) => m.s === b && m.message.type === "events")
+      .flatMap((m) => (m.message as Extract<ServerMessage, { type: "events" }>).events.map((e) => e.type));
+    expect(shown).toEqual(["chat.message"]);
+    // Nothing is lost: the browser's position in the log is past everything it was not sent.
+    expect(b.lastSeq).toBe(env.reads.latestSeq("lobby"));
   });
 
   it("after an operator restore every browser gets the whole view again, and events continue", async () => {

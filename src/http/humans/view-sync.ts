@@ -32,6 +32,15 @@ import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
 const EVENTS_PER_PUSH = 200;
+/** The events a browser is sent: those its page shows (web/client/main.ts, onEvents). Proximity
+ * changes are an agent's perception; a crowd makes hundreds a tick and the browser drew none of them,
+ * so sending them cost a socket write per viewer per patch for nothing. */
+export const BROWSER_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "chat.message",
+  "presence.join",
+  "presence.leave",
+  "object.state_changed",
+]);
 /** A socket over BACKPRESSURE_BYTES for this long is closed (code 4008) instead of waited for. */
 export const SLOW_CLIENT_MS = 10_000;
 export const SLOW_CLIENT_CLOSE = { code: 4008, reason: "too slow: updates could not be delivered" } as const;
@@ -44,7 +53,28 @@ export interface ViewSyncOptions {
   patchEveryTicks?: number;
   /** Monotonic milliseconds (tests pass a fake). */
   now?: () => number;
+  /** Runs the next slice of a patch's fan-out later (default setImmediate: after the I/O the event
+   * loop has waiting). Tests pass one that runs it at once. */
+  defer?: (run: () => void) => void;
+  /** How long one slice of the fan-out may run before the event loop gets a turn (ms). */
+  sliceMs?: number;
+  /** Told when every browser has been served a patch. */
+  onPatchDelivered?: (patch: PatchDelivery) => void;
 }
+
+/** How one patch reached the browsers. */
+export interface PatchDelivery {
+  /** From the tick that made the patch to the last browser served. */
+  deliveryMs: number;
+  /** Time spent building and writing it (the slices, without the waits between them). */
+  workMs: number;
+  browsers: number;
+  /** Patches that fell due while this one was going out, and were skipped (the next one heals). */
+  skipped: number;
+}
+
+/** One slice of the fan-out; then the event loop answers what waits (HTTP agents, inputs). */
+const SLICE_MS = 4;
 
 export interface RoomView {
   entities: WireEntity[];
@@ -232,8 +262,9 @@ export function createViewSync(
       return;
     }
     if (resync || self.roomId !== s.roomId) {
-      const firstSeqHere = info.events.find((e) => e.roomId === self.roomId)?.seq;
-      const afterSeq = firstSeqHere !== undefined ? firstSeqHere - 1 : reads.latestSeq(self.roomId);
+      // Events from its arrival on (its own join first), whenever in the patches it arrived.
+      const arrived = reads.enteredAtSeq(self.id, self.roomId);
+      const afterSeq = arrived !== undefined ? arrived - 1 : reads.latestSeq(self.roomId);
       send(s, {
         type: "room",
         room: roomInfo(self.roomId),
@@ -245,9 +276,32 @@ export function createViewSync(
       if (frame) send(s, frame);
     }
     const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
-    if (page.events.length) send(s, { type: "events", events: page.events.map((e) => wireEvent(reads, e)) });
+    const forBrowser = page.events.filter((e) => BROWSER_EVENT_TYPES.has(e.type));
+    if (forBrowser.length) send(s, { type: "events", events: forBrowser.map((e) => wireEvent(reads, e)) });
     s.lastSeq = page.nextSeq;
   }
+
+  // The fan-out of a patch runs after the tick, in slices of about SLICE_MS with the event loop's I/O
+  // between them, so the tick stays short and agents' answers do not wait behind a thousand socket
+  // writes. The world does not change within a slice (ticks run between slices, and the patch keeps
+  // the crowd it read). A patch that falls due while the previous one is still going out is skipped:
+  // the patch rate adapts to what the gateway can deliver, and nothing is lost by it, because a delta
+  // is against what the browser has (`sent`) and events follow its own seq. Each round starts at a
+  // different browser, so the same ones are not always served last.
+  const defer = options.defer ?? ((run: () => void) => void setImmediate(run));
+  const sliceMs = options.sliceMs ?? SLICE_MS;
+  let round:
+    | {
+        info: TickInfo;
+        queue: HumanSession[];
+        next: number;
+        startedAt: number;
+        workMs: number;
+        skipped: number;
+        rooms: Set<string>;
+      }
+    | undefined;
+  let rotation = 0;
 
   function pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void {
     if (reads.worldEpoch !== historyEpoch) {
@@ -257,40 +311,70 @@ export function createViewSync(
     }
     for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
     if (info.tick % patchEvery !== 0) return;
+    if (round) {
+      round.skipped += 1;
+      return;
+    }
+    const all = [...sessions];
+    rotation = all.length ? (rotation + Math.max(1, Math.round(all.length * 0.618))) % all.length : 0;
+    const queue = all.slice(rotation).concat(all.slice(0, rotation));
     fragments.begin();
     inPatch = true;
-    try {
-      pushPatch(sessions, info);
-    } finally {
-      inPatch = false;
-      crowds.clear();
-      fragments.end();
-    }
+    const patchIndex = Math.floor(info.tick / patchEvery);
+    if (patchIndex % radarPeriod === 0) fragments.sweep((id) => reads.getEntity(id) !== undefined);
+    round = { info, queue, next: 0, startedAt: now(), workMs: 0, skipped: 0, rooms: new Set() };
+    defer(runSlice);
   }
 
-  function pushPatch(sessions: Iterable<HumanSession>, info: TickInfo): void {
-    const patchIndex = Math.floor(info.tick / patchEvery);
+  function endPatch(): void {
+    inPatch = false;
+    crowds.clear();
+    fragments.end();
+  }
+
+  function runSlice(): void {
+    const r = round;
+    if (!r) return;
+    const started = now();
+    const patchIndex = Math.floor(r.info.tick / patchEvery);
     const period = Math.floor(patchIndex / radarPeriod);
     const slot = patchIndex % radarPeriod;
-    if (slot === 0) fragments.sweep((id) => reads.getEntity(id) !== undefined);
-    const rooms = new Set<string>();
-    for (const s of sessions) {
-      if (!s.ws || !s.roomId) continue;
-      try {
-        pushTo(s, info, viewEpoch.get(s) !== reads.worldEpoch);
-        if (!s.roomId) continue;
-        rooms.add(s.roomId);
-        const radar = radarOf(s);
-        if (radar.slot !== slot) continue;
-        const roomId = s.roomId;
-        const feed = feeds.feed(roomId, period, () => dotsOf(crowdOf(roomId).crowd.views));
-        const message = radar.next(feed);
-        if (message) send(s, message);
-      } catch (error) {
-        warn(`openclawworld web: update for ${s.actor.entityId} failed: ${(error as Error).message}`);
-      }
+    while (r.next < r.queue.length) {
+      const s = r.queue[r.next++]!;
+      pushOne(s, r.info, slot, period, r.rooms);
+      if (now() - started >= sliceMs) break;
     }
-    if (slot === 0) feeds.retain(rooms);
+    r.workMs += now() - started;
+    if (r.next < r.queue.length) {
+      defer(runSlice);
+      return;
+    }
+    if (slot === 0) feeds.retain(r.rooms);
+    endPatch();
+    round = undefined;
+    options.onPatchDelivered?.({
+      deliveryMs: now() - r.startedAt,
+      workMs: r.workMs,
+      browsers: r.queue.length,
+      skipped: r.skipped,
+    });
+  }
+
+  function pushOne(s: HumanSession, info: TickInfo, slot: number, period: number, rooms: Set<string>): void {
+    if (!s.ws || !s.roomId) return;
+    try {
+      pushTo(s, info, viewEpoch.get(s) !== reads.worldEpoch);
+      if (!s.roomId) return;
+      rooms.add(s.roomId);
+      const radar = radarOf(s);
+      if (radar.slot !== slot) return;
+      const roomId = s.roomId;
+      const feed = feeds.feed(roomId, period, () => dotsOf(crowdOf(roomId).crowd.views));
+      const message = radar.next(feed);
+      if (message) send(s, message);
+    } catch (error) {
+      warn(`openclawworld web: update for ${s.actor.entityId} failed: ${(error as Error).message}`);
+    }
   }
 
   return { roomInfo, enterRoom, pushTick, roster };

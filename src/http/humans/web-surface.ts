@@ -2,7 +2,7 @@
 // WebSocket at /world/ws (upgraded on the gateway's own port). The parts, by lifecycle:
 //   connection.ts   one socket: frame bounds, one parse, hand-off to the hooks or to AicService.act
 //   room-hooks.ts   onJoin / onReconnect / onDrop / onLeave of a human's character
-//   view-sync.ts    what each browser is shown, per tick, read through the contract (WorldReads)
+//   view-sync.ts    what each browser is shown, per patch (fanned out after the tick), read through the contract (WorldReads)
 //   static-routes.ts the client's files, tileset and maps
 // Every action a human takes goes through AicService.act — the same path, affordance registry and
 // rate limiter as agents.
@@ -18,7 +18,7 @@ import type { ServerMessage } from "./protocol.ts";
 import { createRoomHooks } from "./room-hooks.ts";
 import { type DurableSessions, randomHumanId, SessionStore } from "./session.ts";
 import { createStaticRoutes, DEFAULT_WEB_DIST } from "./static-routes.ts";
-import { createViewSync } from "./view-sync.ts";
+import { createViewSync, type PatchDelivery } from "./view-sync.ts";
 
 export interface WebSurfaceDeps {
   service: AicService;
@@ -49,6 +49,8 @@ export interface WebSurfaceHandle {
   close(): Promise<void>;
   /** For status and tests. */
   stats(): { sessions: number; connected: number; connections: number };
+  /** Called as each patch finishes reaching the browsers (metrics); returns the unsubscribe. */
+  onPatchDelivered(listener: (patch: PatchDelivery) => void): () => void;
 }
 
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
@@ -95,7 +97,11 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   }
 
   const presence = new PresenceState();
+  const deliveryListeners = new Set<(patch: PatchDelivery) => void>();
   const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence, {
+    onPatchDelivered: (patch) => {
+      for (const listener of deliveryListeners) listener(patch);
+    },
     ...(deps.patchEveryTicks ? { patchEveryTicks: deps.patchEveryTicks } : {}),
   });
   const hooks = createRoomHooks({
@@ -165,6 +171,11 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
         ]);
         clearTimeout(cut);
       }
+    },
+
+    onPatchDelivered(listener) {
+      deliveryListeners.add(listener);
+      return () => deliveryListeners.delete(listener);
     },
 
     stats() {
