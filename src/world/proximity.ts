@@ -20,8 +20,14 @@ import type { SpatialGrid } from "./spatial-grid.ts";
 /** The largest `proximity_max_neighbors` a world may set (definition.ts checks the bound). */
 export const MAX_NEIGHBORS_BOUND = 256;
 
-/** Fine cells per side of a spatial-grid cell (those are one radius wide). */
-const FINE = 4;
+/** Fine cells per side of a spatial-grid cell (those are one radius wide): 4, unless that makes more
+ * than FINE_CELLS_MAX cells (a huge map with a small radius), where the counting sort's per-tick pass
+ * over the cells would cost more than the search saves. */
+function fineness(gridCells: number): number {
+  if (gridCells * 16 <= FINE_CELLS_MAX) return 4;
+  return gridCells * 4 <= FINE_CELLS_MAX ? 2 : 1;
+}
+const FINE_CELLS_MAX = 1 << 16;
 
 /** An actor's places during a scan: all taken, some free, or no partner at all. */
 const FULL = 0;
@@ -109,9 +115,10 @@ export class ProximityTracker {
     const max = Math.min(maxNeighbors, MAX_NEIGHBORS_BOUND);
     // Fine cells (a quarter of the radius): the search around an actor stops at the first ring
     // beyond its nearest `max`, so in a crowd it reads a few cells instead of the whole radius.
-    const cols = grid.cols * FINE;
-    const rows = grid.rows * FINE;
-    const size = grid.cellSize / FINE;
+    const fine = fineness(grid.cols * grid.rows);
+    const cols = grid.cols * fine;
+    const rows = grid.rows * fine;
+    const size = grid.cellSize / fine;
     const cellCount = cols * rows;
     if (this.cellStart.length < cellCount + 1) {
       this.cellStart = new Int32Array(cellCount + 1);
@@ -166,7 +173,8 @@ export class ProximityTracker {
         if (l > 0) {
           const bound = (l - 1) * size + edge - slack;
           if (bound > radius) break;
-          if (this.heapSize === max && this.heapD[0]! < bound * bound) break;
+          // (bound < 0 for an actor outside the map, clamped into an edge cell: no bound then)
+          if (bound > 0 && this.heapSize === max && this.heapD[0]! < bound * bound) break;
         }
         const y0 = cy - l;
         const y1 = cy + l;
@@ -368,7 +376,8 @@ export class ProximityTracker {
         if (f === undefined || t.inside[f] !== 1) continue;
         const partner = t.loActor[f] === full ? t.hiActor[f]! : t.loActor[f]!;
         if (partner.proximityCount < 2) continue;
-        t.inside[f] = 0; // counter is 0: dropped by settle()
+        t.inside[f] = 0;
+        t.counter[f] = 0; // (it may have been on its way out) dropped by settle()
         full.proximityCount--;
         partner.proximityCount--;
         changed.push(change(full, partner, false));
