@@ -76,6 +76,19 @@ export interface AgentTraffic {
   requests: number;
   requestsPerAgentPerSec: number;
   errors: number;
+  /** HTTP agents: the error answers by code (`transport`: no answer). */
+  errorsByCode?: Record<string, number>;
+}
+
+interface Counters {
+  requests: number;
+  errors: number;
+  errorsByCode: Record<string, number>;
+}
+
+function countError(counters: Counters, code: string): void {
+  counters.errors += 1;
+  counters.errorsByCode[code] = (counters.errorsByCode[code] ?? 0) + 1;
 }
 
 export interface LoadReport {
@@ -114,6 +127,8 @@ export interface LoadReport {
   joinFailureSamples: string[];
   rateLimited: { serverTotal: number; answersSeen: number };
   cursorErrors: number;
+  /** Of cursorErrors, those that were `cursor_expired` (the agent fell out of the room's retained events). */
+  cursorExpired: number;
   cursorErrorSamples: string[];
   chatsChecked: number;
   series: SeriesPoint[];
@@ -286,6 +301,9 @@ interface Shared {
   lost: number;
   measuring: boolean;
   rateLimitedAnswers: number;
+  /** Every cursor error counted; the first 10,000 kept as text (samples). */
+  cursorErrorCount: number;
+  cursorExpired: number;
   cursorErrors: string[];
   /** Global chats acknowledged while measuring: id -> ack time. */
   chats: Map<string, number>;
@@ -309,6 +327,12 @@ function startMove(shared: Shared, entityId: string, kind: MoverKind): void {
   const inView = new Set<number>();
   for (const [index, view] of shared.watcherViews) if (view.has(entityId)) inView.add(index);
   shared.pending.set(entityId, { t0: performance.now(), kind, seenBy: new Set(), inView });
+}
+
+function noteCursorError(shared: Shared, what: string): void {
+  shared.cursorErrorCount += 1;
+  if (/cursor.expired/.test(what)) shared.cursorExpired += 1;
+  if (shared.cursorErrors.length < 10_000) shared.cursorErrors.push(what);
 }
 
 function noteMove(shared: Shared, observer: number, entityId: string, now: number): void {
@@ -442,7 +466,7 @@ async function runAgent(
   agent: AgentState,
   shared: Shared,
   box: typeof DEFAULT_BOX,
-  counters: { requests: number; errors: number },
+  counters: Counters,
   stopActingAt: () => number,
   stopped: () => boolean,
 ): Promise<void> {
@@ -457,17 +481,17 @@ async function runAgent(
       });
       const answer = (await res.json()) as AicAnswer;
       if (answer.status === "error") {
-        counters.errors += 1;
+        countError(counters, answer.error?.code ?? "unknown");
         if (answer.error?.code === "rate_limited") shared.rateLimitedAnswers += 1;
       }
       return answer;
     } catch (error) {
-      counters.errors += 1;
+      countError(counters, "transport");
       return { status: "error", error: { code: "transport", message: (error as Error).message } };
     }
   };
   const bad = (what: string) => {
-    if (shared.cursorErrors.length < 10_000) shared.cursorErrors.push(`${agent.agentId}: ${what}`);
+    noteCursorError(shared, `${agent.agentId}: ${what}`);
   };
 
   const poll = async () => {
@@ -573,7 +597,7 @@ async function runToolAgent(
   stopped: () => boolean,
 ): Promise<void> {
   const bad = (what: string) => {
-    if (shared.cursorErrors.length < 10_000) shared.cursorErrors.push(`${agent.agentId} (tools): ${what}`);
+    noteCursorError(shared, `${agent.agentId} (tools): ${what}`);
   };
   let nextPollAt = performance.now() + rand(500, 1500);
   let nextMoveAt = performance.now() + rand(0, 2000);
@@ -680,6 +704,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     measuring: false,
     rateLimitedAnswers: 0,
     cursorErrors: [],
+    cursorErrorCount: 0,
+    cursorExpired: 0,
     chats: new Map(),
     lastMoveSeen: new Map(),
     watcherViews: new Map(),
@@ -837,7 +863,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         }
       }, 100),
     );
-    const counters = { requests: 0, errors: 0 };
+    const counters: Counters = { requests: 0, errors: 0, errorsByCode: {} };
     const toolCounters = { requests: 0, errors: 0 };
     const gatewayToken = gateway.gatewayToken;
     const agentRuns = [
@@ -902,7 +928,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       shared.window.reset();
       previous = now;
       log(
-        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz), patch delivery p99 ${fmt(point.patchDeliveryP99Ms, 1)} ms | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrors.length}`,
+        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz), patch delivery p99 ${fmt(point.patchDeliveryP99Ms, 1)} ms | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrorCount} (${shared.cursorExpired} expired)`,
       );
     }
     shared.measuring = false;
@@ -924,18 +950,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     for (const agent of agents) {
       const missing = chatIds.filter((id) => !agent.chatIds.has(id));
       if (missing.length)
-        shared.cursorErrors.push(
+        noteCursorError(
+          shared,
           `${agent.agentId}: ${missing.length} global chats never delivered (e.g. ${missing[0]})`,
         );
     }
     const totalBytes = humans.reduce((n, h) => n + h.bytes, 0);
     const totalFrames = humans.reduce((n, h) => n + h.frames, 0);
     const q = (v: number | null) => Math.round((v ?? Number.NaN) * 100) / 100;
-    const traffic = (n: number, c: { requests: number; errors: number }): AgentTraffic => ({
+    const traffic = (
+      n: number,
+      c: { requests: number; errors: number; errorsByCode?: Counters["errorsByCode"] },
+    ): AgentTraffic => ({
       agents: n,
       requests: c.requests,
       requestsPerAgentPerSec: n ? Math.round((c.requests / n / elapsedSec) * 10) / 10 : 0,
       errors: c.errors,
+      ...(c.errorsByCode ? { errorsByCode: c.errorsByCode } : {}),
     });
     return {
       humans: options.humans,
@@ -1011,7 +1042,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       joinFailureSamples: joinFailures.slice(0, 10),
       dropReasons: dropReasons.slice(0, 20),
       rateLimited: { serverTotal: last.rateLimited, answersSeen: shared.rateLimitedAnswers },
-      cursorErrors: shared.cursorErrors.length,
+      cursorErrors: shared.cursorErrorCount,
+      cursorExpired: shared.cursorExpired,
       cursorErrorSamples: shared.cursorErrors.slice(0, 20),
       chatsChecked: chatIds.length,
       series,
