@@ -107,7 +107,7 @@ const DESCRIPTIONS: Record<EndpointName, string> = {
   chatSend: "Idempotent by txId (a retry never posts twice). Domain errors: agent_not_in_room, conflict.",
   chatObserve: "Messages the agent could perceive within the last windowSec seconds of simulation time.",
   pollEvents:
-    'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends. An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
+    'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends; a long-poll answers one agent at most every 250 ms (one sooner waits out the rest and gets those ticks in one page). An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
   join: "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
   leave: "Extension: leave the room (presence.leave reason disconnect).",
   heartbeat:

@@ -19,6 +19,9 @@ export const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 /** A manual clock for long-poll / timeout tests: timers fire only when advanced. */
 export class ManualClock implements AicClock {
   now = 0;
+  nowMs(): number {
+    return this.now;
+  }
   private timers = new Map<number, { at: number; fn: () => void }>();
   private nextId = 1;
   setTimeout(fn: () => void, ms: number): unknown {

@@ -3,7 +3,7 @@ import { World } from "../world/world.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./local-world.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import { AicService } from "./service.ts";
+import { AicService, LONG_POLL_MIN_INTERVAL_MS } from "./service.ts";
 import { checkResponse } from "./test-support.ts";
 
 const A = "agent_helper";
@@ -416,6 +416,58 @@ describe("AicService with the real lobby world", () => {
     });
     expect(resumed.status === "ok" && resumed.data.events.length).toBe(4);
     expect(checkResponse("PollEventsResponseData", resumed)).toEqual([]);
+  });
+
+  it("a long-poll answers one agent at most every LONG_POLL_MIN_INTERVAL_MS: a quick return waits and gets those ticks in one page", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    const s = env.service;
+    await env.join(A, B);
+    const say = (k: number) =>
+      s.chatSend(B, {
+        agentId: B,
+        roomId: room,
+        txId: `tx_pace_${k}000`,
+        channel: "global",
+        message: `m${k}`,
+      });
+    const poll = (sinceCursor: string, waitMs: number) =>
+      s.pollEvents(A, { agentId: A, roomId: room, sinceCursor, limit: 200, waitMs });
+    const sent0 = say(0);
+    env.runtime.stepNow();
+    await sent0;
+    const first = await poll("c_0", 5000);
+    if (first.status !== "ok") throw new Error("poll failed");
+    // Events are waiting at once, but A was answered 0 ms ago: the poll holds for the interval.
+    const sent1 = say(1);
+    env.runtime.stepNow();
+    await sent1;
+    let settled = false;
+    const second = poll(first.data.nextCursor, 5000).then((r) => {
+      settled = true;
+      return r;
+    });
+    const sent2 = say(2);
+    env.runtime.stepNow();
+    await sent2;
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    clock.advance(LONG_POLL_MIN_INTERVAL_MS);
+    const paced = await second;
+    expect(paced.status === "ok" && paced.data.events.map((e) => e.payload.message)).toEqual(["m1", "m2"]);
+    // A poll after the interval, or one that does not wait (waitMs 0), is answered at once.
+    clock.advance(LONG_POLL_MIN_INTERVAL_MS);
+    const sent3 = say(3);
+    env.runtime.stepNow();
+    await sent3;
+    const later = await poll((paced as { data: { nextCursor: string } }).data.nextCursor, 5000);
+    expect(later.status === "ok" && later.data.events.map((e) => e.payload.message)).toEqual(["m3"]);
+    const sent4 = say(4);
+    env.runtime.stepNow();
+    await sent4;
+    const noWait = await poll((later as { data: { nextCursor: string } }).data.nextCursor, 0);
+    expect(noWait.status === "ok" && noWait.data.events.map((e) => e.payload.message)).toEqual(["m4"]);
+    expect(clock.pending).toBe(0);
   });
 
   it("long-poll parks on onTick, wakes at the end of the tick with a visible event, empty at waitMs, clean abort", async () => {

@@ -54,9 +54,19 @@ import {
 export interface AicClock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Monotonic milliseconds. */
+  nowMs(): number;
 }
 
+/** A long-poll answers one agent at most this often: a poll that comes back sooner waits out the
+ * rest (within its waitMs) and gets those ticks' events in one page. In a crowd there is an event for
+ * everyone nearly every tick, so without it every long-polling agent became a loop at the speed of
+ * its round trip (~6 requests a second each at 1,000 participants, the gateway's thread full of them).
+ * The same pace as the default pollEvents rate (4/s), as waiting instead of refusals. */
+export const LONG_POLL_MIN_INTERVAL_MS = 250;
+
 const realClock: AicClock = {
+  nowMs: () => performance.now(),
   setTimeout: (fn, ms) => {
     const handle = setTimeout(fn, ms);
     handle.unref?.();
@@ -180,6 +190,8 @@ export class AicService {
   /** What adapters may read of the world (no writes: those are actions). */
   readonly reads: WorldReads;
   private readonly clock: AicClock;
+  /** When each agent's last long-poll was answered (LONG_POLL_MIN_INTERVAL_MS); one entry per agent. */
+  private readonly lastLongPollAt = new Map<string, number>();
   private readonly actionTimeoutMs: number;
   private readonly contextTokens: ContextTokens;
   /** This tick's observe answers by caller and request text (see `observe`). */
@@ -674,33 +686,50 @@ export class AicService {
     const self = this.world.getEntity(entityId);
     if (!self || self.roomId !== roomId) return Promise.resolve(notInRoom(agentId, roomId));
     const first = this.pageFor(entityId, roomId, afterSeq, options.limit);
-    if (
-      first.status === "error" ||
-      first.data.events.length > 0 ||
-      options.waitMs <= 0 ||
-      options.signal?.aborted
-    ) {
+    if (first.status === "error" || options.waitMs <= 0 || options.signal?.aborted) {
       return Promise.resolve(first);
     }
-    // Park until a tick appends an event this agent may see, waitMs passes, or the caller goes away.
+    const startedAt = this.clock.nowMs();
+    const last = this.lastLongPollAt.get(agentId);
+    const holdMs =
+      last === undefined ? 0 : Math.min(last + LONG_POLL_MIN_INTERVAL_MS - startedAt, options.waitMs);
+    if (first.data.events.length > 0 && holdMs <= 0) {
+      this.lastLongPollAt.set(agentId, startedAt);
+      return Promise.resolve(first);
+    }
+    // Park until a tick appends an event this agent may see (and its interval since the last answer
+    // has passed), waitMs passes, or the caller goes away.
     return new Promise((resolve) => {
       let settled = false;
+      let hold: unknown;
       const finish = (answer: AicResult<PollEventsResponse>) => {
         if (settled) return;
         settled = true;
         unsubscribe();
         this.clock.clearTimeout(timer);
+        if (hold !== undefined) this.clock.clearTimeout(hold);
         options.signal?.removeEventListener("abort", onAbort);
+        this.lastLongPollAt.set(agentId, this.clock.nowMs());
         resolve(answer);
       };
-      const onAbort = () => finish(this.pageFor(entityId, roomId, afterSeq, options.limit));
+      const answerNow = () => finish(this.pageFor(entityId, roomId, afterSeq, options.limit));
+      const onAbort = answerNow;
+      /** Events are there: answer now, or once the agent's interval has passed. */
+      const ready = () => {
+        const wait = startedAt + holdMs - this.clock.nowMs();
+        if (wait <= 0) answerNow();
+        else hold ??= this.clock.setTimeout(answerNow, wait);
+      };
       const unsubscribe = this.runtime.onTick((info) => {
+        if (hold !== undefined) return;
         if (!info.events.some((event: WorldEvent) => event.roomId === roomId && event.seq > afterSeq)) return;
         const page = this.pageFor(entityId, roomId, afterSeq, options.limit);
-        if (page.status === "error" || page.data.events.length > 0) finish(page);
+        if (page.status === "error") finish(page);
+        else if (page.data.events.length > 0) ready();
       });
       const timer = this.clock.setTimeout(onAbort, options.waitMs);
       options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (first.data.events.length > 0) ready();
     });
   }
 
