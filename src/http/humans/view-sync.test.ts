@@ -144,6 +144,23 @@ describe("view sync", () => {
     expect(mover.x).toBe(Math.round(env.reads.getEntity(a.actor.entityId)!.pos.x));
   });
 
+  it("a failing delivery listener is logged, and the next patch still goes out", async () => {
+    let calls = 0;
+    const env = await setup({
+      onPatchDelivered: () => {
+        calls += 1;
+        throw new Error("listener broke");
+      },
+    });
+    void env.move(env.sessions[0]!);
+    expect(() => env.tick()).not.toThrow();
+    env.sent.length = 0;
+    void env.move(env.sessions[0]!);
+    env.tick();
+    expect(calls).toBe(2);
+    expect(deltas(env.sent).length).toBeGreaterThan(0);
+  });
+
   it("puts each actor in wire form once per patch: every viewer's delta shares the object", async () => {
     const env = await setup();
     void env.move(env.sessions[0]!);

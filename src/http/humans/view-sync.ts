@@ -353,15 +353,22 @@ export function createViewSync(
       defer(runSlice, false);
       return;
     }
-    if (slot === 0) feeds.retain(r.rooms);
-    endPatch();
+    // The round ends whatever happens below: a slice runs outside the tick (a microtask or
+    // setImmediate), where a throw would take the gateway down, and a round left open would skip
+    // every later patch.
     round = undefined;
-    options.onPatchDelivered?.({
-      deliveryMs: now() - r.startedAt,
-      workMs: r.workMs,
-      browsers: r.queue.length,
-      skipped: r.skipped,
-    });
+    try {
+      if (slot === 0) feeds.retain(r.rooms);
+      endPatch();
+      options.onPatchDelivered?.({
+        deliveryMs: now() - r.startedAt,
+        workMs: r.workMs,
+        browsers: r.queue.length,
+        skipped: r.skipped,
+      });
+    } catch (error) {
+      warn(`openclawworld web: finishing a patch failed: ${(error as Error).message}`);
+    }
   }
 
   function pushOne(s: HumanSession, info: TickInfo, slot: number, period: number, rooms: Set<string>): void {
