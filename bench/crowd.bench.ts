@@ -3,7 +3,7 @@
 // agents do (src/world/testing/crowd.ts). It measures the world step and how many events a tick
 // appends, by type. Issue #13: before proximity was bounded per actor, every pair of actors within
 // the radius (4 tiles) entered and left proximity as they walked, so the events grew with the square
-// of the crowd (12,400 a tick at 1,000) and a room keeps only `event_retention` (5,000) of them; now an
+// of the crowd (12,400 a tick at 1,000); now an
 // actor is in proximity with at most `proximity_max_neighbors` others (the world's, or each of
 // CROWD_CAPS). A second scenario, "pile", sends the whole walking crowd onto one tile at once when the
 // measurement starts (hostile bots), and measures their way there and their stay.
@@ -71,8 +71,10 @@ function measure(scenario: "walk" | "pile", n: number, cap: number): Record<stri
       Object.entries(byType).map(([type, count]) => [type, Math.round((count / MEASURED_TICKS) * 10) / 10]),
     ),
     proximityEventsPerActorTickMax: perActorMax,
-    /** How many ticks the room's retained events cover at this rate. */
-    retentionTicks: Math.round((lobby.eventRetention / Math.max(1, events / MEASURED_TICKS)) * 10) / 10,
+    /** How many ticks an actor's own newest events (event_retention_per_recipient) cover at the
+     * crowd's mean rate of events per actor; the room's pool adds its share on top. */
+    ownRetentionTicks:
+      Math.round((lobby.eventRetentionPerRecipient / Math.max(1e-9, events / MEASURED_TICKS / n)) * 10) / 10,
   };
 }
 
@@ -83,7 +85,7 @@ for (const scenario of SCENARIOS) {
       const row = measure(scenario, n, cap);
       figures.push(row);
       console.log(
-        `${scenario}: ${n} actors, at most ${cap} proximity neighbours each: step p50 ${row.stepP50Ms} ms, p99 ${row.stepP99Ms} ms; ${row.eventsPerTick} events/tick (${JSON.stringify(row.byTypePerTick)}), at most ${row.proximityEventsPerActorTickMax} proximity events per actor in a tick; the ${lobby.eventRetention} retained events cover ${row.retentionTicks} ticks`,
+        `${scenario}: ${n} actors, at most ${cap} proximity neighbours each: step p50 ${row.stepP50Ms} ms, p99 ${row.stepP99Ms} ms; ${row.eventsPerTick} events/tick (${JSON.stringify(row.byTypePerTick)}), at most ${row.proximityEventsPerActorTickMax} proximity events per actor in a tick; an actor's own ${lobby.eventRetentionPerRecipient} events cover ${row.ownRetentionTicks} ticks`,
       );
     }
   }

@@ -381,7 +381,7 @@ describe("AicService with the real lobby world", () => {
   });
 
   it("cursors: malformed and other-room cursors are bad_request; expired is conflict with nextCursor", async () => {
-    const env = await createTestEnv({ patch: { eventRetention: 4 } });
+    const env = await createTestEnv({ patch: { eventRetention: 4, eventRetentionPerRecipient: 4 } });
     const s = env.service;
     await env.join(A);
     for (const sinceCursor of ["c_1", "AAAA", encodeCursor("garden", 0)]) {
@@ -414,7 +414,8 @@ describe("AicService with the real lobby world", () => {
       sinceCursor: details.nextCursor,
       limit: 200,
     });
-    expect(resumed.status === "ok" && resumed.data.events.length).toBe(4);
+    // The room's newest 4 room-audience events and its pool of 4 older ones.
+    expect(resumed.status === "ok" && resumed.data.events.length).toBe(8);
     expect(checkResponse("PollEventsResponseData", resumed)).toEqual([]);
   });
 

@@ -71,41 +71,42 @@ describe("events", () => {
     one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "before b" });
     one(world, join("agt_b"));
     one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "with b" });
+    const b = world.eventsFor("agt_b", "a", 0, 100).events;
     one(world, { kind: "leave", entityId: "agt_b", reason: "kicked" });
     one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: "after b" });
     const all = world.eventsFor("agt_a", "a", 0, 100).events;
-    const b = world.eventsFor("agt_b", "a", 0, 100).events;
-    const union = [...new Set([...all, ...b].map((e) => e.seq))].sort((x, y) => x - y);
-    expect(union).toEqual(union.map((_, i) => i + 1)); // every seq 1..n exists exactly once
-    expect(b.map((e) => e.type)).toEqual([
-      "presence.join",
-      "proximity.enter",
-      "chat.message",
-      "proximity.exit",
-      "presence.leave",
-    ]);
+    const seqs = all.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(b.map((e) => e.type)).toEqual(["presence.join", "proximity.enter", "chat.message"]);
     expect(b.map((e) => e.payload.message).filter(Boolean)).toEqual(["with b"]);
-    // agt_a does not see proximity events addressed to agt_b.
+    // agt_a sees b come and go and every global message, not the proximity events addressed to b.
+    expect(all.map((e) => e.payload.message).filter(Boolean)).toEqual(["before b", "with b", "after b"]);
+    expect(all.filter((e) => e.type === "presence.leave").map((e) => e.payload.entityId)).toEqual(["agt_b"]);
     expect(
       all.filter((e) => e.type.startsWith("proximity")).every((e) => e.payload.subjectId === "agt_a"),
     ).toBe(true);
+    // Gone, b's own events go with it: a cursor from its stay is told so, not silently skipped.
+    const leaveSeq = all.find((e) => e.type === "presence.leave")!.seq;
+    expect(world.eventsFor("agt_b", "a", b.at(-1)!.seq, 100).expired?.oldestRetainedSeq).toBe(leaveSeq + 1);
     expect(world.latestSeq("a")).toBe(all[all.length - 1]!.seq);
     expect(world.latestSeq("b")).toBe(0);
   });
 
   it("pages with limit and reports expiry instead of silently losing events", () => {
-    const world = World.create(smallWorld({ event_retention: 10 }));
+    // The room keeps its newest 10 room-audience events and a pool of 10 older ones.
+    const world = World.create(smallWorld({ event_retention: 10, event_retention_per_recipient: 10 }));
     one(world, join("agt_a"));
     for (let i = 0; i < 25; i++)
       one(world, { kind: "chat", entityId: "agt_a", channel: "global", message: `m${i}` });
     expect(world.latestSeq("a")).toBe(26);
     const page = world.eventsFor("agt_a", "a", 0, 4);
-    expect(page.expired).toEqual({ oldestRetainedSeq: 17, droppedCount: 16 });
-    expect(page.events.map((e) => e.seq)).toEqual([17, 18, 19, 20]);
-    expect(page.nextSeq).toBe(20);
+    expect(page.expired).toEqual({ oldestRetainedSeq: 7, droppedCount: 6 });
+    expect(page.events.map((e) => e.seq)).toEqual([7, 8, 9, 10]);
+    expect(page.nextSeq).toBe(10);
     const rest = world.eventsFor("agt_a", "a", page.nextSeq, 100);
     expect(rest.expired).toBeUndefined();
-    expect(rest.events.map((e) => e.seq)).toEqual([21, 22, 23, 24, 25, 26]);
+    expect(rest.events.map((e) => e.seq)).toEqual(Array.from({ length: 16 }, (_, i) => 11 + i));
     expect(rest.nextSeq).toBe(26);
     expect(world.eventsFor("agt_a", "a", 26, 100)).toEqual({ events: [], nextSeq: 26 });
   });

@@ -153,6 +153,12 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     max: 1_000_000,
     integer: true,
   });
+  const eventRetentionPerRecipient = sim.number("event_retention_per_recipient", {
+    fallback: 32,
+    min: 10,
+    max: 100_000,
+    integer: true,
+  });
   const walkSpeed = sim.number("walk_speed", { fallback: 128, min: 1, max: 2000 });
   const chatMaxLength = sim.number("chat_max_length", {
     fallback: CHAT_MESSAGE_MAX_CHARS,
@@ -234,6 +240,7 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     proximityDebounceTicks,
     proximityMaxNeighbors,
     eventRetention,
+    eventRetentionPerRecipient,
     walkSpeed,
     chatMaxLength,
     txTtlSec,

@@ -13,7 +13,12 @@ import { World } from "./world.ts";
 const lobbyDir = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));
 const lobby = await loadWorldDir(lobbyDir);
 // Short retention keeps per-tick snapshot hashing cheap; the rules are the same.
-const def: WorldDefinition = { ...lobby, eventRetention: 150, proximityDebounceTicks: 2 };
+const def: WorldDefinition = {
+  ...lobby,
+  eventRetention: 150,
+  eventRetentionPerRecipient: 10,
+  proximityDebounceTicks: 2,
+};
 
 function roundTrip(snapshot: WorldSnapshot): WorldSnapshot {
   return JSON.parse(JSON.stringify(snapshot)) as WorldSnapshot;
@@ -77,8 +82,11 @@ describe("determinism", () => {
     for (const room of ["lobby", "garden"]) {
       expect(copy.actorsInRoom(room)).toEqual(world.actorsInRoom(room));
       expect(copy.latestSeq(room)).toBe(world.latestSeq(room));
+      const latest = world.latestSeq(room);
       for (const id of ["agt_a", "hum_c", "agt_e"]) {
-        expect(copy.eventsFor(id, room, 0, 1000)).toEqual(world.eventsFor(id, room, 0, 1000));
+        // From the start, and from cursors a reader may or may not have lost events after.
+        for (const after of [0, latest >> 1, latest - 40, latest - 5])
+          expect(copy.eventsFor(id, room, after, 1000)).toEqual(world.eventsFor(id, room, after, 1000));
         expect(copy.chatFor(id, room, 0)).toEqual(world.chatFor(id, room, 0));
       }
     }
@@ -112,5 +120,44 @@ describe("determinism", () => {
     expect(() => World.restore(def, { ...snap, sceneHash: "0".repeat(64) })).toThrow(/scene/);
     expect(() => World.restore(def, { ...snap, format: "v0" as typeof SNAPSHOT_FORMAT })).toThrow(/format/);
     expect(() => World.restore(def, { ...snap, state: { nonsense: true } })).toThrow(SnapshotMismatchError);
+  });
+
+  it("refuses drop floors that contradict the rest of the snapshot", () => {
+    const snap = runScript(World.create(def), seededScript(7, 300), 0).world.snapshot();
+    const withFloors = (edit: (floors: Record<string, unknown>, room: Record<string, unknown>) => void) => {
+      const copy = structuredClone(snap) as unknown as {
+        state: { rooms: Record<string, Record<string, unknown>> };
+      };
+      const room = copy.state.rooms.lobby!;
+      edit(room.floors as Record<string, unknown>, room);
+      return copy as unknown as typeof snap;
+    };
+    expect(() =>
+      World.restore(
+        def,
+        withFloors((f, r) => (f.roomDropped = (r.lastSeq as number) + 1)),
+      ),
+    ).toThrow(/after lastSeq/);
+    expect(() =>
+      World.restore(
+        def,
+        withFloors((f) => (f.present = [["agt_nobody", 3]])),
+      ),
+    ).toThrow(/not in the room/);
+    expect(() =>
+      World.restore(
+        def,
+        withFloors(
+          (f) =>
+            (f.departed = [
+              ["agt_gone", 2],
+              ["agt_gone", 3],
+            ]),
+        ),
+      ),
+    ).toThrow(/departed twice/);
+    // Without floors (a snapshot from before them) it restores, with its old window.
+    const old = withFloors((_, r) => delete r.floors);
+    expect(() => World.restore(def, old)).not.toThrow();
   });
 });

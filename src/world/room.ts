@@ -1,7 +1,7 @@
 // The live state of one room: actors (sorted by id), spatial grid, current collision, event log, chat.
 import type { Actor } from "./actor.ts";
 import { RoomChatLog } from "./chat.ts";
-import { RoomEventLog } from "./events-log.ts";
+import { type EventRetention, RoomEventLog } from "./events-log.ts";
 import { PathFinder, type TileGrid } from "./grid.ts";
 import type { ObjectState, ObjectTypeHandler } from "./objects/types.ts";
 import { RoomSignals } from "./signals.ts";
@@ -32,7 +32,7 @@ export class Room implements TileGrid {
   readonly objects: WorldObject[] = [];
   readonly pathFinder: PathFinder;
 
-  constructor(def: RoomDefinition, proximityRadius: number, eventRetention: number) {
+  constructor(def: RoomDefinition, proximityRadius: number, eventRetention: EventRetention) {
     this.def = def;
     this.width = def.widthTiles;
     this.height = def.heightTiles;

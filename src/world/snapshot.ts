@@ -7,6 +7,7 @@ import canonicalize from "canonicalize";
 import * as z from "zod";
 import { type Actor, compareIds, insertSorted, NO_PATH } from "./actor.ts";
 import { SnapshotMismatchError } from "./errors.ts";
+import { DEPARTED_FLOORS, type DropFloors } from "./events-log.ts";
 import { REGION_ID_PATTERN } from "./ids.ts";
 import {
   AgentMemory,
@@ -144,6 +145,16 @@ const RoomState = z.strictObject({
     "membership of",
   ),
   chat: uniqueBy(ChatRecord, (m) => m.id, "chat message"),
+  // What the room remembers of dropped events (events-log.ts). Absent in snapshots written before
+  // per-recipient retention: every cursor before their oldest event counts as expired, as then.
+  floors: z
+    .strictObject({
+      roomDropped: NonNegInt,
+      forgotten: NonNegInt,
+      present: Items(z.tuple([z.string().regex(ENTITY_ID), z.int().min(1)])),
+      departed: z.array(z.tuple([z.string().regex(ENTITY_ID), z.int().min(1)])).max(DEPARTED_FLOORS),
+    })
+    .optional(),
   // Absent in snapshots written before world signals existed: they restore with no recent activity.
   signals: z.array(SignalBucketRecord).max(SIGNAL_WINDOW_BUCKETS).optional(),
 });
@@ -277,6 +288,7 @@ export function captureSnapshot(
         .map(([entityId, intervals]) => ({ entityId, intervals: [...intervals] })),
       chat: structuredClone(room.chat.all()),
       signals: room.signals.records(),
+      floors: room.log.floors(),
     };
   }
   const tx = parts.txStore.entries().map((e) => ({
@@ -386,6 +398,8 @@ export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.out
     if (last && last.seq > room.lastSeq) throw malformed(`room ${roomId}: an event is after lastSeq`);
     if (room.events.some((e) => e.roomId !== roomId))
       throw malformed(`room ${roomId} holds another room's event`);
+    const floorsWrong = room.floors && floorsProblem(roomId, room.lastSeq, room.floors, room.membership);
+    if (floorsWrong) throw malformed(floorsWrong);
     const current = signalBucketOf(valid.tick, def.tickRate);
     const regionIds = new Set(def.rooms[roomId]!.regions.map((r) => r.id));
     let previous = -1;
@@ -465,6 +479,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       r.lastSeq,
       r.events as WorldEvent[],
       r.membership.map((m) => [m.entityId, m.intervals]),
+      r.floors,
     );
     parts.rooms.get(roomId)!.chat.restore(r.chat as ChatMessageRecord[]);
     parts.rooms.get(roomId)!.signals.restore(r.signals ?? []);
@@ -477,4 +492,31 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     memory.episodes = m.episodes;
     parts.memory.set(m.entityId, memory);
   }
+}
+
+/** What is wrong with a room's drop floors, if anything. */
+function floorsProblem(
+  roomId: string,
+  lastSeq: number,
+  floors: DropFloors,
+  membership: { entityId: string; intervals: number[] }[],
+): string | undefined {
+  const present = new Set(membership.filter((m) => m.intervals.at(-1) === -1).map((m) => m.entityId));
+  const seqs = [floors.roomDropped, floors.forgotten, ...floors.present.map((p) => p[1])];
+  if (seqs.some((seq) => seq > lastSeq)) return `room ${roomId}: a drop floor is after lastSeq`;
+  let previous = "";
+  for (const [id] of floors.present) {
+    if (!present.has(id)) return `room ${roomId}: floor of ${id}, who is not in the room`;
+    if (compareIds(id, previous) <= 0 && previous !== "")
+      return `room ${roomId}: present floors must be sorted by unique id`;
+    previous = id;
+  }
+  const departed = new Set<string>();
+  for (const [id, seq] of floors.departed) {
+    if (present.has(id)) return `room ${roomId}: ${id} is both present and departed`;
+    if (departed.has(id)) return `room ${roomId}: ${id} departed twice`;
+    if (seq > lastSeq) return `room ${roomId}: a drop floor is after lastSeq`;
+    departed.add(id);
+  }
+  return undefined;
 }

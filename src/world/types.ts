@@ -111,8 +111,11 @@ export interface WorldDefinition {
   /** Most others an actor is in proximity with at once (proximity.ts has the rule: nearest first
    * among those with a free place; a pair stays while within the radius). */
   proximityMaxNeighbors: number;
-  /** Events kept per room before the oldest are dropped (cursors before them expire). */
+  /** Room-audience events (chat on the global channel, presence, object state) kept per room. */
   eventRetention: number;
+  /** Events addressed to one entity (proximity, local chat) kept for it while it is in the room.
+   * A cursor expires only when an event its reader could see after it was dropped (events-log.ts). */
+  eventRetentionPerRecipient: number;
   /** Entity speed in world units per second. */
   walkSpeed: number;
   chatMaxLength: number;

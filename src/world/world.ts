@@ -85,7 +85,10 @@ export class World implements WorldApi {
     this.proximityRadius = def.proximityRadiusTiles * this.tileSizeOf(def);
     for (const roomId of Object.keys(def.rooms).sort()) {
       const roomDef = def.rooms[roomId]!;
-      const room = new Room(roomDef, this.proximityRadius, def.eventRetention);
+      const room = new Room(roomDef, this.proximityRadius, {
+        room: def.eventRetention,
+        perRecipient: def.eventRetentionPerRecipient,
+      });
       for (const objDef of roomDef.objects) {
         const handler = objectType(objDef.objectType);
         if (!handler) continue; // parseWorld rejects unknown types; a hand-made definition just loses them
