@@ -3,9 +3,9 @@
 // hash canonically (SHA-256 of RFC 8785 JSON, so key order never matters). World keeps only thin
 // wrappers (snapshot(), World.restore) around these functions.
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
 import * as z from "zod";
 import { type Actor, compareIds, insertSorted, NO_PATH } from "./actor.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { REGION_ID_PATTERN } from "./ids.ts";
 import {
@@ -32,11 +32,7 @@ import {
   type WorldSnapshot,
 } from "./types.ts";
 
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError("value cannot be canonicalized");
-  return text;
-}
+export { canonicalJson, jsonPieces } from "./canonical-json.ts";
 
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
