@@ -5,8 +5,10 @@ import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
+import { compareIds } from "./actor.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { canonicalHash, sha256Hex } from "./snapshot.ts";
+import { Crowd } from "./testing/crowd.ts";
 import { runScript, scriptArb, seededScript } from "./testing/scenario.ts";
 import { SNAPSHOT_FORMAT, type WorldDefinition, type WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
@@ -86,6 +88,17 @@ describe("determinism", () => {
       }),
       { numRuns: 10 },
     );
+  });
+
+  it("lists proximity pairs in (a, b) id order, and restores them", () => {
+    const world = World.create(lobby);
+    const crowd = new Crowd(world, 150);
+    for (let i = 0; i < 40; i++) world.step(crowd.inputs());
+    const pairs = world.snapshot().state.proximity as { a: string; b: string }[];
+    expect(pairs.length).toBeGreaterThan(200);
+    const byIds = [...pairs].sort((p, q) => compareIds(p.a, q.a) || compareIds(p.b, q.b));
+    expect(pairs.map((p) => `${p.a}/${p.b}`)).toEqual(byIds.map((p) => `${p.a}/${p.b}`));
+    expect(World.restore(lobby, roundTrip(world.snapshot())).snapshotHash()).toBe(world.snapshotHash());
   });
 
   it("restore is observationally exact (entities, events, chat, tx, objects)", () => {
