@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AicService } from "../aic/service.ts";
 import type { ResolvedConfig } from "../config/config.ts";
 import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.ts";
-import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "../runtime/open-world.ts";
+import { closeWorld, type OpenedWorld, openWorld, saveWorldInSlices } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 
 export interface WorldHost extends OpenedWorld {
@@ -43,9 +43,10 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
   return { ...opened, config, closers: [] };
 }
 
-/** Saves a snapshot now (every tick is already durable in the log; this compacts it). */
-export function saveHost(host: WorldHost): void {
-  saveWorld(host);
+/** Saves a snapshot (every tick is already durable in the log; this compacts it), spread over the
+ * next event-loop turns so the ticks go on meanwhile. */
+export function saveHost(host: WorldHost): Promise<boolean> {
+  return saveWorldInSlices(host);
 }
 
 /** Stops ticking, closes every adapter, then saves and closes the store: the saved state is the final one. */

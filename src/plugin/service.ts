@@ -38,11 +38,9 @@ export function createWorldService(config: ResolvedConfig, attach: AttachAdapter
         // Every tick is already durable in the log; the periodic snapshot only compacts it, which
         // keeps recovery short.
         saveTimer = setInterval(() => {
-          try {
-            saveHost(host);
-          } catch (error) {
+          saveHost(host).catch((error: unknown) => {
             logger.error(`openclawworld: periodic snapshot failed: ${describe(error)}`);
-          }
+          });
         }, config.snapshot.intervalSec * 1000);
         saveTimer.unref();
       }

@@ -7,7 +7,14 @@ import { existsSync, renameSync } from "node:fs";
 import type { WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { loadWorldDir } from "./load-world-dir.ts";
-import { commitTick, type RecoveryReport, recoverWorld, SideTables, snapshotEntry } from "./persistence.ts";
+import {
+  commitTick,
+  type RecoveryReport,
+  recoverWorld,
+  SideTables,
+  snapshotEntry,
+  snapshotEntryInSlices,
+} from "./persistence.ts";
 import { WorldStore } from "./store.ts";
 import { describe, type RuntimeLogger, WorldRuntime } from "./world-runtime.ts";
 
@@ -72,10 +79,40 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   return { definition, runtime, origin, store, side, recovery: report };
 }
 
-/** Saves a snapshot of the live world (compacting the log behind it). */
-export function saveWorld(opened: OpenedWorld): void {
+/** Saves a snapshot of the live world (compacting the log behind it), at once: the event loop waits
+ * (at 1,000 actors and 20,000 retained events about 0.4 s). For start-up and shutdown; the periodic one is saveWorldInSlices. */
+export function saveWorld(opened: Pick<OpenedWorld, "store" | "runtime">): void {
   if (!opened.store?.isOpen) return;
   opened.store.saveAutoSnapshot(snapshotEntry(opened.runtime.world.snapshot()));
+}
+
+/** Stores with a saveWorldInSlices under way. */
+const saving = new WeakSet<WorldStore>();
+
+/** saveWorld without stalling the ticks: the state is captured now (World.snapshot(): ~10 ms at 1,000 actors), and
+ * written, hashed and stored over the next event-loop turns while the world goes on ticking; the
+ * store takes it in one transaction at the end, so a crash before then leaves the previous snapshot
+ * and the log as they were. Resolves to whether it was stored: not when another one is still under
+ * way, nor when meanwhile the store closed, started a new timeline (an operator restore) or got a
+ * newer snapshot (a shutdown's): this one would then describe a world that is gone or older. */
+export async function saveWorldInSlices(
+  opened: Pick<OpenedWorld, "store" | "runtime">,
+  options: { sliceMs?: number } = {},
+): Promise<boolean> {
+  const store = opened.store;
+  if (!store?.isOpen || saving.has(store)) return false;
+  saving.add(store);
+  try {
+    const timeline = store.timeline;
+    const entry = await snapshotEntryInSlices(opened.runtime.world.snapshot(), options.sliceMs);
+    if (!store.isOpen || store.timeline !== timeline) return false;
+    const newest = store.newestAutoTick();
+    if (newest !== undefined && newest >= entry.tick) return false;
+    store.saveAutoSnapshot(entry);
+    return true;
+  } finally {
+    saving.delete(store);
+  }
 }
 
 /** Saves and closes the store; call after the runtime stopped. */

@@ -13,14 +13,16 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { smallWorld } from "../world/testing/fixtures.ts";
 import type { Input, InputResult } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { BUNDLED_WORLD_DIR } from "./load-world-dir.ts";
-import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "./open-world.ts";
+import { closeWorld, type OpenedWorld, openWorld, saveWorld, saveWorldInSlices } from "./open-world.ts";
 import {
+  checkStoredSnapshot,
   commitTick,
   parseForeignSnapshot,
   recoverWorld,
@@ -305,7 +307,9 @@ describe("corruption", () => {
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "after" }]);
     const hash = a.runtime.world.snapshotHash();
     const newest = a.store!.autoSnapshots()[0]!;
-    a.store!.corruptSnapshotForTest(newest.id, newest.body.replace("before", "bef0re"));
+    const text = gunzipSync(newest.body as Uint8Array).toString("utf8");
+    expect(text).toContain("before");
+    a.store!.corruptSnapshotForTest(newest.id, gzipSync(text.replace("before", "bef0re")));
     crash(a);
 
     const b = await host(dir);
@@ -392,6 +396,132 @@ describe("journal failure", () => {
     expect(retry).toMatchObject({ ok: true });
     expect(retry!.replayed).toBeUndefined();
     expect(h.runtime.world.chatFor("agt_a", "lobby", 0)).toHaveLength(1);
+  });
+});
+
+describe("the periodic snapshot, written over several event-loop turns (saveWorldInSlices)", () => {
+  /** A world with some of everything a snapshot holds: actors, chat, memory, idempotent results. */
+  async function busyHost(dir: string): Promise<OpenedWorld> {
+    const h = await host(dir);
+    await tick(h, [
+      { kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" },
+      { kind: "join", entityId: "agt_b", actorKind: "agent", name: "B" },
+    ]);
+    saveWorld(h);
+    for (let i = 0; i < 5; i++) {
+      await tick(h, [
+        { kind: "moveTo", entityId: "agt_a", dest: { tx: 3 + i, ty: 4 }, tx: tx(`tx_m${i}`) },
+        { kind: "chat", entityId: "agt_b", channel: "global", message: `m${i}`, tx: tx(`tx_c${i}`) },
+      ]);
+    }
+    return h;
+  }
+
+  /** Ticks (moving, chatting, leaving) until `saving` settles; how many ran meanwhile. */
+  async function tickUntil(h: OpenedWorld, saving: Promise<boolean>): Promise<number> {
+    let done = false;
+    void saving.finally(() => {
+      done = true;
+    });
+    let ticks = 0;
+    while (!done) {
+      await tick(h, [
+        { kind: "moveTo", entityId: "agt_a", dest: { tx: 3 + (ticks % 5), ty: 6 } },
+        {
+          kind: "chat",
+          entityId: "agt_b",
+          channel: "global",
+          message: `during ${ticks}`,
+          tx: tx(`tx_d${ticks}`),
+        },
+        ...(ticks === 3 ? [{ kind: "leave", entityId: "agt_b", reason: "disconnect" } as const] : []),
+      ]);
+      ticks += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return ticks;
+  }
+
+  it("stores exactly the world at the tick it was taken, while the world goes on ticking", async () => {
+    const dir = tempDir();
+    const a = await busyHost(dir);
+    const takenAt = a.runtime.world.tick;
+    const hashThen = a.runtime.world.snapshotHash();
+    const saving = saveWorldInSlices(a, { sliceMs: 0 });
+    expect(await tickUntil(a, saving)).toBeGreaterThan(3);
+    expect(await saving).toBe(true);
+    expect(a.runtime.world.tick).toBeGreaterThan(takenAt + 3);
+
+    const newest = a.store!.autoSnapshots()[0]!;
+    expect(newest).toMatchObject({ tick: takenAt, hash: hashThen });
+    const check = checkStoredSnapshot(newest);
+    expect(check.ok && World.restore(a.runtime.world.definition, check.snapshot).snapshotHash()).toBe(
+      hashThen,
+    );
+    // Recovery: that snapshot plus the ticks logged while it was written give the state at the crash.
+    const hashAtCrash = a.runtime.world.snapshotHash();
+    const tickAtCrash = a.runtime.world.tick;
+    crash(a);
+    const b = await host(dir);
+    expect(b.recovery?.problems).toEqual([]);
+    expect(b.recovery?.base).toEqual({ kind: "snapshot", tick: takenAt, hash: hashThen });
+    expect(b.recovery?.replayedTicks).toBe(tickAtCrash - takenAt);
+    expect(b.runtime.world.snapshotHash()).toBe(hashAtCrash);
+  });
+
+  it("a crash before it is stored leaves the previous snapshot and the log as they were", async () => {
+    const dir = tempDir();
+    const a = await busyHost(dir);
+    const previous = a.store!.autoSnapshots()[0]!;
+    const saving = saveWorldInSlices(a, { sliceMs: 0 });
+    await tick(a, [{ kind: "chat", entityId: "agt_b", channel: "global", message: "last" }]);
+    const hashAtCrash = a.runtime.world.snapshotHash();
+    crash(a);
+    // The process is gone: what it was writing never reaches the (closed) store.
+    expect(await saving).toBe(false);
+
+    const b = await host(dir);
+    expect(b.recovery?.problems).toEqual([]);
+    expect(b.recovery?.base).toEqual({ kind: "snapshot", tick: previous.tick, hash: previous.hash });
+    expect(b.runtime.world.snapshotHash()).toBe(hashAtCrash);
+  });
+
+  it("is dropped when a newer snapshot or a new timeline came meanwhile; one at a time", async () => {
+    const dir = tempDir();
+    const a = await busyHost(dir);
+    const first = saveWorldInSlices(a, { sliceMs: 0 });
+    expect(await saveWorldInSlices(a)).toBe(false);
+    await tick(a, [{ kind: "chat", entityId: "agt_b", channel: "global", message: "newer" }]);
+    saveWorld(a); // the shutdown's, at a later tick
+    expect(await first).toBe(false);
+    expect(a.store!.autoSnapshots()[0]!.tick).toBe(a.runtime.world.tick);
+
+    const second = saveWorldInSlices(a, { sliceMs: 0 });
+    const fresh = World.create(a.runtime.world.definition);
+    a.store!.resetTimeline(snapshotEntry(fresh.snapshot())); // an operator restore
+    expect(await second).toBe(false);
+    expect(a.store!.autoSnapshots().map((s) => s.tick)).toEqual([0]);
+  });
+
+  it("stores the JSON gzipped; a store written before, with JSON text, still recovers", async () => {
+    const dir = tempDir();
+    const a = await busyHost(dir);
+    expect(await saveWorldInSlices(a)).toBe(true);
+    const newest = a.store!.autoSnapshots()[0]!;
+    expect(newest.body).toBeInstanceOf(Uint8Array);
+    const text = gunzipSync(newest.body as Uint8Array).toString("utf8");
+    // The snapshot's own key order (a restored world serializes its records as the live one did).
+    expect(text).toBe(JSON.stringify(a.runtime.world.snapshot()));
+
+    // As snapshots were stored before: the JSON as text.
+    const snapshot = a.runtime.world.snapshot();
+    a.store!.saveAutoSnapshot({ ...snapshotEntry(snapshot), body: JSON.stringify(snapshot) });
+    const hash = a.runtime.world.snapshotHash();
+    crash(a);
+    const b = await host(dir);
+    expect(b.recovery?.problems).toEqual([]);
+    expect(b.recovery?.base).toEqual({ kind: "snapshot", tick: snapshot.tick, hash });
+    expect(b.runtime.world.snapshotHash()).toBe(hash);
   });
 });
 

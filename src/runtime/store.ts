@@ -2,7 +2,9 @@
 // fsync on commit) under the service's state directory. It holds
 //   - the tick log: the inputs of every applied tick, one row per tick, each written (and fsynced)
 //     before any answer of that tick reaches a caller (group commit per tick);
-//   - snapshots: "auto" ones that compact the log, and named operator checkpoints;
+//   - snapshots: "auto" ones that compact the log, and named operator checkpoints (a body is text in
+//     stores from before snapshots were gzipped, bytes since: the column is declared TEXT, and SQLite
+//     keeps a BLOB in it as it is);
 //   - side tables: small records adapters need to survive a restart (humans' resume tokens, rate-limit
 //     buckets, the heartbeat token key), keyed by (scope, key); some are written with the tick commit;
 //   - a quarantine for records that failed their checks, so nothing is dropped silently.
@@ -30,7 +32,9 @@ export interface SnapshotManifest {
 }
 
 export interface StoredSnapshot extends SnapshotManifest {
-  body: string;
+  /** Text: the snapshot's JSON (as stores written before the gzipped form hold it). Bytes: its
+   * canonical JSON (the text its hash is of), gzipped (see snapshotEntry). */
+  body: string | Uint8Array;
 }
 
 export interface TickRow {
@@ -93,6 +97,7 @@ export class WorldStore {
   private readonly deleteSide: StatementSync;
   private readonly fsyncEachCommit: boolean;
   private closed = false;
+  private timelineResets = 0;
 
   private constructor(file: string, db: DatabaseSync, fsyncEachCommit: boolean) {
     this.file = file;
@@ -141,6 +146,11 @@ export class WorldStore {
 
   get isOpen(): boolean {
     return !this.closed;
+  }
+
+  /** Changes when resetTimeline starts a new timeline: a snapshot taken before belongs to the old one. */
+  get timeline(): number {
+    return this.timelineResets;
   }
 
   // ---- identity ------------------------------------------------------------------------------
@@ -268,6 +278,7 @@ export class WorldStore {
   /** Starts a new timeline at this snapshot: every auto snapshot and log row of the old one goes
    * (checkpoints stay). Used when the operator restores an earlier state. */
   resetTimeline(entry: Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">): number {
+    this.timelineResets += 1;
     return this.transaction(() => {
       this.db.exec("DELETE FROM ticks");
       this.db.exec("DELETE FROM snapshots WHERE kind = 'auto'");
@@ -280,6 +291,14 @@ export class WorldStore {
       this.db.prepare("DELETE FROM snapshots WHERE kind = 'checkpoint' AND label = ?").run(label);
       return this.insertSnapshot({ ...entry, kind: "checkpoint", label });
     });
+  }
+
+  /** The tick of the newest auto snapshot, if any. */
+  newestAutoTick(): number | undefined {
+    const row = this.db
+      .prepare("SELECT tick FROM snapshots WHERE kind = 'auto' ORDER BY id DESC LIMIT 1")
+      .get() as { tick: number } | undefined;
+    return row?.tick;
   }
 
   /** Auto snapshots, newest first (with bodies: recovery reads them in that order). */
@@ -302,14 +321,14 @@ export class WorldStore {
   }
 
   /** Test helper: damage a stored snapshot's body (its recorded hash stays). */
-  corruptSnapshotForTest(id: number, body: string): void {
+  corruptSnapshotForTest(id: number, body: string | Uint8Array): void {
     this.db.prepare("UPDATE snapshots SET body = ? WHERE id = ?").run(body, id);
   }
 
   quarantineSnapshot(id: number, reason: string): void {
     this.transaction(() => {
       const row = this.db.prepare("SELECT body FROM snapshots WHERE id = ?").get(id) as
-        | { body: string }
+        | { body: string | Uint8Array }
         | undefined;
       if (!row) return;
       this.db

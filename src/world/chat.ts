@@ -5,6 +5,7 @@ import type { ChatChannel, ChatMessageRecord } from "./types.ts";
 export const CHAT_HISTORY_MS = 600_000;
 export const CHAT_HISTORY_MAX = 5_000;
 
+/** A record is never changed once added: readers get copies, snapshots share them. */
 export class RoomChatLog {
   private records: ChatMessageRecord[] = [];
   private start = 0;

@@ -140,7 +140,7 @@ export function clipText(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
-/** One agent's memory. */
+/** One agent's memory. An entry is never changed once stored (snapshots share them). */
 export class AgentMemory {
   nextId = 1;
   reflections: Reflection[] = [];

@@ -12,6 +12,7 @@ export function txPayloadMismatch(): WorldError {
   };
 }
 
+/** `result` is never changed once stored (a replay answers a copy; snapshots share it). */
 export interface TxEntry {
   key: string;
   payloadHash: string;

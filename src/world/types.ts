@@ -249,6 +249,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Who may perceive an event: everyone in the room, or only the listed entities. */
 export type Audience = { kind: "room" } | { kind: "entities"; ids: string[] };
 
+/** Never changed once appended: step results, event pages and snapshots all share the log's own
+ * objects (a snapshot's events are the live ones), so nothing may mutate one. */
 export interface WorldEvent {
   /** Monotonic per room, starting at 1. */
   seq: number;
@@ -311,7 +313,8 @@ export interface WorldSnapshot {
   tick: number;
   /** Simulation time in ms (epoch + elapsed). */
   time: number;
-  /** Everything needed for an exact restore; plain JSON. */
+  /** Everything needed for an exact restore; plain JSON. Its events are the world's own (immutable)
+   * objects: read a snapshot, never change it. */
   state: Record<string, unknown>;
 }
 
