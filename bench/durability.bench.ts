@@ -8,8 +8,13 @@
 //    Rate limits are on (classes wide enough never to refuse) and, with a store, durable as in the
 //    gateway: each agent also observes once per action, and that read's latency (its grant is written
 //    before the answer) is reported per mode too.
-// 2. The tick commit itself (the write, + fsync, the tick's answers wait for), per tick.
-// 3. Recovery: rebuilding the world from a snapshot plus a 10,000-tick log (open + verify + replay).
+// 2. Read throughput (issue #13): 100 agents observe as fast as they are answered, each request in an
+//    event-loop turn of its own (as HTTP requests arrive), in alternating phases: durable (a read's
+//    rate-limit grant is written before its answer; the reads of one turn share one write), the same
+//    with one write per read (the code before that batching, bench/lib/settle-per-read-before.ts) and
+//    volatile. Reads/s and reads per side-table write.
+// 3. The tick commit itself (the write, + fsync, the tick's answers wait for), per tick.
+// 4. Recovery: rebuilding the world from a snapshot plus a 10,000-tick log (open + verify + replay).
 // Last line: one JSON object with the figures.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -23,11 +28,14 @@ import { commitTick, recoverWorld, snapshotEntry } from "../src/runtime/persiste
 import { WorldStore } from "../src/runtime/store.ts";
 import type { Input } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
+import { SettlePerReadLimiter } from "./lib/settle-per-read-before.ts";
 
 const AGENTS = 10;
 const ACKS_PER_PHASE = Number(process.env.DURABILITY_BENCH_ACKS ?? 1_000);
 const ROUNDS = 3;
 const LOG_TICKS = 10_000;
+const READERS = 100;
+const READ_PHASE_MS = Number(process.env.DURABILITY_BENCH_READ_MS ?? 2_000);
 const quiet = { info() {}, warn() {}, error() {} };
 
 function percentile(sorted: number[], p: number): number {
@@ -42,10 +50,16 @@ interface Rig {
   service: AicService;
   commitMs: number[];
   readMs: number[];
+  /** Side-table writes outside the tick commits (the reads' grants). */
+  sideWrites: number;
 }
 
 /** The production path (openWorld) with the store in `storeFile`, or volatile without one. */
-async function rig(storeFile: string | undefined, storeSync: "full" | "normal" = "full"): Promise<Rig> {
+async function rig(
+  storeFile: string | undefined,
+  storeSync: "full" | "normal" = "full",
+  Limiter: typeof RateLimiter = RateLimiter,
+): Promise<Rig> {
   const host = await openWorld({
     worldDir: BUNDLED_WORLD_DIR,
     defaultRoomId: "lobby",
@@ -66,12 +80,85 @@ async function rig(storeFile: string | undefined, storeSync: "full" | "normal" =
     };
   }
   const wide = { perSec: 10_000, burst: 10_000 };
-  const limiter = new RateLimiter({
+  const limiter = new Limiter({
     classes: { action: wide, chatSend: wide, observe: wide, session: wide },
   });
   persistRateLimits(host, limiter); // no-op without a store
   const service = new AicService({ runtime: host.runtime, agents: (id) => ({ name: id }), limiter });
-  return { host, service, commitMs, readMs: [] };
+  const r: Rig = { host, service, commitMs, readMs: [], sideWrites: 0 };
+  const store = host.store;
+  if (store) {
+    const writeSide = store.writeSide.bind(store);
+    store.writeSide = (rows) => {
+      r.sideWrites += 1;
+      writeSide(rows);
+    };
+  }
+  return r;
+}
+
+/** READERS agents observe for `ms`, each read in a turn of its own; returns reads and side writes. */
+async function readPhase(r: Rig, ms: number): Promise<{ reads: number; writes: number; ms: number }> {
+  const { host, service } = r;
+  host.runtime.start();
+  const ids = Array.from({ length: READERS }, (_, i) => `reader_${i}`);
+  await Promise.all(ids.map((id) => service.join(id, { agentId: id, roomId: "lobby" }))); // once per rig
+  const writesBefore = r.sideWrites;
+  const started = performance.now();
+  const until = started + ms;
+  let reads = 0;
+  await Promise.all(
+    ids.map(async (agentId) => {
+      const body = { agentId, roomId: "lobby", radius: 4, detail: "lite" };
+      while (performance.now() < until) {
+        // The next request arrives with the next turn's I/O, not in this one's microtasks.
+        await new Promise((resolve) => setImmediate(resolve));
+        const seen = await service.observe(agentId, body);
+        if (seen.status !== "ok") throw new Error(JSON.stringify(seen));
+        reads += 1;
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  host.runtime.stop();
+  return { reads, writes: r.sideWrites - writesBefore, ms: elapsed };
+}
+
+async function readThroughput() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-bench-reads-"));
+  try {
+    const rigs = {
+      volatile: await rig(undefined),
+      batched: await rig(path.join(dir, "batched.db"), "full"),
+      perRead: await rig(path.join(dir, "per-read.db"), "full", SettlePerReadLimiter),
+    };
+    const sum = {
+      volatile: { reads: 0, writes: 0, ms: 0 },
+      batched: { reads: 0, writes: 0, ms: 0 },
+      perRead: { reads: 0, writes: 0, ms: 0 },
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of ["volatile", "batched", "perRead"] as const) {
+        const phaseResult = await readPhase(rigs[name], READ_PHASE_MS);
+        sum[name].reads += phaseResult.reads;
+        sum[name].writes += phaseResult.writes;
+        sum[name].ms += phaseResult.ms;
+      }
+    }
+    for (const r of Object.values(rigs)) closeWorld(r.host, quiet);
+    const rate = (x: { reads: number; ms: number }) => x.reads / (x.ms / 1000);
+    const perWrite = (x: { reads: number; writes: number }) =>
+      x.writes === 0 ? Number.NaN : x.reads / x.writes;
+    return {
+      volatile: rate(sum.volatile),
+      batched: rate(sum.batched),
+      perRead: rate(sum.perRead),
+      readsPerWriteBatched: perWrite(sum.batched),
+      readsPerWritePerRead: perWrite(sum.perRead),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Steady load until `acks` answers arrived; returns each answer's latency in ms. */
@@ -235,6 +322,17 @@ console.log(
 console.log(
   `  tick commit: p50 ${lat.commit.p50.toFixed(3)} ms, p99 ${lat.commit.p99.toFixed(3)} ms with fsync (${lat.commit.n} ticks); p50 ${lat.commitOsOnly.p50.toFixed(3)} ms, p99 ${lat.commitOsOnly.p99.toFixed(3)} ms without`,
 );
+const reads = await readThroughput();
+console.log(
+  `read throughput (${READERS} agents observing, each read in its own event-loop turn, ${ROUNDS} x ${READ_PHASE_MS} ms per mode; load average ${(os.loadavg()[0] ?? 0).toFixed(1)}):`,
+);
+console.log(
+  `  durable, one write per turn: ${reads.batched.toFixed(0)} reads/s (${reads.readsPerWriteBatched.toFixed(1)} reads per write)`,
+);
+console.log(
+  `  durable, one write per read (before): ${reads.perRead.toFixed(0)} reads/s (${reads.readsPerWritePerRead.toFixed(1)} reads per write)`,
+);
+console.log(`  volatile: ${reads.volatile.toFixed(0)} reads/s`);
 const rec = await recovery();
 clearInterval(keepAlive);
 console.log(
@@ -249,6 +347,12 @@ console.log(
     ackP99MsDurableNoFsync: round2(lat.osOnly.p99),
     readP99MsDurable: round2(lat.readDurable.p99),
     readP99MsVolatile: round2(lat.readVolatile.p99),
+    readsPerSecDurable: Math.round(reads.batched),
+    readsPerSecDurablePerReadBefore: Math.round(reads.perRead),
+    readsPerSecVolatile: Math.round(reads.volatile),
+    readsDurableVsBefore: round2(reads.batched / reads.perRead),
+    readsDurableVsVolatile: round2(reads.batched / reads.volatile),
+    readsPerWrite: round2(reads.readsPerWriteBatched),
     commitP99Ms: round2(lat.commit.p99),
     commitP99MsNoFsync: round2(lat.commitOsOnly.p99),
     recoveryMs10kTicks: Math.round(rec.recoveryMs),

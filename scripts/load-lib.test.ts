@@ -13,6 +13,10 @@ openclawworld_tick_duration_seconds_bucket{le="0.01",phase="total"} 98
 openclawworld_tick_duration_seconds_bucket{le="+Inf",phase="total"} 100
 openclawworld_ticks_total 100
 openclawworld_process_memory_bytes{type="rss"} 104857600
+openclawworld_process_memory_bytes{type="heap_used"} 31457280
+openclawworld_process_memory_bytes{type="heap_total"} 41943040
+openclawworld_process_memory_bytes{type="external"} 5242880
+openclawworld_process_memory_bytes{type="array_buffers"} 2097152
 openclawworld_process_cpu_seconds_total{mode="user"} 1.5
 openclawworld_process_cpu_seconds_total{mode="system"} 0.5
 openclawworld_event_log_depth{room="lobby"} 40
@@ -27,6 +31,13 @@ describe("load harness figures", () => {
     const s = parseMetrics(TEXT, 1000);
     expect(s.ticks).toBe(100);
     expect(s.rssBytes).toBe(100 * 2 ** 20);
+    expect(s.memoryBytes).toEqual({
+      rss: 100 * 2 ** 20,
+      heap_used: 30 * 2 ** 20,
+      heap_total: 40 * 2 ** 20,
+      external: 5 * 2 ** 20,
+      array_buffers: 2 * 2 ** 20,
+    });
     expect(s.cpuSeconds).toBe(2);
     expect(s.eventLogDepth).toBe(42);
     expect(s.rateLimited).toBe(3);

@@ -75,6 +75,8 @@ export async function plotReport(report: LoadReport, base: string) {
         yLabel: "MiB / %",
         lines: [
           { name: "RSS MiB", color: "#9467bd", points: t((p) => p.rssMiB) },
+          { name: "V8 heap reserved MiB", color: "#e377c2", points: t((p) => p.heapTotalMiB) },
+          { name: "external MiB", color: "#bcbd22", points: t((p) => p.externalMiB) },
           { name: "CPU %", color: "#8c564b", points: t((p) => p.cpuPct) },
           { name: "harness CPU %", color: "#7f7f7f", points: t((p) => p.harnessCpuPct) },
         ],

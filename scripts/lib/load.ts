@@ -64,6 +64,12 @@ export interface SeriesPoint {
   tickP99Ms: number | null;
   patchDeliveryP99Ms: number | null;
   rssMiB: number;
+  /** What the RSS holds: the V8 heap (used, and reserved) and memory outside it (`external`: Buffers,
+   * ArrayBuffers, strings held by native code; `arrayBuffers` is the Buffer/ArrayBuffer part of it). */
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+  arrayBuffersMiB: number;
   cpuPct: number;
   bytesPerClientPerSec: number;
   connected: number;
@@ -109,6 +115,8 @@ export interface LoadReport {
     skipped: number;
   };
   rssMiB: { start: number; end: number; max: number };
+  /** The gateway's process.memoryUsage() at the start and end of the measured window (MiB). */
+  memoryMiB: Record<"start" | "end", Record<MemoryType, number>>;
   cpuPct: number;
   eventLogDepth: number;
   humansTraffic: { framesPerClientPerSec: number; bytesPerClientPerSec: number };
@@ -201,11 +209,22 @@ interface Scrape {
   patchesSkipped: number;
   ticks: number;
   rssBytes: number;
+  /** openclawworld_process_memory_bytes by type (rss is also rssBytes). */
+  memoryBytes: Record<MemoryType, number>;
   cpuSeconds: number;
   eventLogDepth: number;
   rateLimited: number;
   connected: number;
 }
+
+const MEMORY_TYPES = ["rss", "heap_used", "heap_total", "external", "array_buffers"] as const;
+type MemoryType = (typeof MEMORY_TYPES)[number];
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+const memoryMiB = (scrape: Scrape) =>
+  Object.fromEntries(MEMORY_TYPES.map((type) => [type, mib(scrape.memoryBytes[type])])) as Record<
+    MemoryType,
+    number
+  >;
 
 /** Reads the figures the harness needs from the Prometheus text. */
 export function parseMetrics(text: string, atMs: number): Scrape {
@@ -218,6 +237,7 @@ export function parseMetrics(text: string, atMs: number): Scrape {
     patchesSkipped: 0,
     ticks: 0,
     rssBytes: 0,
+    memoryBytes: { rss: 0, heap_used: 0, heap_total: 0, external: 0, array_buffers: 0 },
     cpuSeconds: 0,
     eventLogDepth: 0,
     rateLimited: 0,
@@ -241,8 +261,11 @@ export function parseMetrics(text: string, atMs: number): Scrape {
       (patch[2] === "delivery" ? scrape.patchDelivery : scrape.patchWork).set(le, value);
     } else if (series === "openclawworld_patches_skipped_total") scrape.patchesSkipped = value;
     else if (series === "openclawworld_ticks_total") scrape.ticks = value;
-    else if (series === 'openclawworld_process_memory_bytes{type="rss"}') scrape.rssBytes = value;
-    else if (series.startsWith("openclawworld_process_cpu_seconds_total")) scrape.cpuSeconds += value;
+    else if (series.startsWith("openclawworld_process_memory_bytes{")) {
+      const type = /type="([a-z_]+)"/.exec(series)?.[1] as MemoryType | undefined;
+      if (type && MEMORY_TYPES.includes(type)) scrape.memoryBytes[type] = value;
+      if (type === "rss") scrape.rssBytes = value;
+    } else if (series.startsWith("openclawworld_process_cpu_seconds_total")) scrape.cpuSeconds += value;
     else if (series.startsWith("openclawworld_event_log_depth")) scrape.eventLogDepth += value;
     else if (series.startsWith("openclawworld_rate_limited_total")) scrape.rateLimited += value;
     else if (series === 'openclawworld_ws_connections{state="connected"}') scrape.connected = value;
@@ -917,7 +940,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         tickP50Ms: bucketQuantileMs(now.tickTotal, previous.tickTotal, 0.5),
         tickP99Ms: bucketQuantileMs(now.tickTotal, previous.tickTotal, 0.99),
         patchDeliveryP99Ms: bucketQuantileMs(now.patchDelivery, previous.patchDelivery, 0.99),
-        rssMiB: Math.round((now.rssBytes / 2 ** 20) * 10) / 10,
+        rssMiB: mib(now.rssBytes),
+        heapUsedMiB: mib(now.memoryBytes.heap_used),
+        heapTotalMiB: mib(now.memoryBytes.heap_total),
+        externalMiB: mib(now.memoryBytes.external),
+        arrayBuffersMiB: mib(now.memoryBytes.array_buffers),
         cpuPct: Math.round(((now.cpuSeconds - previous.cpuSeconds) / dtSec) * 1000) / 10,
         bytesPerClientPerSec: humans.length ? Math.round((bytes - windowBytes) / humans.length / dtSec) : 0,
         connected: now.connected,
@@ -928,7 +955,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       shared.window.reset();
       previous = now;
       log(
-        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz), patch delivery p99 ${fmt(point.patchDeliveryP99Ms, 1)} ms | rss ${point.rssMiB} MiB cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrorCount} (${shared.cursorExpired} expired)`,
+        `load t=${point.tSec}s  latency p50 ${fmt(point.latencyP50Ms)} p95 ${fmt(point.latencyP95Ms)} ms | tick p50 ${fmt(point.tickP50Ms, 2)} p99 ${fmt(point.tickP99Ms, 2)} ms (${((now.ticks - first.ticks) / ((now.atMs - first.atMs) / 1000)).toFixed(1)} Hz), patch delivery p99 ${fmt(point.patchDeliveryP99Ms, 1)} ms | rss ${point.rssMiB} MiB (heap ${point.heapUsedMiB} of ${point.heapTotalMiB}, external ${point.externalMiB}, of it buffers ${point.arrayBuffersMiB}) cpu ${point.cpuPct}% (harness ${point.harnessCpuPct}%) | ${point.bytesPerClientPerSec} B/s/client | ws ${now.connected} | dropped ${dropReasons.length} | cursor errors ${shared.cursorErrorCount} (${shared.cursorExpired} expired)`,
       );
     }
     shared.measuring = false;
@@ -1010,11 +1037,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           ) / 10,
         skipped: last.patchesSkipped - first.patchesSkipped,
       },
-      rssMiB: {
-        start: Math.round((first.rssBytes / 2 ** 20) * 10) / 10,
-        end: Math.round((last.rssBytes / 2 ** 20) * 10) / 10,
-        max: Math.round((maxRss / 2 ** 20) * 10) / 10,
-      },
+      rssMiB: { start: mib(first.rssBytes), end: mib(last.rssBytes), max: mib(maxRss) },
+      memoryMiB: { start: memoryMiB(first), end: memoryMiB(last) },
       cpuPct:
         Math.round(((last.cpuSeconds - first.cpuSeconds) / ((last.atMs - first.atMs) / 1000)) * 1000) / 10,
       eventLogDepth: last.eventLogDepth,

@@ -46,12 +46,20 @@ export class ManualClock implements AicClock {
   }
 }
 
+/** Resolves once the requests made so far were admitted: a read's admission waits for the write of
+ * its turn's rate-limit grants (setImmediate), so what it does next (park a long-poll, submit an
+ * embedded action) happens one event-loop turn later. */
+export function admitted(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export interface TestEnv {
   world: World;
   runtime: WorldRuntime;
   service: AicService;
   limiter: RateLimiter;
-  /** Run one tick now and return what the promise resolved to. */
+  /** Run one tick once the requests made before it were `admitted`, and return what the promise
+   * resolved to. */
   tick<T>(pending: Promise<T>): Promise<T>;
   /** Join agents (a tick). */
   join(...agentIds: string[]): Promise<void>;
@@ -87,6 +95,7 @@ export async function createTestEnv(
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const tick = async <T>(pending: Promise<T>): Promise<T> => {
+    await admitted();
     runtime.stepNow();
     return pending;
   };

@@ -70,7 +70,7 @@ describe("RateLimiter (token bucket)", () => {
 });
 
 describe("RateLimiter persistence", () => {
-  it("records only the buckets that changed, and only once persisting", () => {
+  it("records only the buckets that changed, and only once persisting", async () => {
     const { clock, limiter } = limiterAt(1_000);
     limiter.take("agent:a", "chatSend");
     expect(limiter.pendingChanges()).toEqual([]); // not persisting: nothing recorded
@@ -82,11 +82,11 @@ describe("RateLimiter persistence", () => {
       { className: "chatSend", key: "agent:a", bucket: { tokens: 1, updatedMs: 1_000 } },
       { className: "observe", key: "agent:b", bucket: { tokens: 4, updatedMs: 1_000 } },
     ]);
-    limiter.settle();
+    await limiter.settled();
     expect(settled).toBe(1);
     limiter.written();
     expect(limiter.pendingChanges()).toEqual([]);
-    limiter.settle();
+    await limiter.settled();
     expect(settled).toBe(1); // nothing to settle
     // A swept (refilled) bucket is a deletion: the store must not keep it.
     clock.now += 60_000;
@@ -95,6 +95,34 @@ describe("RateLimiter persistence", () => {
       ["agent:a", undefined],
       ["agent:b", undefined],
     ]);
+  });
+
+  it("the callers of one event-loop turn share one write; a failed write fails them all, the next turn writes again", async () => {
+    const { limiter } = limiterAt(0);
+    const log: string[] = [];
+    let fail = false;
+    limiter.persist(() => {
+      log.push(`write ${limiter.pendingChanges().length}`);
+      if (fail) throw new Error("disk full");
+      limiter.written();
+    });
+    const waitFor = (key: string) => {
+      limiter.take(`agent:${key}`, "observe");
+      return limiter.settled().then(() => log.push(`answer ${key}`));
+    };
+    await Promise.all(["a", "b", "c"].map(waitFor));
+    expect(log).toEqual(["write 3", "answer a", "answer b", "answer c"]);
+    log.length = 0;
+    await limiter.settled(); // nothing pending: no write
+    expect(log).toEqual([]);
+
+    fail = true;
+    const failed = await Promise.allSettled(["a", "b"].map(waitFor));
+    expect(failed.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    expect(log).toEqual(["write 2"]);
+    fail = false;
+    await waitFor("d"); // the rows of the failed write are still pending: written with this turn's
+    expect(log).toEqual(["write 2", "write 3", "answer d"]);
   });
 
   it("a refusal changes nothing that would have to be saved", () => {

@@ -3,8 +3,8 @@
 // information and are swept; beyond `maxBuckets` the least recently used go first.
 // Buckets survive a restart (issue #11): the clock is wall-clock epoch milliseconds, so a stored
 // bucket means the same thing in the next process, and a limiter that `persist`s records which
-// buckets changed; the wiring (src/plugin) writes those with the world's tick commits and calls
-// `settle` before an answer that does not wait for a tick. Only a grant changes a bucket: a refusal
+// buckets changed; the wiring (src/plugin) writes those with the world's tick commits, and an answer
+// that does not wait for a tick awaits `settled()`. Only a grant changes a bucket: a refusal
 // leaves it as it was (its refill curve is the same), so a refusal has nothing to make durable.
 
 export interface RateClass {
@@ -68,6 +68,8 @@ export class RateLimiter {
   /** Buckets changed since the last `written()`; only recorded once `persist` was called. */
   private changes: Map<string, Bucket | undefined> | undefined;
   private settleHook: (() => void) | undefined;
+  /** The write this event-loop turn's callers of `settled()` wait for, once one of them asked. */
+  private batch: Promise<void> | undefined;
 
   constructor(options: RateLimiterOptions = {}) {
     this.disabled = options.disabled === true;
@@ -127,15 +129,35 @@ export class RateLimiter {
   }
 
   /** Start recording which buckets change, for a durable store; `settle` must make every change so
-   * far durable before it returns (the service calls it before answering outside a tick). */
+   * far durable before it returns, or throw (the service awaits `settled()` before answering outside a
+   * tick). */
   persist(settle: () => void): void {
     this.changes ??= new Map();
     this.settleHook = settle;
   }
 
-  /** Makes the recorded changes durable now (no-op when nothing changed or nothing persists). */
-  settle(): void {
-    if (this.changes && this.changes.size > 0) this.settleHook?.();
+  /** Resolves once every change so far is durable; rejects if the store could not write them (they
+   * stay pending, for the next write). One write serves every caller of an event-loop turn: the first
+   * schedules it with setImmediate, which runs after the poll phase, so all the requests read in that
+   * phase share one transaction instead of one each (issue #13: a write per read was ~7 % of the
+   * gateway's thread at 1,000 participants). Nothing pending: resolved at once. */
+  settled(): Promise<void> {
+    const hook = this.settleHook;
+    if (!hook || !this.changes || this.changes.size === 0) return Promise.resolve();
+    if (this.batch) return this.batch;
+    this.batch = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        // Cleared first: a caller after this write (a continuation of it) needs a write of its own.
+        this.batch = undefined;
+        try {
+          if (this.changes && this.changes.size > 0) hook();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    return this.batch;
   }
 
   /** Changes since the last `written()`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { World } from "../world/world.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./local-world.ts";
+import { admitted, createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./local-world.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { AicService, LONG_POLL_MIN_INTERVAL_MS } from "./service.ts";
 import { checkResponse } from "./test-support.ts";
@@ -490,7 +490,7 @@ describe("AicService with the real lobby world", () => {
         return r;
       });
     ticks(env, 3);
-    await Promise.resolve();
+    await admitted(); // and parked
     expect(settled).toBe(false);
     expect(listeners()).toBe(baseline + 1);
     const sent = s.chatSend(B, {
@@ -513,6 +513,7 @@ describe("AicService with the real lobby world", () => {
       sinceCursor: (woke as { data: { nextCursor: string } }).data.nextCursor,
       waitMs: 1000,
     });
+    await admitted();
     clock.advance(1000);
     expect(await timedOut).toMatchObject({ status: "ok", data: { events: [] } });
     expect(listeners()).toBe(baseline);
@@ -528,6 +529,7 @@ describe("AicService with the real lobby world", () => {
       },
       { signal: controller.signal },
     );
+    await admitted();
     expect(listeners()).toBe(baseline + 1);
     controller.abort();
     expect(await aborted).toMatchObject({ status: "ok", data: { events: [] } });

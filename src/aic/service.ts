@@ -43,6 +43,7 @@ import {
   type MoveToResponse,
   type ObservedEntityT,
   ObserveRequest,
+  type ObserveRequestT,
   type ObserveResponse,
   PollEventsRequest,
   type PollEventsResponse,
@@ -237,21 +238,23 @@ export class AicService {
     // sending the same bytes within one tick gets the answer already built: admission would come out
     // the same (same caller, same request), and the rate limit is still taken for every request.
     const cacheKey = opts?.requestText === undefined ? undefined : `${caller}\n${opts.requestText}`;
-    const world = this.world;
     if (cacheKey !== undefined) {
-      const cached = this.observeCache.get(world, world.tick, cacheKey);
-      if (cached) return this.rateLimitRead(agentRateKey(caller), READ_RATE_CLASS.observe) ?? cached;
+      const cached = this.observeCache.get(this.world, this.world.tick, cacheKey);
+      // (If a tick ran while the grant was saved, the answer is of the tick the request came in.)
+      if (cached) return (await this.rateLimitRead(agentRateKey(caller), READ_RATE_CLASS.observe)) ?? cached;
     }
-    const answer = this.observeNow(caller, body);
+    const pre = await this.admitRead(caller, body, ObserveRequest, READ_RATE_CLASS.observe);
+    if (!pre.ok) return pre.result;
+    // Admission waited for its grant to be saved: the answer is of the world as it is now.
+    const world = this.world;
+    const answer = this.observeNow(pre.request, pre.actor);
     if (cacheKey !== undefined && answer.status === "ok")
       this.observeCache.set(world, world.tick, cacheKey, answer);
     return answer;
   }
 
-  private observeNow(caller: string, body: unknown): AicResult<ObserveResponse> {
-    const pre = this.admitRead(caller, body, ObserveRequest, READ_RATE_CLASS.observe);
-    if (!pre.ok) return pre.result;
-    const { request, actor } = pre;
+  /** The answer to an admitted observe. */
+  private observeNow(request: ObserveRequestT, actor: Actor): AicResult<ObserveResponse> {
     const self = this.world.getEntity(actor.entityId);
     if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
     const room = this.world.definition.rooms[request.roomId]!;
@@ -311,7 +314,7 @@ export class AicService {
     body: unknown,
     _opts?: CallOptions,
   ): Promise<AicResult<ChatObserveResponse>> {
-    const pre = this.admitRead(caller, body, ChatObserveRequest, READ_RATE_CLASS.chatObserve);
+    const pre = await this.admitRead(caller, body, ChatObserveRequest, READ_RATE_CLASS.chatObserve);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const self = this.world.getEntity(actor.entityId);
@@ -340,7 +343,7 @@ export class AicService {
     body: unknown,
     opts?: CallOptions,
   ): Promise<AicResult<PollEventsResponse>> {
-    const pre = this.admitRead(caller, body, PollEventsRequest, READ_RATE_CLASS.pollEvents);
+    const pre = await this.admitRead(caller, body, PollEventsRequest, READ_RATE_CLASS.pollEvents);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const position = decodeCursor(request.sinceCursor, request.roomId);
@@ -428,7 +431,7 @@ export class AicService {
    * it shares that endpoint's validation, rate class and idempotency key; a heartbeat without an
    * action submits nothing to the world. */
   async heartbeat(caller: string, body: unknown, opts?: CallOptions): Promise<AicResult<HeartbeatResponse>> {
-    const pre = this.admitRead(caller, body, HeartbeatRequest, READ_RATE_CLASS.heartbeat);
+    const pre = await this.admitRead(caller, body, HeartbeatRequest, READ_RATE_CLASS.heartbeat);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const self = this.world.getEntity(actor.entityId);
@@ -536,7 +539,7 @@ export class AicService {
 
   /** Open an event subscription (SSE). Without `sinceCursor` it starts at the room's latest event. */
   async subscribeEvents(caller: string, query: unknown): Promise<AicResult<EventSubscription>> {
-    const pre = this.admitRead(caller, query, EventStreamQuery, READ_RATE_CLASS.eventStream);
+    const pre = await this.admitRead(caller, query, EventStreamQuery, READ_RATE_CLASS.eventStream);
     if (!pre.ok) return pre.result;
     const { request, actor } = pre;
     const self = this.world.getEntity(actor.entityId);
@@ -596,7 +599,7 @@ export class AicService {
         : await this.execute(actor, action, extras);
     // An answer that came with its tick was saved with it (the tick commit writes the buckets that
     // changed); one that did not (a replayed txId, no such room) must not leave before its grant is.
-    return this.settleRateDecisions() ?? answer;
+    return (await this.settleRateDecisions()) ?? answer;
   }
 
   private async execute(
@@ -773,16 +776,16 @@ export class AicService {
 
   // ---- admission: validate, scope, rate limit -------------------------------------------------
 
-  /** A read: admitted, rate-limited by its endpoint's class, in an existing room. */
-  private admitRead<S extends z.ZodType<{ agentId: string; roomId: string }>>(
+  /** A read: admitted, rate-limited by its endpoint's class (its grant saved), in an existing room. */
+  private async admitRead<S extends z.ZodType<{ agentId: string; roomId: string }>>(
     caller: string,
     body: unknown,
     schema: S,
     rateClass: string,
-  ): Admission<z.output<S>> {
+  ): Promise<Admission<z.output<S>>> {
     const pre = this.admit(caller, body, schema);
     if (!pre.ok) return pre;
-    const limited = this.rateLimitRead(pre.actor.rateKey, rateClass);
+    const limited = await this.rateLimitRead(pre.actor.rateKey, rateClass);
     if (limited) return { ok: false, result: limited };
     if (!this.world.definition.rooms[pre.request.roomId]) {
       return { ok: false, result: noSuchRoom(pre.request.roomId) };
@@ -820,10 +823,11 @@ export class AicService {
     return { ok: true, request, actor };
   }
 
-  /** Makes the limiter's grants so far durable (a store is wired in); an error answer if it cannot. */
-  private settleRateDecisions(): AicResult<never> | undefined {
+  /** Waits until the limiter's grants so far are durable (a store is wired in; one write for all the
+   * requests of an event-loop turn); an error answer if they cannot be saved. */
+  private async settleRateDecisions(): Promise<AicResult<never> | undefined> {
     try {
-      this.limiter.settle();
+      await this.limiter.settled();
       return undefined;
     } catch {
       return aicError("internal", "the world could not save this request's rate-limit state; retry");
@@ -831,8 +835,8 @@ export class AicService {
   }
 
   /** The rate limit of a read: answered now, not after a tick, so its grant is saved before the answer. */
-  private rateLimitRead(rateKey: string, rateClass: string): AicResult<never> | undefined {
-    return this.rateLimit(rateKey, rateClass) ?? this.settleRateDecisions();
+  private async rateLimitRead(rateKey: string, rateClass: string): Promise<AicResult<never> | undefined> {
+    return this.rateLimit(rateKey, rateClass) ?? (await this.settleRateDecisions());
   }
 
   private rateLimit(rateKey: string, rateClass: string): AicResult<never> | undefined {

@@ -9,6 +9,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ContextTokens } from "../aic/context-token.ts";
+import { admitted } from "../aic/local-world.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { resolveConfig } from "../config/config.ts";
@@ -178,6 +179,61 @@ describe("rate-limit buckets survive a crash", () => {
     });
   });
 
+  /** One of each read, for both agents: eight grants in one event-loop turn. */
+  const readsOfOneTurn = (live: Live) =>
+    AGENTS.flatMap((agentId) => {
+      const base = { agentId, roomId: "lobby" };
+      return [
+        observe(live, agentId),
+        live.aic.heartbeat(agentId, base),
+        live.aic.chatObserve(agentId, { ...base, windowSec: 60 }),
+        live.aic.pollEvents(agentId, { ...base, sinceCursor: "c_0" }),
+      ];
+    });
+
+  it("the reads of one event-loop turn share one write, and none is answered before it", async () => {
+    const dir = tempDir();
+    const live = await start(dir);
+    await joinAll(live);
+    const store = live.host.store!;
+    const writeSide = store.writeSide.bind(store);
+    const order: string[] = [];
+    vi.spyOn(store, "writeSide").mockImplementation((rows) => {
+      order.push(`write of ${rows.length} rows`);
+      writeSide(rows);
+    });
+    const answers = readsOfOneTurn(live).map((read) =>
+      read.then((answer) => {
+        order.push(`answer ${answer.status}`);
+        return answer;
+      }),
+    );
+    await Promise.all(answers);
+    expect(order).toEqual(["write of 8 rows", ...Array(8).fill("answer ok")]);
+    crash(live.host);
+    const after = await start(dir);
+    const sorted = (limiter: RateLimiter) =>
+      limiter.allBuckets().sort((x, y) => (x.className + x.key).localeCompare(y.className + y.key));
+    expect(sorted(after.limiter)).toEqual(sorted(live.limiter));
+  });
+
+  it("a failed write fails every read of its turn with internal; the next turn writes them all", async () => {
+    const live = await start(tempDir());
+    await joinAll(live);
+    const store = live.host.store!;
+    const writeSide = vi.spyOn(store, "writeSide").mockImplementationOnce(() => {
+      throw new Error("disk full");
+    });
+    const failed = await Promise.all(readsOfOneTurn(live));
+    for (const answer of failed)
+      expect(answer).toMatchObject({ error: { code: "internal", retryable: true } });
+    expect(writeSide).toHaveBeenCalledTimes(1);
+    expect(await observe(live, AGENTS[0])).toMatchObject({ status: "ok" });
+    expect(writeSide).toHaveBeenCalledTimes(2);
+    // The failed turn's grants were not lost: they were written with the next one.
+    expect(writeSide.mock.calls[1]![0]).toHaveLength(8);
+  });
+
   it("a grant that cannot be saved is answered with a retryable error, not silently", async () => {
     const live = await start(tempDir());
     await joinAll(live);
@@ -207,6 +263,7 @@ describe("heartbeat context tokens survive a restart", () => {
       contextToken: beat.data.contextToken,
       action: { kind: "chatSend", txId: "tx_durable_after_crash", channel: "global", message: "still me" },
     });
+    await admitted();
     second.host.runtime.stepNow();
     const answer = await pending;
     expect(answer).toMatchObject({ status: "ok", data: { action: { status: "ok" } } });
@@ -319,6 +376,7 @@ describe("property: a crash and recovery is invisible (world, idempotency, rate 
       }
       vi.setSystemTime(Date.now() + step.advanceMs);
       const ticked = step.ticked.map((c) => invoke(live, client, c));
+      await admitted();
       live.host.runtime.stepNow();
       for (const answer of await Promise.all(ticked)) answers.push(JSON.stringify(answer));
       if (step.snapshot) saveWorld(live.host); // compacts the log behind it
