@@ -1,3 +1,4 @@
+import { stat } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { World } from "../world/world.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "./load-world-dir.ts";
@@ -76,5 +77,43 @@ describe("WorldRuntime", () => {
     const pending = runtime.submit({ kind: "join", entityId: "agt_c", actorKind: "agent", name: "C" });
     runtime.stop();
     await expect(pending).rejects.toMatchObject({ code: "room_not_ready" });
+  });
+
+  it("keeps simulation time with the wall clock on a busy event loop: two ticks per turn when behind", async () => {
+    // Each tick "costs" a whole tick length on this clock, so the loop is always due again when a
+    // tick ends; and each event-loop turn spends 2 ms on I/O callbacks, like a gateway serving
+    // requests in its poll phase.
+    let offset = 0;
+    const now = () => performance.now() + offset;
+    const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quietLogger(), now);
+    runtimes.push(runtime);
+    runtime.beforeStep = () => {
+      offset += runtime.tickMs;
+    };
+    const firstTick = new Promise<void>((ticked) => {
+      const off = runtime.onTick(() => {
+        off();
+        ticked();
+      });
+    });
+    runtime.start();
+    await firstTick;
+    const tickBefore = runtime.world.tick;
+    const turns = 20;
+    await new Promise<void>((done) => {
+      let left = turns;
+      const ioCallback = () => {
+        const until = performance.now() + 2;
+        while (performance.now() < until);
+        if (--left === 0) done();
+        else stat(import.meta.filename, ioCallback);
+      };
+      stat(import.meta.filename, ioCallback);
+    });
+    const ticks = runtime.world.tick - tickBefore;
+    // One tick per turn would give ~20; catching up gives two.
+    expect(ticks).toBeGreaterThanOrEqual(turns * 1.5);
+    runtime.stop();
+    expect(runtime.running).toBe(false);
   });
 });

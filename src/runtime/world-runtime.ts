@@ -65,6 +65,9 @@ export interface TickTiming {
   totalMs: number;
 }
 
+/** Ticks one timer callback may run when the loop is behind schedule (see schedule()). */
+const MAX_TICKS_PER_TURN = 2;
+
 export class WorldRuntime {
   private current: WorldApi;
   private readonly logger: RuntimeLogger;
@@ -264,20 +267,26 @@ export class WorldRuntime {
   }
 
   // A self-correcting timeout chain: a late tick is followed by a shorter wait, and after a long
-  // stall the schedule resets instead of bursting to catch up.
+  // stall the schedule resets instead of bursting to catch up. In between, a tick that is already
+  // due when the previous one ends runs right after it, up to MAX_TICKS_PER_TURN per callback (the
+  // fixed-timestep catch-up of game loops): on a loop busy with I/O, a timer fires once per turn,
+  // and one tick per turn would let simulation time fall behind the wall clock.
   private schedule(): void {
     const delay = Math.max(0, this.nextDueMs - this.now());
     this.timer = setTimeout(() => {
-      try {
-        this.stepNow();
-      } catch (error) {
-        this.stats.failedTicks += 1;
-        this.logger.error(`openclawworld: tick loop error: ${describe(error)}`);
+      for (let ran = 0; ran < MAX_TICKS_PER_TURN; ran++) {
+        try {
+          this.stepNow();
+        } catch (error) {
+          this.stats.failedTicks += 1;
+          this.logger.error(`openclawworld: tick loop error: ${describe(error)}`);
+        }
+        if (!this.timer) return;
+        this.nextDueMs += this.tickMs;
+        const now = this.now();
+        if (now - this.nextDueMs > this.tickMs * 5) this.nextDueMs = now + this.tickMs;
+        if (this.nextDueMs > now) break;
       }
-      if (!this.timer) return;
-      this.nextDueMs += this.tickMs;
-      const now = this.now();
-      if (now - this.nextDueMs > this.tickMs * 5) this.nextDueMs = now + this.tickMs;
       this.schedule();
     }, delay);
     this.timer.unref?.();
