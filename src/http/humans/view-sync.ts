@@ -61,6 +61,9 @@ export interface ViewSyncOptions {
   sliceMs?: number;
   /** Told when every browser has been served a patch. */
   onPatchDelivered?: (patch: PatchDelivery) => void;
+  /** Runs `write`, which sends one browser its part of a patch (up to three messages), so that
+   * they leave in one socket write: the web surface corks the socket around it. */
+  together?: (s: HumanSession, write: () => void) => void;
 }
 
 /** How one patch reached the browsers. */
@@ -373,6 +376,17 @@ export function createViewSync(
 
   function pushOne(s: HumanSession, info: TickInfo, slot: number, period: number, rooms: Set<string>): void {
     if (!s.ws || !s.roomId) return;
+    if (options.together) options.together(s, () => pushParts(s, info, slot, period, rooms));
+    else pushParts(s, info, slot, period, rooms);
+  }
+
+  function pushParts(
+    s: HumanSession,
+    info: TickInfo,
+    slot: number,
+    period: number,
+    rooms: Set<string>,
+  ): void {
     try {
       pushTo(s, info, viewEpoch.get(s) !== reads.worldEpoch);
       if (!s.roomId) return;

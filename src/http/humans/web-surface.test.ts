@@ -323,6 +323,60 @@ describe("web surface WebSocket", () => {
     expect(seenFar.dots.find((d: Msg) => d[0] === "agt_radar")).toEqual(["agt_radar", "a", 3, 28]);
   });
 
+  it("a browser's part of a patch (delta and events) leaves in one socket write", async () => {
+    const env = await setup();
+    // Count the server-side socket writes to each browser: the surface's TCP sockets, as upgraded.
+    const writes = new Map<string, number>();
+    const upgrade = env.surface.handleUpgrade;
+    env.surface.handleUpgrade = (req, socket, head) => {
+      const key = String(req.headers["sec-websocket-key"]);
+      const raw = socket as unknown as Record<"_write" | "_writev", (...a: unknown[]) => void>;
+      for (const method of ["_write", "_writev"] as const) {
+        const original = raw[method].bind(socket);
+        raw[method] = (...a: unknown[]) => {
+          writes.set(key, (writes.get(key) ?? 0) + 1);
+          original(...a);
+        };
+      }
+      upgrade(req, socket, head);
+    };
+    const { client: watcher, welcome } = await joined(env, "Watcher");
+    await env.runtime.submit({
+      kind: "join",
+      entityId: "agt_near",
+      actorKind: "agent",
+      name: "Near",
+      joinRoomId: "lobby",
+    });
+    await watcher.next((m) => m.type === "delta" && m.add?.some((e: Msg) => e.id === "agt_near"));
+    const self = env.runtime.world.getEntity(welcome.entityId)!;
+    const dest = [1, -1, 2, -2]
+      .map((d) => ({ tx: self.tile.tx + d, ty: self.tile.ty }))
+      .find((t) => !env.runtime.world.isBlocked("lobby", t))!;
+    const key = [...writes.keys()][0]!;
+    const receivedBefore = watcher.received.length;
+    const writesBefore = writes.get(key) ?? 0;
+    // One tick applies both: the next patch has a delta (the move) and an events message (the chat).
+    const moved = env.runtime.submit({ kind: "moveTo", entityId: "agt_near", dest });
+    const said = env.runtime.submit({
+      kind: "chat",
+      entityId: "agt_near",
+      channel: "global",
+      message: "both at once",
+    });
+    expect((await moved).ok).toBe(true);
+    expect((await said).ok).toBe(true);
+    await watcher.next(
+      (m) => m.type === "events" && m.events.some((e: Msg) => e.payload.message === "both at once"),
+    );
+    const patch = watcher.received.slice(receivedBefore);
+    expect(patch.some((m) => m.type === "delta" && m.update?.some((u: Msg) => u.id === "agt_near"))).toBe(
+      true,
+    );
+    // Messages sent one write each would make these equal.
+    expect(writes.get(key)! - writesBefore).toBeLessThan(patch.length);
+  });
+
   it("close() closes every client", async () => {
     const env = await setup();
     const { client } = await joined(env, "Bye");
