@@ -39,13 +39,14 @@ function fakeSocket() {
 async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
   const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
   const reads = worldReads(runtime);
-  const sent: { s: HumanSession; message: ServerMessage | DecodedDelta }[] = [];
+  const sent: { s: HumanSession; message: ServerMessage | DecodedDelta; raw: unknown }[] = [];
   const readers = new Map<HumanSession, DeltaDecoder>();
   const view = createViewSync(
     reads,
     (s, message) =>
       sent.push({
         s,
+        raw: message,
         message:
           message instanceof PreparedText
             ? (JSON.parse(message.bytes.toString("utf8")) as ServerMessage)
@@ -228,6 +229,40 @@ describe("view sync", () => {
     expect(shown).toEqual(["chat.message"]);
     // Nothing is lost: the browser's position in the log is past everything it was not sent.
     expect(b.lastSeq).toBe(env.reads.latestSeq("lobby"));
+  });
+
+  it("builds a patch's events message once for every browser that gets the same events", async () => {
+    const env = await setup();
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    env.tick();
+    env.sent.length = 0;
+    void env.runtime.submit({
+      kind: "chat",
+      entityId: a.actor.entityId,
+      channel: "global",
+      message: "to everyone",
+      tx: { key: "t2", payloadHash: "to everyone" },
+    });
+    env.tick();
+    const events = env.sent.filter((m) => m.message.type === "events");
+    expect(events.map((m) => m.s)).toEqual(expect.arrayContaining([a, b]));
+    expect(events).toHaveLength(2);
+    expect(events[0]!.raw).toBeInstanceOf(PreparedText);
+    expect(events[1]!.raw).toBe(events[0]!.raw);
+    const message = events[0]!.message as Extract<ServerMessage, { type: "events" }>;
+    expect(message.events.map((e) => e.payload.message)).toEqual(["to everyone"]);
+    // The next patch builds its own (a name or an object's state may have changed since).
+    void env.runtime.submit({
+      kind: "chat",
+      entityId: a.actor.entityId,
+      channel: "global",
+      message: "again",
+      tx: { key: "t3", payloadHash: "again" },
+    });
+    env.tick();
+    const next = env.sent.filter((m) => m.message.type === "events").slice(2);
+    expect(next).toHaveLength(2);
+    expect(next[0]!.raw).not.toBe(events[0]!.raw);
   });
 
   it("after an operator restore every browser gets the whole view again, and events continue", async () => {

@@ -11,11 +11,11 @@
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import path from "node:path";
 import type { TickInfo, WorldReads } from "../../aic/reads.ts";
-import type { EntityView } from "../../world/types.ts";
+import type { EntityView, WorldEvent } from "../../world/types.ts";
 import { ChatHistory } from "./chat-history.ts";
 import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";
-import type { PreparedText } from "./prepared-text.ts";
+import { PreparedText } from "./prepared-text.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type {
   ServerMessage,
@@ -282,7 +282,7 @@ export function createViewSync(
     }
     const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
     const forBrowser = page.events.filter((e) => BROWSER_EVENT_TYPES.has(e.type));
-    if (forBrowser.length) send(s, { type: "events", events: forBrowser.map((e) => wireEvent(reads, e)) });
+    if (forBrowser.length) send(s, eventsMessage(self.roomId, forBrowser));
     s.lastSeq = page.nextSeq;
   }
 
@@ -333,8 +333,23 @@ export function createViewSync(
     defer(runSlice, true);
   }
 
+  /** The events messages of the patch going out, by room and the seqs they carry: browsers in one
+   * room mostly get the same events (a global chat reaches all), so each distinct list is built and
+   * serialized once per patch, not once per browser. */
+  const eventMessages = new Map<string, PreparedText>();
+  function eventsMessage(roomId: string, events: readonly WorldEvent[]): PreparedText {
+    const key = `${roomId}:${events.map((e) => e.seq).join(",")}`;
+    let message = eventMessages.get(key);
+    if (!message) {
+      message = new PreparedText({ type: "events", events: events.map((e) => wireEvent(reads, e)) });
+      if (inPatch) eventMessages.set(key, message);
+    }
+    return message;
+  }
+
   function endPatch(): void {
     inPatch = false;
+    eventMessages.clear();
     crowds.clear();
     fragments.end();
   }
