@@ -14,6 +14,37 @@ describe("cursor codec", () => {
     );
   });
 
+  it("encodes exactly the documented layout: base64url of [1][seq uint64 BE][room UTF-8]", () => {
+    const layout = (roomId: string, seq: number) => {
+      const room = Buffer.from(roomId, "utf8");
+      const bytes = Buffer.alloc(9 + room.length);
+      bytes[0] = 1;
+      bytes.writeBigUInt64BE(BigInt(seq), 1);
+      room.copy(bytes, 9);
+      return bytes.toString("base64url");
+    };
+    const edges = [
+      0,
+      1,
+      255,
+      256,
+      2 ** 24,
+      2 ** 31,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 1,
+      2 ** 40,
+      Number.MAX_SAFE_INTEGER,
+    ];
+    for (const seq of edges)
+      for (const room of ["lobby", "a", "ab", "abc"]) expect(encodeCursor(room, seq)).toBe(layout(room, seq));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-zA-Z0-9._-]{1,64}$/), fc.maxSafeNat(), (roomId, seq) => {
+        expect(encodeCursor(roomId, seq)).toBe(layout(roomId, seq));
+      }),
+    );
+  });
+
   it('"c_0" means from the start of any room', () => {
     expect(START_CURSOR).toBe("c_0");
     expect(decodeCursor("c_0", "garden")).toEqual({ ok: true, position: { roomId: "garden", afterSeq: 0 } });

@@ -16,14 +16,37 @@ export interface CursorPosition {
 
 export type DecodeResult = { ok: true; position: CursorPosition } | { ok: false; reason: string };
 
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** Each room's encoded tail: the 9-byte head is a whole number of 3-byte groups, so the room's bytes
+ * encode on their own and the same room always gives the same tail. */
+const roomTails = new Map<string, string>();
+const ROOM_TAILS_MAX = 256;
+
+/** Cursors are encoded for every event of every page an agent reads (tens of thousands a second in
+ * a crowd), so the head is encoded here without a Buffer and the room's part is kept. */
 export function encodeCursor(roomId: string, afterSeq: number): string {
   if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) throw new RangeError(`bad cursor seq ${afterSeq}`);
-  const room = Buffer.from(roomId, "utf8");
-  const bytes = Buffer.alloc(9 + room.length);
-  bytes[0] = VERSION;
-  bytes.writeBigUInt64BE(BigInt(afterSeq), 1);
-  room.copy(bytes, 9);
-  return bytes.toString("base64url");
+  let tail = roomTails.get(roomId);
+  if (tail === undefined) {
+    tail = Buffer.from(roomId, "utf8").toString("base64url");
+    if (roomTails.size >= ROOM_TAILS_MAX) roomTails.clear();
+    roomTails.set(roomId, tail);
+  }
+  // Head bytes: [VERSION][seq: uint64 big-endian] = [VERSION][high 32 bits][low 32 bits].
+  const high = Math.floor(afterSeq / 2 ** 32);
+  const low = afterSeq >>> 0;
+  return (
+    group(VERSION, high >>> 24, (high >>> 16) & 0xff) +
+    group((high >>> 8) & 0xff, high & 0xff, low >>> 24) +
+    group((low >>> 16) & 0xff, (low >>> 8) & 0xff, low & 0xff) +
+    tail
+  );
+}
+
+/** Three bytes as four base64url characters. */
+function group(a: number, b: number, c: number): string {
+  const n = (a << 16) | (b << 8) | c;
+  return BASE64URL[n >>> 18]! + BASE64URL[(n >>> 12) & 63]! + BASE64URL[(n >>> 6) & 63]! + BASE64URL[n & 63]!;
 }
 
 /** Decode a cursor for `roomId`; a cursor of another room is rejected like a malformed one. */
