@@ -12,6 +12,7 @@ import type { EntityView, Guard, Input, InputResult, WorldApi, WorldEvent } from
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, ContextTokens } from "./context-token.ts";
 import { decodeCursor, decodeEventCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
+import { envelopeOf } from "./event-envelope.ts";
 import { computeDelta, regionActivity, suggestActions } from "./perception.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
@@ -764,13 +765,7 @@ export class AicService {
         },
       );
     }
-    const events: EventEnvelopeT[] = page.events.map((event) => ({
-      cursor: encodeCursor(roomId, event.seq),
-      type: event.type,
-      roomId: event.roomId,
-      tsMs: event.tsMs,
-      payload: event.payload,
-    }));
+    const events: EventEnvelopeT[] = page.events.map(envelopeOf);
     return ok({ events, nextCursor: encodeCursor(roomId, page.nextSeq), serverTsMs: this.world.serverTsMs });
   }
 

@@ -2,6 +2,7 @@
 // src/aic/errors.ts, the request id, Retry-After for rate limits, and a log line for failures.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AicResult, type HttpFraming, httpStatusFor } from "../../aic/errors.ts";
+import { resultJson } from "../../aic/event-envelope.ts";
 
 export interface AicHttpLogger {
   debug?(message: string): void;
@@ -44,7 +45,7 @@ export function createAnswer(logger: AicHttpLogger) {
     const status = httpStatusFor(result, framing);
     let text = serialized.get(result);
     if (text === undefined) {
-      text = JSON.stringify(result);
+      text = resultJson(result);
       serialized.set(result, text);
     }
     const out: Record<string, string | number> = {
