@@ -1,6 +1,6 @@
 // Puts the adapters around a freshly created host: the AIC service (one rate limiter, one path into
 // the world for agents and humans), its HTTP framing, and the web client + WebSocket.
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { ContextTokens } from "../aic/context-token.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
@@ -12,18 +12,22 @@ import { contextTokenKey, persistRateLimits } from "./durable-state.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 
-/** Bearer token -> agentId, compared in constant time. */
+/** Bearer token -> agentId. A token is found by its SHA-256 digest, then compared in constant
+ * time: one hash per request whatever the number of agents (a scan of 300 agents' tokens with
+ * timingSafeEqual was ~3 % of the gateway's time at 1,000 participants), and a lookup's timing can
+ * tell only a digest, not how much of a token was right. */
 export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: string) => string | undefined {
-  const entries = Object.entries(agents).flatMap(([agentId, a]) =>
-    a.token ? [[Buffer.from(a.token), agentId] as const] : [],
-  );
+  const digest = (token: string) => createHash("sha256").update(token, "utf8").digest("base64");
+  const byDigest = new Map<string, { token: Buffer; agentId: string }>();
+  for (const [agentId, a] of Object.entries(agents))
+    if (a.token) byDigest.set(digest(a.token), { token: Buffer.from(a.token), agentId });
   return (token) => {
+    const entry = byDigest.get(digest(token));
+    if (!entry) return undefined;
     const given = Buffer.from(token);
-    let found: string | undefined;
-    for (const [expected, agentId] of entries) {
-      if (expected.length === given.length && timingSafeEqual(expected, given)) found = agentId;
-    }
-    return found;
+    return entry.token.length === given.length && timingSafeEqual(entry.token, given)
+      ? entry.agentId
+      : undefined;
   };
 }
 
