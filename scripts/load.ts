@@ -20,6 +20,8 @@ const { values } = parseArgs({
     watchers: { type: "string", default: "64" },
     /** A directory: the gateway writes a V8 CPU profile (.cpuprofile) there when the run stops. */
     "cpu-prof": { type: "string" },
+    /** A flag for the gateway's node process, e.g. --gateway-node-flag=--max-semi-space-size=64 (repeatable). */
+    "gateway-node-flag": { type: "string", multiple: true },
   },
 });
 const humans = Number(values.humans);
@@ -98,6 +100,7 @@ const report = await runLoad({
   watchers,
   ...(patchRate ? { patchRate } : {}),
   ...(values["cpu-prof"] ? { cpuProfileDir: path.resolve(values["cpu-prof"]) } : {}),
+  ...(values["gateway-node-flag"] ? { gatewayNodeFlags: values["gateway-node-flag"] } : {}),
 });
 const dir = path.join(PROJECT_DIR, ".test-artifacts");
 await mkdir(dir, { recursive: true });

@@ -28,6 +28,8 @@ export interface LaunchOptions {
   readyTimeoutMs?: number;
   /** See RunOptions.cpuProfileDir. */
   cpuProfileDir?: string;
+  /** See RunOptions.nodeFlags. */
+  nodeFlags?: string[];
 }
 
 export interface LaunchedGateway {
@@ -169,6 +171,8 @@ export interface RunOptions {
   /** Write a V8 CPU profile of the gateway into this directory when it stops (node --cpu-prof;
    * NODE_OPTIONS may not carry that flag). */
   cpuProfileDir?: string;
+  /** Flags for the gateway's node process alone (V8 heap sizes, --trace-gc), not for this one. */
+  nodeFlags?: string[];
 }
 
 /** Starts `openclaw gateway run` on the config in `dirs` and waits until the world is running. */
@@ -183,6 +187,7 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
     NODE_BIN,
     [
       ...(options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+      ...(options.nodeFlags ?? []),
       OPENCLAW_BIN,
       "gateway",
       "run",

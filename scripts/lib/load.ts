@@ -50,6 +50,8 @@ export interface LoadOptions {
   watchers?: number;
   /** Write the gateway's V8 CPU profile here when it stops (where its time goes under this load). */
   cpuProfileDir?: string;
+  /** Flags for the gateway's node process (e.g. V8 heap sizes), which the harness does not take. */
+  gatewayNodeFlags?: string[];
 }
 
 /** Who sent a move: a browser over WebSocket, an agent over AIC HTTP, an agent through the tools. */
@@ -762,6 +764,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       },
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
       ...(options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}),
+      ...(options.gatewayNodeFlags?.length ? { nodeFlags: options.gatewayNodeFlags } : {}),
     });
     const baseUrl = gateway.baseUrl;
     log(`load: gateway ready at ${baseUrl} in ${gateway.startupMs} ms`);
