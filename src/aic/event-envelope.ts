@@ -1,27 +1,54 @@
-// One event's AIC envelope (PRD 9.3), made once and shared by every reader (its JSON too, see
-// shared-json.ts). In a crowd a global chat is read by hundreds of agents; building, cursor-encoding
-// and serializing it again for each page was a tenth of the gateway's time at 1,000 participants.
+// One event's AIC envelope (PRD 9.3) and its JSON, made once and shared by every reader. In a crowd a
+// global chat is read by hundreds of agents; building, cursor-encoding and serializing it again for
+// each page was a tenth of the gateway's time at 1,000 participants.
 import type { WorldEvent } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
+import type { AicResult } from "./errors.ts";
 import type { EventEnvelopeT } from "./schemas.ts";
-import { share } from "./shared-json.ts";
 
 const envelopes = new WeakMap<WorldEvent, EventEnvelopeT>();
+/** The JSON of envelopes made here; an envelope is frozen, so its text never goes stale. */
+const texts = new WeakMap<EventEnvelopeT, string>();
+const shared = new WeakSet<EventEnvelopeT>();
 
 /** The event's envelope: the same frozen object for every reader of the event. */
 export function envelopeOf(event: WorldEvent): EventEnvelopeT {
   let envelope = envelopes.get(event);
   if (!envelope) {
-    envelope = share(
-      Object.freeze({
-        cursor: encodeCursor(event.roomId, event.seq),
-        type: event.type,
-        roomId: event.roomId,
-        tsMs: event.tsMs,
-        payload: event.payload,
-      }),
-    );
+    envelope = Object.freeze({
+      cursor: encodeCursor(event.roomId, event.seq),
+      type: event.type,
+      roomId: event.roomId,
+      tsMs: event.tsMs,
+      payload: event.payload,
+    });
     envelopes.set(event, envelope);
+    shared.add(envelope);
   }
   return envelope;
+}
+
+/** An envelope's JSON: serialized once for envelopes made by envelopeOf. */
+export function envelopeJson(envelope: EventEnvelopeT): string {
+  let text = texts.get(envelope);
+  if (text === undefined) {
+    text = JSON.stringify(envelope);
+    if (shared.has(envelope)) texts.set(envelope, text);
+  }
+  return text;
+}
+
+/** A result as JSON, exactly JSON.stringify's text; a page of events (`data.events` first, as pages
+ * are built) is joined from its envelopes' shared texts instead of serialized again. */
+export function resultJson(result: AicResult<unknown>): string {
+  const data = result.status === "ok" ? result.data : undefined;
+  if (typeof data !== "object" || data === null) return JSON.stringify(result);
+  const keys = Object.keys(data);
+  const events = (data as { events?: unknown }).events;
+  if (keys[0] !== "events" || !Array.isArray(events)) return JSON.stringify(result);
+  if (!events.every((e) => typeof e === "object" && e !== null)) return JSON.stringify(result);
+  const { events: _, ...rest } = data as Record<string, unknown>;
+  const tail = JSON.stringify(rest);
+  const parts = events.map((e) => envelopeJson(e as EventEnvelopeT));
+  return `{"status":"ok","data":{"events":[${parts.join(",")}]${tail === "{}" ? "}" : `,${tail.slice(1)}`}}`;
 }

@@ -52,7 +52,6 @@ import {
   type ReflectResponse,
   type TileCoordT,
 } from "./schemas.ts";
-import { share } from "./shared-json.ts";
 
 export interface AicClock {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -99,8 +98,6 @@ export interface CallOptions {
   requestText?: string;
 }
 
-/** Entities shared by the observes of one tick (lite and full forms); beyond it, each is made anew. */
-const SHARED_ENTITY_BASES = 20_000;
 /** How many distinct observe questions one tick remembers (memory bound; beyond it, no caching). */
 const OBSERVE_CACHE_ENTRIES = 4096;
 
@@ -201,7 +198,6 @@ export class AicService {
   private readonly contextTokens: ContextTokens;
   /** This tick's observe answers by caller and request text (see `observe`). */
   private readonly observeCache = new TickCache<AicResult<ObserveResponse>>(OBSERVE_CACHE_ENTRIES);
-  private readonly entityBases = new TickCache<EntityBaseT>(SHARED_ENTITY_BASES);
 
   constructor(deps: AicServiceDeps) {
     this.runtime = deps.runtime;
@@ -271,7 +267,7 @@ export class AicService {
       nearby.push(this.observed(hit.entity, hit.distance, full));
     }
     const data: ObserveResponse = {
-      self: this.sharedBase(self, full),
+      self: entityBase(self, full),
       nearby,
       serverTsMs: this.world.serverTsMs,
       room: { roomId: room.roomId, mapId: room.mapId, tickRate: this.world.definition.tickRate },
@@ -865,26 +861,9 @@ export class AicService {
     return extras;
   }
 
-  /** An entity as observers see it this tick: one frozen object (and JSON text, see shared-json.ts)
-   * for every observe of the tick, instead of one per observer (in a crowd, an observe lists up to
-   * 500 entities, and hundreds of agents observe each second). */
-  private sharedBase(view: EntityView, full: boolean): EntityBaseT {
-    const world = this.world;
-    const key = `${full ? "f" : "l"}${view.id}`;
-    let base = this.entityBases.get(world, world.tick, key);
-    if (!base) {
-      const made = entityBase(view, full);
-      Object.freeze(made.pos);
-      if (made.tile) Object.freeze(made.tile);
-      base = share(Object.freeze(made));
-      this.entityBases.set(world, world.tick, key, base);
-    }
-    return base;
-  }
-
   private observed(view: EntityView, distance: number, full: boolean): ObservedEntityT {
     const entry: ObservedEntityT = {
-      entity: this.sharedBase(view, full),
+      entity: entityBase(view, full),
       distance: clampDistance(distance),
       affords: [],
     };

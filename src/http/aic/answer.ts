@@ -2,7 +2,7 @@
 // src/aic/errors.ts, the request id, Retry-After for rate limits, and a log line for failures.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AicResult, type HttpFraming, httpStatusFor } from "../../aic/errors.ts";
-import { resultJson } from "../../aic/shared-json.ts";
+import { resultJson } from "../../aic/event-envelope.ts";
 
 export interface AicHttpLogger {
   debug?(message: string): void;
