@@ -1,6 +1,6 @@
 // One event's AIC envelope (PRD 9.3) and its JSON, made once and shared by every reader. In a crowd a
 // global chat is read by hundreds of agents; building, cursor-encoding and serializing it again for
-// each page was a tenth of the gateway's time at 1,000 participants.
+// each page cost the gateway a few percent of its time at 1,000 participants (cursors alone 2.7 %).
 import type { WorldEvent } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
 import type { AicResult } from "./errors.ts";
