@@ -83,7 +83,16 @@ async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
   };
   const move = (s: HumanSession) =>
     runtime.submit({ kind: "moveDir", entityId: s.actor.entityId, dx: 1, dy: 0 });
-  return { runtime, reads, view, sent, sessions, sockets, readers, tick, move, ticks: () => ticks };
+  /** A global chat by `s`, idempotent under `key`. */
+  const say = (s: HumanSession, message: string, key: string) =>
+    runtime.submit({
+      kind: "chat",
+      entityId: s.actor.entityId,
+      channel: "global",
+      message,
+      tx: { key, payloadHash: message },
+    });
+  return { runtime, reads, view, sent, sessions, sockets, readers, tick, move, say, ticks: () => ticks };
 }
 
 const deltas = <M extends { message: ServerMessage | DecodedDelta }>(sent: M[]) =>
@@ -212,13 +221,7 @@ describe("view sync", () => {
       for (let i = 0; i < 80; i++) env.tick();
       expect(await moved).toMatchObject({ ok: true, value: { result: "accepted" } });
     }
-    void env.runtime.submit({
-      kind: "chat",
-      entityId: a.actor.entityId,
-      channel: "global",
-      message: "hello b",
-      tx: { key: "t1", payloadHash: "hello b" },
-    });
+    void env.say(a, "hello b", "t1");
     env.tick();
     const perceived = env.reads.eventsFor(b.actor.entityId, "lobby", 0, 1000).events.map((e) => e.type);
     expect(perceived).toContain("proximity.exit");
@@ -236,13 +239,7 @@ describe("view sync", () => {
     const [a, b] = env.sessions as [HumanSession, HumanSession];
     env.tick();
     env.sent.length = 0;
-    void env.runtime.submit({
-      kind: "chat",
-      entityId: a.actor.entityId,
-      channel: "global",
-      message: "to everyone",
-      tx: { key: "t2", payloadHash: "to everyone" },
-    });
+    void env.say(a, "to everyone", "t2");
     env.tick();
     const events = env.sent.filter((m) => m.message.type === "events");
     expect(events.map((m) => m.s)).toEqual(expect.arrayContaining([a, b]));
@@ -252,13 +249,7 @@ describe("view sync", () => {
     const message = events[0]!.message as Extract<ServerMessage, { type: "events" }>;
     expect(message.events.map((e) => e.payload.message)).toEqual(["to everyone"]);
     // The next patch builds its own (a name or an object's state may have changed since).
-    void env.runtime.submit({
-      kind: "chat",
-      entityId: a.actor.entityId,
-      channel: "global",
-      message: "again",
-      tx: { key: "t3", payloadHash: "again" },
-    });
+    void env.say(a, "again", "t3");
     env.tick();
     const next = env.sent.filter((m) => m.message.type === "events").slice(2);
     expect(next).toHaveLength(2);
@@ -271,15 +262,7 @@ describe("view sync", () => {
     const definition = env.runtime.world.definition;
     const saved = env.runtime.world.snapshot();
     // The timeline the operator will abandon: a chat, and a third human who joins after the save.
-    const say = (s: HumanSession, message: string, k: number) =>
-      env.runtime.submit({
-        kind: "chat",
-        entityId: s.actor.entityId,
-        channel: "global",
-        message,
-        tx: { key: `t${k}`, payloadHash: message },
-      });
-    void say(a, "from the abandoned future", 1);
+    void env.say(a, "from the abandoned future", "t1");
     env.tick();
     const lateWs = fakeSocket();
     const late = newSession("hum_cccccccc", lateWs as unknown as WebSocket, 16 * 32, "hum_cccccccc");
@@ -291,7 +274,7 @@ describe("view sync", () => {
 
     env.runtime.replaceWorld(World.restore(definition, saved));
     env.sent.length = 0;
-    void say(b, "after the restore", 2);
+    void env.say(b, "after the restore", "t2");
     env.tick();
     for (const s of [a, b]) {
       const room = env.sent.find((m) => m.s === s && m.message.type === "room")?.message;
