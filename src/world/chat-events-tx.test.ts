@@ -93,6 +93,35 @@ describe("events", () => {
     expect(world.latestSeq("b")).toBe(0);
   });
 
+  it("a proximity change is recorded for an agent's side only: nobody reads a human's", () => {
+    const world = World.create(smallWorld({ proximity_debounce_ticks: 1 }));
+    world.step([join("hum_a"), join("agt_b"), join("hum_c")]);
+    const proximity = () =>
+      world
+        .eventsFor("agt_b", "a", 0, 100)
+        .events.filter((e) => e.type.startsWith("proximity."))
+        .map((e) => [e.type, e.payload.otherId]);
+    run(world, 2);
+    expect(proximity()).toEqual([
+      ["proximity.enter", "hum_a"],
+      ["proximity.enter", "hum_c"],
+    ]);
+    walkTo(world, "agt_b", 8, 8);
+    run(world, 2);
+    expect(proximity().slice(2)).toEqual([
+      ["proximity.exit", "hum_a"],
+      ["proximity.exit", "hum_c"],
+    ]);
+    // The humans met and parted too; none of it is in the log for them or anyone else.
+    for (const reader of ["hum_a", "hum_c"]) {
+      expect(world.eventsFor(reader, "a", 0, 100).events.map((e) => e.type)).not.toContain("proximity.enter");
+    }
+    expect(
+      world
+        .eventsFor("agt_b", "a", 0, 100)
+        .events.every((e) => !String(e.payload.subjectId).startsWith("hum_")),
+    ).toBe(true);
+  });
   it("pages with limit and reports expiry instead of silently losing events", () => {
     // The room keeps its newest 10 room-audience events and a pool of 10 older ones.
     const world = World.create(smallWorld({ event_retention: 10, event_retention_per_recipient: 10 }));

@@ -467,10 +467,8 @@ export class World implements WorldApi {
     const room = this.rooms.get(actor.roomId)!;
     room.signals.count(this.signalBucket(), actor.regionMask, "depart");
     for (const pair of this.proximity.removeActor(actor)) {
-      this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
-      this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
-      this.remember(pair.a.id, "parted", `${pair.b.name} went away`);
-      this.remember(pair.b.id, "parted", `${pair.a.name} went away`);
+      this.proximitySide(room, pair.a, pair.b, null);
+      this.proximitySide(room, pair.b, pair.a, null);
     }
     const event = this.emit(room, "presence.leave", { entityId: actor.id, reason }, { kind: "room" });
     room.log.exit(actor.id, event.seq);
@@ -708,6 +706,26 @@ export class World implements WorldApi {
     if (entityId.startsWith(AGENT_ENTITY_PREFIX)) this.memoryFor(entityId).record(this.nowMs, what, text);
   }
 
+  /** One side of a proximity change (`distance` null: they parted). The event is addressed to its
+   * subject, and only agents read the events addressed to them (pollEvents); a browser shows who is
+   * near from positions. So a human's side is not recorded: in a crowd it was most of the event log,
+   * pushed everyone's cursors out of the retained window, and nobody could read it (DECISIONS). */
+  private proximitySide(room: Room, subject: Actor, other: Actor, distance: number | null): void {
+    if (subject.kind !== "agent") return;
+    if (distance === null) {
+      this.emit(room, "proximity.exit", { subjectId: subject.id, otherId: other.id }, subject.audience);
+      this.remember(subject.id, "parted", `${other.name} went away`);
+    } else {
+      this.emit(
+        room,
+        "proximity.enter",
+        { subjectId: subject.id, otherId: other.id, distance },
+        subject.audience,
+      );
+      this.remember(subject.id, "met", `${other.name} came near`);
+    }
+  }
+
   private emit(
     room: Room,
     type: EventType,
@@ -781,25 +799,11 @@ export class World implements WorldApi {
         const dx = pair.a.x - pair.b.x;
         const dy = pair.a.y - pair.b.y;
         const distance = Math.round(Math.sqrt(dx * dx + dy * dy) * 1000) / 1000;
-        this.emit(
-          room,
-          "proximity.enter",
-          { subjectId: pair.a.id, otherId: pair.b.id, distance },
-          pair.a.audience,
-        );
-        this.emit(
-          room,
-          "proximity.enter",
-          { subjectId: pair.b.id, otherId: pair.a.id, distance },
-          pair.b.audience,
-        );
-        this.remember(pair.a.id, "met", `${pair.b.name} came near`);
-        this.remember(pair.b.id, "met", `${pair.a.name} came near`);
+        this.proximitySide(room, pair.a, pair.b, distance);
+        this.proximitySide(room, pair.b, pair.a, distance);
       } else {
-        this.emit(room, "proximity.exit", { subjectId: pair.a.id, otherId: pair.b.id }, pair.a.audience);
-        this.emit(room, "proximity.exit", { subjectId: pair.b.id, otherId: pair.a.id }, pair.b.audience);
-        this.remember(pair.a.id, "parted", `${pair.b.name} went away`);
-        this.remember(pair.b.id, "parted", `${pair.a.name} went away`);
+        this.proximitySide(room, pair.a, pair.b, null);
+        this.proximitySide(room, pair.b, pair.a, null);
       }
     }
   }
@@ -902,19 +906,31 @@ export class World implements WorldApi {
     return room ? room.actors.map((a) => this.actorView(a)) : [];
   }
 
-  queryRadius(roomId: string, center: Vec2, radius: number): { entity: EntityView; distance: number }[] {
+  queryRadius(
+    roomId: string,
+    center: Vec2,
+    radius: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): { entity: EntityView; distance: number }[] {
     const room = this.rooms.get(roomId);
     if (!room || !(radius >= 0) || !Number.isFinite(center.x) || !Number.isFinite(center.y)) return [];
-    const found: { entity: EntityView; distance: number }[] = [];
+    // Views are built for the nearest `limit` only: in a crowd, observe's radius holds twice the 500
+    // it may answer, and a view per entity it then dropped was most of what an observe allocated.
+    const found: { of: Actor | WorldObject; id: string; distance: number }[] = [];
     room.grid.forEachWithin(center.x, center.y, Math.min(radius, 1e7), (actor, distance) => {
-      found.push({ entity: this.actorView(actor), distance });
+      found.push({ of: actor, id: actor.id, distance });
     });
     const ts = room.tileSize;
     for (const obj of room.objects) {
       const d = Math.hypot((obj.def.tile.tx + 0.5) * ts - center.x, (obj.def.tile.ty + 0.5) * ts - center.y);
-      if (d <= radius) found.push({ entity: this.objectEntityView(obj), distance: d });
+      if (d <= radius) found.push({ of: obj, id: obj.def.id, distance: d });
     }
-    return found.sort((p, q) => p.distance - q.distance || compareIds(p.entity.id, q.entity.id));
+    found.sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
+    const kept = found.length > limit ? found.slice(0, Math.max(0, Math.floor(limit))) : found;
+    return kept.map((hit) => ({
+      entity: "def" in hit.of ? this.objectEntityView(hit.of) : this.actorView(hit.of),
+      distance: hit.distance,
+    }));
   }
 
   objectView(objectId: string): ObjectView | undefined {

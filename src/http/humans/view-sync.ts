@@ -33,8 +33,7 @@ import { wireEvent } from "./wire-events.ts";
 const BACKPRESSURE_BYTES = 1 << 20;
 const EVENTS_PER_PUSH = 200;
 /** The events a browser is sent: those its page shows (web/client/main.ts, onEvents). Proximity
- * changes are an agent's perception; a crowd makes hundreds a tick and the browser drew none of them,
- * so sending them cost a socket write per viewer per patch for nothing. */
+ * changes are an agent's perception (the world records them for agents only) and the page draws none. */
 export const BROWSER_EVENT_TYPES: ReadonlySet<string> = new Set([
   "chat.message",
   "presence.join",
