@@ -46,7 +46,7 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
     },
     getEntity: (id) => world().getEntity(id),
     actorsInRoom: (roomId) => world().actorsInRoom(roomId),
-    queryRadius: (roomId, center, radius) => world().queryRadius(roomId, center, radius),
+    queryRadius: (roomId, center, radius, limit) => world().queryRadius(roomId, center, radius, limit),
     objectView: (objectId) => world().objectView(objectId),
     isBlocked: (roomId, tile) => world().isBlocked(roomId, tile),
     eventsFor: (recipientId, roomId, afterSeq, limit) =>

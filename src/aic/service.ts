@@ -261,7 +261,8 @@ export class AicService {
     const room = this.world.definition.rooms[request.roomId]!;
     const full = request.detail === "full";
     const nearby: ObservedEntityT[] = [];
-    for (const hit of this.world.queryRadius(request.roomId, self.pos, request.radius)) {
+    // One more than the answer holds: the caller itself may be among the nearest.
+    for (const hit of this.world.queryRadius(request.roomId, self.pos, request.radius, MAX_NEARBY + 1)) {
       if (!request.includeSelf && hit.entity.id === self.id) continue;
       if (nearby.length >= MAX_NEARBY) break;
       nearby.push(this.observed(hit.entity, hit.distance, full));

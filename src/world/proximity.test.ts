@@ -345,6 +345,20 @@ describe("proximity in the lobby crowd", () => {
     expect(total / 160).toBeLessThan(400);
   });
 
+  it("queryRadius with a limit answers the nearest `limit` of the full answer, in the same order", () => {
+    const world = World.create(lobby);
+    const crowd = new Crowd(world, 300);
+    for (let t = 0; t < 40; t++) world.step(crowd.inputs());
+    for (const id of crowd.ids.slice(0, 20)) {
+      const self = world.getEntity(id)!;
+      const all = world.queryRadius(self.roomId, self.pos, 400);
+      expect(all.length).toBeGreaterThan(50);
+      for (const limit of [0, 1, 17, 50, all.length + 5]) {
+        expect(world.queryRadius(self.roomId, self.pos, 400, limit)).toEqual(all.slice(0, limit));
+      }
+    }
+  });
+
   it("a pile on one tile: everyone gets partners, none more than max", () => {
     const max = 5;
     const world = World.create({ ...lobby, proximityMaxNeighbors: max });

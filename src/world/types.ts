@@ -333,9 +333,14 @@ export interface WorldApi {
   getEntity(id: string): EntityView | undefined;
   /** Humans and agents present in a room, sorted by id. */
   actorsInRoom(roomId: string): EntityView[];
-  /** Entities (actors and objects) within `radius` world units of `center`, nearest first, ties by id.
-   * Uses the spatial grid, never all-pairs. */
-  queryRadius(roomId: string, center: Vec2, radius: number): { entity: EntityView; distance: number }[];
+  /** Entities (actors and objects) within `radius` world units of `center`, nearest first, ties by id,
+   * the first `limit` of them (default: all). Uses the spatial grid, never all-pairs. */
+  queryRadius(
+    roomId: string,
+    center: Vec2,
+    radius: number,
+    limit?: number,
+  ): { entity: EntityView; distance: number }[];
   /** Object state, version and affordances (from the one affordance registry). */
   objectView(objectId: string): ObjectView | undefined;
   /** Whether a tile is blocked right now (static collision + closed doors). */
