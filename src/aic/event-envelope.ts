@@ -6,36 +6,46 @@ import { encodeCursor } from "./cursor.ts";
 import type { AicResult } from "./errors.ts";
 import type { EventEnvelopeT } from "./schemas.ts";
 
-const envelopes = new WeakMap<WorldEvent, EventEnvelopeT>();
-/** The JSON of envelopes made here; an envelope is frozen, so its text never goes stale. */
-const texts = new WeakMap<EventEnvelopeT, string>();
-const shared = new WeakSet<EventEnvelopeT>();
+/** Where an event keeps its envelope and the envelope its JSON: a symbol-keyed, non-enumerable
+ * property, which JSON, snapshots and equality checks never see. Not a WeakMap: an event lives for
+ * seconds (long enough to reach the old generation), and tens of thousands of WeakMap entries made
+ * every garbage collection walk them as ephemerons. */
+const SLOT = Symbol("aic.envelope");
+
+interface Slot {
+  envelope: EventEnvelopeT;
+  /** The envelope's JSON, once a page needed it (the envelope is frozen, so it never goes stale). */
+  text: string | undefined;
+}
+
+type Carrier = { [SLOT]?: Slot };
 
 /** The event's envelope: the same frozen object for every reader of the event. */
 export function envelopeOf(event: WorldEvent): EventEnvelopeT {
-  let envelope = envelopes.get(event);
-  if (!envelope) {
-    envelope = Object.freeze({
+  const carrier = event as WorldEvent & Carrier;
+  let slot = carrier[SLOT];
+  if (!slot) {
+    const envelope: EventEnvelopeT = {
       cursor: encodeCursor(event.roomId, event.seq),
       type: event.type,
       roomId: event.roomId,
       tsMs: event.tsMs,
       payload: event.payload,
-    });
-    envelopes.set(event, envelope);
-    shared.add(envelope);
+    };
+    slot = { envelope, text: undefined };
+    Object.defineProperty(envelope, SLOT, { value: slot });
+    Object.freeze(envelope);
+    if (Object.isExtensible(event)) Object.defineProperty(event, SLOT, { value: slot });
   }
-  return envelope;
+  return slot.envelope;
 }
 
 /** An envelope's JSON: serialized once for envelopes made by envelopeOf. */
 export function envelopeJson(envelope: EventEnvelopeT): string {
-  let text = texts.get(envelope);
-  if (text === undefined) {
-    text = JSON.stringify(envelope);
-    if (shared.has(envelope)) texts.set(envelope, text);
-  }
-  return text;
+  const slot = (envelope as EventEnvelopeT & Carrier)[SLOT];
+  if (!slot) return JSON.stringify(envelope);
+  slot.text ??= JSON.stringify(envelope);
+  return slot.text;
 }
 
 /** A result as JSON, exactly JSON.stringify's text; a page of events (`data.events` first, as pages

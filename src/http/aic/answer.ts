@@ -17,18 +17,32 @@ export interface AicLocals {
   agentId?: string;
 }
 
-const locals = new WeakMap<ServerResponse, AicLocals>();
-/** A result the service hands out more than once (a repeated observe within a tick) is serialized once. */
-const serialized = new WeakMap<AicResult<unknown>, string>();
+// Kept on the objects themselves under symbol keys (non-enumerable: JSON and logs never see them),
+// not in WeakMaps: a long-poll's response and a stored idempotent result outlive a young-generation
+// collection, and every collection walked tens of thousands of such WeakMap entries as ephemerons.
+const LOCALS = Symbol("aic.locals");
+const TEXT = Symbol("aic.text");
 
 /** The request's id and caller, kept beside its response (set by the router, read by writers). */
 export function aicLocals(res: ServerResponse): AicLocals {
-  let found = locals.get(res);
+  const carrier = res as ServerResponse & { [LOCALS]?: AicLocals };
+  let found = carrier[LOCALS];
   if (!found) {
     found = { requestId: "" };
-    locals.set(res, found);
+    Object.defineProperty(res, LOCALS, { value: found });
   }
   return found;
+}
+
+/** A result the service hands out more than once (a repeated observe within a tick, an idempotent
+ * replay) is serialized once. */
+function textOf(result: AicResult<unknown>): string {
+  const carrier = result as AicResult<unknown> & { [TEXT]?: string };
+  const known = carrier[TEXT];
+  if (known !== undefined) return known;
+  const text = resultJson(result);
+  if (Object.isExtensible(result)) Object.defineProperty(result, TEXT, { value: text });
+  return text;
 }
 
 export function createAnswer(logger: AicHttpLogger) {
@@ -43,11 +57,7 @@ export function createAnswer(logger: AicHttpLogger) {
       return;
     }
     const status = httpStatusFor(result, framing);
-    let text = serialized.get(result);
-    if (text === undefined) {
-      text = resultJson(result);
-      serialized.set(result, text);
-    }
+    const text = textOf(result);
     const out: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(text),
