@@ -41,6 +41,33 @@ describe("chat", () => {
     expect(world.chatFor("agt_b", "a", g.serverTsMs).map((m) => m.message)).toEqual(["all"]);
   });
 
+  it("global chats share who heard them until someone joins or leaves, also after a restore", () => {
+    const world = World.create(smallWorld());
+    world.step([join("agt_a"), join("hum_b")]);
+    const say = (message: string) =>
+      one(world, { kind: "chat", entityId: "agt_a", channel: "global", message });
+    say("one");
+    say("two");
+    world.step([join("agt_c")]);
+    say("three");
+    type Chat = { heardBy: readonly string[] }[];
+    const heard = (w: World) =>
+      (w.snapshot().state.rooms as Record<string, { chat: Chat }>).a!.chat.map((m) => m.heardBy);
+    const [one_, two, three] = heard(world) as [readonly string[], readonly string[], readonly string[]];
+    expect(one_).toEqual(["agt_a", "hum_b"]);
+    expect(two).toBe(one_);
+    expect(three).toEqual(["agt_a", "agt_c", "hum_b"]);
+    expect(Object.isFrozen(one_)).toBe(true);
+    // A reader's copy cannot change what the world keeps.
+    const read = world.chatFor("hum_b", "a", 0);
+    expect(() => (read[0]!.heardBy as string[]).push("agt_x")).toThrow(TypeError);
+    const restored = World.restore(smallWorld(), JSON.parse(JSON.stringify(world.snapshot())));
+    const again = heard(restored);
+    expect(again).toEqual([one_, two, three]);
+    expect(again[1]).toBe(again[0]);
+    expect(restored.snapshotHash()).toBe(world.snapshotHash());
+  });
+
   it("rejects empty and over-long messages", () => {
     const world = World.create(smallWorld());
     one(world, join("agt_a"));

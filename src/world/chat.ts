@@ -5,12 +5,14 @@ import type { ChatChannel, ChatMessageRecord } from "./types.ts";
 export const CHAT_HISTORY_MS = 600_000;
 export const CHAT_HISTORY_MAX = 5_000;
 
-/** A record is never changed once added: readers get copies, snapshots share them. */
+/** A record is never changed once added (its heardBy is frozen): readers get copies of the record,
+ * snapshots share them. */
 export class RoomChatLog {
   private records: ChatMessageRecord[] = [];
   private start = 0;
 
   add(record: ChatMessageRecord): void {
+    Object.freeze(record.heardBy);
     this.records.push(record);
     this.prune(record.tsMs);
   }
@@ -35,7 +37,7 @@ export class RoomChatLog {
       const r = this.records[i]!;
       if (r.tsMs < sinceTsMs || (channel && r.channel !== channel) || !r.heardBy.includes(recipientId))
         continue;
-      out.push({ ...r, heardBy: [...r.heardBy] });
+      out.push({ ...r });
     }
     return out;
   }
@@ -44,8 +46,20 @@ export class RoomChatLog {
     return this.records.slice(this.start);
   }
 
+  /** Consecutive records heard by the same ids share one frozen array again, as they did live. */
   restore(records: ChatMessageRecord[]): void {
+    let previous: readonly string[] | undefined;
+    for (const r of records) {
+      if (previous && sameIds(previous, r.heardBy)) r.heardBy = previous;
+      else previous = Object.freeze(r.heardBy);
+    }
     this.records = records;
     this.start = 0;
   }
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -4,7 +4,7 @@
 // wrappers (snapshot(), World.restore) around these functions.
 import { createHash } from "node:crypto";
 import * as z from "zod";
-import { type Actor, compareIds, insertSorted, NO_PATH } from "./actor.ts";
+import { type Actor, compareIds, NO_PATH } from "./actor.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { DEPARTED_FLOORS, type DropFloors } from "./events-log.ts";
@@ -491,7 +491,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     };
     actor.regionMask = room.signals.maskAt(actor.tx, actor.ty);
     parts.actors.set(actor.id, actor);
-    insertSorted(room.actors, actor);
+    room.addActor(actor);
     room.grid.insert(actor);
   }
   for (const p of state.proximity) {

@@ -274,8 +274,9 @@ export interface ChatMessageRecord {
   fromName: string;
   message: string;
   tsMs: number;
-  /** Entities that could hear it when it was sent (proximity) — everyone in the room for global. */
-  heardBy: string[];
+  /** Entities that could hear it when it was sent (proximity) — everyone in the room for global.
+   * Frozen, and shared by consecutive global chats while nobody joined or left. */
+  heardBy: readonly string[];
 }
 
 export interface StepResult {

@@ -1,6 +1,6 @@
 // The authoritative simulation. Deterministic: the same definition and the same inputs per tick give
 // the same events, results and snapshot hash, in any process. No I/O, clocks or timers here.
-import { type Actor, compareIds, insertSorted, NO_PATH, removeSorted } from "./actor.ts";
+import { type Actor, compareIds, NO_PATH } from "./actor.ts";
 import { bodyOverlapsTile, moveWithCollision } from "./collision.ts";
 import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
@@ -451,7 +451,7 @@ export class World implements WorldApi {
     actor.regionMask = room.signals.maskAt(actor.tx, actor.ty);
     room.signals.count(this.signalBucket(), actor.regionMask, "arrive");
     this.actors.set(actor.id, actor);
-    insertSorted(room.actors, actor);
+    room.addActor(actor);
     room.grid.insert(actor);
     const event = this.emit(
       room,
@@ -472,7 +472,7 @@ export class World implements WorldApi {
     }
     const event = this.emit(room, "presence.leave", { entityId: actor.id, reason }, { kind: "room" });
     room.log.exit(actor.id, event.seq);
-    removeSorted(room.actors, actor);
+    room.removeActor(actor);
     room.grid.remove(actor);
     this.actors.delete(actor.id);
   }
@@ -633,13 +633,13 @@ export class World implements WorldApi {
       });
     }
     const room = this.rooms.get(actor.roomId)!;
-    let heardBy: string[];
-    if (channel === "global") heardBy = room.actors.map((a) => a.id);
+    let heardBy: readonly string[];
+    if (channel === "global") heardBy = room.presentIds();
     else {
-      heardBy = [];
+      const near: string[] = [];
       const radius = this.definition.chatRadiusTiles * room.tileSize;
-      room.grid.forEachWithin(actor.x, actor.y, radius, (other) => heardBy.push(other.id));
-      heardBy.sort(compareIds);
+      room.grid.forEachWithin(actor.x, actor.y, radius, (other) => near.push(other.id));
+      heardBy = Object.freeze(near.sort(compareIds));
     }
     const id = `msg_${this.rng.idChars(16)}`;
     const record: ChatMessageRecord = {
