@@ -58,7 +58,9 @@ export class RoomChatLog {
   }
 }
 
-function sameIds(a: readonly string[], b: readonly string[]): boolean {
+/** Whether two lists of ids are equal (the same array, at once). */
+export function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

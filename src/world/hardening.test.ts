@@ -128,6 +128,15 @@ describe("strict restore (002: strict validation, unique ids)", () => {
       },
       /canonicalized/,
     ],
+    [
+      "a chat message whose hearers are not in the room's lists",
+      (s) => {
+        const room = (s.state as unknown as { rooms: Record<string, { chat: { heardBy: unknown }[] }> }).rooms
+          .a!;
+        room.chat[0]!.heardBy = 7;
+      },
+      /no list of hearers/,
+    ],
     ["a time that does not match the tick", (s) => Object.assign(s, { time: s.time + 1 }), /time/],
   ];
   it.each(cases)("refuses %s", (_name, mutate, reason) => {

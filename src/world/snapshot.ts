@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import * as z from "zod";
 import { type Actor, compareIds, NO_PATH } from "./actor.ts";
 import { canonicalJson } from "./canonical-json.ts";
+import { sameIds } from "./chat.ts";
 import { SnapshotMismatchError } from "./errors.ts";
 import { DEPARTED_FLOORS, type DropFloors } from "./events-log.ts";
 import { REGION_ID_PATTERN } from "./ids.ts";
@@ -119,41 +120,57 @@ const ChatRecord = z.strictObject({
   fromName: z.string().min(1).max(64),
   message: z.string().min(1).max(500),
   tsMs: NonNegInt,
-  heardBy: Items(z.string().regex(ENTITY_ID)),
+  // An index into the room's `hearers`; snapshots written before those hold the ids themselves.
+  heardBy: z.union([NonNegInt, Items(z.string().regex(ENTITY_ID))]),
 });
 
-const RoomState = z.strictObject({
-  lastSeq: NonNegInt,
-  events: Items(EventRecord).superRefine((events, ctx) => {
-    events.forEach((event, index) => {
-      const previous = events[index - 1];
-      if (previous && event.seq <= previous.seq)
-        ctx.addIssue({ code: "custom", path: [index, "seq"], message: "event seqs must increase" });
-    });
-  }),
-  membership: uniqueBy(
-    z.strictObject({
-      entityId: z.string().regex(ENTITY_ID),
-      // Flat [fromSeq, toSeq, ...] pairs; toSeq is -1 while the entity is present.
-      intervals: Items(z.int().min(-1)).refine((list) => list.length % 2 === 0, "intervals come in pairs"),
+const RoomState = z
+  .strictObject({
+    lastSeq: NonNegInt,
+    events: Items(EventRecord).superRefine((events, ctx) => {
+      events.forEach((event, index) => {
+        const previous = events[index - 1];
+        if (previous && event.seq <= previous.seq)
+          ctx.addIssue({ code: "custom", path: [index, "seq"], message: "event seqs must increase" });
+      });
     }),
-    (m) => m.entityId,
-    "membership of",
-  ),
-  chat: uniqueBy(ChatRecord, (m) => m.id, "chat message"),
-  // What the room remembers of dropped events (events-log.ts). Absent in snapshots written before
-  // per-recipient retention: every cursor before their oldest event counts as expired, as then.
-  floors: z
-    .strictObject({
-      roomDropped: NonNegInt,
-      forgotten: NonNegInt,
-      present: Items(z.tuple([z.string().regex(ENTITY_ID), z.int().min(1)])),
-      departed: z.array(z.tuple([z.string().regex(ENTITY_ID), z.int().min(1)])).max(DEPARTED_FLOORS),
-    })
-    .optional(),
-  // Absent in snapshots written before world signals existed: they restore with no recent activity.
-  signals: z.array(SignalBucketRecord).max(SIGNAL_WINDOW_BUCKETS).optional(),
-});
+    membership: uniqueBy(
+      z.strictObject({
+        entityId: z.string().regex(ENTITY_ID),
+        // Flat [fromSeq, toSeq, ...] pairs; toSeq is -1 while the entity is present.
+        intervals: Items(z.int().min(-1)).refine((list) => list.length % 2 === 0, "intervals come in pairs"),
+      }),
+      (m) => m.entityId,
+      "membership of",
+    ),
+    chat: uniqueBy(ChatRecord, (m) => m.id, "chat message"),
+    // Who heard the chat messages, each list once: consecutive global chats share one (everyone
+    // present), which written out per message was most of a big room's snapshot (1,000 ids x 5,000).
+    hearers: Items(Items(z.string().regex(ENTITY_ID))).optional(),
+    // What the room remembers of dropped events (events-log.ts). Absent in snapshots written before
+    // per-recipient retention: every cursor before their oldest event counts as expired, as then.
+    floors: z
+      .strictObject({
+        roomDropped: NonNegInt,
+        forgotten: NonNegInt,
+        present: Items(z.tuple([z.string().regex(ENTITY_ID), z.int().min(1)])),
+        departed: z.array(z.tuple([z.string().regex(ENTITY_ID), z.int().min(1)])).max(DEPARTED_FLOORS),
+      })
+      .optional(),
+    // Absent in snapshots written before world signals existed: they restore with no recent activity.
+    signals: z.array(SignalBucketRecord).max(SIGNAL_WINDOW_BUCKETS).optional(),
+  })
+  .superRefine((room, ctx) => {
+    const lists = room.hearers?.length ?? 0;
+    room.chat.forEach((m, index) => {
+      if (typeof m.heardBy === "number" && m.heardBy >= lists)
+        ctx.addIssue({
+          code: "custom",
+          path: ["chat", index, "heardBy"],
+          message: "names no list of hearers",
+        });
+    });
+  });
 
 /** One agent's memory (memory.ts), with the same bounds a running world keeps. */
 const MemoryRecord = z.strictObject({
@@ -289,7 +306,7 @@ export function captureSnapshot(
       membership: [...room.log.membership.entries()]
         .sort((a, b) => compareIds(a[0], b[0]))
         .map(([entityId, intervals]) => ({ entityId, intervals: [...intervals] })),
-      chat: room.chat.all(),
+      ...chatState(room.chat.all()),
       signals: room.signals.records(),
       floors: room.log.floors(),
     };
@@ -504,7 +521,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       r.membership.map((m) => [m.entityId, m.intervals]),
       r.floors,
     );
-    parts.rooms.get(roomId)!.chat.restore(r.chat as ChatMessageRecord[]);
+    parts.rooms.get(roomId)!.chat.restore(chatRecords(r));
     parts.rooms.get(roomId)!.signals.restore(r.signals ?? []);
   }
   parts.txStore.restore(state.tx.map((t) => ({ ...t, result: t.result as unknown as InputResult })));
@@ -542,4 +559,29 @@ function floorsProblem(
     departed.add(id);
   }
   return undefined;
+}
+
+/** A room's chat for a snapshot: who heard each message, as an index into `hearers`, where a list
+ * equal to the previous message's is not written again. By value, so a restored world (whose lists are
+ * shared the same way, chat.ts) writes the same snapshot as the one it came from. */
+function chatState(records: readonly ChatMessageRecord[]): {
+  chat: unknown[];
+  hearers: (readonly string[])[];
+} {
+  const hearers: (readonly string[])[] = [];
+  const chat = records.map((r) => {
+    const last = hearers[hearers.length - 1];
+    if (!last || !sameIds(last, r.heardBy)) hearers.push(r.heardBy);
+    return { ...r, heardBy: hearers.length - 1 };
+  });
+  return { chat, hearers };
+}
+
+/** The chat records of a validated room state, each list of hearers one shared frozen array. */
+function chatRecords(room: z.infer<typeof RoomState>): ChatMessageRecord[] {
+  const shared = (room.hearers ?? []).map((ids) => Object.freeze(ids));
+  return room.chat.map((m) => ({
+    ...m,
+    heardBy: typeof m.heardBy === "number" ? shared[m.heardBy]! : m.heardBy,
+  }));
 }
