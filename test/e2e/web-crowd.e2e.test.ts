@@ -83,6 +83,22 @@ describe("a browser in a crowd larger than web.maxVisible", () => {
       await aic(id, "moveTo", { roomId: "lobby", txId: `tx_crowdmove_${i}`, dest: ring[i] });
     }
     const entityOf = (agentId: string) => `agt_${agentId}`;
+    // Everyone stands where it was sent before the nearest are counted: on the way out from the spawn
+    // point a far one can still be among Kim's nearest. Seen by one of them (observe allows 2 a second).
+    await until(
+      "every agent at its place",
+      async () => {
+        await new Promise((r) => setTimeout(r, 450));
+        const view = await aic(AGENTS[0]!, "observe", { roomId: "lobby", radius: 640, detail: "lite" });
+        const self = view.self as { tile: { tx: number; ty: number } };
+        const nearby = view.nearby as { entity: { id: string; tile: { tx: number; ty: number } } }[];
+        return AGENTS.every((id, i) => {
+          const tile = i === 0 ? self.tile : nearby.find((n) => n.entity.id === entityOf(id))?.entity.tile;
+          return tile?.tx === ring[i]!.tx && tile?.ty === ring[i]!.ty;
+        });
+      },
+      30_000,
+    );
     // Everyone is on the minimap (the radar is the whole room); the two nearest are streamed.
     await until(
       "all agents on Kim's minimap",
