@@ -577,11 +577,12 @@ function chatState(records: readonly ChatMessageRecord[]): {
   return { chat, hearers };
 }
 
-/** The chat records of a validated room state, each list of hearers one shared frozen array. */
+/** The chat records of a validated room state, with their hearers' lists (RoomChatLog.restore
+ * freezes them and shares equal consecutive ones). */
 function chatRecords(room: z.infer<typeof RoomState>): ChatMessageRecord[] {
-  const shared = (room.hearers ?? []).map((ids) => Object.freeze(ids));
+  const lists = room.hearers ?? [];
   return room.chat.map((m) => ({
     ...m,
-    heardBy: typeof m.heardBy === "number" ? shared[m.heardBy]! : m.heardBy,
+    heardBy: typeof m.heardBy === "number" ? lists[m.heardBy]! : m.heardBy,
   }));
 }

@@ -639,7 +639,7 @@ export class World implements WorldApi {
       const near: string[] = [];
       const radius = this.definition.chatRadiusTiles * room.tileSize;
       room.grid.forEachWithin(actor.x, actor.y, radius, (other) => near.push(other.id));
-      heardBy = Object.freeze(near.sort(compareIds));
+      heardBy = near.sort(compareIds);
     }
     const id = `msg_${this.rng.idChars(16)}`;
     const record: ChatMessageRecord = {
