@@ -29,6 +29,7 @@ import { WebSocket } from "ws";
 import { DEFAULT_RATE_CLASSES } from "../../src/aic/rate-limit.ts";
 import { type DeltaDecoder, ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { type LaunchedGateway, launchGateway, randomToken } from "./gateway.ts";
+import { postJson } from "./post-json.ts";
 
 export interface LoadOptions {
   humans: number;
@@ -498,13 +499,13 @@ async function runAgent(
   const call = async (endpoint: string, body: Record<string, unknown>): Promise<AicAnswer> => {
     counters.requests += 1;
     try {
-      const res = await fetch(`${baseUrl}/aic/v0.1/${endpoint}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ agentId: agent.agentId, roomId: ROOM, ...body }),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const answer = (await res.json()) as AicAnswer;
+      const reply = await postJson(
+        `${baseUrl}/aic/v0.1/${endpoint}`,
+        { authorization: `Bearer ${agent.token}` },
+        JSON.stringify({ agentId: agent.agentId, roomId: ROOM, ...body }),
+        30_000,
+      );
+      const answer = reply.body as AicAnswer;
       if (answer.status === "error") {
         countError(counters, answer.error?.code ?? "unknown");
         if (answer.error?.code === "rate_limited") shared.rateLimitedAnswers += 1;
@@ -686,13 +687,13 @@ async function invokeTool(
   args: Record<string, unknown>,
 ): Promise<ToolAnswer> {
   try {
-    const res = await fetch(`${baseUrl}/tools/invoke`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${gatewayToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool, args, agentId }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return (await res.json()) as ToolAnswer;
+    const reply = await postJson(
+      `${baseUrl}/tools/invoke`,
+      { authorization: `Bearer ${gatewayToken}` },
+      JSON.stringify({ tool, args, agentId }),
+      30_000,
+    );
+    return reply.body as ToolAnswer;
   } catch (error) {
     return { ok: false, error: { type: "transport", message: (error as Error).message } };
   }
@@ -820,12 +821,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       );
     const agents: AgentState[] = [];
     for (const agentId of agentIds) {
-      const res = await fetch(`${baseUrl}/aic/v0.1/join`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${tokens[agentId]}`, "content-type": "application/json" },
-        body: JSON.stringify({ agentId, roomId: ROOM }),
-      });
-      const answer = (await res.json()) as AicAnswer;
+      const reply = await postJson(
+        `${baseUrl}/aic/v0.1/join`,
+        { authorization: `Bearer ${tokens[agentId]}` },
+        JSON.stringify({ agentId, roomId: ROOM }),
+        30_000,
+      );
+      const answer = reply.body as AicAnswer;
       if (answer.status !== "ok")
         throw new Error(`agent ${agentId} could not join: ${JSON.stringify(answer)}`);
       const data = answer.data as { entityId: string; cursor: string };
