@@ -41,12 +41,18 @@ async function main() {
     for (let i = 0; i < n; i++) runtime.stepNow();
   };
   const join = async (id: string) => {
-    const joined = service.join(id, { agentId: id, roomId: ROOM });
+    const joined = service.call("join", id, { agentId: id, roomId: ROOM });
     step();
     must(await joined);
   };
   const observe = () =>
-    service.observe(ME, { agentId: ME, roomId: ROOM, radius: RADIUS, detail: "full", includeSelf: false });
+    service.call("observe", ME, {
+      agentId: ME,
+      roomId: ROOM,
+      radius: RADIUS,
+      detail: "full",
+      includeSelf: false,
+    });
 
   // The scene: others join (they spawn around the same point) until 20 entities are in view.
   await join(ME);
@@ -65,7 +71,7 @@ async function main() {
     "The lobby fills up quickly; newcomers gather near the spawn point.",
     "Nobody has read the welcome sign yet; I could tell them what it says.",
   ].entries()) {
-    const reflected = service.reflect(ME, {
+    const reflected = service.call("reflect", ME, {
       agentId: ME,
       roomId: ROOM,
       txId: `tx_bench_reflect_${i}_x`,
@@ -79,10 +85,10 @@ async function main() {
 
   // The last wake-up: a heartbeat and a poll position.
   const cursor = must<{ nextCursor: string }>(
-    await service.pollEvents(ME, { agentId: ME, roomId: ROOM, sinceCursor: "c_0", limit: 200 }),
+    await service.call("pollEvents", ME, { agentId: ME, roomId: ROOM, sinceCursor: "c_0", limit: 200 }),
   ).nextCursor;
   const token = must<HeartbeatResponse>(
-    await service.heartbeat(ME, { agentId: ME, roomId: ROOM }),
+    await service.call("heartbeat", ME, { agentId: ME, roomId: ROOM }),
   ).contextToken;
 
   // 5 events the agent perceives: three neighbours speak, one more arrives, one leaves the room.
@@ -91,7 +97,7 @@ async function main() {
     "Has anyone read the welcome sign?",
     "I'm heading to the east room.",
   ].entries()) {
-    const said = service.chatSend(`n_${i}`, {
+    const said = service.call("chatSend", `n_${i}`, {
       agentId: `n_${i}`,
       roomId: ROOM,
       txId: `tx_bench_chat_${i}_x`,
@@ -101,23 +107,28 @@ async function main() {
     step();
     must(await said);
   }
-  const late = service.join("n_late", { agentId: "n_late", roomId: ROOM });
-  const left = service.leave(`n_${others - 1}`, { agentId: `n_${others - 1}`, roomId: ROOM });
+  const late = service.call("join", "n_late", { agentId: "n_late", roomId: ROOM });
+  const left = service.call("leave", `n_${others - 1}`, { agentId: `n_${others - 1}`, roomId: ROOM });
   step();
   must(await late);
   must(await left);
 
-  const poll = await service.pollEvents(ME, { agentId: ME, roomId: ROOM, sinceCursor: cursor, limit: 200 });
+  const poll = await service.call("pollEvents", ME, {
+    agentId: ME,
+    roomId: ROOM,
+    sinceCursor: cursor,
+    limit: 200,
+  });
   const polled = must<Parameters<typeof formatEvents>[0]>(poll);
   if (polled.events.length !== EVENTS) {
     throw new Error(`the scene has ${polled.events.length} events since the last wake-up, not ${EVENTS}`);
   }
   const observed = await observe();
   const view = must<Parameters<typeof formatObservation>[0]>(observed);
-  const beat = await service.heartbeat(ME, { agentId: ME, roomId: ROOM, contextToken: token });
+  const beat = await service.call("heartbeat", ME, { agentId: ME, roomId: ROOM, contextToken: token });
   const hb = must<HeartbeatResponse>(beat);
   const MEMORY = 8;
-  const withMemory = await service.heartbeat(ME, {
+  const withMemory = await service.call("heartbeat", ME, {
     agentId: ME,
     roomId: ROOM,
     contextToken: token,

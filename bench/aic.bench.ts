@@ -38,15 +38,15 @@ async function inProcessObserve(): Promise<number> {
     limiter: new RateLimiter({ disabled: true }),
   });
   const ids = Array.from({ length: AGENTS }, (_, i) => `bench_${i}`);
-  const joins = ids.map((id) => service.join(id, { agentId: id, roomId: "lobby" }));
+  const joins = ids.map((id) => service.call("join", id, { agentId: id, roomId: "lobby" }));
   runtime.stepNow();
   for (const joined of await Promise.all(joins))
     if (joined.status !== "ok") throw new Error(JSON.stringify(joined));
   const bodies = ids.map((id) => ({ agentId: id, roomId: "lobby", radius: 300, detail: "full" }));
-  for (let i = 0; i < 2_000; i++) await service.observe(ids[i % AGENTS]!, bodies[i % AGENTS]);
+  for (let i = 0; i < 2_000; i++) await service.call("observe", ids[i % AGENTS]!, bodies[i % AGENTS]);
   const started = performance.now();
   for (let i = 0; i < IN_PROCESS_OPS; i++) {
-    const result = await service.observe(ids[i % AGENTS]!, bodies[i % AGENTS]);
+    const result = await service.call("observe", ids[i % AGENTS]!, bodies[i % AGENTS]);
     if (result.status !== "ok") throw new Error(JSON.stringify(result));
   }
   return IN_PROCESS_OPS / ((performance.now() - started) / 1000);

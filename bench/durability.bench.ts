@@ -102,7 +102,7 @@ async function readPhase(r: Rig, ms: number): Promise<{ reads: number; writes: n
   const { host, service } = r;
   host.runtime.start();
   const ids = Array.from({ length: READERS }, (_, i) => `reader_${i}`);
-  await Promise.all(ids.map((id) => service.join(id, { agentId: id, roomId: "lobby" }))); // once per rig
+  await Promise.all(ids.map((id) => service.call("join", id, { agentId: id, roomId: "lobby" }))); // once per rig
   const writesBefore = r.sideWrites;
   const started = performance.now();
   const until = started + ms;
@@ -113,7 +113,7 @@ async function readPhase(r: Rig, ms: number): Promise<{ reads: number; writes: n
       while (performance.now() < until) {
         // The next request arrives with the next turn's I/O, not in this one's microtasks.
         await new Promise((resolve) => setImmediate(resolve));
-        const seen = await service.observe(agentId, body);
+        const seen = await service.call("observe", agentId, body);
         if (seen.status !== "ok") throw new Error(JSON.stringify(seen));
         reads += 1;
       }
@@ -166,7 +166,7 @@ async function phase(r: Rig, acks: number, phaseId: string): Promise<number[]> {
   const { host, service } = r;
   host.runtime.start();
   const ids = Array.from({ length: AGENTS }, (_, i) => `bench_${i}`);
-  await Promise.all(ids.map((id) => service.join(id, { agentId: id, roomId: "lobby" })));
+  await Promise.all(ids.map((id) => service.call("join", id, { agentId: id, roomId: "lobby" })));
   const latencies: number[] = [];
   let sent = 0;
   await Promise.all(
@@ -177,13 +177,13 @@ async function phase(r: Rig, acks: number, phaseId: string): Promise<number[]> {
         const started = performance.now();
         const answer =
           i % 2 === 0
-            ? await service.moveTo(agentId, {
+            ? await service.call("moveTo", agentId, {
                 agentId,
                 roomId: "lobby",
                 txId,
                 dest: { tx: 4 + ((i + a) % 8), ty: 5 + (a % 3) },
               })
-            : await service.chatSend(agentId, {
+            : await service.call("chatSend", agentId, {
                 agentId,
                 roomId: "lobby",
                 txId,
@@ -194,7 +194,12 @@ async function phase(r: Rig, acks: number, phaseId: string): Promise<number[]> {
         if (answer.status !== "ok" && answer.error.code !== "invalid_destination")
           throw new Error(JSON.stringify(answer));
         const readStarted = performance.now();
-        const seen = await service.observe(agentId, { agentId, roomId: "lobby", radius: 4, detail: "lite" });
+        const seen = await service.call("observe", agentId, {
+          agentId,
+          roomId: "lobby",
+          radius: 4,
+          detail: "lite",
+        });
         r.readMs.push(performance.now() - readStarted);
         if (seen.status !== "ok") throw new Error(JSON.stringify(seen));
         // A steady rate rather than a flood: each agent waits a random fraction of a tick.

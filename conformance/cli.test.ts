@@ -62,12 +62,13 @@ describe("conformance CLI", () => {
 
   it("fails, naming the case, against a server that accepts an out-of-range radius", async () => {
     const baseUrl = await aicServer((env) => {
-      const observe = env.service.observe.bind(env.service);
+      const call = env.service.call.bind(env.service);
       // The broken part: it "helpfully" clamps radius instead of refusing it.
-      env.service.observe = (caller, body, opts) => {
+      env.service.call = ((name, caller, body, opts) => {
         const b = body as { radius?: number };
-        return observe(caller, { ...b, radius: Math.min(2000, Math.max(1, b.radius ?? 1)) }, opts);
-      };
+        const clamped = name === "observe" ? { ...b, radius: Math.min(2000, Math.max(1, b.radius ?? 1)) } : b;
+        return call(name, caller, clamped, opts);
+      }) as typeof env.service.call;
     });
     const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS, "--suite", "contract"]);
     expect(run.code).toBe(1);

@@ -2,8 +2,8 @@
 // tick (deterministic: golden traces are exact), or against a live AIC server over HTTP.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ENDPOINT_NAMES, type EndpointName, endpointPath } from "../src/aic/endpoints.ts";
 import { createTestEnv, silentLogger } from "../src/aic/local-world.ts";
-import { ENDPOINT_NAMES, type EndpointName, endpointPath } from "../src/aic/schemas.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
@@ -65,7 +65,7 @@ export async function inProcessClient(): Promise<ScenarioClient & { runtime: Wor
     },
     async call(endpoint, agentId, body) {
       let settled = false;
-      const pending = service[endpoint as EndpointName](agentId, body).finally(() => {
+      const pending = service.call(endpoint as EndpointName, agentId, body).finally(() => {
         settled = true;
       });
       // An action resolves at the end of the tick that applies it: step until it has.

@@ -1,7 +1,8 @@
 // The published documents, generated from the zod schemas (scripts/gen-schemas.ts writes them to
 // docs/aic/v0.1; a test fails when the files are stale).
 import * as z from "zod";
-import { aicRegistry, ENDPOINTS, type EndpointName, endpointPath, eventsRegistry } from "./schemas.ts";
+import { ENDPOINTS, type EndpointName, endpointPath } from "./endpoints.ts";
+import { aicRegistry, eventsRegistry } from "./schemas.ts";
 
 export const AIC_VERSION = "0.1";
 export const AIC_BASE_PATH = "/aic/v0.1";
@@ -97,25 +98,6 @@ const REQUEST_ID_HEADER = {
   schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
 };
 
-const DESCRIPTIONS: Record<EndpointName, string> = {
-  observe:
-    "Self, nearby entities within `radius` world units (nearest first) and room info. Domain errors: agent_not_in_room, not_found.",
-  moveTo:
-    "Idempotent by txId. Answered after the tick that applied it. Domain errors: invalid_destination, collision_blocked, agent_not_in_room, conflict (txId reuse with another payload, or a failed `expect` guard).",
-  interact:
-    "Idempotent by txId. Outcome ok | no_effect | invalid_action | too_far. Domain errors: not_found, agent_not_in_room, conflict.",
-  chatSend: "Idempotent by txId (a retry never posts twice). Domain errors: agent_not_in_room, conflict.",
-  chatObserve: "Messages the agent could perceive within the last windowSec seconds of simulation time.",
-  pollEvents:
-    'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends; a long-poll answers one agent at most every 250 ms (one sooner waits out the rest and gets those ticks in one page). An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
-  join: "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
-  leave: "Extension: leave the room (presence.leave reason disconnect).",
-  heartbeat:
-    "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
-  reflect:
-    "Extension (issue #12): store a reflection (content, topics, source event cursors, importance 0..1) in the calling agent's own memory; an agentId other than the credential's is forbidden. Idempotent by txId like the other actions; applied by the next tick, so it is durable and in snapshots. At most 64 reflections per agent: the answer's `evicted` names the one dropped (lowest importance × recency). Read it back with `memory: N` on heartbeat or observe.",
-};
-
 /** docs/aic/v0.1/openapi.json (OpenAPI 3.1). */
 export function buildOpenApi(): JsonObject {
   const schemas = defsFrom(aicRegistry, "#/components/schemas/");
@@ -128,7 +110,7 @@ export function buildOpenApi(): JsonObject {
       post: {
         operationId: name,
         summary: endpoint.summary,
-        description: DESCRIPTIONS[name],
+        description: endpoint.description,
         security: [{ bearerAuth: [] }],
         parameters: [REQUEST_ID_HEADER],
         requestBody: {

@@ -1,10 +1,10 @@
 // Property: malformed requests never throw, never map to a 5xx, and always answer the error wrapper.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
 import { httpStatusFor } from "./errors.ts";
 import { createTestEnv, ManualClock } from "./local-world.ts";
 import { generatedAic } from "./schema-check.ts";
-import { ENDPOINT_NAMES, type EndpointName } from "./schemas.ts";
 import type { AicService } from "./service.ts";
 
 const A = "agent_helper";
@@ -76,7 +76,7 @@ function malformed(endpoint: EndpointName): fc.Arbitrary<unknown> {
 }
 
 function call(service: AicService, endpoint: EndpointName, body: unknown) {
-  return (service[endpoint] as (c: string, b: unknown) => Promise<unknown>).call(service, A, body);
+  return service.call(endpoint, A, body);
 }
 
 /** Free-text places in a valid request, each with the issue path the text rule must name. */

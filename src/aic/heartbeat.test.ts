@@ -18,7 +18,7 @@ function ticks(env: TestEnv, n: number) {
 }
 
 async function beat(env: TestEnv, extra: Record<string, unknown> = {}, service = env.service) {
-  const answer = await service.heartbeat(A, { agentId: A, roomId: room, ...extra });
+  const answer = await service.call("heartbeat", A, { agentId: A, roomId: room, ...extra });
   expect(checkResponse("HeartbeatResponseData", answer, { oracle: false })).toEqual([]);
   return answer;
 }
@@ -43,7 +43,7 @@ describe("heartbeat: delta perception", () => {
     await env.join(B);
     const at = env.world.getEntity("agt_agent_helper")!.tile;
     await env.tick(
-      env.service.moveTo(B, {
+      env.service.call("moveTo", B, {
         agentId: B,
         roomId: room,
         txId: "tx_b_walk_0001",
@@ -52,7 +52,7 @@ describe("heartbeat: delta perception", () => {
     );
     ticks(env, 60);
     await env.tick(
-      env.service.chatSend(A, {
+      env.service.call("chatSend", A, {
         agentId: A,
         roomId: room,
         txId: "tx_own_chat_1",
@@ -61,7 +61,7 @@ describe("heartbeat: delta perception", () => {
       }),
     );
     await env.tick(
-      env.service.chatSend(B, {
+      env.service.call("chatSend", B, {
         agentId: B,
         roomId: room,
         txId: "tx_b_chat_0001",
@@ -94,7 +94,7 @@ describe("heartbeat: delta perception", () => {
     const first = data(await beat(env));
     const moving = data(
       await env.tick(
-        env.service.heartbeat(A, {
+        env.service.call("heartbeat", A, {
           agentId: A,
           roomId: room,
           contextToken: first.contextToken,
@@ -122,16 +122,27 @@ describe("heartbeat: delta perception", () => {
 describe("heartbeat: own object changes and world signals", () => {
   const interact = (env: TestEnv, who: string, txId: string, action: "open" | "close") =>
     env.tick(
-      env.service.interact(who, { agentId: who, roomId: room, txId, targetId: "obj_door_meeting", action }),
+      env.service.call("interact", who, {
+        agentId: who,
+        roomId: room,
+        txId,
+        targetId: "obj_door_meeting",
+        action,
+      }),
     );
 
   it("a door the agent opened or closed itself is not in its delta; others perceive it", async () => {
     const env = await createTestEnv();
     await env.join(A, B);
     const a0 = data(await beat(env));
-    const b0 = data(await env.service.heartbeat(B, { agentId: B, roomId: room }));
+    const b0 = data(await env.service.call("heartbeat", B, { agentId: B, roomId: room }));
     await env.tick(
-      env.service.moveTo(A, { agentId: A, roomId: room, txId: "tx_door_walk_01", dest: { tx: 36, ty: 6 } }),
+      env.service.call("moveTo", A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_door_walk_01",
+        dest: { tx: 36, ty: 6 },
+      }),
     );
     ticks(env, 400);
     expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual({ tx: 36, ty: 6 });
@@ -143,7 +154,7 @@ describe("heartbeat: own object changes and world signals", () => {
     expect(a1.delta.objects).toBeUndefined();
     expect(a1.self.region).toBe("town_hall");
     const b1 = data(
-      await env.service.heartbeat(B, { agentId: B, roomId: room, contextToken: b0.contextToken }),
+      await env.service.call("heartbeat", B, { agentId: B, roomId: room, contextToken: b0.contextToken }),
     );
     expect(b1.delta.objects).toEqual([{ id: "obj_door_meeting", state: { open: true } }]);
     // The second time too: closing it again is still its own doing.
@@ -152,7 +163,7 @@ describe("heartbeat: own object changes and world signals", () => {
     });
     expect(data(await beat(env, { contextToken: a1.contextToken })).delta.objects).toBeUndefined();
     const b2 = data(
-      await env.service.heartbeat(B, { agentId: B, roomId: room, contextToken: b1.contextToken }),
+      await env.service.call("heartbeat", B, { agentId: B, roomId: room, contextToken: b1.contextToken }),
     );
     expect(b2.delta.objects).toEqual([{ id: "obj_door_meeting", state: { open: false } }]);
     // The interactions count in the region where A stood, as seen from both.
@@ -164,7 +175,7 @@ describe("heartbeat: own object changes and world signals", () => {
     const C = "agent_third";
     await env.join(A, B, C);
     const walk = (who: string, txId: string, tx: number, ty: number) =>
-      env.tick(env.service.moveTo(who, { agentId: who, roomId: room, txId, dest: { tx, ty } }));
+      env.tick(env.service.call("moveTo", who, { agentId: who, roomId: room, txId, dest: { tx, ty } }));
     await walk(A, "tx_sig_walk_a1", 8, 27); // the reading corner
     await walk(B, "tx_sig_walk_b1", 40, 6); // the meeting room (through the hall: its door is closed)
     await walk(C, "tx_sig_walk_c1", 44, 16); // the east gate
@@ -193,7 +204,12 @@ describe("heartbeat: own object changes and world signals", () => {
     const env = await createTestEnv();
     await env.join(A);
     await env.tick(
-      env.service.moveTo(A, { agentId: A, roomId: room, txId: "tx_nowhere_01", dest: { tx: 5, ty: 5 } }),
+      env.service.call("moveTo", A, {
+        agentId: A,
+        roomId: room,
+        txId: "tx_nowhere_01",
+        dest: { tx: 5, ty: 5 },
+      }),
     );
     ticks(env, 1400); // past the window: the arrival on the plaza is forgotten
     const hb = data(await beat(env));
@@ -267,7 +283,7 @@ describe("heartbeat: context tokens", () => {
       fc.asyncProperty(
         fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/)),
         async (token) => {
-          const answer = await env.service.heartbeat(A, {
+          const answer = await env.service.call("heartbeat", A, {
             agentId: A,
             roomId: room,
             contextToken: token,
@@ -290,7 +306,7 @@ describe("heartbeat: the embedded action is its endpoint", () => {
     const token = data(await beat(env)).contextToken;
     const viaHeartbeat = data(
       await env.tick(
-        env.service.heartbeat(A, {
+        env.service.call("heartbeat", A, {
           agentId: A,
           roomId: room,
           contextToken: token,
@@ -298,14 +314,14 @@ describe("heartbeat: the embedded action is its endpoint", () => {
         }),
       ),
     );
-    const direct = await env.service.moveTo(A, {
+    const direct = await env.service.call("moveTo", A, {
       agentId: A,
       roomId: room,
       txId: "tx_shared_0001",
       dest: { tx: 20, ty: 12 },
     });
     expect(direct).toEqual(viaHeartbeat.action);
-    const other = await env.service.moveTo(A, {
+    const other = await env.service.call("moveTo", A, {
       agentId: A,
       roomId: room,
       txId: "tx_shared_0001",
@@ -314,7 +330,7 @@ describe("heartbeat: the embedded action is its endpoint", () => {
     expect(other).toMatchObject({ status: "error", error: { code: "conflict" } });
     // And the other way round: a chat sent directly is replayed, not re-posted, by a heartbeat.
     const said = await env.tick(
-      env.service.chatSend(A, {
+      env.service.call("chatSend", A, {
         agentId: A,
         roomId: room,
         txId: "tx_shared_0002",
@@ -323,7 +339,7 @@ describe("heartbeat: the embedded action is its endpoint", () => {
       }),
     );
     const again = data(
-      await env.service.heartbeat(A, {
+      await env.service.call("heartbeat", A, {
         agentId: A,
         roomId: room,
         contextToken: token,
@@ -344,7 +360,7 @@ describe("heartbeat: the embedded action is its endpoint", () => {
     for (const n of [1, 2]) {
       const hb = data(
         await env.tick(
-          env.service.heartbeat(A, {
+          env.service.call("heartbeat", A, {
             agentId: A,
             roomId: room,
             contextToken: token,
@@ -354,7 +370,7 @@ describe("heartbeat: the embedded action is its endpoint", () => {
       );
       expect(hb.action?.status).toBe("ok");
     }
-    const direct = await env.service.moveTo(A, {
+    const direct = await env.service.call("moveTo", A, {
       agentId: A,
       roomId: room,
       txId: "tx_rate_move_30",
@@ -365,7 +381,7 @@ describe("heartbeat: the embedded action is its endpoint", () => {
       error: { code: "rate_limited", details: { rateClass: "action" } },
     });
     const embedded = data(
-      await env.service.heartbeat(A, {
+      await env.service.call("heartbeat", A, {
         agentId: A,
         roomId: room,
         contextToken: token,
@@ -391,15 +407,15 @@ describe("heartbeat: the embedded action is its endpoint", () => {
   it("only for the caller's own agent, in the room it is in", async () => {
     const env = await createTestEnv();
     await env.join(A);
-    expect(await env.service.heartbeat(B, { agentId: A, roomId: room })).toMatchObject({
+    expect(await env.service.call("heartbeat", B, { agentId: A, roomId: room })).toMatchObject({
       status: "error",
       error: { code: "forbidden" },
     });
-    expect(await env.service.heartbeat(B, { agentId: B, roomId: room })).toMatchObject({
+    expect(await env.service.call("heartbeat", B, { agentId: B, roomId: room })).toMatchObject({
       status: "error",
       error: { code: "agent_not_in_room" },
     });
-    expect(await env.service.heartbeat(A, { agentId: A, roomId: room, extra: 1 })).toMatchObject({
+    expect(await env.service.call("heartbeat", A, { agentId: A, roomId: room, extra: 1 })).toMatchObject({
       status: "error",
       error: { code: "bad_request" },
     });
@@ -442,7 +458,7 @@ describe("heartbeat: properties", () => {
           n++;
           const txId = `tx_prop_${run}_${n}_x`;
           if (s.kind === "beat") {
-            const answer = await env.service.heartbeat(s.who, {
+            const answer = await env.service.call("heartbeat", s.who, {
               agentId: s.who,
               roomId: room,
               ...(tokens[s.who] ? { contextToken: tokens[s.who] } : {}),
@@ -460,7 +476,7 @@ describe("heartbeat: properties", () => {
             if (s.kind === "wait") ticks(e, s.n);
             else if (s.kind === "chat")
               await e.tick(
-                e.service.chatSend(s.who, {
+                e.service.call("chatSend", s.who, {
                   agentId: s.who,
                   roomId: room,
                   txId,
@@ -470,7 +486,12 @@ describe("heartbeat: properties", () => {
               );
             else
               await e.tick(
-                e.service.moveTo(s.who, { agentId: s.who, roomId: room, txId, dest: { tx: s.tx, ty: s.ty } }),
+                e.service.call("moveTo", s.who, {
+                  agentId: s.who,
+                  roomId: room,
+                  txId,
+                  dest: { tx: s.tx, ty: s.ty },
+                }),
               );
           }
         }

@@ -106,7 +106,7 @@ export async function createTestEnv(
     limiter,
     tick,
     async join(...agentIds) {
-      const joined = agentIds.map((id) => service.join(id, { agentId: id, roomId: "lobby" }));
+      const joined = agentIds.map((id) => service.call("join", id, { agentId: id, roomId: "lobby" }));
       runtime.stepNow();
       for (const result of await Promise.all(joined)) {
         if (result.status !== "ok") throw new Error(`join failed: ${JSON.stringify(result)}`);

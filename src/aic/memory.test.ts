@@ -25,7 +25,7 @@ function body(over: Record<string, unknown> = {}) {
 }
 
 async function reflect(env: TestEnv, over: Record<string, unknown> = {}, caller = A) {
-  const answer = await env.tick(env.service.reflect(caller, body(over)));
+  const answer = await env.tick(env.service.call("reflect", caller, body(over)));
   expect(checkResponse("ReflectResponseData", answer, { oracle: false })).toEqual([]);
   return answer;
 }
@@ -45,8 +45,14 @@ function errorOf(answer: { status: string }) {
 async function memoryVia(env: TestEnv, endpoint: "heartbeat" | "observe", agentId: string, memory: number) {
   const answer =
     endpoint === "heartbeat"
-      ? await env.service.heartbeat(agentId, { agentId, roomId: room, memory })
-      : await env.service.observe(agentId, { agentId, roomId: room, radius: 64, detail: "lite", memory });
+      ? await env.service.call("heartbeat", agentId, { agentId, roomId: room, memory })
+      : await env.service.call("observe", agentId, {
+          agentId,
+          roomId: room,
+          radius: 64,
+          detail: "lite",
+          memory,
+        });
   const def = endpoint === "heartbeat" ? "HeartbeatResponseData" : "ObserveResponseData";
   expect(checkResponse(def, answer, { oracle: false })).toEqual([]);
   return okData<HeartbeatResponse | ObserveResponse>(answer).memory as MemoryEntryT[];
@@ -89,11 +95,11 @@ describe("POST /memory/reflect", () => {
     await env.join(A);
     const first = await reflect(env);
     const hashBefore = env.world.snapshotHash();
-    const retry = await env.service.reflect(A, body());
+    const retry = await env.service.call("reflect", A, body());
     expect(JSON.stringify(retry)).toBe(JSON.stringify(first));
     env.runtime.stepNow();
     expect(env.world.memoryOf("agt_agent_helper")!.reflections).toHaveLength(1);
-    const other = errorOf(await env.service.reflect(A, body({ content: "something else" })));
+    const other = errorOf(await env.service.call("reflect", A, body({ content: "something else" })));
     expect(other).toMatchObject({ code: "conflict", details: { reason: "tx_payload_mismatch" } });
     expect(hashBefore).not.toBe(env.world.snapshotHash()); // only because a tick passed
   });
@@ -102,7 +108,7 @@ describe("POST /memory/reflect", () => {
     const env = await createTestEnv();
     await env.join(A, B);
     const code = async (over: Record<string, unknown>, caller = A) => {
-      const answer = await env.tick(env.service.reflect(caller, body(over)));
+      const answer = await env.tick(env.service.call("reflect", caller, body(over)));
       return errorOf(answer).code;
     };
     expect(await code({ importance: 1.5 })).toBe("bad_request");
@@ -130,7 +136,7 @@ describe("POST /memory/reflect", () => {
     expect(await code({ roomId: "nowhere" })).toBe("not_found");
     expect(env.world.memoryOf("agt_agent_helper")?.reflections ?? []).toEqual([]);
     expect(env.world.memoryOf("agt_agent_other")?.reflections ?? []).toEqual([]);
-    const bad = errorOf(await env.tick(env.service.reflect(A, body({ importance: 2 }))));
+    const bad = errorOf(await env.tick(env.service.call("reflect", A, body({ importance: 2 }))));
     expect(bad.message).toMatch(/importance/);
   });
 
@@ -139,11 +145,13 @@ describe("POST /memory/reflect", () => {
     await env.join(A);
     await reflect(env, { txId: "tx_reflect_rate_1" });
     await reflect(env, { txId: "tx_reflect_rate_2" });
-    const limited = errorOf(await env.tick(env.service.reflect(A, body({ txId: "tx_reflect_rate_3" }))));
+    const limited = errorOf(
+      await env.tick(env.service.call("reflect", A, body({ txId: "tx_reflect_rate_3" }))),
+    );
     expect(limited).toMatchObject({ code: "rate_limited", details: { rateClass: "reflect" } });
     // Moving is another class: still allowed.
     const moved = await env.tick(
-      env.service.moveTo(A, {
+      env.service.call("moveTo", A, {
         agentId: A,
         roomId: room,
         txId: "tx_reflect_rate_mv",
@@ -179,7 +187,7 @@ describe("working memory in heartbeat and observe", () => {
     const env = await createTestEnv();
     await env.join(A, B);
     await env.tick(
-      env.service.chatSend(B, {
+      env.service.call("chatSend", B, {
         agentId: B,
         roomId: room,
         txId: "tx_wm_chat_0001",
@@ -188,10 +196,12 @@ describe("working memory in heartbeat and observe", () => {
       }),
     );
     await reflect(env, { content: "B greets everyone" });
-    const plain = okData<HeartbeatResponse>(await env.service.heartbeat(A, { agentId: A, roomId: room }));
+    const plain = okData<HeartbeatResponse>(
+      await env.service.call("heartbeat", A, { agentId: A, roomId: room }),
+    );
     expect(plain).not.toHaveProperty("memory");
     const plainObserve = okData<ObserveResponse>(
-      await env.service.observe(A, { agentId: A, roomId: room, radius: 64, detail: "lite" }),
+      await env.service.call("observe", A, { agentId: A, roomId: room, radius: 64, detail: "lite" }),
     );
     expect(plainObserve).not.toHaveProperty("memory");
 
@@ -222,9 +232,9 @@ describe("working memory in heartbeat and observe", () => {
     const env = await createTestEnv();
     await env.join(A);
     for (const memory of [0, 21, 2.5, "5", true]) {
-      const hb = await env.service.heartbeat(A, { agentId: A, roomId: room, memory });
+      const hb = await env.service.call("heartbeat", A, { agentId: A, roomId: room, memory });
       expect(errorOf(hb).code).toBe("bad_request");
-      const ob = await env.service.observe(A, {
+      const ob = await env.service.call("observe", A, {
         agentId: A,
         roomId: room,
         radius: 64,
@@ -250,7 +260,7 @@ describe("working memory in heartbeat and observe", () => {
           }
           for (let i = 0; i < 10; i++) {
             await env.tick(
-              env.service.chatSend(B, {
+              env.service.call("chatSend", B, {
                 agentId: B,
                 roomId: room,
                 txId: `tx_wm_prop_chat_${i}`,

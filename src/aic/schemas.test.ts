@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DOCS_DIR, GENERATED_DOCUMENTS } from "../../scripts/gen-schemas.ts";
 import { buildOpenApi, serializeDocument } from "./documents.ts";
+import { ENDPOINT_NAMES, endpointPath } from "./endpoints.ts";
 import examples from "./fixtures/prd-examples.json" with { type: "json" };
 import { EVENT_DEFS, generatedAic, generatedEvents } from "./schema-check.ts";
 import * as schemas from "./schemas.ts";
@@ -24,8 +25,8 @@ describe("generated documents", () => {
       paths: Record<string, Record<string, { responses: object }>>;
     };
     expect(doc.openapi).toBe("3.1.0");
-    for (const name of schemas.ENDPOINT_NAMES) {
-      const op = doc.paths[`/aic/v0.1/${schemas.endpointPath(name)}`]?.post;
+    for (const name of ENDPOINT_NAMES) {
+      const op = doc.paths[`/aic/v0.1/${endpointPath(name)}`]?.post;
       expect(op, name).toBeDefined();
       expect(Object.keys(op!.responses)).toEqual([
         "200",

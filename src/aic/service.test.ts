@@ -18,12 +18,12 @@ describe("AicService with the real lobby world", () => {
   it("PRD flow: join, observe, moveTo, interact(read), chatSend, chatObserve, pollEvents from c_0 — all schema-valid", async () => {
     const env = await createTestEnv();
     const s = env.service;
-    const joined = await env.tick(s.join(A, { agentId: A, roomId: room }));
+    const joined = await env.tick(s.call("join", A, { agentId: A, roomId: room }));
     expect(checkResponse("JoinResponseData", joined, { oracle: false })).toEqual([]);
     expect(joined).toMatchObject({ status: "ok", data: { entityId: "agt_agent_helper", roomId: room } });
 
     const moved = await env.tick(
-      s.moveTo(A, {
+      s.call("moveTo", A, {
         agentId: A,
         roomId: room,
         txId: "tx_abc123def456",
@@ -39,7 +39,7 @@ describe("AicService with the real lobby world", () => {
     ticks(env, 80);
     expect(env.world.getEntity("agt_agent_helper")?.tile).toEqual({ tx: 21, ty: 13 });
 
-    const observed = await s.observe(A, {
+    const observed = await s.call("observe", A, {
       agentId: A,
       roomId: room,
       radius: 100,
@@ -61,7 +61,7 @@ describe("AicService with the real lobby world", () => {
     );
     expect(observed.data.nearby.some((n) => n.entity.id === "agt_agent_helper")).toBe(true);
 
-    const lite = await s.observe(A, {
+    const lite = await s.call("observe", A, {
       agentId: A,
       roomId: room,
       radius: 100,
@@ -77,7 +77,7 @@ describe("AicService with the real lobby world", () => {
     );
 
     const read = await env.tick(
-      s.interact(A, {
+      s.call("interact", A, {
         agentId: A,
         roomId: room,
         txId: "tx_interact_001",
@@ -93,7 +93,7 @@ describe("AicService with the real lobby world", () => {
     expect(checkResponse("InteractResponseData", read)).toEqual([]);
 
     const chat = await env.tick(
-      s.chatSend(A, {
+      s.call("chatSend", A, {
         agentId: A,
         roomId: room,
         txId: "tx_chat_001",
@@ -103,11 +103,16 @@ describe("AicService with the real lobby world", () => {
     );
     expect(checkResponse("ChatSendResponseData", chat)).toEqual([]);
 
-    const heard = await s.chatObserve(A, { agentId: A, roomId: room, windowSec: 60, channel: "proximity" });
+    const heard = await s.call("chatObserve", A, {
+      agentId: A,
+      roomId: room,
+      windowSec: 60,
+      channel: "proximity",
+    });
     expect(checkResponse("ChatObserveResponseData", heard)).toEqual([]);
     expect(heard.status === "ok" && heard.data.messages.map((m) => m.message)).toEqual(["Hello everyone!"]);
 
-    const polled = await s.pollEvents(A, {
+    const polled = await s.call("pollEvents", A, {
       agentId: A,
       roomId: room,
       sinceCursor: "c_0",
@@ -124,7 +129,11 @@ describe("AicService with the real lobby world", () => {
       (e) => (decodeCursor(e.cursor, room) as { position: { afterSeq: number } }).position.afterSeq,
     );
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
-    const again = await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: polled.data.nextCursor });
+    const again = await s.call("pollEvents", A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: polled.data.nextCursor,
+    });
     expect(again.status === "ok" && again.data.events).toEqual([]);
   });
 
@@ -132,18 +141,26 @@ describe("AicService with the real lobby world", () => {
     const env = await createTestEnv();
     const s = env.service;
     const calls = [
-      () => s.observe(A, { agentId: A, roomId: room, radius: 10, detail: "lite" }),
-      () => s.chatObserve(A, { agentId: A, roomId: room, windowSec: 10 }),
-      () => s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" }),
-      () =>
-        env.tick(s.moveTo(A, { agentId: A, roomId: room, txId: "tx_notinroom1", dest: { tx: 20, ty: 13 } })),
+      () => s.call("observe", A, { agentId: A, roomId: room, radius: 10, detail: "lite" }),
+      () => s.call("chatObserve", A, { agentId: A, roomId: room, windowSec: 10 }),
+      () => s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0" }),
       () =>
         env.tick(
-          s.chatSend(A, { agentId: A, roomId: room, txId: "tx_notinroom2", channel: "global", message: "x" }),
+          s.call("moveTo", A, { agentId: A, roomId: room, txId: "tx_notinroom1", dest: { tx: 20, ty: 13 } }),
         ),
       () =>
         env.tick(
-          s.interact(A, {
+          s.call("chatSend", A, {
+            agentId: A,
+            roomId: room,
+            txId: "tx_notinroom2",
+            channel: "global",
+            message: "x",
+          }),
+        ),
+      () =>
+        env.tick(
+          s.call("interact", A, {
             agentId: A,
             roomId: room,
             txId: "tx_notinroom3",
@@ -159,16 +176,20 @@ describe("AicService with the real lobby world", () => {
       });
     await env.join(A);
     expect((await calls[0]!()).status).toBe("ok");
-    const left = await env.tick(s.leave(A, { agentId: A, roomId: room }));
+    const left = await env.tick(s.call("leave", A, { agentId: A, roomId: room }));
     expect(left).toMatchObject({ status: "ok", data: { entityId: "agt_agent_helper", roomId: room } });
     expect(checkResponse("LeaveResponseData", left, { oracle: false })).toEqual([]);
     expect(await calls[0]!()).toMatchObject({ status: "error", error: { code: "agent_not_in_room" } });
     // Another room the agent is not in.
     await env.join(A);
-    expect(await s.observe(A, { agentId: A, roomId: "garden", radius: 10, detail: "lite" })).toMatchObject({
+    expect(
+      await s.call("observe", A, { agentId: A, roomId: "garden", radius: 10, detail: "lite" }),
+    ).toMatchObject({
       error: { code: "agent_not_in_room" },
     });
-    expect(await s.observe(A, { agentId: A, roomId: "nowhere", radius: 10, detail: "lite" })).toMatchObject({
+    expect(
+      await s.call("observe", A, { agentId: A, roomId: "nowhere", radius: 10, detail: "lite" }),
+    ).toMatchObject({
       error: { code: "not_found" },
     });
   });
@@ -176,11 +197,11 @@ describe("AicService with the real lobby world", () => {
   it("scope: body agentId must be the caller (forbidden); unprovisioned agents are forbidden", async () => {
     const env = await createTestEnv();
     expect(
-      await env.service.observe(B, { agentId: A, roomId: room, radius: 10, detail: "lite" }),
+      await env.service.call("observe", B, { agentId: A, roomId: room, radius: 10, detail: "lite" }),
     ).toMatchObject({
       error: { code: "forbidden", retryable: false },
     });
-    expect(await env.service.join("ghost", { agentId: "ghost", roomId: room })).toMatchObject({
+    expect(await env.service.call("join", "ghost", { agentId: "ghost", roomId: room })).toMatchObject({
       error: { code: "forbidden" },
     });
   });
@@ -197,7 +218,7 @@ describe("AicService with the real lobby world", () => {
       { agentId: A },
       { agentId: A, roomId: room, radius: 10, detail: "full", x: 1 },
     ]) {
-      const result = await env.service.observe(A, body);
+      const result = await env.service.call("observe", A, body);
       expect(result).toMatchObject({ status: "error", error: { code: "bad_request", retryable: false } });
       expect(checkResponse("ObserveResponseData", result)).toEqual([]);
     }
@@ -214,45 +235,45 @@ describe("AicService with the real lobby world", () => {
       channel: "global",
       message: "only once",
     };
-    const first = JSON.stringify(await env.tick(s.chatSend(A, chat)));
+    const first = JSON.stringify(await env.tick(s.call("chatSend", A, chat)));
     ticks(env, 30);
-    const second = JSON.stringify(await s.chatSend(A, { ...chat }));
+    const second = JSON.stringify(await s.call("chatSend", A, { ...chat }));
     expect(second).toBe(first);
-    const heard = await s.chatObserve(B, { agentId: B, roomId: room, windowSec: 300 });
+    const heard = await s.call("chatObserve", B, { agentId: B, roomId: room, windowSec: 300 });
     expect(heard.status === "ok" && heard.data.messages.filter((m) => m.message === "only once").length).toBe(
       1,
     );
 
     const blocked = { agentId: A, roomId: room, txId: "tx_blocked_01", dest: { tx: 0, ty: 0 } };
-    const err1 = JSON.stringify(await env.tick(s.moveTo(A, blocked)));
+    const err1 = JSON.stringify(await env.tick(s.call("moveTo", A, blocked)));
     expect(JSON.parse(err1)).toMatchObject({ status: "error", error: { code: "collision_blocked" } });
     ticks(env, 5);
-    expect(JSON.stringify(await s.moveTo(A, blocked))).toBe(err1);
+    expect(JSON.stringify(await s.call("moveTo", A, blocked))).toBe(err1);
     // Defaults are part of the payload: an explicit mode "walk" is the same request.
-    expect(JSON.stringify(await s.moveTo(A, { ...blocked, mode: "walk" }))).toBe(err1);
-    expect(await s.moveTo(A, { ...blocked, dest: { tx: 1, ty: 0 } })).toMatchObject({
+    expect(JSON.stringify(await s.call("moveTo", A, { ...blocked, mode: "walk" }))).toBe(err1);
+    expect(await s.call("moveTo", A, { ...blocked, dest: { tx: 1, ty: 0 } })).toMatchObject({
       status: "error",
       error: { code: "conflict", details: { reason: "tx_payload_mismatch" } },
     });
     // Same txId from another agent is another key.
-    expect((await env.tick(s.moveTo(B, { ...blocked, agentId: B }))).status).toBe("error");
+    expect((await env.tick(s.call("moveTo", B, { ...blocked, agentId: B }))).status).toBe("error");
 
     // A reused txId with another payload gets the same answer whether the first request was applied
     // ticks ago (found before queueing) or is applied in the same tick (found by the world).
     const reused = { agentId: A, roomId: room, txId: "tx_reuse_tick", dest: { tx: 22, ty: 14 } };
-    const sameTickA = s.moveTo(A, reused);
-    const sameTickB = s.moveTo(A, { ...reused, dest: { tx: 23, ty: 14 } });
+    const sameTickA = s.call("moveTo", A, reused);
+    const sameTickB = s.call("moveTo", A, { ...reused, dest: { tx: 23, ty: 14 } });
     env.runtime.stepNow();
     await sameTickA;
     const inTick = await sameTickB;
-    const later = await s.moveTo(A, { ...reused, dest: { tx: 23, ty: 14 } });
+    const later = await s.call("moveTo", A, { ...reused, dest: { tx: 23, ty: 14 } });
     expect(inTick).toMatchObject({ error: { code: "conflict", details: { reason: "tx_payload_mismatch" } } });
     expect(JSON.stringify(later)).toBe(JSON.stringify(inTick));
 
     // Two identical submissions in the same tick: one applies, both answers are identical.
     const move = { agentId: A, roomId: room, txId: "tx_samtick_1", dest: { tx: 22, ty: 14 } };
-    const p1 = s.moveTo(A, move);
-    const p2 = s.moveTo(A, move);
+    const p1 = s.call("moveTo", A, move);
+    const p2 = s.call("moveTo", A, move);
     env.runtime.stepNow();
     expect(JSON.stringify(await p1)).toBe(JSON.stringify(await p2));
   });
@@ -261,7 +282,7 @@ describe("AicService with the real lobby world", () => {
     const env = await createTestEnv();
     await env.join(A);
     const chat = { agentId: A, roomId: room, txId: "tx_restore_01", channel: "global", message: "persist" };
-    const first = JSON.stringify(await env.tick(env.service.chatSend(A, chat)));
+    const first = JSON.stringify(await env.tick(env.service.call("chatSend", A, chat)));
     const restored = World.restore(await lobbyDefinition(), env.world.snapshot());
     const { WorldRuntime } = await import("../runtime/world-runtime.ts");
     const runtime = new WorldRuntime(restored, { info() {}, warn() {}, error() {} });
@@ -270,7 +291,7 @@ describe("AicService with the real lobby world", () => {
       agents: (id) => TEST_AGENTS[id],
       limiter: new RateLimiter({ disabled: true }),
     });
-    expect(JSON.stringify(await service.chatSend(A, chat))).toBe(first);
+    expect(JSON.stringify(await service.call("chatSend", A, chat))).toBe(first);
   });
 
   it("expect guards map to world guards; a stale one is conflict and nothing applies", async () => {
@@ -279,7 +300,7 @@ describe("AicService with the real lobby world", () => {
     await env.join(A);
     const start = env.world.getEntity("agt_agent_helper")!.tile;
     const stale = await env.tick(
-      s.moveTo(A, {
+      s.call("moveTo", A, {
         agentId: A,
         roomId: room,
         txId: "tx_guard_0001",
@@ -292,7 +313,7 @@ describe("AicService with the real lobby world", () => {
       error: { code: "conflict", details: { guard: { kind: "tick_is" } } },
     });
     const near = await env.tick(
-      s.interact(A, {
+      s.call("interact", A, {
         agentId: A,
         roomId: room,
         txId: "tx_guard_0002",
@@ -303,7 +324,7 @@ describe("AicService with the real lobby world", () => {
     );
     expect(near).toMatchObject({ error: { code: "conflict", details: { guard: { kind: "entity_near" } } } });
     const state = await env.tick(
-      s.chatSend(A, {
+      s.call("chatSend", A, {
         agentId: A,
         roomId: room,
         txId: "tx_guard_0003",
@@ -316,7 +337,7 @@ describe("AicService with the real lobby world", () => {
       error: { code: "conflict", details: { guard: { kind: "object_state_is" } } },
     });
     const hash = await env.tick(
-      s.moveTo(A, {
+      s.call("moveTo", A, {
         agentId: A,
         roomId: room,
         txId: "tx_guard_0004",
@@ -330,7 +351,7 @@ describe("AicService with the real lobby world", () => {
     expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual(start);
     // Fresh guards pass.
     const fresh = await env.tick(
-      s.moveTo(A, {
+      s.call("moveTo", A, {
         agentId: A,
         roomId: room,
         txId: "tx_guard_0005",
@@ -348,7 +369,8 @@ describe("AicService with the real lobby world", () => {
     const clock = { now: 0 };
     const env = await createTestEnv({ rateLimits: {}, limiterNow: () => clock.now });
     await env.join(A);
-    const observe = () => env.service.observe(A, { agentId: A, roomId: room, radius: 10, detail: "lite" });
+    const observe = () =>
+      env.service.call("observe", A, { agentId: A, roomId: room, radius: 10, detail: "lite" });
     for (let i = 0; i < 5; i++) expect((await observe()).status).toBe("ok");
     const limited = await observe();
     expect(limited).toMatchObject({
@@ -357,9 +379,9 @@ describe("AicService with the real lobby world", () => {
     });
     expect(checkResponse("ObserveResponseData", limited)).toEqual([]);
     // Another agent and another class are unaffected.
-    expect((await env.service.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" })).status).toBe(
-      "ok",
-    );
+    expect(
+      (await env.service.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0" })).status,
+    ).toBe("ok");
     clock.now += 500;
     expect((await observe()).status).toBe("ok");
     // chatSend: burst 3.
@@ -367,7 +389,7 @@ describe("AicService with the real lobby world", () => {
     for (let i = 0; i < 4; i++) {
       results.push(
         await env.tick(
-          env.service.chatSend(A, {
+          env.service.call("chatSend", A, {
             agentId: A,
             roomId: room,
             txId: `tx_ratechat_${i}`,
@@ -385,13 +407,13 @@ describe("AicService with the real lobby world", () => {
     const s = env.service;
     await env.join(A);
     for (const sinceCursor of ["c_1", "AAAA", encodeCursor("garden", 0)]) {
-      expect(await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor })).toMatchObject({
+      expect(await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor })).toMatchObject({
         error: { code: "bad_request" },
       });
     }
     for (let i = 0; i < 8; i++) {
       await env.tick(
-        s.chatSend(A, {
+        s.call("chatSend", A, {
           agentId: A,
           roomId: room,
           txId: `tx_expire_0${i}`,
@@ -400,7 +422,7 @@ describe("AicService with the real lobby world", () => {
         }),
       );
     }
-    const expired = await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" });
+    const expired = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0" });
     expect(expired).toMatchObject({
       status: "error",
       error: { code: "conflict", details: { reason: "cursor_expired" } },
@@ -408,7 +430,7 @@ describe("AicService with the real lobby world", () => {
     if (expired.status !== "error") throw new Error("expected error");
     const details = expired.error.details as { nextCursor: string; droppedCount: number };
     expect(details.droppedCount).toBeGreaterThan(0);
-    const resumed = await s.pollEvents(A, {
+    const resumed = await s.call("pollEvents", A, {
       agentId: A,
       roomId: room,
       sinceCursor: details.nextCursor,
@@ -425,7 +447,7 @@ describe("AicService with the real lobby world", () => {
     const s = env.service;
     await env.join(A, B);
     const say = (k: number) =>
-      s.chatSend(B, {
+      s.call("chatSend", B, {
         agentId: B,
         roomId: room,
         txId: `tx_pace_${k}000`,
@@ -433,7 +455,7 @@ describe("AicService with the real lobby world", () => {
         message: `m${k}`,
       });
     const poll = (sinceCursor: string, waitMs: number) =>
-      s.pollEvents(A, { agentId: A, roomId: room, sinceCursor, limit: 200, waitMs });
+      s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor, limit: 200, waitMs });
     const sent0 = say(0);
     env.runtime.stepNow();
     await sent0;
@@ -476,7 +498,7 @@ describe("AicService with the real lobby world", () => {
     const env = await createTestEnv({ clock });
     const s = env.service;
     await env.join(A, B);
-    const start = await s.pollEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
+    const start = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
     if (start.status !== "ok") throw new Error("poll failed");
     const cursor = start.data.nextCursor;
     const listeners = () => (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
@@ -484,7 +506,7 @@ describe("AicService with the real lobby world", () => {
 
     let settled = false;
     const parked = s
-      .pollEvents(A, { agentId: A, roomId: room, sinceCursor: cursor, waitMs: 5000 })
+      .call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: cursor, waitMs: 5000 })
       .then((r) => {
         settled = true;
         return r;
@@ -493,7 +515,7 @@ describe("AicService with the real lobby world", () => {
     await admitted(); // and parked
     expect(settled).toBe(false);
     expect(listeners()).toBe(baseline + 1);
-    const sent = s.chatSend(B, {
+    const sent = s.call("chatSend", B, {
       agentId: B,
       roomId: room,
       txId: "tx_wake_0001",
@@ -507,7 +529,7 @@ describe("AicService with the real lobby world", () => {
     expect(listeners()).toBe(baseline);
     expect(clock.pending).toBe(0);
 
-    const timedOut = s.pollEvents(A, {
+    const timedOut = s.call("pollEvents", A, {
       agentId: A,
       roomId: room,
       sinceCursor: (woke as { data: { nextCursor: string } }).data.nextCursor,
@@ -519,7 +541,8 @@ describe("AicService with the real lobby world", () => {
     expect(listeners()).toBe(baseline);
 
     const controller = new AbortController();
-    const aborted = s.pollEvents(
+    const aborted = s.call(
+      "pollEvents",
       A,
       {
         agentId: A,
@@ -542,11 +565,11 @@ describe("AicService with the real lobby world", () => {
     const env = await createTestEnv({ clock });
     await env.join(A);
     const move = { agentId: A, roomId: room, txId: "tx_timeout_01", dest: { tx: 22, ty: 14 } };
-    const pending = env.service.moveTo(A, move);
+    const pending = env.service.call("moveTo", A, move);
     clock.advance(10_000);
     expect(await pending).toMatchObject({ status: "error", error: { code: "timeout", retryable: true } });
     env.runtime.stepNow(); // the queued input applies late
-    expect(await env.service.moveTo(A, move)).toMatchObject({
+    expect(await env.service.call("moveTo", A, move)).toMatchObject({
       status: "ok",
       data: { txId: "tx_timeout_01", result: "accepted" },
     });
@@ -576,7 +599,7 @@ describe("AicService with the real lobby world", () => {
 describe("observe answers within one tick", () => {
   const text = JSON.stringify({ agentId: A, roomId: room, radius: 300, detail: "full" });
   const ask = (env: Awaited<ReturnType<typeof createTestEnv>>, caller: string, requestText = text) =>
-    env.service.observe(caller, JSON.parse(requestText), { requestText });
+    env.service.call("observe", caller, JSON.parse(requestText), { requestText });
 
   it("a repeat of the same bytes by the same caller in the same tick is the same answer, still rate-limited", async () => {
     const env = await createTestEnv({
@@ -599,7 +622,7 @@ describe("observe answers within one tick", () => {
     const env = await createTestEnv();
     await env.join(A);
     const before = await ask(env, A);
-    const moving = env.service.moveTo(A, {
+    const moving = env.service.call("moveTo", A, {
       agentId: A,
       roomId: room,
       txId: "tx_cache_move_01",

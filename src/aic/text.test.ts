@@ -53,7 +53,7 @@ describe("the text rule at every door", () => {
     const env = await joined();
     const before = env.world.latestSeq(room);
     const result = await env.tick(
-      env.service.chatSend(A, {
+      env.service.call("chatSend", A, {
         agentId: A,
         roomId: room,
         txId: "tx_surrogate_chat_1",
@@ -66,7 +66,7 @@ describe("the text rule at every door", () => {
     expect(() => env.world.snapshotHash()).not.toThrow();
     // The same txId with good text is a fresh request: nothing was recorded for the refused one.
     const retried = await env.tick(
-      env.service.chatSend(A, {
+      env.service.call("chatSend", A, {
         agentId: A,
         roomId: room,
         txId: "tx_surrogate_chat_1",
@@ -102,7 +102,7 @@ describe("the text rule at every door", () => {
       ],
     ];
     for (const [body, field] of cases) {
-      const result = await env.tick(env.service.interact(A, body));
+      const result = await env.tick(env.service.call("interact", A, body));
       expectTextRefused(result, field);
     }
     expect(() => env.world.snapshotHash()).not.toThrow();
@@ -129,7 +129,7 @@ describe("friction real clients hit", () => {
   it('pollEvents accepts sinceCursor "0" as the start of the room, like "c_0"', async () => {
     const env = await joined();
     const poll = (sinceCursor: string) =>
-      env.service.pollEvents(A, { agentId: A, roomId: room, sinceCursor, limit: 50 });
+      env.service.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor, limit: 50 });
     const zero = await poll("0");
     const start = await poll("c_0");
     expect(zero.status).toBe("ok");
@@ -139,15 +139,20 @@ describe("friction real clients hit", () => {
 
   it("a missing required field says it is required, not that its value is wrong", async () => {
     const env = await joined();
-    const result = await env.service.observe(A, { agentId: A, roomId: room, radius: 100 });
+    const result = await env.service.call("observe", A, { agentId: A, roomId: room, radius: 100 });
     expect(result).toMatchObject({ status: "error", error: { code: "bad_request" } });
     if (result.status === "error") {
       expect(result.error.message).toMatch(/^invalid request: detail: required field is missing/);
     }
-    const wrong = await env.service.observe(A, { agentId: A, roomId: room, radius: 100, detail: "medium" });
+    const wrong = await env.service.call("observe", A, {
+      agentId: A,
+      roomId: room,
+      radius: 100,
+      detail: "medium",
+    });
     if (wrong.status === "error") expect(wrong.error.message).not.toContain("required");
     const nested = await env.tick(
-      env.service.moveTo(A, { agentId: A, roomId: room, txId: "tx_missing_ty_1", dest: { tx: 3 } }),
+      env.service.call("moveTo", A, { agentId: A, roomId: room, txId: "tx_missing_ty_1", dest: { tx: 3 } }),
     );
     if (nested.status === "error")
       expect(nested.error.message).toContain("dest.ty: required field is missing");

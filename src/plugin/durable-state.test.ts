@@ -73,13 +73,13 @@ function crash(host: WorldHost): void {
 }
 
 async function joinAll(live: Live): Promise<void> {
-  const joined = AGENTS.map((agentId) => live.aic.join(agentId, { agentId, roomId: "lobby" }));
+  const joined = AGENTS.map((agentId) => live.aic.call("join", agentId, { agentId, roomId: "lobby" }));
   live.host.runtime.stepNow();
   for (const answer of await Promise.all(joined)) expect(answer.status).toBe("ok");
 }
 
 const observe = (live: Live, agentId: string) =>
-  live.aic.observe(agentId, { agentId, roomId: "lobby", radius: 3, detail: "lite" });
+  live.aic.call("observe", agentId, { agentId, roomId: "lobby", radius: 3, detail: "lite" });
 
 describe("rate-limit buckets survive a crash", () => {
   it("an agent that emptied its bucket between ticks is still limited right after a crash", async () => {
@@ -109,8 +109,8 @@ describe("rate-limit buckets survive a crash", () => {
     await joinAll(first);
     const body = { agentId: AGENTS[0], roomId: "lobby", radius: 3, detail: "lite" };
     const requestText = JSON.stringify(body);
-    const once = await first.aic.observe(AGENTS[0], body, { requestText });
-    const again = await first.aic.observe(AGENTS[0], body, { requestText }); // same bytes, same tick
+    const once = await first.aic.call("observe", AGENTS[0], body, { requestText });
+    const again = await first.aic.call("observe", AGENTS[0], body, { requestText }); // same bytes, same tick
     expect(again).toBe(once);
     crash(first.host);
     const second = await start(dir);
@@ -125,7 +125,7 @@ describe("rate-limit buckets survive a crash", () => {
     const own = vi.spyOn(store, "writeSide");
     const tick = vi.spyOn(store, "appendTick");
     const pending = [0, 1, 2, 3].map((i) =>
-      live.aic.chatSend(AGENTS[0], {
+      live.aic.call("chatSend", AGENTS[0], {
         agentId: AGENTS[0],
         roomId: "lobby",
         txId: `tx_durable_${i}`,
@@ -165,10 +165,10 @@ describe("rate-limit buckets survive a crash", () => {
       channel: "global",
       message: "once",
     };
-    const first = live.aic.chatSend(AGENTS[1], body);
+    const first = live.aic.call("chatSend", AGENTS[1], body);
     live.host.runtime.stepNow();
     expect((await first).status).toBe("ok");
-    const again = await live.aic.chatSend(AGENTS[1], body); // replayed at once, no tick
+    const again = await live.aic.call("chatSend", AGENTS[1], body); // replayed at once, no tick
     expect(again).toEqual(await first);
     crash(live.host);
     const after = await start(dir);
@@ -185,9 +185,9 @@ describe("rate-limit buckets survive a crash", () => {
       const base = { agentId, roomId: "lobby" };
       return [
         observe(live, agentId),
-        live.aic.heartbeat(agentId, base),
-        live.aic.chatObserve(agentId, { ...base, windowSec: 60 }),
-        live.aic.pollEvents(agentId, { ...base, sinceCursor: "c_0" }),
+        live.aic.call("heartbeat", agentId, base),
+        live.aic.call("chatObserve", agentId, { ...base, windowSec: 60 }),
+        live.aic.call("pollEvents", agentId, { ...base, sinceCursor: "c_0" }),
       ];
     });
 
@@ -249,7 +249,7 @@ describe("heartbeat context tokens survive a restart", () => {
     const dir = tempDir();
     const first = await start(dir);
     await joinAll(first);
-    const beat = await first.aic.heartbeat(AGENTS[0], { agentId: AGENTS[0], roomId: "lobby" });
+    const beat = await first.aic.call("heartbeat", AGENTS[0], { agentId: AGENTS[0], roomId: "lobby" });
     if (beat.status !== "ok") throw new Error(JSON.stringify(beat));
     const key = contextTokenKey(first.host);
     crash(first.host);
@@ -257,7 +257,7 @@ describe("heartbeat context tokens survive a restart", () => {
     const second = await start(dir);
     expect(contextTokenKey(second.host)).toEqual(key);
     vi.setSystemTime(T0 + 5_000);
-    const pending = second.aic.heartbeat(AGENTS[0], {
+    const pending = second.aic.call("heartbeat", AGENTS[0], {
       agentId: AGENTS[0],
       roomId: "lobby",
       contextToken: beat.data.contextToken,
@@ -331,18 +331,22 @@ describe("property: a crash and recovery is invisible (world, idempotency, rate 
     if (c.kind === "replay") {
       const ack = client.acked[c.k % Math.max(1, client.acked.length)];
       if (!ack) return observe(live, AGENTS[0]);
-      return live.aic.chatSend(ack.agentId, ack.body);
+      return live.aic.call("chatSend", ack.agentId, ack.body);
     }
     const { tokens } = client;
     const agentId = AGENTS[c.agent];
     const base = { agentId, roomId: "lobby" };
     switch (c.kind) {
       case "observe":
-        return live.aic.observe(agentId, { ...base, radius: 3, detail: "lite" });
+        return live.aic.call("observe", agentId, { ...base, radius: 3, detail: "lite" });
       case "moveTo":
-        return live.aic.moveTo(agentId, { ...base, txId: `tx_durable_m${c.k}`, dest: { tx: c.tx, ty: 10 } });
+        return live.aic.call("moveTo", agentId, {
+          ...base,
+          txId: `tx_durable_m${c.k}`,
+          dest: { tx: c.tx, ty: 10 },
+        });
       case "chatSend":
-        return live.aic.chatSend(agentId, {
+        return live.aic.call("chatSend", agentId, {
           ...base,
           txId: `tx_durable_c${c.k}`,
           channel: "global",
@@ -353,7 +357,7 @@ describe("property: a crash and recovery is invisible (world, idempotency, rate 
         const body: Record<string, unknown> = token ? { ...base, contextToken: token } : base;
         if (c.act && token)
           body.action = { kind: "chatSend", txId: `tx_durable_h${c.k}`, channel: "global", message: "hb" };
-        return live.aic.heartbeat(agentId, body).then((answer) => {
+        return live.aic.call("heartbeat", agentId, body).then((answer) => {
           if (answer.status === "ok") tokens[c.agent] = answer.data.contextToken;
           return answer;
         });

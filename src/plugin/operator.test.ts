@@ -82,8 +82,8 @@ describe("durability config", () => {
 describe("operator save/load", () => {
   it("saves snapshots with format, sim time and hash; lists and restores named checkpoints", async () => {
     const { host, aic, tick } = await setup();
-    await tick(aic.join("op_a", { agentId: "op_a", roomId: "lobby" }));
-    await tick(aic.chatSend("op_a", say("kept", "tx_op_kept1")));
+    await tick(aic.call("join", "op_a", { agentId: "op_a", roomId: "lobby" }));
+    await tick(aic.call("chatSend", "op_a", say("kept", "tx_op_kept1")));
     const saved = saveNow(host);
     expect(saved).toMatchObject({
       format: "openclawworld.snapshot.v1",
@@ -98,9 +98,17 @@ describe("operator save/load", () => {
     expect(listCheckpoints(host).map((c) => c.label)).toEqual(["before-party"]);
     expect(errorOf(() => createCheckpoint(host, "no spaces"))).toMatchObject({ status: 400 });
 
-    const join = await aic.pollEvents("op_a", { agentId: "op_a", roomId: "lobby", sinceCursor: "c_0" });
-    await tick(aic.chatSend("op_a", say("undone", "tx_op_undone1")));
-    const late = await aic.pollEvents("op_a", { agentId: "op_a", roomId: "lobby", sinceCursor: "c_0" });
+    const join = await aic.call("pollEvents", "op_a", {
+      agentId: "op_a",
+      roomId: "lobby",
+      sinceCursor: "c_0",
+    });
+    await tick(aic.call("chatSend", "op_a", say("undone", "tx_op_undone1")));
+    const late = await aic.call("pollEvents", "op_a", {
+      agentId: "op_a",
+      roomId: "lobby",
+      sinceCursor: "c_0",
+    });
     if (late.status !== "ok" || join.status !== "ok") throw new Error("poll failed");
 
     const restored = restoreCheckpoint(host, "before-party");
@@ -108,7 +116,7 @@ describe("operator save/load", () => {
     expect(host.runtime.world.snapshotHash()).toBe(saved.hash);
     expect(host.runtime.world.chatFor("agt_op_a", "lobby", 0).map((m) => m.message)).toEqual(["kept"]);
     // A cursor from the undone future is refused as expired (never silently skips), with a way on.
-    const ahead = await aic.pollEvents("op_a", {
+    const ahead = await aic.call("pollEvents", "op_a", {
       agentId: "op_a",
       roomId: "lobby",
       sinceCursor: late.data.nextCursor,
@@ -118,7 +126,7 @@ describe("operator save/load", () => {
       error: { code: "conflict", details: { reason: "cursor_expired", nextCursor: join.data.nextCursor } },
     });
     // The restored timeline is what a restart comes back to.
-    await tick(aic.chatSend("op_a", say("after restore", "tx_op_after1")));
+    await tick(aic.call("chatSend", "op_a", say("after restore", "tx_op_after1")));
     const hash = host.runtime.world.snapshotHash();
     host.runtime.stop();
     host.store!.close();

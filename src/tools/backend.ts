@@ -1,8 +1,9 @@
 // Where a tool call goes: the in-process AIC service of this gateway's world
 // (`in-process-backend.ts`) or a remote AIC server over HTTP (`remote-client.ts`). Both answer the
 // same AIC result wrapper, so the tools are written once against this interface.
+
+import type { EndpointName } from "../aic/endpoints.ts";
 import type { AicResult } from "../aic/errors.ts";
-import type { EndpointName } from "../aic/schemas.ts";
 
 export type AicEndpoint = EndpointName;
 

@@ -14,7 +14,7 @@ export function inProcessBackend(live: () => AicService | undefined): AicBackend
     async call(endpoint, agentId, body, signal) {
       const aic = live();
       if (!aic?.running) return NOT_RUNNING;
-      return aic[endpoint](agentId, body, { signal });
+      return aic.call(endpoint, agentId, body, { signal });
     },
     currentRoom(agentId) {
       return live()?.reads.getEntity(agentEntityId(agentId))?.roomId;

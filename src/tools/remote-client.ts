@@ -1,8 +1,9 @@
 // Remote mode: the same tools against an AIC server elsewhere. Only errors the server marks
 // `retryable` are retried (rate limits, timeouts, a world not ready, network failures), with
 // exponential backoff, jitter and a bounded number of attempts; Retry-After is honoured.
+
+import { endpointPath } from "../aic/endpoints.ts";
 import { type AicResult, aicError } from "../aic/errors.ts";
-import { endpointPath } from "../aic/schemas.ts";
 import type { RemoteConfig } from "../config/config.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 

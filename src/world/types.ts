@@ -366,6 +366,11 @@ export interface WorldApi {
   /** The regions covering a tile, smallest (most specific) first, ties by id. */
   regionsAt(roomId: string, tile: TileCoord): RegionDefinition[];
 
+  /** The answer to an input carrying `tx` whose key is already used (not expired): the stored result
+   * (marked `replayed`) for the same payload, a conflict for another; undefined for a new key. The
+   * one replay rule: the world applies it to every input, and the contract asks it before queueing
+   * so a replay is answered without waiting for a tick. */
+  replayTx(tx: { key: string; payloadHash: string }): InputResult | undefined;
   /** A stored idempotent result, if the key is known and not expired. */
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined;
 

@@ -237,13 +237,8 @@ export class World implements WorldApi {
     const problem = checkInput(input) ?? this.unstorable(input);
     if (problem) return this.stamp({ ok: false, error: problem });
     const tx = input.tx;
-    if (tx) {
-      const stored = this.txStore.get(tx.key, this.nowMs);
-      if (stored) {
-        if (stored.payloadHash === tx.payloadHash) return { ...stored.result, replayed: true };
-        return this.stamp({ ok: false, error: txPayloadMismatch() });
-      }
-    }
+    const replayed = tx ? this.replayTx(tx) : undefined;
+    if (replayed) return replayed;
     const result = this.stamp(this.apply(input, startTick, startHash));
     if (tx) {
       this.txStore.put({
@@ -1003,6 +998,13 @@ export class World implements WorldApi {
     return room.signals.regions
       .filter((_, bit) => (mask >>> bit) & 1)
       .sort((a, b) => a.widthTiles * a.heightTiles - b.widthTiles * b.heightTiles || compareIds(a.id, b.id));
+  }
+
+  replayTx(tx: { key: string; payloadHash: string }): InputResult | undefined {
+    const stored = this.txStore.get(tx.key, this.nowMs);
+    if (!stored) return undefined;
+    if (stored.payloadHash === tx.payloadHash) return { ...stored.result, replayed: true };
+    return this.stamp({ ok: false, error: txPayloadMismatch() });
   }
 
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined {

@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
-import { type AicResult, aicError } from "../../aic/errors.ts";
-import { type EndpointName, endpointAt } from "../../aic/schemas.ts";
+import { type EndpointName, endpointAt } from "../../aic/endpoints.ts";
+import { aicError } from "../../aic/errors.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
 import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
@@ -36,32 +36,6 @@ export interface AicHttpHandler {
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-
-type EndpointCall = (
-  service: AicService,
-  caller: string,
-  body: unknown,
-  opts: CallOptions,
-) => Promise<AicResult<unknown>>;
-
-const ENDPOINT_CALLS: Record<EndpointName, EndpointCall> = {
-  observe: (s, c, b, o) => s.observe(c, b, o),
-  moveTo: (s, c, b, o) => s.moveTo(c, b, o),
-  interact: (s, c, b, o) => s.interact(c, b, o),
-  chatSend: (s, c, b, o) => s.chatSend(c, b, o),
-  chatObserve: (s, c, b, o) => s.chatObserve(c, b, o),
-  pollEvents: (s, c, b, o) => s.pollEvents(c, b, o),
-  join: (s, c, b, o) => s.join(c, b, o),
-  leave: (s, c, b, o) => s.leave(c, b, o),
-  heartbeat: (s, c, b, o) => s.heartbeat(c, b, o),
-  reflect: (s, c, b, o) => s.reflect(c, b, o),
-};
-
-/** The endpoint served at `rest`, the path after /aic/v0.1/ (`moveTo`, `memory/reflect`). */
-function endpointCall(rest: string): { name: EndpointName; call: EndpointCall } | undefined {
-  const name = endpointAt(rest);
-  return name ? { name, call: ENDPOINT_CALLS[name] } : undefined;
-}
 
 export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   const { service, tokens, logger } = deps;
@@ -161,12 +135,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
   };
 
   /** POST /<endpoint>: authenticate before reading the body, so an unknown caller costs no read. */
-  const endpoint = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    name: string,
-    call: EndpointCall,
-  ): Promise<void> => {
+  const endpoint = async (req: IncomingMessage, res: ServerResponse, name: EndpointName): Promise<void> => {
     const caller = authenticate(req, res);
     if (!caller) return;
     const body = await readJsonBody(req);
@@ -175,7 +144,7 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     try {
       const opts: CallOptions = { requestText: body.text };
       if (abort) opts.signal = abort.signal;
-      const result = await call(service, caller, body.value, opts);
+      const result = await service.call(name, caller, body.value, opts);
       if (!res.writableEnded && !res.destroyed) answer(res, result);
     } finally {
       abort?.release();
@@ -193,10 +162,10 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     const method = req.method ?? "GET";
     const readMethod = method === "GET" || method === "HEAD";
 
-    const found = endpointCall(rest);
-    if (found) {
+    const name = endpointAt(rest);
+    if (name) {
       if (method !== "POST") return methodNotAllowed(req, res, "POST");
-      return endpoint(req, res, found.name, found.call);
+      return endpoint(req, res, name);
     }
     switch (rest) {
       case "openapi.json":

@@ -1,0 +1,217 @@
+// What an action is at every door: the transport-neutral action (an admitted agent request or a
+// WebSocket human's message), its rate class, the world input it becomes and the answer its world
+// result maps to. The world decides everything else (rooms, reach, paths, txId replay).
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { MemorySource } from "../world/memory.ts";
+import type { Guard, Input, InputResult } from "../world/types.ts";
+import { encodeCursor } from "./cursor.ts";
+import { type AicResult, aicError, ok } from "./errors.ts";
+import type {
+  ExpectT,
+  InteractResponse,
+  JoinResponse,
+  LeaveResponse,
+  ReflectResponse,
+  TileCoordT,
+} from "./schemas.ts";
+
+/** Who acts: built by the contract (an admitted agent) or by the WebSocket adapter (a human session). */
+export interface Actor {
+  entityId: string;
+  kind: "human" | "agent";
+  name: string;
+  /** Rate-limit identity: `agent:<agentId>` for agents, a session id for humans. */
+  rateKey: string;
+}
+
+/** Transport-neutral actions: what a WebSocket human asks for (already validated by the protocol
+ * schema, built from the same field schemas as the AIC requests) and what each agent endpoint
+ * becomes once its request is admitted (its ENDPOINTS row says how). */
+export type ActActionT =
+  | { kind: "join"; roomId?: string }
+  | { kind: "leave" }
+  | { kind: "moveTo"; dest: TileCoordT; roomId?: string }
+  | { kind: "moveDir"; dx: number; dy: number }
+  | { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> }
+  | { kind: "chat"; channel: "proximity" | "global"; message: string }
+  | {
+      kind: "reflect";
+      content: string;
+      topics: string[];
+      /** The request's cursors, decoded (the answer repeats them as given). */
+      sources: MemorySource[];
+      importance: number;
+    };
+
+export type ActData =
+  | JoinResponse
+  | LeaveResponse
+  | { applied: boolean; serverTsMs: number; result: "accepted" | "rejected" | "no_op" }
+  | { applied: boolean; serverTsMs: number }
+  | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
+  | { applied: boolean; serverTsMs: number; chatMessageId: string }
+  | Omit<ReflectResponse, "txId">;
+
+/** Rate class per action kind, the same at every door: agents (moveTo, interact, chatSend, join,
+ * leave, reflect) and humans (who also have moveDir). */
+export const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
+  join: "session",
+  leave: "session",
+  moveTo: "action",
+  interact: "action",
+  moveDir: "moveDir",
+  chat: "chatSend",
+  reflect: "reflect",
+};
+
+/** What comes with an action besides itself: the room it acts in (a join names its room in the
+ * action instead), its idempotency key, its guards and the caller's abort signal. */
+export interface ActionExtras {
+  roomId?: string;
+  tx?: { key: string; payloadHash: string };
+  guards?: Guard[];
+  signal?: AbortSignal;
+}
+
+/** SHA-256 (hex) of the RFC 8785 canonical JSON of the request without its txId. */
+export function payloadHash(request: Record<string, unknown>): string {
+  const { txId: _txId, ...rest } = request;
+  return createHash("sha256")
+    .update(canonicalize(rest) ?? "")
+    .digest("hex");
+}
+
+export function txKey(agentId: string, roomId: string, txId: string): string {
+  // ':' cannot occur in agentId, roomId or txId, so the key is unambiguous.
+  return `aic:${agentId}:${roomId}:${txId}`;
+}
+
+/** The world guards for a request's `expect` (checked by the world when it applies the action). */
+export function guardsFrom(expect: ExpectT): Guard[] {
+  const guards: Guard[] = [];
+  if (expect.tick !== undefined) guards.push({ kind: "tick_is", tick: expect.tick });
+  if (expect.snapshotHash !== undefined) guards.push({ kind: "snapshot_hash_is", hash: expect.snapshotHash });
+  if (expect.entityNear) {
+    guards.push({
+      kind: "entity_near",
+      entityId: expect.entityNear.entityId,
+      withinTiles: expect.entityNear.withinTiles,
+    });
+  }
+  if (expect.objectState) {
+    guards.push({
+      kind: "object_state_is",
+      objectId: expect.objectState.objectId,
+      field: expect.objectState.field,
+      equals: expect.objectState.equals,
+    });
+  }
+  return guards;
+}
+
+/** The world input an action becomes. */
+export function buildInput(actor: Actor, action: ActActionT, extras: ActionExtras): Input {
+  const base = {
+    entityId: actor.entityId,
+    ...(extras.roomId ? { roomId: extras.roomId } : {}),
+    ...(extras.tx ? { tx: extras.tx } : {}),
+    ...(extras.guards ? { guards: extras.guards } : {}),
+  };
+  switch (action.kind) {
+    case "join":
+      return {
+        ...base,
+        kind: "join",
+        actorKind: actor.kind,
+        name: actor.name,
+        ...(action.roomId ? { joinRoomId: action.roomId } : {}),
+      };
+    case "leave":
+      return { ...base, kind: "leave", reason: "disconnect" };
+    case "moveTo":
+      return { ...base, kind: "moveTo", dest: { tx: action.dest.tx, ty: action.dest.ty } };
+    case "moveDir":
+      return { ...base, kind: "moveDir", dx: action.dx, dy: action.dy };
+    case "interact":
+      return {
+        ...base,
+        kind: "interact",
+        targetId: action.targetId,
+        action: action.action,
+        ...(action.params ? { params: action.params } : {}),
+      };
+    case "chat":
+      return { ...base, kind: "chat", channel: action.channel, message: action.message };
+    case "reflect":
+      return {
+        ...base,
+        kind: "reflect",
+        content: action.content,
+        topics: [...action.topics],
+        sources: action.sources.map((s) => ({ roomId: s.roomId, seq: s.seq })),
+        importance: action.importance,
+      };
+  }
+}
+
+/** What the answer needs that the world result does not carry: the rooms' event positions just
+ * before a join (the joiner's cursor) and the room a leaver was in. Absent for a replayed txId. */
+export interface ResultContext {
+  seqBefore: Map<string, number> | undefined;
+  roomBefore: string | undefined;
+}
+
+/** The AIC answer for a world result. A pure function of the stored result, so a replayed txId
+ * produces byte-identical JSON (the `replayed` flag is deliberately not reflected). */
+export function mapResult(
+  action: ActActionT,
+  result: InputResult,
+  extras: ActionExtras,
+  context: ResultContext | undefined,
+): AicResult<ActData> {
+  if (!result.ok) {
+    const { code, message, details } = result.error;
+    return aicError(code, message, details);
+  }
+  const value = result.value;
+  const serverTsMs = result.serverTsMs;
+  switch (value.kind) {
+    case "join":
+      return ok({
+        entityId: value.entityId,
+        roomId: value.roomId,
+        tile: { tx: value.tile.tx, ty: value.tile.ty },
+        cursor: encodeCursor(value.roomId, context?.seqBefore?.get(value.roomId) ?? 0),
+        serverTsMs,
+      });
+    case "leave":
+      return ok({ entityId: value.entityId, roomId: context?.roomBefore ?? extras.roomId ?? "", serverTsMs });
+    case "moveTo":
+      return ok({ applied: value.result === "accepted", serverTsMs, result: value.result });
+    case "moveDir":
+      return ok({ applied: true, serverTsMs });
+    case "interact":
+      return ok({
+        applied: value.outcome.type === "ok" || value.outcome.type === "no_effect",
+        serverTsMs,
+        outcome: { ...value.outcome },
+      });
+    case "chat":
+      return ok({ applied: true, serverTsMs, chatMessageId: value.chatMessageId });
+    case "reflect": {
+      if (action.kind !== "reflect") break;
+      // The answer is built from the request and the stored result only, so a retry is byte-identical.
+      const reflection = {
+        id: value.id,
+        tsMs: serverTsMs,
+        content: action.content,
+        topics: [...action.topics],
+        sources: action.sources.map((s) => encodeCursor(s.roomId, s.seq)),
+        importance: action.importance,
+      };
+      return ok({ reflection, ...(value.evicted ? { evicted: value.evicted } : {}), serverTsMs });
+    }
+  }
+  return aicError("internal", `unexpected world result for ${action.kind}`);
+}

@@ -1,0 +1,229 @@
+// The AIC endpoints as a table: each row is the request and response schemas, what the documents
+// say, and either how the request is answered (a read, with its rate class) or which action it
+// becomes (an action: its rate class is the action kind's, the same at every door). AicService.call
+// serves every row by one path; the router, the OpenAPI document, the remote client and the
+// conformance suite ask `endpointPath` / `endpointAt`. Adding an action endpoint is a row here plus
+// its rule in the world.
+import type * as z from "zod";
+import type { WorldApi } from "../world/types.ts";
+import { ACTION_RATE_CLASS, type ActActionT, type Actor } from "./actions.ts";
+import { decodeEventCursor } from "./cursor.ts";
+import { type AicResult, aicError } from "./errors.ts";
+import type { EventFeed } from "./event-feed.ts";
+import { type HeartbeatDeps, heartbeatAnswer } from "./heartbeat.ts";
+import { chatObserveAnswer, observeAnswer } from "./observe.ts";
+import {
+  ChatObserveRequest,
+  ChatObserveResponseData,
+  ChatSendRequest,
+  ChatSendResponseData,
+  HeartbeatRequest,
+  HeartbeatResponseData,
+  InteractRequest,
+  InteractResponseData,
+  JoinRequest,
+  JoinResponseData,
+  LeaveRequest,
+  LeaveResponseData,
+  MoveToRequest,
+  MoveToResponseData,
+  ObserveRequest,
+  ObserveResponseData,
+  PollEventsRequest,
+  PollEventsResponseData,
+  ReflectRequest,
+  ReflectResponseData,
+} from "./schemas.ts";
+
+/** What a read's answer may use besides its admitted request and actor. */
+export interface ReadContext extends HeartbeatDeps {
+  feed: EventFeed;
+}
+
+type RequestSchema = z.ZodType<{ agentId: string; roomId: string }>;
+
+interface RowText<R extends z.ZodType> {
+  response: R;
+  summary: string;
+  /** The OpenAPI operation's description: what it does and which domain errors it answers. */
+  description: string;
+  /** Where it is served under /aic/v0.1 when not at its name. */
+  path?: string;
+}
+
+export interface ReadRow<S extends RequestSchema = RequestSchema, R extends z.ZodType = z.ZodType>
+  extends RowText<R> {
+  kind: "read";
+  request: S;
+  rateClass: string;
+  /** The same caller sending the same bytes within one tick gets the answer already built. */
+  sameAnswerWithinTick?: boolean;
+  answer(
+    ctx: ReadContext,
+    world: WorldApi,
+    request: z.output<S>,
+    actor: Actor,
+    signal: AbortSignal | undefined,
+  ): AicResult<z.output<R>> | Promise<AicResult<z.output<R>>>;
+}
+
+export interface ActionRow<
+  S extends RequestSchema = RequestSchema,
+  R extends z.ZodType = z.ZodType,
+  K extends ActActionT["kind"] = ActActionT["kind"],
+> extends RowText<R> {
+  kind: "action";
+  request: S;
+  actionKind: K;
+  /** The action an admitted request asks for, or the bad_request its schema could not express. */
+  toAction(request: z.output<S>): Extract<ActActionT, { kind: K }> | AicResult<never>;
+}
+
+export type EndpointRow = ReadRow | ActionRow;
+
+const read = <S extends RequestSchema, R extends z.ZodType>(
+  row: Omit<ReadRow<S, R>, "kind">,
+): ReadRow<S, R> => ({
+  kind: "read",
+  ...row,
+});
+const action = <S extends RequestSchema, R extends z.ZodType, K extends ActActionT["kind"]>(
+  row: Omit<ActionRow<S, R, K>, "kind">,
+): ActionRow<S, R, K> => ({ kind: "action", ...row });
+
+export const ENDPOINTS = {
+  observe: read({
+    request: ObserveRequest,
+    response: ObserveResponseData,
+    summary: "Get a world observation",
+    description:
+      "Self, nearby entities within `radius` world units (nearest first) and room info. Domain errors: agent_not_in_room, not_found.",
+    rateClass: "observe",
+    sameAnswerWithinTick: true,
+    answer: (_ctx, world, request, actor) => observeAnswer(world, request, actor),
+  }),
+  moveTo: action({
+    request: MoveToRequest,
+    response: MoveToResponseData,
+    summary: "Walk to a destination tile",
+    description:
+      "Idempotent by txId. Answered after the tick that applied it. Domain errors: invalid_destination, collision_blocked, agent_not_in_room, conflict (txId reuse with another payload, or a failed `expect` guard).",
+    actionKind: "moveTo",
+    toAction: (request) => ({ kind: "moveTo", dest: request.dest }),
+  }),
+  interact: action({
+    request: InteractRequest,
+    response: InteractResponseData,
+    summary: "Interact with an object",
+    description:
+      "Idempotent by txId. Outcome ok | no_effect | invalid_action | too_far. Domain errors: not_found, agent_not_in_room, conflict.",
+    actionKind: "interact",
+    toAction: (request) => ({
+      kind: "interact",
+      targetId: request.targetId,
+      action: request.action,
+      ...(request.params ? { params: request.params } : {}),
+    }),
+  }),
+  chatSend: action({
+    request: ChatSendRequest,
+    response: ChatSendResponseData,
+    summary: "Send a chat message",
+    description:
+      "Idempotent by txId (a retry never posts twice). Domain errors: agent_not_in_room, conflict.",
+    actionKind: "chat",
+    toAction: (request) => ({ kind: "chat", channel: request.channel, message: request.message }),
+  }),
+  chatObserve: read({
+    request: ChatObserveRequest,
+    response: ChatObserveResponseData,
+    summary: "Get recent chat messages",
+    description: "Messages the agent could perceive within the last windowSec seconds of simulation time.",
+    rateClass: "chatObserve",
+    answer: (_ctx, world, request, actor) => chatObserveAnswer(world, request, actor),
+  }),
+  pollEvents: read({
+    request: PollEventsRequest,
+    response: PollEventsResponseData,
+    summary: "Poll (or long-poll) for events",
+    description:
+      'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends; a long-poll answers one agent at most every 250 ms (one sooner waits out the rest and gets those ticks in one page). An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
+    rateClass: "pollEvents",
+    answer: (ctx, _world, request, actor, signal) => ctx.feed.poll(request, actor, signal),
+  }),
+  join: action({
+    request: JoinRequest,
+    response: JoinResponseData,
+    summary: "Enter a room as the calling agent",
+    description:
+      "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
+    actionKind: "join",
+    toAction: (request) => ({ kind: "join", roomId: request.roomId }),
+  }),
+  leave: action({
+    request: LeaveRequest,
+    response: LeaveResponseData,
+    summary: "Leave the room",
+    description: "Extension: leave the room (presence.leave reason disconnect).",
+    actionKind: "leave",
+    toAction: () => ({ kind: "leave" }),
+  }),
+  heartbeat: read({
+    request: HeartbeatRequest,
+    response: HeartbeatResponseData,
+    summary: "What changed since the last heartbeat, suggestions, and optionally one embedded action",
+    description:
+      "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
+    rateClass: "heartbeat",
+    answer: (ctx, _world, request, actor, signal) => heartbeatAnswer(ctx, request, actor, signal),
+  }),
+  reflect: action({
+    request: ReflectRequest,
+    response: ReflectResponseData,
+    summary: "Store a reflection in the calling agent's own memory",
+    description:
+      "Extension (issue #12): store a reflection (content, topics, source event cursors, importance 0..1) in the calling agent's own memory; an agentId other than the credential's is forbidden. Idempotent by txId like the other actions; applied by the next tick, so it is durable and in snapshots. At most 64 reflections per agent: the answer's `evicted` names the one dropped (lowest importance × recency). Read it back with `memory: N` on heartbeat or observe.",
+    path: "memory/reflect",
+    actionKind: "reflect",
+    toAction: (request) => {
+      const sources = [];
+      for (const [index, cursor] of request.sources.entries()) {
+        const decoded = decodeEventCursor(cursor);
+        if (!decoded.ok || decoded.position.afterSeq < 1) {
+          const reason = decoded.ok ? "it names no event" : decoded.reason;
+          return aicError("bad_request", `invalid sources.${index}: ${reason}`, {
+            field: `sources.${index}`,
+          });
+        }
+        sources.push({ roomId: decoded.position.roomId, seq: decoded.position.afterSeq });
+      }
+      const { content, topics, importance } = request;
+      return { kind: "reflect", content, topics, sources, importance };
+    },
+  }),
+} as const;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** What an endpoint answers with `status: ok`. */
+export type EndpointData<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]["response"]>;
+
+/** The rate class an endpoint's requests take from. */
+export function rateClassOf(name: EndpointName): string {
+  const row: EndpointRow = ENDPOINTS[name];
+  return row.kind === "read" ? row.rateClass : ACTION_RATE_CLASS[row.actionKind];
+}
+
+/** Where an endpoint is served under /aic/v0.1: its name, unless it names its own path. */
+export function endpointPath(name: EndpointName): string {
+  const row: EndpointRow = ENDPOINTS[name];
+  return row.path ?? name;
+}
+
+const ENDPOINT_BY_PATH = new Map(ENDPOINT_NAMES.map((name) => [endpointPath(name), name]));
+
+/** The endpoint served at `path` (relative to /aic/v0.1, no leading slash), if any. */
+export function endpointAt(path: string): EndpointName | undefined {
+  return ENDPOINT_BY_PATH.get(path);
+}

@@ -1,0 +1,189 @@
+// The event feed (PRD 9.3): pages of the events an agent may perceive after a cursor, a long-poll
+// that parks until a tick appends one (pollEvents with waitMs), and the subscription SSE reads from.
+import type { WorldRuntime } from "../runtime/world-runtime.ts";
+import type { WorldEvent } from "../world/types.ts";
+import type { AicClock } from "./action-path.ts";
+import type { Actor } from "./actions.ts";
+import { notInRoom } from "./admission.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { type AicResult, aicError, ok } from "./errors.ts";
+import { envelopeOf } from "./event-envelope.ts";
+import type { EventEnvelopeT, EventStreamQueryT, PollEventsRequestT, PollEventsResponse } from "./schemas.ts";
+
+/** A long-poll answers one agent at most this often: a poll that comes back sooner waits out the
+ * rest (within its waitMs) and gets those ticks' events in one page. In a crowd there is an event for
+ * everyone nearly every tick, so without it every long-polling agent became a loop at the speed of
+ * its round trip (~6 requests a second each at 1,000 participants, the gateway's thread full of them).
+ * The same pace as the default pollEvents rate (4/s), as waiting instead of refusals. */
+export const LONG_POLL_MIN_INTERVAL_MS = 250;
+
+/** How many events one SSE read takes at most (the PollEvents maximum). */
+const STREAM_PAGE_LIMIT = 200;
+
+/** The event subscription behind SSE: reads continue from where the last read ended. */
+export interface EventSubscription {
+  readonly roomId: string;
+  readonly cursor: string;
+  next(waitMs: number, signal?: AbortSignal): Promise<AicResult<PollEventsResponse>>;
+}
+
+interface ReadOptions {
+  limit: number;
+  waitMs: number;
+  signal: AbortSignal | undefined;
+}
+
+export class EventFeed {
+  private readonly runtime: WorldRuntime;
+  private readonly clock: AicClock;
+  /** When each agent's last long-poll was answered (LONG_POLL_MIN_INTERVAL_MS); one entry per agent. */
+  private readonly lastLongPollAt = new Map<string, number>();
+
+  constructor(runtime: WorldRuntime, clock: AicClock) {
+    this.runtime = runtime;
+    this.clock = clock;
+  }
+
+  /** `POST /pollEvents`, admitted. */
+  poll(
+    request: PollEventsRequestT,
+    actor: Actor,
+    signal: AbortSignal | undefined,
+  ): Promise<AicResult<PollEventsResponse>> {
+    const position = decodeCursor(request.sinceCursor, request.roomId);
+    if (!position.ok) {
+      return Promise.resolve(
+        aicError("bad_request", `invalid sinceCursor: ${position.reason}`, { field: "sinceCursor" }),
+      );
+    }
+    return this.read(actor.entityId, request.agentId, request.roomId, position.position.afterSeq, {
+      limit: request.limit,
+      waitMs: request.waitMs,
+      signal,
+    });
+  }
+
+  /** `GET /events/stream`, admitted: a subscription from `sinceCursor`, or from the room's latest event. */
+  subscribe(request: EventStreamQueryT, actor: Actor): AicResult<EventSubscription> {
+    const world = this.runtime.world;
+    const self = world.getEntity(actor.entityId);
+    if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
+    let afterSeq = world.latestSeq(request.roomId);
+    if (request.sinceCursor !== undefined) {
+      const position = decodeCursor(request.sinceCursor, request.roomId);
+      if (!position.ok)
+        return aicError("bad_request", `invalid cursor: ${position.reason}`, { field: "sinceCursor" });
+      afterSeq = position.position.afterSeq;
+    }
+    const feed = this;
+    const roomId = request.roomId;
+    return ok({
+      roomId,
+      get cursor() {
+        return encodeCursor(roomId, afterSeq);
+      },
+      async next(waitMs, signal) {
+        const result = await feed.read(actor.entityId, request.agentId, roomId, afterSeq, {
+          limit: STREAM_PAGE_LIMIT,
+          waitMs,
+          signal,
+        });
+        if (result.status === "ok") {
+          const position = decodeCursor(result.data.nextCursor, roomId);
+          if (position.ok) afterSeq = position.position.afterSeq;
+        }
+        return result;
+      },
+    });
+  }
+
+  private read(
+    entityId: string,
+    agentId: string,
+    roomId: string,
+    afterSeq: number,
+    options: ReadOptions,
+  ): Promise<AicResult<PollEventsResponse>> {
+    const self = this.runtime.world.getEntity(entityId);
+    if (!self || self.roomId !== roomId) return Promise.resolve(notInRoom(agentId, roomId));
+    const first = this.page(entityId, roomId, afterSeq, options.limit);
+    if (first.status === "error" || options.waitMs <= 0 || options.signal?.aborted) {
+      return Promise.resolve(first);
+    }
+    const startedAt = this.clock.nowMs();
+    const last = this.lastLongPollAt.get(agentId);
+    const holdMs =
+      last === undefined ? 0 : Math.min(last + LONG_POLL_MIN_INTERVAL_MS - startedAt, options.waitMs);
+    if (first.data.events.length > 0 && holdMs <= 0) {
+      this.lastLongPollAt.set(agentId, startedAt);
+      return Promise.resolve(first);
+    }
+    // Park until a tick appends an event this agent may see (and its interval since the last answer
+    // has passed), waitMs passes, or the caller goes away.
+    return new Promise((resolve) => {
+      let settled = false;
+      let hold: unknown;
+      const finish = (answer: AicResult<PollEventsResponse>) => {
+        if (settled) return;
+        settled = true;
+        unsubscribe();
+        this.clock.clearTimeout(timer);
+        if (hold !== undefined) this.clock.clearTimeout(hold);
+        options.signal?.removeEventListener("abort", onAbort);
+        this.lastLongPollAt.set(agentId, this.clock.nowMs());
+        resolve(answer);
+      };
+      const answerNow = () => finish(this.page(entityId, roomId, afterSeq, options.limit));
+      const onAbort = answerNow;
+      /** Events are there: answer now, or once the agent's interval has passed. */
+      const ready = () => {
+        const wait = startedAt + holdMs - this.clock.nowMs();
+        if (wait <= 0) answerNow();
+        else hold ??= this.clock.setTimeout(answerNow, wait);
+      };
+      const unsubscribe = this.runtime.onTick((info) => {
+        if (hold !== undefined) return;
+        if (!info.events.some((event: WorldEvent) => event.roomId === roomId && event.seq > afterSeq)) return;
+        const page = this.page(entityId, roomId, afterSeq, options.limit);
+        if (page.status === "error") finish(page);
+        else if (page.data.events.length > 0) ready();
+      });
+      const timer = this.clock.setTimeout(onAbort, options.waitMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (first.data.events.length > 0) ready();
+    });
+  }
+
+  private page(
+    entityId: string,
+    roomId: string,
+    afterSeq: number,
+    limit: number,
+  ): AicResult<PollEventsResponse> {
+    const world = this.runtime.world;
+    const latest = world.latestSeq(roomId);
+    if (afterSeq > latest) {
+      // A position this world never reached: the cursor comes from a timeline the operator rolled
+      // back (restore). Continuing from it would silently skip the events that reuse its numbers.
+      return aicError("conflict", "sinceCursor is ahead of this room's event log (the world was restored)", {
+        reason: "cursor_expired",
+        nextCursor: encodeCursor(roomId, latest),
+        droppedCount: 0,
+      });
+    }
+    const page = world.eventsFor(entityId, roomId, afterSeq, limit);
+    if (page.expired) {
+      return aicError(
+        "conflict",
+        "sinceCursor is older than the retained event window; events were dropped",
+        {
+          reason: "cursor_expired",
+          nextCursor: encodeCursor(roomId, Math.max(0, page.expired.oldestRetainedSeq - 1)),
+          droppedCount: page.expired.droppedCount,
+        },
+      );
+    }
+    const events: EventEnvelopeT[] = page.events.map(envelopeOf);
+    return ok({ events, nextCursor: encodeCursor(roomId, page.nextSeq), serverTsMs: world.serverTsMs });
+  }
+}
