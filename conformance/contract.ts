@@ -169,6 +169,17 @@ export function contractCases(
     c("reflect", "a topic with a space", "bad_request", reflect({ topics: ["two words"] })),
     c("reflect", "an unknown key", "bad_request", reflect({ mood: "pensive" })),
     c("reflect", "without importance", "bad_request", { ...reflect({}), importance: undefined }),
+    c("approach", "an object of the room", "pass", {
+      ...base,
+      txId: tx("approach"),
+      targetId: "obj_sign_welcome",
+    }),
+    c("approach", "a targetId that is no entity id", "bad_request", {
+      ...base,
+      txId: tx("approach_bad"),
+      targetId: "the sign",
+    }),
+    c("approach", "without targetId", "bad_request", { ...base, txId: tx("approach_none") }),
   ];
 }
 

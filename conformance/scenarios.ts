@@ -3,7 +3,10 @@
 // stepped tick by tick) or a live server over HTTP. Each scenario returns a normalised trace (PRD 10.2
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
 // compared with a golden file.
+import type * as z from "zod";
+import { ENDPOINTS } from "../src/aic/endpoints.ts";
 import { generatedAic } from "../src/aic/schema-check.ts";
+import { aicRegistry } from "../src/aic/schemas.ts";
 import type { Human } from "./human.ts";
 
 export type AicAnswer =
@@ -32,18 +35,11 @@ export interface ScenarioAgents {
 
 export type TraceEntry = Record<string, unknown>;
 
-const DATA_DEF: Record<string, string> = {
-  observe: "ObserveResponseData",
-  moveTo: "MoveToResponseData",
-  interact: "InteractResponseData",
-  chatSend: "ChatSendResponseData",
-  chatObserve: "ChatObserveResponseData",
-  pollEvents: "PollEventsResponseData",
-  join: "JoinResponseData",
-  leave: "LeaveResponseData",
-  heartbeat: "HeartbeatResponseData",
-  reflect: "ReflectResponseData",
-};
+/** The `$defs` name of an endpoint's answer data, from the contract's own table. */
+function dataDef(endpoint: string): string | undefined {
+  const row = (ENDPOINTS as Record<string, { response: z.ZodType } | undefined>)[endpoint];
+  return row ? aicRegistry.get(row.response)?.id : undefined;
+}
 
 export class ScenarioFailure extends Error {}
 
@@ -54,8 +50,10 @@ export function checkAnswer(endpoint: string, answer: unknown): string | undefin
   if (!wrapper.valid) return `${endpoint}: answer is not the result wrapper: ${wrapper.errors}`;
   const ok = answer as { status: string; data?: unknown };
   if (ok.status === "ok") {
-    const data = generatedAic(DATA_DEF[endpoint]!, ok.data);
-    if (!data.valid) return `${endpoint}: data does not match ${DATA_DEF[endpoint]}: ${data.errors}`;
+    const def = dataDef(endpoint);
+    if (!def) return `${endpoint}: not an endpoint of the contract`;
+    const data = generatedAic(def, ok.data);
+    if (!data.valid) return `${endpoint}: data does not match ${def}: ${data.errors}`;
   }
   return undefined;
 }

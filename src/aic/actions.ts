@@ -8,6 +8,7 @@ import type { Guard, Input, InputResult } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import type {
+  ApproachResponse,
   ExpectT,
   InteractResponse,
   JoinResponse,
@@ -32,6 +33,7 @@ export type ActActionT =
   | { kind: "join"; roomId?: string }
   | { kind: "leave" }
   | { kind: "moveTo"; dest: TileCoordT; roomId?: string }
+  | { kind: "approach"; targetId: string }
   | { kind: "moveDir"; dx: number; dy: number }
   | { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> }
   | { kind: "chat"; channel: "proximity" | "global"; message: string }
@@ -48,6 +50,7 @@ export type ActData =
   | JoinResponse
   | LeaveResponse
   | { applied: boolean; serverTsMs: number; result: "accepted" | "rejected" | "no_op" }
+  | Omit<ApproachResponse, "txId">
   | { applied: boolean; serverTsMs: number }
   | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
   | { applied: boolean; serverTsMs: number; chatMessageId: string }
@@ -59,6 +62,7 @@ export const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
   join: "session",
   leave: "session",
   moveTo: "action",
+  approach: "action",
   interact: "action",
   moveDir: "moveDir",
   chat: "chatSend",
@@ -131,6 +135,8 @@ export function buildInput(actor: Actor, action: ActActionT, extras: ActionExtra
       return { ...base, kind: "leave", reason: "disconnect" };
     case "moveTo":
       return { ...base, kind: "moveTo", dest: { tx: action.dest.tx, ty: action.dest.ty } };
+    case "approach":
+      return { ...base, kind: "approach", targetId: action.targetId };
     case "moveDir":
       return { ...base, kind: "moveDir", dx: action.dx, dy: action.dy };
     case "interact":
@@ -189,6 +195,15 @@ export function mapResult(
       return ok({ entityId: value.entityId, roomId: context?.roomBefore ?? extras.roomId ?? "", serverTsMs });
     case "moveTo":
       return ok({ applied: value.result === "accepted", serverTsMs, result: value.result });
+    case "approach":
+      if (action.kind !== "approach") break;
+      return ok({
+        applied: value.result === "accepted",
+        serverTsMs,
+        result: value.result,
+        targetId: action.targetId,
+        dest: { tx: value.dest.tx, ty: value.dest.ty },
+      });
     case "moveDir":
       return ok({ applied: true, serverTsMs });
     case "interact":

@@ -13,6 +13,8 @@ import type { EventFeed } from "./event-feed.ts";
 import { type HeartbeatDeps, heartbeatAnswer } from "./heartbeat.ts";
 import { chatObserveAnswer, observeAnswer } from "./observe.ts";
 import {
+  ApproachRequest,
+  ApproachResponseData,
   ChatObserveRequest,
   ChatObserveResponseData,
   ChatSendRequest,
@@ -110,6 +112,15 @@ export const ENDPOINTS = {
       "Idempotent by txId. Answered after the tick that applied it. Domain errors: invalid_destination, collision_blocked, agent_not_in_room, conflict (txId reuse with another payload, or a failed `expect` guard).",
     actionKind: "moveTo",
     toAction: (request) => ({ kind: "moveTo", dest: request.dest }),
+  }),
+  approach: action({
+    request: ApproachRequest,
+    response: ApproachResponseData,
+    summary: "Walk into reach of an object",
+    description:
+      "Extension (issue #29): walk to the reachable tile nearest by walking from which `targetId` can be used, then interact with it. Idempotent by txId; answered after the tick that applied it, with `dest`. Domain errors: not_found (no such object in the room), collision_blocked (it cannot be reached), agent_not_in_room, conflict.",
+    actionKind: "approach",
+    toAction: (request) => ({ kind: "approach", targetId: request.targetId }),
   }),
   interact: action({
     request: InteractRequest,

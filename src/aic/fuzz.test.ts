@@ -11,6 +11,7 @@ const A = "agent_helper";
 const VALID: Record<EndpointName, Record<string, unknown>> = {
   observe: { agentId: A, roomId: "lobby", radius: 100, detail: "full" },
   moveTo: { agentId: A, roomId: "lobby", txId: "tx_fuzz_base_1", dest: { tx: 22, ty: 14 } },
+  approach: { agentId: A, roomId: "lobby", txId: "tx_fuzz_approach", targetId: "obj_sign_welcome" },
   interact: {
     agentId: A,
     roomId: "lobby",

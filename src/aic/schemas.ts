@@ -17,7 +17,7 @@ import { EVENT_TYPES, SIGNAL_KINDS } from "../world/types.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
 import { refineText } from "./text.ts";
 
-export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, ROOM_ID_PATTERN };
+export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, MEMORY_LIMITS, ROOM_ID_PATTERN };
 
 /** Every named schema, keyed by its `$defs` name in the generated documents. */
 export const aicRegistry = z.registry<{ id: string; description?: string; maxProperties?: number }>();
@@ -263,6 +263,31 @@ export const InteractRequest = named(
 export const InteractResponseData = named(
   "InteractResponseData",
   z.strictObject({ txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, outcome: InteractOutcome }),
+);
+
+// ---- approach (extension, issue #29) ----------------------------------------------------------
+export const ApproachRequest = named(
+  "ApproachRequest",
+  request({
+    agentId: IdAgent,
+    roomId: IdRoom,
+    txId: IdTx,
+    targetId: IdEntity,
+    expect: Expect.optional(),
+  }),
+  "Walk into reach of an object: to the reachable tile nearest by walking from which it can be used (objects often sit in or against walls), then interact.",
+);
+export const ApproachResponseData = named(
+  "ApproachResponseData",
+  z.strictObject({
+    txId: IdTx,
+    applied: z.boolean(),
+    serverTsMs: TsMs,
+    result: z.enum(["accepted", "no_op"]),
+    targetId: IdEntity,
+    dest: TileCoord,
+  }),
+  "`dest` is where the walk ends; `no_op` when the object is already within reach.",
 );
 
 // ---- chat -----------------------------------------------------------------------------------
@@ -653,6 +678,8 @@ export type ObserveRequestT = z.infer<typeof ObserveRequest>;
 export type ObserveResponse = z.infer<typeof ObserveResponseData>;
 export type MoveToRequestT = z.infer<typeof MoveToRequest>;
 export type MoveToResponse = z.infer<typeof MoveToResponseData>;
+export type ApproachRequestT = z.infer<typeof ApproachRequest>;
+export type ApproachResponse = z.infer<typeof ApproachResponseData>;
 export type InteractRequestT = z.infer<typeof InteractRequest>;
 export type InteractResponse = z.infer<typeof InteractResponseData>;
 export type ChatSendRequestT = z.infer<typeof ChatSendRequest>;

@@ -278,6 +278,30 @@ describe("AicService with the real lobby world", () => {
     expect(JSON.stringify(await p1)).toBe(JSON.stringify(await p2));
   });
 
+  it("approach: the world's walk into reach, at the agent door too (idempotent, schema-valid, typed refusals)", async () => {
+    const env = await createTestEnv();
+    const s = env.service;
+    await env.join(A);
+    const body = { agentId: A, roomId: room, txId: "tx_approach_sign", targetId: "obj_sign_welcome" };
+    const walked = await env.tick(s.call("approach", A, body));
+    expect(checkResponse("ApproachResponseData", walked, { oracle: false })).toEqual([]);
+    if (walked.status !== "ok") throw new Error(JSON.stringify(walked));
+    expect(walked.data).toMatchObject({ txId: body.txId, targetId: "obj_sign_welcome", applied: true });
+    ticks(env, 200);
+    expect(env.world.getEntity("agt_agent_helper")?.tile).toEqual(walked.data.dest);
+    expect(JSON.stringify(await s.call("approach", A, body))).toBe(JSON.stringify(walked));
+    const read = await env.tick(s.call("interact", A, { ...body, txId: "tx_approach_read", action: "read" }));
+    expect(read).toMatchObject({ status: "ok", data: { outcome: { type: "ok" } } });
+    const nope = await env.tick(
+      s.call("approach", A, { ...body, txId: "tx_approach_nope", targetId: "obj_nope" }),
+    );
+    expect(nope).toMatchObject({ status: "error", error: { code: "not_found", retryable: false } });
+    const elsewhere = await env.tick(
+      s.call("approach", A, { ...body, txId: "tx_approach_room", roomId: "garden" }),
+    );
+    expect(elsewhere).toMatchObject({ status: "error", error: { code: "agent_not_in_room" } });
+  });
+
   it("idempotent results survive snapshot/restore (sim-time retention)", async () => {
     const env = await createTestEnv();
     await env.join(A);

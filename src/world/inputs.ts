@@ -122,6 +122,10 @@ export function checkInput(input: unknown): WorldError | undefined {
         ? undefined
         : bad("dest must be {tx, ty} integers");
     }
+    case "approach":
+      return typeof i.targetId === "string" && i.targetId.length > 0
+        ? undefined
+        : bad("targetId must be a string");
     case "moveDir":
       return isInt(i.dx) && isInt(i.dy) && Math.abs(i.dx) <= 1 && Math.abs(i.dy) <= 1
         ? undefined

@@ -67,4 +67,29 @@ describe("bundled lobby world", () => {
     expect(use.ok).toBe(true);
     expect(world.getEntity("agt_helper")).toMatchObject({ roomId: "garden", tile: { tx: 2, ty: 16 } });
   });
+
+  it("approach walks into reach of a door in a wall, then the door opens; an unknown object is not_found", () => {
+    const world = World.create(def);
+    one(world, join("agt_walker"));
+    walkTo(world, "agt_walker", 30, 12);
+    const door = def.rooms.lobby!.objects.find((o) => o.id === "obj_door_meeting")!;
+    const approached = one(world, { kind: "approach", entityId: "agt_walker", targetId: door.id });
+    if (!approached.ok || approached.value.kind !== "approach") throw new Error(JSON.stringify(approached));
+    const { dest } = approached.value;
+    expect(approached.value.result).toBe("accepted");
+    expect(world.isBlocked("lobby", dest)).toBe(false);
+    expect(Math.hypot(dest.tx - door.tile.tx, dest.ty - door.tile.ty)).toBeLessThanOrEqual(
+      def.interactRangeTiles,
+    );
+    for (let i = 0; i < 400 && world.getEntity("agt_walker")!.speed !== 0; i++) world.step([]);
+    expect(world.getEntity("agt_walker")!.tile).toEqual(dest);
+    const again = one(world, { kind: "approach", entityId: "agt_walker", targetId: door.id });
+    expect(again).toMatchObject({ ok: true, value: { kind: "approach", result: "no_op", dest } });
+    const open = one(world, { kind: "interact", entityId: "agt_walker", targetId: door.id, action: "open" });
+    expect(open).toMatchObject({ ok: true, value: { outcome: { type: "ok" } } });
+    expect(one(world, { kind: "approach", entityId: "agt_walker", targetId: "obj_nope" })).toMatchObject({
+      ok: false,
+      error: { code: "not_found" },
+    });
+  });
 });

@@ -164,6 +164,9 @@ export type Input =
     })
   | (InputBase & { kind: "leave"; reason: "disconnect" | "kicked" | "room_closed" })
   | (InputBase & { kind: "moveTo"; dest: TileCoord })
+  /** Walk into reach of an object: to the reachable tile nearest by walking from which it can be
+   * used (approach.ts), then a move there like moveTo. */
+  | (InputBase & { kind: "approach"; targetId: string })
   /** Held-direction movement (WASD): dx, dy in {-1, 0, 1}; (0, 0) stops. Replaces any path. */
   | (InputBase & { kind: "moveDir"; dx: number; dy: number })
   | (InputBase & { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> })
@@ -202,6 +205,7 @@ export type InputValue =
   | { kind: "join"; entityId: string; roomId: string; tile: TileCoord }
   | { kind: "leave"; entityId: string }
   | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }
+  | { kind: "approach"; result: "accepted" | "no_op"; pathLength: number; dest: TileCoord }
   | { kind: "moveDir" }
   | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
   | { kind: "chat"; chatMessageId: string }

@@ -1,6 +1,7 @@
 // The authoritative simulation. Deterministic: the same definition and the same inputs per tick give
 // the same events, results and snapshot hash, in any process. No I/O, clocks or timers here.
 import { type Actor, compareIds, NO_PATH } from "./actor.ts";
+import { approachTile } from "./approach.ts";
 import { bodyOverlapsTile, moveWithCollision } from "./collision.ts";
 import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
@@ -300,6 +301,8 @@ export class World implements WorldApi {
       }
       case "moveTo":
         return this.applyMoveTo(input.entityId, input.dest);
+      case "approach":
+        return this.applyApproach(input.entityId, input.targetId);
       case "moveDir": {
         const actor = this.actors.get(input.entityId);
         if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
@@ -502,6 +505,26 @@ export class World implements WorldApi {
     this.remember(actor.id, "moved", `set off for (${dest.tx}, ${dest.ty})`);
     this.signal(actor, "move");
     return { ok: true, value: { kind: "moveTo", result: "accepted", pathLength: path.length - 1 } };
+  }
+
+  /** Where an object can be used from is the world's to say (objects sit in or against walls, so the
+   * tile below one is often blocked): the approach tile over the room's current grid, then a move. */
+  private applyApproach(entityId: string, targetId: string): Outcome {
+    const actor = this.actors.get(entityId);
+    if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
+    const obj = this.objects.get(targetId);
+    if (!obj || obj.def.roomId !== actor.roomId)
+      return fail("not_found", `no object "${targetId}" in this room`);
+    const room = this.rooms.get(actor.roomId)!;
+    const from = { tx: actor.tx, ty: actor.ty };
+    const dest = approachTile(room, from, obj.def.tile, this.definition.interactRangeTiles);
+    if (!dest) return fail("collision_blocked", `${obj.def.name} cannot be reached from here`);
+    const moved = this.applyMoveTo(entityId, dest);
+    if (!moved.ok || moved.value.kind !== "moveTo") return moved;
+    return {
+      ok: true,
+      value: { kind: "approach", result: moved.value.result, pathLength: moved.value.pathLength, dest },
+    };
   }
 
   private stop(actor: Actor): void {

@@ -5,8 +5,7 @@ import type { WebSocket } from "ws";
 import type { AicResult } from "../../aic/errors.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import type { WorldReads } from "../../aic/reads.ts";
-import type { ActActionT, Actor, AicService } from "../../aic/service.ts";
-import { approachDestination } from "./object-approach.ts";
+import type { ActActionT, AicService } from "../../aic/service.ts";
 import { type ClientMessageT, MAX_FRAME_BYTES, parseClientMessage, type ServerMessage } from "./protocol.ts";
 import type { RoomHooks } from "./room-hooks.ts";
 import { type Connection, randomToken } from "./session.ts";
@@ -26,7 +25,7 @@ export interface ConnectionDeps {
 
 type ActionMessage = Extract<
   ClientMessageT,
-  { type: "move_intent" | "click_to_move" | "chat_send" | "interact" }
+  { type: "move_intent" | "click_to_move" | "chat_send" | "interact" | "approach" }
 >;
 
 /** The action a client message asks for: a field-for-field mapping, no second validation. */
@@ -40,6 +39,8 @@ export function actionOf(msg: ActionMessage): ActActionT {
       return { kind: "chat", channel: msg.channel, message: msg.message };
     case "interact":
       return { kind: "interact", targetId: msg.targetId, action: msg.action };
+    case "approach":
+      return { kind: "approach", targetId: msg.targetId };
   }
 }
 
@@ -53,7 +54,12 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
   function report(ws: WebSocket, result: AicResult<unknown>, forType: ClientMessageT["type"]): void {
     if (result.status === "error") {
       sendError(ws, result.error.code, result.error.message, result.error.retryable, forType);
-    } else if (forType === "interact" || forType === "chat_send" || forType === "click_to_move") {
+    } else if (
+      forType === "interact" ||
+      forType === "chat_send" ||
+      forType === "click_to_move" ||
+      forType === "approach"
+    ) {
       send(ws, { type: "result", for: forType, data: result.data as Record<string, unknown> });
     }
   }
@@ -68,22 +74,7 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
     if (msg.type === "join") return hooks.onJoin(ws, conn, msg);
     const session = conn.session;
     if (!session) return sendError(ws, "agent_not_in_room", "send join first", false, msg.type);
-    if (msg.type === "approach") return approach(ws, session.actor, msg.targetId);
     report(ws, await service.act(session.actor, actionOf(msg)), msg.type);
-  }
-
-  /** Walk to a reachable tile from which the object can be used (see object-approach.ts); the walk
-   * itself is an ordinary moveTo action. */
-  async function approach(ws: WebSocket, actor: Actor, targetId: string): Promise<void> {
-    const to = approachDestination(reads, actor.entityId, targetId);
-    if (!to.ok) return sendError(ws, to.code, to.message, false, "approach");
-    const moved = await service.act(actor, { kind: "moveTo", dest: to.dest });
-    if (moved.status === "error") return report(ws, moved, "approach");
-    send(ws, {
-      type: "result",
-      for: "approach",
-      data: { ...(moved.data as Record<string, unknown>), targetId, dest: to.dest },
-    });
   }
 
   return (ws) => {
