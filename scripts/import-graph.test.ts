@@ -36,9 +36,12 @@ describe("import graph", () => {
     expect(layerViolations(graph)).toEqual([]);
   });
 
-  it("the world imports nothing outside itself; adapters reach the world's state only as types", () => {
+  it("the world imports nothing outside itself; adapters reach it only through src/aic", () => {
     expect(graph.folders.get("src/world")).toBeUndefined();
-    expect(graph.folders.get("src/tools")?.has("src/runtime")).toBeFalsy();
+    for (const adapter of ["src/http", "src/tools", "src/hooks"]) {
+      expect(graph.folders.get(adapter)?.has("src/world"), adapter).toBeFalsy();
+      expect(graph.folders.get(adapter)?.has("src/runtime"), adapter).toBeFalsy();
+    }
     expect(graph.folders.get("src/hooks")?.has("src/aic")).toBeFalsy();
   });
 });
@@ -72,18 +75,20 @@ describe("the checks catch what they are for", () => {
     ).toEqual([]);
   });
 
-  it("flags an upward import and a sideways one between adapters", () => {
+  it("flags an upward import, a sideways one between adapters, and an adapter reaching past the contract", () => {
     const graph: ImportGraph = {
       files: new Map([
         ["src/runtime/host.ts", new Set(["src/aic/service.ts"])],
         ["src/tools/backend.ts", new Set(["src/http/routes.ts"])],
         ["src/aic/service.ts", new Set(["src/runtime/world-runtime.ts"])],
+        ["src/http/humans/view.ts", new Set(["src/world/types.ts", "src/aic/reads.ts"])],
       ]),
       folders: new Map(),
     };
     expect(layerViolations(graph)).toEqual([
       "src/runtime/host.ts -> src/aic/service.ts (src/runtime may not import src/aic)",
       "src/tools/backend.ts -> src/http/routes.ts (src/tools may not import src/http)",
+      "src/http/humans/view.ts -> src/world/types.ts (src/http reaches the world only through src/aic)",
     ]);
   });
 

@@ -6,6 +6,8 @@
 //   world (pure) <- runtime (tick host, persistence) <- aic (the contract), config
 //   <- adapters: http, tools, hooks <- plugin (wiring), conformance (a client, may host a web
 //   surface in-process), web (client) <- index.ts
+// The adapters import only the contract and the config (ADAPTER_REACH): the world and the tick host
+// are below the contract, and an adapter that read them would be a second door.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -21,6 +23,14 @@ export const LAYERS: Record<string, number> = {
   "src/plugin": 4,
   "web/client": 4,
   "index.ts": 5,
+};
+
+/** The adapters reach the world only through the contract (reads included): besides their own
+ * folder they import these layers and nothing lower. */
+export const ADAPTER_REACH: Record<string, readonly string[]> = {
+  "src/http": ["src/aic", "src/config"],
+  "src/tools": ["src/aic", "src/config"],
+  "src/hooks": ["src/config"],
 };
 
 const ROOTS = ["index.ts", "src", "conformance", "web/client"];
@@ -146,6 +156,8 @@ export function layerViolations(graph: ImportGraph): string[] {
       if (fromLayer === toLayer) continue;
       if (LAYERS[toLayer]! >= LAYERS[fromLayer]!) {
         problems.push(`${file} -> ${target} (${fromLayer} may not import ${toLayer})`);
+      } else if (ADAPTER_REACH[fromLayer] && !ADAPTER_REACH[fromLayer].includes(toLayer)) {
+        problems.push(`${file} -> ${target} (${fromLayer} reaches the world only through src/aic)`);
       }
     }
   }

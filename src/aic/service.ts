@@ -4,6 +4,7 @@
 // takes a human's action down the same action path. What adapters may read is `reads`.
 import type * as z from "zod";
 import type { WorldRuntime } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 import type { WorldApi } from "../world/types.ts";
 import { ActionPath, type AicClock, realClock } from "./action-path.ts";
 import {
@@ -103,6 +104,11 @@ export class AicService {
   /** Whether the world is ticking, so an action would be applied. */
   get running(): boolean {
     return this.runtime.running;
+  }
+
+  /** The room an agent is in now, if it is in one. */
+  roomOf(agentId: string): string | undefined {
+    return this.reads.getEntity(agentEntityId(agentId))?.roomId;
   }
 
   /** `GET /status`: public liveness (no caller needed). When the service is not running, the plugin

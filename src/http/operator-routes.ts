@@ -9,8 +9,7 @@
 //   POST /openclawworld/admin/checkpoints/<label>/restore  restore one
 //   POST /openclawworld/admin/load  <snapshot JSON>        restore a snapshot (same world only)
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
-import { sendJson } from "./respond.ts";
+import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
 export const OPERATOR_ROUTE = "/openclawworld/admin";
 
@@ -65,7 +64,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export function operatorRouteHandler(live: () => OperatorActions | undefined, logger: RuntimeLogger) {
+export function operatorRouteHandler(live: () => OperatorActions | undefined, logger: RouteLogger) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const method = req.method ?? "GET";
     let route: string;

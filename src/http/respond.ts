@@ -1,4 +1,17 @@
+// What every route of this adapter shares: the JSON answer, the logger it reports failures to, and
+// how a failure is described in that log.
 import type { ServerResponse } from "node:http";
+
+export interface RouteLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A thrown value as log text. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 export function sendJson(
   res: ServerResponse,

@@ -5,8 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { aicError } from "../aic/errors.ts";
-import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
-import { sendJson } from "./respond.ts";
+import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
 /** The AIC HTTP adapter as the routes see it. */
 export interface AicHttpSurface {
@@ -57,10 +56,7 @@ function pathOf(req: IncomingMessage): string {
   }
 }
 
-function guarded(
-  logger: RuntimeLogger,
-  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-) {
+function guarded(logger: RouteLogger, handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     try {
       await handler(req, res);
@@ -77,7 +73,7 @@ function guarded(
 }
 
 /** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). */
-export function aicRouteHandler(live: LiveSurfaces, logger: RuntimeLogger) {
+export function aicRouteHandler(live: LiveSurfaces, logger: RouteLogger) {
   return guarded(logger, async (req, res) => {
     const host = live();
     if (!host?.aicHttp) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
@@ -86,7 +82,7 @@ export function aicRouteHandler(live: LiveSurfaces, logger: RuntimeLogger) {
 }
 
 /** `/world/...`: the status API (`status` answers it), the web client and its WebSocket. */
-export function worldRouteHandler(live: LiveSurfaces, status: () => unknown, logger: RuntimeLogger) {
+export function worldRouteHandler(live: LiveSurfaces, status: () => unknown, logger: RouteLogger) {
   return guarded(logger, async (req, res) => {
     const path = pathOf(req);
     if (path === "/world/api/status") {
@@ -126,7 +122,7 @@ async function serveMetrics(
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-export function worldUpgradeHandler(live: LiveSurfaces, logger: RuntimeLogger) {
+export function worldUpgradeHandler(live: LiveSurfaces, logger: RouteLogger) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
       const host = live();

@@ -304,6 +304,27 @@ describe("tools in-process", () => {
     expect(res.content[0]!.text).toContain(String(sign.props.text));
   });
 
+  it("ocw_move_to with targetId walks into reach of an object (the world's approach), then ocw_interact uses it", async () => {
+    const world = activeHost()!.runtime.world;
+    const door = world.definition.rooms.lobby!.objects.find((o) => o.id === "obj_door_meeting")!;
+    await run("ocw_observe", {}, { agentId: "opener" });
+    const moved = await run("ocw_move_to", { targetId: door.id }, { agentId: "opener" });
+    const dest = (moved.details as { dest: { tx: number; ty: number } }).dest;
+    expect(moved.details).toMatchObject({ targetId: door.id, applied: true, result: "accepted" });
+    expect(world.isBlocked("lobby", dest)).toBe(false);
+    for (let i = 0; i < 400; i++) {
+      const t = world.getEntity("agt_opener")!.tile;
+      if (t.tx === dest.tx && t.ty === dest.ty) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const used = await run("ocw_interact", { targetId: door.id, action: "open" }, { agentId: "opener" });
+    expect(used.details).toMatchObject({ outcome: { type: "ok" } });
+    await expect(
+      run("ocw_move_to", { targetId: door.id, tx: 1, ty: 1 }, { agentId: "opener" }),
+    ).rejects.toThrow(/bad_request: invalid arguments: give either targetId or tx and ty/);
+    await expect(run("ocw_move_to", { tx: 1 }, { agentId: "opener" })).rejects.toThrow(/give tx and ty/);
+  });
+
   it("honours the AbortSignal and the tool timeout", async () => {
     await run("ocw_observe", {}, { agentId: "waiter" });
     await run("ocw_poll_events", {}, { agentId: "waiter" });

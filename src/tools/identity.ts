@@ -1,6 +1,6 @@
 // Who a tool call acts as: the OpenClaw agent running the tool is the world agent `agt_<agentId>`.
 import { createHash } from "node:crypto";
-import { AGENT_ID_PATTERN } from "../world/ids.ts";
+import { AGENT_ID_PATTERN } from "../aic/schemas.ts";
 
 /** OpenClaw agent ids are usually already valid AIC agent ids; anything else is made valid, stably. */
 export function worldAgentId(openclawAgentId: string | undefined, fallback = "main"): string {

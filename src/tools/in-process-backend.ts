@@ -2,7 +2,6 @@
 // because the world service may start, stop or restart after the tools are registered.
 import { aicError } from "../aic/errors.ts";
 import type { AicService } from "../aic/service.ts";
-import { agentEntityId } from "../world/ids.ts";
 import type { AicBackend } from "./backend.ts";
 
 const NOT_RUNNING = aicError("room_not_ready", "the world service is not running in this gateway");
@@ -17,7 +16,7 @@ export function inProcessBackend(live: () => AicService | undefined): AicBackend
       return aic.call(endpoint, agentId, body, { signal });
     },
     currentRoom(agentId) {
-      return live()?.reads.getEntity(agentEntityId(agentId))?.roomId;
+      return live()?.roomOf(agentId);
     },
   };
 }

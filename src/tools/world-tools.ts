@@ -3,35 +3,49 @@
 // lets the AIC service validate it strictly, and turns the answer into a short text + `details`.
 import { type TSchema, Type } from "typebox";
 import type { AicResult } from "../aic/errors.ts";
-import { CURSOR_PATTERN, TX_ID_PATTERN } from "../aic/schemas.ts";
+import { fieldSchema } from "../aic/fields.ts";
+import {
+  ApproachRequest,
+  ChatObserveRequest,
+  ChatSendRequest,
+  EmbeddedAction,
+  InteractRequest,
+  MEMORY_LIMITS,
+  MoveToRequest,
+  ObserveRequest,
+  PollEventsRequest,
+  ReflectRequest,
+  TileCoord,
+} from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
-import { CHAT_MESSAGE_MAX_CHARS, ENTITY_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
-import { MEMORY_LIMITS, TOPIC_PATTERN } from "../world/memory.ts";
 import type { AicBackend, AicEndpoint } from "./backend.ts";
 import { rememberContextToken, rememberCursor, rememberedContextToken, rememberedCursor } from "./cursors.ts";
 import { txIdForToolCall } from "./identity.ts";
 import { formatChat, formatEvents, formatHeartbeat, formatObservation, formatReflection } from "./render.ts";
 import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
 
-const RoomId = Type.String({
-  pattern: ROOM_ID_PATTERN.source,
-  description: "Room id; defaults to the room you are in.",
-});
-const TxId = Type.String({
-  pattern: TX_ID_PATTERN.source,
-  description:
-    "Idempotency key. Omit it: one is derived from the tool call id, so a retried call applies once.",
-});
-const Memory = Type.Integer({
-  minimum: 1,
-  maximum: MEMORY_LIMITS.workingMemory,
-  description:
-    "Also show your working memory: at most this many entries (reflections you stored weigh twice what you did and perceived). Leave out to save tokens.",
-});
-const Channel = Type.String({
-  enum: ["proximity", "global"],
-  description: "proximity (nearby hearers) or global (whole room)",
-});
+/** A parameter that is a contract field: its type and bounds come from the request schema. */
+function field<T>(schema: Parameters<typeof fieldSchema>[0], description?: string) {
+  return Type.Unsafe<T>(fieldSchema(schema, description));
+}
+
+const RoomId = field<string>(MoveToRequest.shape.roomId, "Room id; defaults to the room you are in.");
+const TxId = field<string>(
+  MoveToRequest.shape.txId,
+  "Idempotency key. Omit it: one is derived from the tool call id, so a retried call applies once.",
+);
+const Memory = field<number>(
+  ObserveRequest.shape.memory,
+  "Also show your working memory: at most this many entries (reflections you stored weigh twice what you did and perceived). Leave out to save tokens.",
+);
+const Channel = field<"proximity" | "global">(
+  ChatSendRequest.shape.channel,
+  "proximity (nearby hearers) or global (whole room)",
+);
+const TileX = TileCoord.shape.tx;
+const TileY = TileCoord.shape.ty;
+const ChatMessage = ChatSendRequest.shape.message;
+const [EmbeddedMove, EmbeddedInteract] = EmbeddedAction.options;
 
 export interface WorldToolDeps {
   config: ResolvedConfig;
@@ -119,14 +133,13 @@ export function observeTool(deps: WorldToolDeps): AgentToolLike {
     parameters: Type.Object(
       {
         radius: Type.Optional(
-          Type.Number({
-            minimum: 1,
-            maximum: 2000,
-            description: "How far to look, in world units (32 per tile). Default 256.",
-          }),
+          field<number>(
+            ObserveRequest.shape.radius,
+            "How far to look, in world units (32 per tile). Default 256.",
+          ),
         ),
         detail: Type.Optional(
-          Type.String({ enum: ["lite", "full"], description: "full includes object state (default)" }),
+          field<"lite" | "full">(ObserveRequest.shape.detail, "full includes object state (default)"),
         ),
         includeSelf: Type.Optional(
           Type.Boolean({ description: "Include yourself in the list (default false)" }),
@@ -170,20 +183,16 @@ export function pollEventsTool(deps: WorldToolDeps): AgentToolLike {
     parameters: Type.Object(
       {
         sinceCursor: Type.Optional(
-          Type.String({
-            pattern: "^[A-Za-z0-9=_-]{1,256}$",
-            description: "Resume from this cursor (default: where your last poll ended)",
-          }),
+          field<string>(
+            PollEventsRequest.shape.sinceCursor,
+            "Resume from this cursor (default: where your last poll ended)",
+          ),
         ),
         limit: Type.Optional(
-          Type.Integer({ minimum: 1, maximum: 200, description: "At most this many events (default 50)" }),
+          field<number>(PollEventsRequest.shape.limit, "At most this many events (default 50)"),
         ),
         waitMs: Type.Optional(
-          Type.Integer({
-            minimum: 0,
-            maximum: 25000,
-            description: "Wait up to this long for an event (default 0)",
-          }),
+          field<number>(PollEventsRequest.shape.waitMs, "Wait up to this long for an event (default 0)"),
         ),
         roomId: Type.Optional(RoomId),
       },
@@ -242,7 +251,7 @@ export function chatObserveTool(deps: WorldToolDeps): AgentToolLike {
     parameters: Type.Object(
       {
         windowSec: Type.Optional(
-          Type.Integer({ minimum: 1, maximum: 300, description: "Look back this many seconds (default 60)" }),
+          field<number>(ChatObserveRequest.shape.windowSec, "Look back this many seconds (default 60)"),
         ),
         channel: Type.Optional(Channel),
         roomId: Type.Optional(RoomId),
@@ -263,8 +272,9 @@ export function chatObserveTool(deps: WorldToolDeps): AgentToolLike {
 }
 
 interface MoveArgs {
-  tx: number;
-  ty: number;
+  tx?: number;
+  ty?: number;
+  targetId?: string;
   roomId?: string;
   txId?: string;
 }
@@ -272,13 +282,16 @@ interface MoveArgs {
 export function moveToTool(deps: WorldToolDeps): AgentToolLike {
   return tool<MoveArgs>(deps, {
     name: "ocw_move_to",
-    label: "Walk to a tile",
+    label: "Walk to a tile or an object",
     description:
-      "Walk to the tile (tx, ty) in your room; the world finds a path around walls. Fails with invalid_destination outside the map and collision_blocked when the tile is blocked or unreachable. A new move replaces the previous one.",
+      "Walk to the tile (tx, ty) in your room; the world finds a path around walls. Fails with invalid_destination outside the map and collision_blocked when the tile is blocked or unreachable. Or give targetId instead: the world walks you into reach of that object (doors and signs often sit in walls), then use ocw_interact. A new move replaces the previous one.",
     parameters: Type.Object(
       {
-        tx: Type.Integer({ minimum: 0, maximum: 100000, description: "Destination tile column" }),
-        ty: Type.Integer({ minimum: 0, maximum: 100000, description: "Destination tile row" }),
+        tx: Type.Optional(field<number>(TileX, "Destination tile column")),
+        ty: Type.Optional(field<number>(TileY, "Destination tile row")),
+        targetId: Type.Optional(
+          field<string>(ApproachRequest.shape.targetId, "Instead of tx, ty: an object to walk into reach of"),
+        ),
         roomId: Type.Optional(RoomId),
         txId: Type.Optional(TxId),
       },
@@ -286,6 +299,28 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
     ),
     async run(args, call) {
       const txId = args.txId ?? txIdForToolCall("ocw_move_to", call.toolCallId);
+      if (args.targetId !== undefined) {
+        if (args.tx !== undefined || args.ty !== undefined)
+          throw new ToolError(
+            "bad_request",
+            "invalid arguments: give either targetId or tx and ty, not both",
+          );
+        const { data } = await callWorld<{ result: string; dest: { tx: number; ty: number } }>(
+          deps,
+          "approach",
+          { txId, targetId: args.targetId },
+          args.roomId,
+          call,
+        );
+        const at = `(${data.dest.tx}, ${data.dest.ty})`;
+        const text =
+          data.result === "no_op"
+            ? `${args.targetId} is within reach from where you stand ${at}.`
+            : `Walking into reach of ${args.targetId}, to ${at}: ${data.result}. Interact once you are there.`;
+        return { text, details: data };
+      }
+      if (args.tx === undefined || args.ty === undefined)
+        throw new ToolError("bad_request", "invalid arguments: give tx and ty, or targetId");
       const { data } = await callWorld<{ result: string; applied: boolean }>(
         deps,
         "moveTo",
@@ -318,15 +353,8 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
       "Use an object near you with one of its affordances from ocw_observe, e.g. read a sign, use a portal, open or close a door. You must be within reach (about 2 tiles); the outcome says ok, no_effect, invalid_action or too_far.",
     parameters: Type.Object(
       {
-        targetId: Type.String({
-          pattern: ENTITY_ID_PATTERN.source,
-          description: "Object id, e.g. obj_sign_welcome",
-        }),
-        action: Type.String({
-          minLength: 1,
-          maxLength: 64,
-          description: "Affordance action, e.g. read, use, open, close",
-        }),
+        targetId: field<string>(InteractRequest.shape.targetId, "Object id, e.g. obj_sign_welcome"),
+        action: field<string>(InteractRequest.shape.action, "Affordance action, e.g. read, use, open, close"),
         params: Type.Optional(
           Type.Object(
             {},
@@ -372,10 +400,10 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
   return tool<ChatSendArgs>(deps, {
     name: "ocw_chat_send",
     label: "Say something",
-    description: `Say something in the world. proximity (default) is heard by those near you; global by everyone in your room. At most ${CHAT_MESSAGE_MAX_CHARS} characters.`,
+    description: `Say something in the world. proximity (default) is heard by those near you; global by everyone in your room. At most ${fieldSchema(ChatMessage).maxLength} characters.`,
     parameters: Type.Object(
       {
-        message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX_CHARS, description: "What to say" }),
+        message: field<string>(ChatMessage, "What to say"),
         channel: Type.Optional(Channel),
         roomId: Type.Optional(RoomId),
         txId: Type.Optional(TxId),
@@ -429,35 +457,21 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
         action: Type.Optional(
           Type.Object(
             {
-              kind: Type.String({ enum: ["moveTo", "interact", "chatSend"] }),
+              // The embedded action's variants, flattened (tool schemas have no unions).
+              kind: Type.Unsafe<"moveTo" | "interact" | "chatSend">({
+                type: "string",
+                enum: EmbeddedAction.options.map((variant) => variant.shape.kind.value),
+              }),
               dest: Type.Optional(
-                Type.Object(
-                  {
-                    tx: Type.Integer({ minimum: 0, maximum: 100000 }),
-                    ty: Type.Integer({ minimum: 0, maximum: 100000 }),
-                  },
-                  { additionalProperties: false, description: "moveTo: destination tile" },
-                ),
+                field<{ tx: number; ty: number }>(EmbeddedMove.shape.dest, "moveTo: destination tile"),
               ),
-              targetId: Type.Optional(
-                Type.String({ pattern: ENTITY_ID_PATTERN.source, description: "interact: object id" }),
-              ),
+              targetId: Type.Optional(field<string>(EmbeddedInteract.shape.targetId, "interact: object id")),
               action: Type.Optional(
-                Type.String({
-                  minLength: 1,
-                  maxLength: 64,
-                  description: "interact: affordance, e.g. read, open",
-                }),
+                field<string>(EmbeddedInteract.shape.action, "interact: affordance, e.g. read, open"),
               ),
               params: Type.Optional(Type.Object({}, { additionalProperties: true })),
               channel: Type.Optional(Channel),
-              message: Type.Optional(
-                Type.String({
-                  minLength: 1,
-                  maxLength: CHAT_MESSAGE_MAX_CHARS,
-                  description: "chatSend: what to say",
-                }),
-              ),
+              message: Type.Optional(field<string>(ChatMessage, "chatSend: what to say")),
             },
             { additionalProperties: false, description: "One action to do now (optional)" },
           ),
@@ -521,28 +535,23 @@ export function reflectTool(deps: WorldToolDeps): AgentToolLike {
     description: `Store a reflection in your own world memory: what you concluded from what you saw and heard (e.g. "Ada answers questions about the garden"). It is kept with the world (snapshots, restarts) and comes back in ocw_heartbeat / ocw_observe with memory: N, weighted twice as much as plain episodes. Only you can write or read your memory. At most ${MEMORY_LIMITS.reflections} are kept; the least important old one goes first.`,
     parameters: Type.Object(
       {
-        content: Type.String({
-          minLength: 1,
-          maxLength: MEMORY_LIMITS.contentChars,
-          description: "The reflection, in your own words",
-        }),
-        importance: Type.Number({
-          minimum: 0,
-          maximum: 1,
-          description: "How much this matters to you, 0..1 (0.9: a belief that should guide you)",
-        }),
+        content: field<string>(ReflectRequest.shape.content, "The reflection, in your own words"),
+        importance: field<number>(
+          ReflectRequest.shape.importance,
+          "How much this matters to you, 0..1 (0.9: a belief that should guide you)",
+        ),
         topics: Type.Optional(
-          Type.Array(Type.String({ pattern: TOPIC_PATTERN.source }), {
-            maxItems: MEMORY_LIMITS.topics,
+          Type.Unsafe<string[]>({
+            ...fieldSchema(ReflectRequest.shape.topics, "Short tags, e.g. people, garden"),
+            // The contract refuses repeated topics (a refinement JSON Schema says this way).
             uniqueItems: true,
-            description: "Short tags, e.g. people, garden",
           }),
         ),
         sources: Type.Optional(
-          Type.Array(Type.String({ pattern: CURSOR_PATTERN.source }), {
-            maxItems: MEMORY_LIMITS.sources,
-            description: "Cursors of the events (from ocw_poll_events) this reflection is drawn from",
-          }),
+          field<string[]>(
+            ReflectRequest.shape.sources,
+            "Cursors of the events (from ocw_poll_events) this reflection is drawn from",
+          ),
         ),
         roomId: Type.Optional(RoomId),
         txId: Type.Optional(TxId),

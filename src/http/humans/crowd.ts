@@ -2,7 +2,7 @@
 // viewer in it: the per-viewer interest query then reads numbers (no entity view, no object per hit,
 // no sort of the room) and finds a viewer's nearest actors with a bounded heap, walking the grid's
 // cells outward from the viewer and stopping as soon as nothing farther can still make the list.
-import type { EntityView } from "../../world/types.ts";
+import type { EntityView } from "../../aic/reads.ts";
 
 export class RoomCrowd {
   /** The room's actors in id order (WorldApi.actorsInRoom): an actor's index is its rank among

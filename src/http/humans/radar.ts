@@ -6,7 +6,7 @@
 // often, within RADAR_BYTES_PER_SEC), and sent to each viewer only when it changed since that
 // viewer's last one. Viewers are spread over the period's patches (each has a
 // slot), so a crowded room's feed does not land on every socket in the same tick.
-import type { WorldApi } from "../../world/types.ts";
+import type { WorldReads } from "../../aic/reads.ts";
 import { PreparedText } from "./prepared-text.ts";
 
 /** One dot: [entityId, "h" | "a" (human, agent), tx, ty]. */
@@ -15,7 +15,7 @@ export type RadarDot = [string, "h" | "a", number, number];
 /** How often the feed is refreshed: once per simulated second. */
 export const radarEveryTicks = (tickRate: number) => Math.max(1, Math.round(tickRate));
 
-export function roomDots(world: Pick<WorldApi, "actorsInRoom">, roomId: string): RadarDot[] {
+export function roomDots(world: Pick<WorldReads, "actorsInRoom">, roomId: string): RadarDot[] {
   return dotsOf(world.actorsInRoom(roomId));
 }
 

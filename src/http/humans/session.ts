@@ -3,8 +3,8 @@
 // its socket for the resume grace period; the resume token is how a new socket claims it.
 import { randomBytes } from "node:crypto";
 import type { WebSocket } from "ws";
+import { HUMAN_ENTITY_PREFIX } from "../../aic/reads.ts";
 import type { Actor } from "../../aic/service.ts";
-import { HUMAN_ENTITY_PREFIX } from "../../world/ids.ts";
 import { DEFAULT_MAX_VISIBLE, HYSTERESIS, InterestSet } from "./interest.ts";
 import { SentView } from "./patch-fragments.ts";
 

@@ -10,8 +10,7 @@
 // that stays behind for SLOW_CLIENT_MS is closed with a reason, so a stuck client never holds more
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import path from "node:path";
-import type { TickInfo, WorldReads } from "../../aic/reads.ts";
-import type { EntityView, WorldEvent } from "../../world/types.ts";
+import type { EntityView, TickInfo, WorldEvent, WorldReads } from "../../aic/reads.ts";
 import { ChatHistory } from "./chat-history.ts";
 import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";

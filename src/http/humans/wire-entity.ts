@@ -1,6 +1,6 @@
 // An entity as the browser is shown it (positions in whole world units: the client smooths between
 // patches anyway, and short numbers are most of a delta's bytes). Deltas: patch-fragments.ts.
-import type { EntityView } from "../../world/types.ts";
+import type { EntityView } from "../../aic/reads.ts";
 import type { WireEntity } from "./protocol.ts";
 
 export function toWire(view: EntityView, h: number): WireEntity {

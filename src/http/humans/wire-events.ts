@@ -1,11 +1,11 @@
 // World events as the browser receives them: a chat line carries its speaker's name, and an object's
 // state change carries the object's affordances after the change (a door that opened now offers
 // "close"), so the client never acts on stale affordances.
-import type { WorldApi } from "../../world/types.ts";
+import type { WorldReads } from "../../aic/reads.ts";
 import type { WireEvent } from "./protocol.ts";
 
 export function wireEvent(
-  world: Pick<WorldApi, "getEntity" | "objectView">,
+  world: Pick<WorldReads, "getEntity" | "objectView">,
   e: { type: string; seq: number; tsMs: number; payload: Record<string, unknown> },
 ): WireEvent {
   const base = { type: e.type, seq: e.seq, tsMs: e.tsMs };
