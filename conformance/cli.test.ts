@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestEnv, silentLogger, type TestEnv } from "../src/aic/local-world.ts";
+import { createTestEnv, silentLogger, type TestEnv } from "../src/aic/testing/local-world.ts";
 import { createAicHttpHandler } from "../src/http/aic/aic-app.ts";
 
 const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));

@@ -3,7 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ENDPOINT_NAMES, type EndpointName, endpointPath } from "../src/aic/endpoints.ts";
-import { createTestEnv, silentLogger } from "../src/aic/local-world.ts";
+import { createTestEnv, silentLogger } from "../src/aic/testing/local-world.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AIC_ERROR_CODES, AicError, aicError, httpStatusFor, isRetryable, ok } from "./errors.ts";
 import { generatedAic } from "./schema-check.ts";
-import { oracleAic } from "./test-support.ts";
+import { oracleAic } from "./testing/oracle.ts";
 
 describe("error model", () => {
   it("every code builds a wrapper valid against the generated schema and the oracle", () => {

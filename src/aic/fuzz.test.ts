@@ -3,9 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
 import { httpStatusFor } from "./errors.ts";
-import { createTestEnv, ManualClock } from "./local-world.ts";
 import { generatedAic } from "./schema-check.ts";
 import type { AicService } from "./service.ts";
+import { createTestEnv, ManualClock } from "./testing/local-world.ts";
 
 const A = "agent_helper";
 const VALID: Record<EndpointName, Record<string, unknown>> = {

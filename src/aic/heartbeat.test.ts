@@ -3,11 +3,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CONTEXT_TOKEN_TTL_MS, ContextTokens } from "./context-token.ts";
-import { createTestEnv, TEST_AGENTS, type TestEnv } from "./local-world.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import type { HeartbeatResponse } from "./schemas.ts";
 import { AicService } from "./service.ts";
-import { checkResponse } from "./test-support.ts";
+import { createTestEnv, TEST_AGENTS, type TestEnv } from "./testing/local-world.ts";
+import { checkResponse } from "./testing/oracle.ts";
 
 const A = "agent_helper";
 const B = "agent_other";

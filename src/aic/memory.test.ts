@@ -5,9 +5,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MEMORY_LIMITS } from "../world/memory.ts";
 import { encodeCursor } from "./cursor.ts";
-import { createTestEnv, type TestEnv } from "./local-world.ts";
 import type { HeartbeatResponse, MemoryEntryT, ObserveResponse, ReflectResponse } from "./schemas.ts";
-import { checkResponse } from "./test-support.ts";
+import { createTestEnv, type TestEnv } from "./testing/local-world.ts";
+import { checkResponse } from "./testing/oracle.ts";
 
 const A = "agent_helper";
 const B = "agent_other";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { WorldRuntime } from "../runtime/world-runtime.ts";
 import { World } from "../world/world.ts";
-import { lobbyDefinition } from "./local-world.ts";
 import { worldReads } from "./reads.ts";
+import { lobbyDefinition } from "./testing/local-world.ts";
 
 describe("worldReads", () => {
   it("reads the runtime's current world after it is swapped (operator restore, journal rollback)", async () => {

@@ -6,7 +6,7 @@ import { ENDPOINT_NAMES, endpointPath } from "./endpoints.ts";
 import examples from "./fixtures/prd-examples.json" with { type: "json" };
 import { EVENT_DEFS, generatedAic, generatedEvents } from "./schema-check.ts";
 import * as schemas from "./schemas.ts";
-import { checkResponse, oracleAic, oracleAicSchema, oracleEvents } from "./test-support.ts";
+import { checkResponse, oracleAic, oracleAicSchema, oracleEvents } from "./testing/oracle.ts";
 
 const zodByDef = schemas as unknown as Record<string, { safeParse(v: unknown): { success: boolean } }>;
 

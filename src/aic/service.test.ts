@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { World } from "../world/world.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { admitted, createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./local-world.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { AicService, LONG_POLL_MIN_INTERVAL_MS } from "./service.ts";
-import { checkResponse } from "./test-support.ts";
+import { admitted, createTestEnv, lobbyDefinition, ManualClock, TEST_AGENTS } from "./testing/local-world.ts";
+import { checkResponse } from "./testing/oracle.ts";
 
 const A = "agent_helper";
 const B = "agent_other";

@@ -2,8 +2,8 @@
 // these), the shared action path (WebSocket humans), and the friction fixes that live in the contract.
 import { describe, expect, it } from "vitest";
 import { httpStatusFor } from "./errors.ts";
-import { createTestEnv, type TestEnv } from "./local-world.ts";
 import { ChatSendRequest, InteractRequest } from "./schemas.ts";
+import { createTestEnv, type TestEnv } from "./testing/local-world.ts";
 import { findTextProblem, MAX_JSON_DEPTH } from "./text.ts";
 
 const A = "agent_helper";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestEnv } from "../aic/local-world.ts";
+import { createTestEnv } from "../aic/testing/local-world.ts";
 import { resolveConfig } from "../config/config.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { worldStatus } from "../plugin/status.ts";

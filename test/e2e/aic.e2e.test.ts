@@ -1,7 +1,7 @@
 // AIC v0.1 over HTTP through the real gateway: join, observe, moveTo (idempotent), pollEvents
 // (long-poll), auth and framing — every answer checked against the generated schema and the oracle.
 import { describe, expect, it } from "vitest";
-import { checkResponse } from "../../src/aic/test-support.ts";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { gateway } from "./fixtures.ts";
 
 const AGENT = "agent_helper";

@@ -2,7 +2,7 @@
 // ocw_heartbeat tool over /tools/invoke, including the tool policy on an embedded action.
 import { describe, expect, it } from "vitest";
 import type { HeartbeatResponse } from "../../src/aic/schemas.ts";
-import { checkResponse } from "../../src/aic/test-support.ts";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 const AGENT = "agent_beat";

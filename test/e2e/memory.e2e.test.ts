@@ -3,7 +3,7 @@
 // working memory of heartbeat and observe, only by the agent that wrote it.
 import { describe, expect, it } from "vitest";
 import type { MemoryEntryT } from "../../src/aic/schemas.ts";
-import { checkResponse } from "../../src/aic/test-support.ts";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 const AGENT = "agent_memo";

@@ -4,7 +4,7 @@
 // counts are checked as lower bounds where others could add to them.
 import { describe, expect, it } from "vitest";
 import { type HeartbeatResponse, RoomSignals, type RoomSignalsT } from "../../src/aic/schemas.ts";
-import { checkResponse } from "../../src/aic/test-support.ts";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 const AGENT = "agent_signals";

@@ -3,8 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestEnv, silentLogger, type TestEnv } from "../../aic/local-world.ts";
-import { checkResponse } from "../../aic/test-support.ts";
+import { createTestEnv, silentLogger, type TestEnv } from "../../aic/testing/local-world.ts";
+import { checkResponse } from "../../aic/testing/oracle.ts";
 import { createAicHttpHandler } from "./aic-app.ts";
 
 const A = "agent_helper";

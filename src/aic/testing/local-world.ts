@@ -1,11 +1,11 @@
 // A real, fresh world behind an AicService, stepped by hand: the conformance CLI's in-process mode
 // and the service / HTTP / tools tests run on it. Deterministic: nothing ticks unless asked.
-import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
-import { WorldRuntime } from "../runtime/world-runtime.ts";
-import type { WorldDefinition } from "../world/types.ts";
-import { World } from "../world/world.ts";
-import { type RateLimitConfig, RateLimiter } from "./rate-limit.ts";
-import { type AicClock, AicService } from "./service.ts";
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../../runtime/world-runtime.ts";
+import type { WorldDefinition } from "../../world/types.ts";
+import { World } from "../../world/world.ts";
+import { type RateLimitConfig, RateLimiter } from "../rate-limit.ts";
+import { type AicClock, AicService } from "../service.ts";
 
 let lobby: Promise<WorldDefinition> | undefined;
 

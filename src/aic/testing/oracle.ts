@@ -2,9 +2,9 @@
 // as fixtures so a checkout runs on its own, and a response check against generated AND oracle.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkAnswer, GENERATED, validatorFor } from "./schema-check.ts";
+import { checkAnswer, GENERATED, validatorFor } from "../schema-check.ts";
 
-const ORACLE_DIR = fileURLToPath(new URL("./fixtures/prd-oracle/", import.meta.url));
+const ORACLE_DIR = fileURLToPath(new URL("../fixtures/prd-oracle/", import.meta.url));
 
 export function oracleAicSchema(): { $defs: Record<string, unknown> } & Record<string, unknown> {
   return JSON.parse(readFileSync(`${ORACLE_DIR}aic-schema.json`, "utf8"));
