@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { randomToken } from "../scripts/lib/gateway.ts";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
+import { textOf } from "../src/http/aic/answer.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import { World } from "../src/world/world.ts";
@@ -50,6 +51,79 @@ async function inProcessObserve(): Promise<number> {
     if (result.status !== "ok") throw new Error(JSON.stringify(result));
   }
   return IN_PROCESS_OPS / ((performance.now() - started) / 1000);
+}
+
+const PAGE_READERS = Number(process.env.AIC_BENCH_PAGE_READERS ?? 300);
+const PAGE_EVENTS = 50;
+const PAGE_ROUNDS = Number(process.env.AIC_BENCH_PAGE_ROUNDS ?? 20);
+
+/** A crowd reading the same events: PAGE_READERS agents each poll a page of the PAGE_EVENTS global
+ * chats one of them sent, and each answer is turned into the text the HTTP door sends. What an event
+ * costs per reader (its envelope, cursor and JSON) is what a crowd pays for every event. */
+async function eventPages(): Promise<{ microsPerPage: number; microsPerEventRead: number }> {
+  const definition = await loadWorldDir(fileURLToPath(new URL("../worlds/lobby", import.meta.url)));
+  const runtime = new WorldRuntime(World.create(definition), quiet);
+  const service = new AicService({
+    runtime,
+    agents: (id) => ({ name: id }),
+    limiter: new RateLimiter({ disabled: true }),
+  });
+  const ids = Array.from({ length: PAGE_READERS }, (_, i) => `reader_${i}`);
+  const joins = ids.map((id) => service.call("join", id, { agentId: id, roomId: "lobby" }));
+  runtime.stepNow();
+  const cursors = new Map<string, string>();
+  for (const [i, joined] of (await Promise.all(joins)).entries()) {
+    if (joined.status !== "ok") throw new Error(JSON.stringify(joined));
+    cursors.set(ids[i]!, joined.data.cursor);
+  }
+  // Start after the joins (everyone sees everyone's presence.join otherwise).
+  const start = await service.call("pollEvents", ids[0]!, {
+    agentId: ids[0],
+    roomId: "lobby",
+    sinceCursor: cursors.get(ids[0]!),
+    limit: 200,
+  });
+  if (start.status !== "ok") throw new Error(JSON.stringify(start));
+  let since = start.data.nextCursor;
+  for (let page = 0; page < 20 && start.data.events.length > 0; page++) {
+    const next = await service.call("pollEvents", ids[0]!, {
+      agentId: ids[0],
+      roomId: "lobby",
+      sinceCursor: since,
+      limit: 200,
+    });
+    if (next.status !== "ok" || next.data.events.length === 0) break;
+    since = next.data.nextCursor;
+  }
+  for (let i = 0; i < PAGE_EVENTS; i++) {
+    const said = service.call("chatSend", ids[0]!, {
+      agentId: ids[0],
+      roomId: "lobby",
+      txId: `tx_bench_chat_${i}`,
+      channel: "global",
+      message: `event number ${i} for the whole room`,
+    });
+    runtime.stepNow();
+    if ((await said).status !== "ok") throw new Error("chat failed");
+  }
+  const bodies = ids.map((id) => ({ agentId: id, roomId: "lobby", sinceCursor: since, limit: PAGE_EVENTS }));
+  const perRound: number[] = [];
+  for (let round = 0; round < PAGE_ROUNDS + 2; round++) {
+    // A fresh world view each round would be the same events: the first read of an event builds what
+    // is built once, the next PAGE_READERS - 1 reuse it (or build it again).
+    const started = performance.now();
+    let bytes = 0;
+    for (const [i, id] of ids.entries()) {
+      const answer = await service.call("pollEvents", id, bodies[i]);
+      if (answer.status !== "ok" || answer.data.events.length !== PAGE_EVENTS)
+        throw new Error(JSON.stringify(answer));
+      bytes += textOf(answer).length;
+    }
+    if (round >= 2) perRound.push(performance.now() - started);
+    if (bytes === 0) throw new Error("no text");
+  }
+  const microsPerPage = (median(perRound) * 1000) / PAGE_READERS;
+  return { microsPerPage, microsPerEventRead: microsPerPage / PAGE_EVENTS };
 }
 
 interface Target {
@@ -239,35 +313,52 @@ const inProcessObserveOpsPerSec = await inProcessObserve();
 console.log(
   `in-process observe: ${Math.round(inProcessObserveOpsPerSec)} ops/s (${IN_PROCESS_OPS} ops, ${AGENTS} agents)`,
 );
-const http = await httpObserve();
+const pages = await eventPages();
+console.log(
+  `in-process event pages: ${pages.microsPerPage.toFixed(1)} µs per page of ${PAGE_EVENTS} events with its JSON (${pages.microsPerEventRead.toFixed(2)} µs per event read; ${PAGE_READERS} readers of the same events, median of ${PAGE_ROUNDS} rounds)`,
+);
+const http = process.env.AIC_BENCH_HTTP === "0" ? undefined : await httpObserve();
 const r3 = (v: number) => Number(v.toFixed(3));
-console.log(
-  `HTTP observe via gateway: ${Math.round(http.observe.reqPerSec)} req/s (distinct requests ${Math.round(http.observeDistinct.reqPerSec)}); bare node:http: ${Math.round(http.bareReqPerSec)} req/s (${HTTP_REQUESTS} requests, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds)`,
-);
-console.log(
-  `reference: the gateway's own GET /world/api/status route: ${Math.round(http.baseline.reqPerSec)} req/s (ratio to bare ${(http.baseline.reqPerSec / http.bareReqPerSec).toFixed(3)}); observe / that route: ${http.observeRatio.toFixed(3)}, distinct ${http.observeDistinctRatio.toFixed(3)} (goal >= 0.8); by gateway CPU per request: ${http.cpuRatio.toFixed(3)}, distinct ${http.cpuDistinctRatio.toFixed(3)}; load average ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")}`,
-);
-console.log(
-  JSON.stringify({
-    inProcessObserveOpsPerSec: Math.round(inProcessObserveOpsPerSec),
-    httpObserveReqPerSec: Math.round(http.observe.reqPerSec),
-    httpObserveDistinctReqPerSec: Math.round(http.observeDistinct.reqPerSec),
-    bareHttpReqPerSec: Math.round(http.bareReqPerSec),
-    httpToBareRatio: r3(http.observe.reqPerSec / http.bareReqPerSec),
-    gatewayBaselineReqPerSec: Math.round(http.baseline.reqPerSec),
-    observeToGatewayRouteRatio: r3(http.observeRatio),
-    observeDistinctToGatewayRouteRatio: r3(http.observeDistinctRatio),
-    gatewayRouteToBareRatio: r3(http.baseline.reqPerSec / http.bareReqPerSec),
-    gatewayCpuMicrosPerReq: {
-      observe: Math.round(http.observe.cpuMicrosPerReq),
-      observeDistinct: Math.round(http.observeDistinct.cpuMicrosPerReq),
-      statusRoute: Math.round(http.baseline.cpuMicrosPerReq),
-    },
-    observeToGatewayRouteCpuRatio: r3(http.cpuRatio),
-    observeDistinctToGatewayRouteCpuRatio: r3(http.cpuDistinctRatio),
-    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
-  }),
-);
+const loadAverage = os.loadavg().map((l) => Number(l.toFixed(2)));
+const pageFigures = {
+  eventPageMicros: Number(pages.microsPerPage.toFixed(1)),
+  eventReadMicros: Number(pages.microsPerEventRead.toFixed(3)),
+};
+if (!http) {
+  console.log(
+    JSON.stringify({
+      inProcessObserveOpsPerSec: Math.round(inProcessObserveOpsPerSec),
+      ...pageFigures,
+      loadAverage,
+    }),
+  );
+} else {
+  console.log(
+    `HTTP observe via gateway: ${Math.round(http.observe.reqPerSec)} req/s (distinct requests ${Math.round(http.observeDistinct.reqPerSec)}); bare node:http: ${Math.round(http.bareReqPerSec)} req/s (${HTTP_REQUESTS} requests, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds)`,
+  );
+  console.log(
+    `reference: the gateway's own GET /world/api/status route: ${Math.round(http.baseline.reqPerSec)} req/s (ratio to bare ${(http.baseline.reqPerSec / http.bareReqPerSec).toFixed(3)}); observe / that route: ${http.observeRatio.toFixed(3)}, distinct ${http.observeDistinctRatio.toFixed(3)} (goal >= 0.8); by gateway CPU per request: ${http.cpuRatio.toFixed(3)}, distinct ${http.cpuDistinctRatio.toFixed(3)}; load average ${loadAverage.join(" ")}`,
+  );
+  console.log(
+    JSON.stringify({
+      inProcessObserveOpsPerSec: Math.round(inProcessObserveOpsPerSec),
+      ...pageFigures,
+      httpObserveReqPerSec: Math.round(http.observe.reqPerSec),
+      httpObserveDistinctReqPerSec: Math.round(http.observeDistinct.reqPerSec),
+      bareHttpReqPerSec: Math.round(http.bareReqPerSec),
+      httpToBareRatio: r3(http.observe.reqPerSec / http.bareReqPerSec),
+      gatewayBaselineReqPerSec: Math.round(http.baseline.reqPerSec),
+      observeToGatewayRouteRatio: r3(http.observeRatio),
+      observeDistinctToGatewayRouteRatio: r3(http.observeDistinctRatio),
+      gatewayRouteToBareRatio: r3(http.baseline.reqPerSec / http.bareReqPerSec),
+      gatewayCpuMicrosPerReq: {
+        observe: Math.round(http.observe.cpuMicrosPerReq),
+        observeDistinct: Math.round(http.observeDistinct.cpuMicrosPerReq),
+        statusRoute: Math.round(http.baseline.cpuMicrosPerReq),
+      },
+      observeToGatewayRouteCpuRatio: r3(http.cpuRatio),
+      observeDistinctToGatewayRouteCpuRatio: r3(http.cpuDistinctRatio),
+      loadAverage,
+    }),
+  );
+}

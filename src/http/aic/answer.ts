@@ -36,7 +36,7 @@ export function aicLocals(res: ServerResponse): AicLocals {
 
 /** A result the service hands out more than once (a repeated observe within a tick, an idempotent
  * replay) is serialized once. */
-function textOf(result: AicResult<unknown>): string {
+export function textOf(result: AicResult<unknown>): string {
   const carrier = result as AicResult<unknown> & { [TEXT]?: string };
   const known = carrier[TEXT];
   if (known !== undefined) return known;
