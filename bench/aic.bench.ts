@@ -17,7 +17,6 @@ import { fileURLToPath } from "node:url";
 import { randomToken } from "../scripts/lib/gateway.ts";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
-import { textOf } from "../src/http/aic/answer.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import { World } from "../src/world/world.ts";
@@ -117,7 +116,7 @@ async function eventPages(): Promise<{ microsPerPage: number; microsPerEventRead
       const answer = await service.call("pollEvents", id, bodies[i]);
       if (answer.status !== "ok" || answer.data.events.length !== PAGE_EVENTS)
         throw new Error(JSON.stringify(answer));
-      bytes += textOf(answer).length;
+      bytes += JSON.stringify(answer).length;
     }
     if (round >= 2) perRound.push(performance.now() - started);
     if (bytes === 0) throw new Error("no text");

@@ -2,7 +2,6 @@
 // src/aic/errors.ts, the request id, Retry-After for rate limits, and a log line for failures.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AicResult, type HttpFraming, httpStatusFor } from "../../aic/errors.ts";
-import { resultJson } from "../../aic/event-envelope.ts";
 
 export interface AicHttpLogger {
   debug?(message: string): void;
@@ -17,32 +16,11 @@ export interface AicLocals {
   agentId?: string;
 }
 
-// Kept on the objects themselves under symbol keys (non-enumerable: JSON and logs never see them),
-// not in WeakMaps: a long-poll's response and a stored idempotent result outlive a young-generation
-// collection, and every collection walked tens of thousands of such WeakMap entries as ephemerons.
-const LOCALS = Symbol("aic.locals");
-const TEXT = Symbol("aic.text");
-
 /** The request's id and caller, kept beside its response (set by the router, read by writers). */
 export function aicLocals(res: ServerResponse): AicLocals {
-  const carrier = res as ServerResponse & { [LOCALS]?: AicLocals };
-  let found = carrier[LOCALS];
-  if (!found) {
-    found = { requestId: "" };
-    Object.defineProperty(res, LOCALS, { value: found });
-  }
-  return found;
-}
-
-/** A result the service hands out more than once (a repeated observe within a tick, an idempotent
- * replay) is serialized once. */
-export function textOf(result: AicResult<unknown>): string {
-  const carrier = result as AicResult<unknown> & { [TEXT]?: string };
-  const known = carrier[TEXT];
-  if (known !== undefined) return known;
-  const text = resultJson(result);
-  if (Object.isExtensible(result)) Object.defineProperty(result, TEXT, { value: text });
-  return text;
+  const carrier = res as ServerResponse & { aicLocals?: AicLocals };
+  carrier.aicLocals ??= { requestId: "" };
+  return carrier.aicLocals;
 }
 
 export function createAnswer(logger: AicHttpLogger) {
@@ -57,7 +35,7 @@ export function createAnswer(logger: AicHttpLogger) {
       return;
     }
     const status = httpStatusFor(result, framing);
-    const text = textOf(result);
+    const text = JSON.stringify(result);
     const out: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(text),
