@@ -2,6 +2,7 @@
 // src/aic/errors.ts, the request id, Retry-After for rate limits, and a log line for failures.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AicResult, type HttpFraming, httpStatusFor } from "../../aic/errors.ts";
+import { resultJson } from "../../aic/event-envelope.ts";
 
 export interface AicHttpLogger {
   debug?(message: string): void;
@@ -35,7 +36,7 @@ export function createAnswer(logger: AicHttpLogger) {
       return;
     }
     const status = httpStatusFor(result, framing);
-    const text = JSON.stringify(result);
+    const text = resultJson(result);
     const out: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(text),

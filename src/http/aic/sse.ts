@@ -2,6 +2,7 @@
 // cursor, so a reconnect with Last-Event-ID continues where it stopped; a comment heartbeat keeps
 // proxies from closing an idle stream; a read error ends the stream with an `event: error` frame.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { envelopeJson } from "../../aic/event-envelope.ts";
 import type { AicService } from "../../aic/service.ts";
 import { type AicHttpLogger, type Answer, aicLocals } from "./answer.ts";
 
@@ -52,7 +53,7 @@ export function createEventStream(deps: SseDeps) {
         }
         let chunk = "";
         for (const event of result.data.events)
-          chunk += `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`;
+          chunk += `id: ${event.cursor}\ndata: ${envelopeJson(event)}\n\n`;
         if (chunk) res.write(chunk);
       }
     } finally {
