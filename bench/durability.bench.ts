@@ -10,9 +10,9 @@
 //    before the answer) is reported per mode too.
 // 2. Read throughput (issue #13): 100 agents observe as fast as they are answered, each request in an
 //    event-loop turn of its own (as HTTP requests arrive), in alternating phases: durable (a read's
-//    rate-limit grant is written before its answer; the reads of one turn share one write), the same
-//    with one write per read (the code before that batching, bench/lib/settle-per-read-before.ts) and
-//    volatile. Reads/s and reads per side-table write.
+//    rate-limit grant is written before its answer; the reads of one turn share one write) and
+//    volatile. Reads/s and reads per side-table write. (One write per read, before the batching, gave
+//    4.4x fewer durable reads: docs/performance-history.md.)
 // 3. The tick commit itself (the write, + fsync, the tick's answers wait for), per tick.
 // 4. Recovery: rebuilding the world from a snapshot plus a 10,000-tick log (open + verify + replay).
 // Last line: one JSON object with the figures.
@@ -28,7 +28,6 @@ import { commitTick, recoverWorld, snapshotEntry } from "../src/runtime/persiste
 import { WorldStore } from "../src/runtime/store.ts";
 import type { Input } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
-import { SettlePerReadLimiter } from "./lib/settle-per-read-before.ts";
 
 const AGENTS = 10;
 const ACKS_PER_PHASE = Number(process.env.DURABILITY_BENCH_ACKS ?? 1_000);
@@ -55,11 +54,7 @@ interface Rig {
 }
 
 /** The production path (openWorld) with the store in `storeFile`, or volatile without one. */
-async function rig(
-  storeFile: string | undefined,
-  storeSync: "full" | "normal" = "full",
-  Limiter: typeof RateLimiter = RateLimiter,
-): Promise<Rig> {
+async function rig(storeFile: string | undefined, storeSync: "full" | "normal" = "full"): Promise<Rig> {
   const host = await openWorld({
     worldDir: BUNDLED_WORLD_DIR,
     defaultRoomId: "lobby",
@@ -80,7 +75,7 @@ async function rig(
     };
   }
   const wide = { perSec: 10_000, burst: 10_000 };
-  const limiter = new Limiter({
+  const limiter = new RateLimiter({
     classes: { action: wide, chatSend: wide, observe: wide, session: wide },
   });
   persistRateLimits(host, limiter); // no-op without a store
@@ -130,15 +125,13 @@ async function readThroughput() {
     const rigs = {
       volatile: await rig(undefined),
       batched: await rig(path.join(dir, "batched.db"), "full"),
-      perRead: await rig(path.join(dir, "per-read.db"), "full", SettlePerReadLimiter),
     };
     const sum = {
       volatile: { reads: 0, writes: 0, ms: 0 },
       batched: { reads: 0, writes: 0, ms: 0 },
-      perRead: { reads: 0, writes: 0, ms: 0 },
     };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of ["volatile", "batched", "perRead"] as const) {
+      for (const name of ["volatile", "batched"] as const) {
         const phaseResult = await readPhase(rigs[name], READ_PHASE_MS);
         sum[name].reads += phaseResult.reads;
         sum[name].writes += phaseResult.writes;
@@ -152,9 +145,7 @@ async function readThroughput() {
     return {
       volatile: rate(sum.volatile),
       batched: rate(sum.batched),
-      perRead: rate(sum.perRead),
       readsPerWriteBatched: perWrite(sum.batched),
-      readsPerWritePerRead: perWrite(sum.perRead),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -334,9 +325,6 @@ console.log(
 console.log(
   `  durable, one write per turn: ${reads.batched.toFixed(0)} reads/s (${reads.readsPerWriteBatched.toFixed(1)} reads per write)`,
 );
-console.log(
-  `  durable, one write per read (before): ${reads.perRead.toFixed(0)} reads/s (${reads.readsPerWritePerRead.toFixed(1)} reads per write)`,
-);
 console.log(`  volatile: ${reads.volatile.toFixed(0)} reads/s`);
 const rec = await recovery();
 clearInterval(keepAlive);
@@ -353,9 +341,7 @@ console.log(
     readP99MsDurable: round2(lat.readDurable.p99),
     readP99MsVolatile: round2(lat.readVolatile.p99),
     readsPerSecDurable: Math.round(reads.batched),
-    readsPerSecDurablePerReadBefore: Math.round(reads.perRead),
     readsPerSecVolatile: Math.round(reads.volatile),
-    readsDurableVsBefore: round2(reads.batched / reads.perRead),
     readsDurableVsVolatile: round2(reads.batched / reads.volatile),
     readsPerWrite: round2(reads.readsPerWriteBatched),
     commitP99Ms: round2(lat.commit.p99),

@@ -1,15 +1,14 @@
-// The gateway's per-patch view sync for a crowd, in process, before and after the visible entity limit,
-// in one run over one state stream: the bundled lobby stepped in process, HUMANS browser sessions and
-// AGENTS other actors all walking the load harness's plaza (13 x 10 tiles; a new random destination
-// about every 2 s, as bench/crowd.bench.ts), so with the 16-tile radius every viewer is near everyone.
-//   after   the product: createViewSync (src/http/humans/view-sync.ts), web.maxVisible = MAX_VISIBLE
-//   before  the view sync at ebf76a0 (bench/lib/view-sync-before.ts): uncapped interest by
-//           World.queryRadius per viewer, radar filtered and serialized per viewer
-// Both get the same ticks (TickInfo) and fake sockets, and run a patch's whole fan-out inside pushTick;
-// their send does what the gateway's does before the socket (JSON.stringify of a text message; a
-// binary frame or a prepared text as it is) and counts the bytes. Timed: the whole pushTick (every viewer's delta, events and radar), per patch; the world
-// step is not counted. The order alternates per tick so neither always runs after the other's garbage.
-// Run: npx node bench/view-sync.bench.ts [humans=700] [agents=300] [seconds=5] [maxVisible=64] [before=1]
+// The gateway's per-patch view sync for a crowd, in process: the bundled lobby stepped in process,
+// HUMANS browser sessions and AGENTS other actors all walking the load harness's plaza (13 x 10 tiles;
+// a new random destination about every 2 s, as bench/crowd.bench.ts), so with the 16-tile radius every
+// viewer is near everyone. The product's createViewSync (src/http/humans/view-sync.ts) with
+// web.maxVisible = MAX_VISIBLE gets the ticks (TickInfo) and fake sockets, and runs a patch's whole
+// fan-out inside pushTick; its send does what the gateway's does before the socket (JSON.stringify of a
+// text message; a binary frame or a prepared text as it is) and counts the bytes. Timed: the whole
+// pushTick (every viewer's delta, events and radar), per patch; the world step is not counted. The
+// uncapped view sync before the visible entity limit was ~40x slower per patch in the same runs
+// (docs/performance-history.md).
+// Run: npx node bench/view-sync.bench.ts [humans=700] [agents=300] [seconds=5] [maxVisible=64]
 // The last output line is one JSON object with the figures.
 import os from "node:os";
 import type { WebSocket } from "ws";
@@ -17,20 +16,17 @@ import { worldReads } from "../src/aic/reads.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
 import { PreparedText } from "../src/http/humans/prepared-text.ts";
 import { PresenceState } from "../src/http/humans/presence-state.ts";
-import type { ServerMessage, WireEntity } from "../src/http/humans/protocol.ts";
+import type { ServerMessage } from "../src/http/humans/protocol.ts";
 import { type HumanSession, newSession } from "../src/http/humans/session.ts";
 import { createViewSync } from "../src/http/humans/view-sync.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import { World } from "../src/world/world.ts";
-import { UncappedInterestSet } from "./lib/uncapped-interest-baseline.ts";
-import { type HumanSession as BeforeSession, createViewSyncBefore } from "./lib/view-sync-before.ts";
 
 const HUMANS = Number(process.argv[2] ?? 700);
 const AGENTS = Number(process.argv[3] ?? 300);
 const SECONDS = Number(process.argv[4] ?? 5);
 const MAX_VISIBLE = Number(process.argv[5] ?? 64);
-const RUN_BEFORE = (process.argv[6] ?? "1") !== "0";
 const WARM_SECONDS = 1;
 const INTEREST_TILES = 16;
 /** The harness's walk box (scripts/lib/load.ts DEFAULT_BOX). */
@@ -65,22 +61,22 @@ runtime.stepNow();
 const present = ids.filter((id) => reads.getEntity(id));
 const humanIds = present.filter((id) => id.startsWith("hum_"));
 
-const bytes = { before: 0, after: 0 };
-const radarBytes = { before: 0, after: 0 };
-const count = (which: "before" | "after", message: ServerMessage | PreparedText | Uint8Array) => {
+let bytes = 0;
+let radarBytes = 0;
+const count = (message: ServerMessage | PreparedText | Uint8Array) => {
   let n: number;
   if (message instanceof PreparedText) n = message.bytes.length;
   else if (message instanceof Uint8Array) n = message.length;
   else n = Buffer.byteLength(JSON.stringify(message));
-  bytes[which] += n;
+  bytes += n;
   if (message instanceof PreparedText || (!(message instanceof Uint8Array) && message.type === "radar"))
-    radarBytes[which] += n;
+    radarBytes += n;
 };
 let measuring = false;
-const after = createViewSync(
+const viewSync = createViewSync(
   reads,
   (_s, m) => {
-    if (measuring) count("after", m);
+    if (measuring) count(m);
     else if (!(m instanceof Uint8Array) && !(m instanceof PreparedText)) JSON.stringify(m);
   },
   () => {},
@@ -89,31 +85,10 @@ const after = createViewSync(
   // is the same, spread out), so pushTick's time is the patch's work.
   { defer: (run) => run(), sliceMs: Number.POSITIVE_INFINITY },
 );
-const before = createViewSyncBefore(
-  reads,
-  (_s, m) => {
-    if (measuring) count("before", m);
-    else if (!(m instanceof Uint8Array)) JSON.stringify(m);
-  },
-  () => {},
-  new PresenceState(),
-);
-const afterSessions: HumanSession[] = humanIds.map((id) =>
-  newSession(id, fakeSocket(), radius, id, MAX_VISIBLE),
-);
-const beforeSessions: BeforeSession[] = RUN_BEFORE
-  ? humanIds.map((id) => ({
-      ...newSession(id, fakeSocket(), radius, id),
-      interest: new UncappedInterestSet(radius, radius * 1.25),
-      sent: new Map<string, WireEntity>(),
-    }))
-  : [];
-for (const s of afterSessions)
-  after.enterRoom(s, reads.getEntity(s.actor.entityId)!, reads.latestSeq("lobby"));
-for (const s of beforeSessions)
-  before.enterRoom(s, reads.getEntity(s.actor.entityId)!, reads.latestSeq("lobby"));
+const sessions: HumanSession[] = humanIds.map((id) => newSession(id, fakeSocket(), radius, id, MAX_VISIBLE));
+for (const s of sessions) viewSync.enterRoom(s, reads.getEntity(s.actor.entityId)!, reads.latestSeq("lobby"));
 
-const times = { before: [] as number[], after: [] as number[] };
+const times: number[] = [];
 const steps: number[] = [];
 const nextMoveAt = new Map(present.map((id, i) => [id, i % (2 * tickRate)]));
 const totalTicks = Math.round((WARM_SECONDS + SECONDS) * tickRate);
@@ -133,14 +108,9 @@ for (let tick = 0; tick < totalTicks; tick++) {
   measuring = tick >= WARM_SECONDS * tickRate;
   if (measuring) steps.push(stepMs);
   const info = { tick: step.tick, serverTsMs: step.serverTsMs, events: step.events };
-  const order: ("before" | "after")[] = tick % 2 ? ["after", "before"] : ["before", "after"];
-  for (const which of order) {
-    if (which === "before" && !RUN_BEFORE) continue;
-    t0 = performance.now();
-    if (which === "after") after.pushTick(afterSessions, info);
-    else before.pushTick(beforeSessions, info);
-    if (measuring) times[which].push(performance.now() - t0);
-  }
+  t0 = performance.now();
+  viewSync.pushTick(sessions, info);
+  if (measuring) times.push(performance.now() - t0);
 }
 
 const r = (x: number, digits = 1) => Number(x.toFixed(digits));
@@ -166,25 +136,15 @@ const figures = {
   actors: present.length,
   maxVisible: MAX_VISIBLE,
   simulatedSec: SECONDS,
-  patches: times.after.length,
-  viewSyncMsPerPatch: { after: summary(times.after), before: RUN_BEFORE ? summary(times.before) : null },
-  speedupP50: RUN_BEFORE ? r(quantile(times.before, 0.5)! / quantile(times.after, 0.5)!, 1) : null,
-  meanVisiblePerViewer: { after: meanVisible(afterSessions), before: meanVisible(beforeSessions) },
-  bytesPerClientPerSec: {
-    after: perClientPerSec(bytes.after),
-    before: RUN_BEFORE ? perClientPerSec(bytes.before) : null,
-  },
-  radarBytesPerClientPerSec: {
-    after: perClientPerSec(radarBytes.after),
-    before: RUN_BEFORE ? perClientPerSec(radarBytes.before) : null,
-  },
+  patches: times.length,
+  viewSyncMsPerPatch: summary(times),
+  meanVisiblePerViewer: meanVisible(sessions),
+  bytesPerClientPerSec: perClientPerSec(bytes),
+  radarBytesPerClientPerSec: perClientPerSec(radarBytes),
   worldStepMs: summary(steps),
   loadAvg1: r(os.loadavg()[0]!, 2),
 };
 console.log(
-  `${humanIds.length} viewers + ${present.length - humanIds.length} others in the plaza, ${SECONDS} s: view sync per patch p50 ${figures.viewSyncMsPerPatch.after.p50} ms after (maxVisible ${MAX_VISIBLE}, ~${figures.meanVisiblePerViewer.after} shown each)` +
-    (RUN_BEFORE
-      ? `, ${figures.viewSyncMsPerPatch.before?.p50} ms before (~${figures.meanVisiblePerViewer.before} shown each): ${figures.speedupP50}x`
-      : ""),
+  `${humanIds.length} viewers + ${present.length - humanIds.length} others in the plaza, ${SECONDS} s: view sync per patch p50 ${figures.viewSyncMsPerPatch.p50} ms (maxVisible ${MAX_VISIBLE}, ~${figures.meanVisiblePerViewer} shown each)`,
 );
 console.log(JSON.stringify(figures));

@@ -1,10 +1,9 @@
-// The web wire's actor stream, three ways in one run over the same state stream: the bundled lobby
+// The web wire's actor stream, two ways in one run over the same state stream: the bundled lobby
 // stepped in process (no sockets: encoding only), HUMANS viewers and AGENTS other actors walking to
-// random tiles, each viewer's interest set taken by the rule before the visible entity limit (every
-// actor within 16 tiles, kept to 20: bench/lib/uncapped-interest-baseline.ts), so the encoders are
-// compared on large visible sets (bench/view-sync.bench.ts measures the capped rule). Per patch, the same visible sets are encoded by
+// random tiles, each viewer seeing every actor within 16 tiles (no visible entity limit), so the
+// encoders are compared on large visible sets (bench/view-sync.bench.ts measures the capped rule). Per
+// patch, the same visible sets are encoded by
 //   ours      the product: binary frames assembled from records shared across viewers (PatchFragments)
-//   json      the wire before it (bench/lib/json-delta-baseline.ts): per-viewer diff + JSON.stringify
 //   colyseus  @colyseus/schema 5: State { players: map<Player>.view() }, one StateView per viewer that
 //             holds exactly that viewer's visible players (view.add / view.remove), encode() once then
 //             encodeView() per viewer; Player fields name string, kind uint8, look uint8, x int16,
@@ -13,22 +12,21 @@
 // ROOM_STATE_PATCH code a Colyseus room puts in front of every patch; ours carries its own tag and
 // tick). Seconds are simulated (ticks / tickRate). Encode time is wall time of the encoding alone
 // (the interest query is shared and not counted), per patch for all viewers.
+// The JSON wire before ours (per-viewer diff + JSON.stringify) was also measured here until #29; its
+// figures are in docs/performance-history.md.
 // Run: npx node bench/web-encode.bench.ts [humans=200] [agents=100] [seconds=15] [patchEveryTicks=1]
 // The last output line is one JSON object with the figures.
 import os from "node:os";
 import { Decoder, Encoder, StateView, schema, t } from "@colyseus/schema";
+import type { EntityView } from "../src/aic/reads.ts";
 import { worldReads } from "../src/aic/reads.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
 import { PatchFragments, SentView } from "../src/http/humans/patch-fragments.ts";
-import type { WireEntity } from "../src/http/humans/protocol.ts";
 import { DeltaDecoder, FACINGS } from "../src/http/humans/wire-delta.ts";
 import { toWire } from "../src/http/humans/wire-entity.ts";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
-import type { EntityView } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
-import { deltaMessage, diffEntities, isEmptyDelta } from "./lib/json-delta-baseline.ts";
-import { UncappedInterestSet, uncappedInterestingActors } from "./lib/uncapped-interest-baseline.ts";
 
 const HUMANS = Number(process.argv[2] ?? 200);
 const AGENTS = Number(process.argv[3] ?? 100);
@@ -71,15 +69,20 @@ const viewerIds = present.filter((id) => id.startsWith("hum_"));
 const radius = INTEREST_TILES * room.tileSize;
 const viewers = viewerIds.map((entityId) => ({
   entityId,
-  interest: new UncappedInterestSet(radius, radius * 1.25),
-  actor: { entityId },
   ours: new SentView(),
-  json: new Map<string, Omit<WireEntity, "h">>(),
   colyseusView: new StateView(),
   colyseusSees: new Set<string>(),
-  bytes: { ours: 0, json: 0, colyseus: 0 },
-  frames: { ours: 0, json: 0, colyseus: 0 },
+  bytes: { ours: 0, colyseus: 0 },
+  frames: { ours: 0, colyseus: 0 },
 }));
+
+/** Every actor within the radius of the viewer, nearest first (the viewer itself included). */
+function actorsNear(self: EntityView): EntityView[] {
+  return reads
+    .queryRadius(self.roomId, self.pos, radius)
+    .filter((hit) => hit.entity.kind !== "object")
+    .map((hit) => hit.entity);
+}
 
 // Colyseus: the same actors in a MapSchema filtered per viewer by StateView.
 const Player = schema(
@@ -129,10 +132,10 @@ function colyseusSet(e: EntityView): PlayerT {
 }
 
 const fragments = new PatchFragments();
-const time = { ours: 0, json: 0, colyseus: 0 };
+const time = { ours: 0, colyseus: 0 };
 /** Per-patch times, for medians (a GC pause caused by one encoder's garbage may land in another's
  * timing; the median is less sensitive to that and to other processes on a busy machine). */
-const perPatch = { ours: [] as number[], json: [] as number[], colyseus: [] as number[] };
+const perPatch = { ours: [] as number[], colyseus: [] as number[] };
 const clock = (which: keyof typeof time, since: number) => {
   const ms = performance.now() - since;
   time[which] += ms;
@@ -157,8 +160,8 @@ for (let tick = 0; tick < totalTicks; tick++) {
   if (step.tick % PATCH_EVERY !== 0) continue;
   patches += 1;
 
-  // The viewers' interest sets, by the uncapped rule (shared input, not timed).
-  const visible = viewers.map((v) => uncappedInterestingActors(reads, v, reads.getEntity(v.entityId)!));
+  // The viewers' visible sets (shared input, not timed).
+  const visible = viewers.map((v) => actorsNear(reads.getEntity(v.entityId)!));
 
   const oursFrames: (Uint8Array | undefined)[] = [];
   const colyseusFrames: (Uint8Array | undefined)[] = [];
@@ -176,27 +179,6 @@ for (let tick = 0; tick < totalTicks; tick++) {
   fragments.end();
   if (patches % tickRate === 0) fragments.sweep((id) => reads.getEntity(id) !== undefined);
   clock("ours", t0);
-
-  t0 = performance.now();
-  const wireOnce = new Map<string, Omit<WireEntity, "h">>();
-  visible.forEach((entities, i) => {
-    const v = viewers[i]!;
-    const wires = entities.map((e) => {
-      let w = wireOnce.get(e.id);
-      if (!w) {
-        const { h: _h, ...rest } = toWire(e, 0);
-        w = rest;
-        wireOnce.set(e.id, w);
-      }
-      return w;
-    });
-    const delta = diffEntities(v.json, wires);
-    if (isEmptyDelta(delta)) return;
-    const bytes = Buffer.from(JSON.stringify(deltaMessage(step.tick, delta)));
-    v.bytes.json += bytes.length;
-    v.frames.json += 1;
-  });
-  clock("json", t0);
 
   t0 = performance.now();
   const updated = new Set<string>();
@@ -253,26 +235,24 @@ const mean = (pick: (v: (typeof viewers)[number]) => number) =>
   viewers.reduce((a, v) => a + pick(v), 0) / viewers.length / simSec;
 const bytes = {
   ours: mean((v) => v.bytes.ours),
-  json: mean((v) => v.bytes.json),
   colyseus: mean((v) => v.bytes.colyseus),
 };
 const msPerPatch = {
   ours: time.ours / patches,
-  json: time.json / patches,
   colyseus: time.colyseus / patches,
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const p50 = { ours: median(perPatch.ours), json: median(perPatch.json), colyseus: median(perPatch.colyseus) };
+const p50 = { ours: median(perPatch.ours), colyseus: median(perPatch.colyseus) };
 const meanVisible = viewers.reduce((a, v) => a + v.ours.size, 0) / viewers.length;
 const r = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 console.log(
   `${viewers.length} viewers, ${present.length} actors, mean ${r(meanVisible)} visible per viewer, ${patches} patches over ${simSec} simulated s`,
 );
 console.log(
-  `bytes/client/s  ours ${r(bytes.ours)}  json ${r(bytes.json)}  colyseus ${r(bytes.colyseus)}  (ours/colyseus ${r(bytes.ours / bytes.colyseus, 3)})`,
+  `bytes/client/s  ours ${r(bytes.ours)}  colyseus ${r(bytes.colyseus)}  (ours/colyseus ${r(bytes.ours / bytes.colyseus, 3)})`,
 );
 console.log(
-  `encode ms/patch mean (p50): ours ${r(msPerPatch.ours, 3)} (${r(p50.ours, 3)})  json ${r(msPerPatch.json, 3)} (${r(p50.json, 3)})  colyseus ${r(msPerPatch.colyseus, 3)} (${r(p50.colyseus, 3)})`,
+  `encode ms/patch mean (p50): ours ${r(msPerPatch.ours, 3)} (${r(p50.ours, 3)})  colyseus ${r(msPerPatch.colyseus, 3)} (${r(p50.colyseus, 3)})`,
 );
 console.log(
   JSON.stringify({
@@ -286,23 +266,17 @@ console.log(
     simulatedSec: simSec,
     patches,
     oursBytesPerClientPerSec: r(bytes.ours),
-    jsonBytesPerClientPerSec: r(bytes.json),
     colyseusBytesPerClientPerSec: r(bytes.colyseus),
     ratioOursToColyseus: r(bytes.ours / bytes.colyseus, 3),
-    ratioOursToJson: r(bytes.ours / bytes.json, 3),
     encodeMsPerPatch: {
       ours: r(msPerPatch.ours, 3),
-      json: r(msPerPatch.json, 3),
       colyseus: r(msPerPatch.colyseus, 3),
     },
-    encodeMsPerPatchP50: { ours: r(p50.ours, 3), json: r(p50.json, 3), colyseus: r(p50.colyseus, 3) },
+    encodeMsPerPatchP50: { ours: r(p50.ours, 3), colyseus: r(p50.colyseus, 3) },
     encodeUsPerViewerPerPatch: {
       ours: r((msPerPatch.ours * 1000) / viewers.length, 2),
-      json: r((msPerPatch.json * 1000) / viewers.length, 2),
       colyseus: r((msPerPatch.colyseus * 1000) / viewers.length, 2),
     },
-    encodeSpeedupVsJson: r(msPerPatch.json / msPerPatch.ours, 2),
-    encodeSpeedupVsJsonP50: r(p50.json / p50.ours, 2),
     encodeRatioOursToColyseusP50: r(p50.ours / p50.colyseus, 2),
     verifiedViewers: Math.min(VERIFIED_VIEWERS, viewers.length),
     stateMismatches: mismatches,
