@@ -2,6 +2,10 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on this 2-core machine, so every file
+    // ran after the other. With two, a unit file runs beside the e2e file of the moment, which spends
+    // most of its time waiting on its gateway and browser (the e2e files still run one at a time).
+    maxWorkers: 2,
     projects: [
       {
         test: {

@@ -391,7 +391,11 @@ describe("durability: kill -9 of a real gateway", () => {
       openclawCli(dirs, ["ocw", "checkpoint", ...args, "--url", live!.baseUrl], { gatewayToken });
     const json = (stdout: string) => JSON.parse(stdout.slice(stdout.search(/^[[{]/m)));
 
-    const saved = await cli(["save", "from-cli"]);
+    // The refusal needs no checkpoint: it runs beside the save (each CLI start costs seconds).
+    const [saved, refused] = await Promise.all([
+      cli(["save", "from-cli"]),
+      cli(["list"], "not-the-operator-token"),
+    ]);
     expect(saved.code, saved.stderr).toBe(0);
     expect(json(saved.stdout)).toMatchObject({ label: "from-cli", format: "openclawworld.snapshot.v1" });
     const listed = await cli(["list"]);
@@ -402,7 +406,6 @@ describe("durability: kill -9 of a real gateway", () => {
     expect(restored.code, restored.stderr).toBe(0);
     expect(json(restored.stdout)).toMatchObject({ format: "openclawworld.snapshot.v1", world: "lobby" });
     // The gateway, not the plugin, checks the token: a wrong one is refused in plain words.
-    const refused = await cli(["list"], "not-the-operator-token");
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("refused the operator token");
   });

@@ -17,7 +17,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_memo_peer: { token: randomToken(), name: "Memo Peer" },
   };
   const gateway = await startGateway({
-    pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY } },
+    // A closed tab leaves after 10 s instead of 30 (the default): the grace period is what the
+    // web-play test waits out to see a departure announced.
+    pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY }, web: { resumeGraceSec: 10 } },
     agentIds: Object.keys(E2E_AGENT_POLICY),
   });
   const provided: E2EGateway = {
