@@ -1,31 +1,41 @@
-// Starts a real OpenClaw gateway with this plugin loaded from the working tree, in an isolated
-// state directory, bound to 127.0.0.1. Shared by `npm start`, the e2e global setup and benchmarks;
-// the packed-install test uses its pieces (isolated dirs, env, CLI, run) with an installed plugin.
+// Starts a real OpenClaw gateway with this plugin in an isolated state directory, bound to
+// 127.0.0.1. The plugin is loaded the way an installed plugin is: from a staged folder of its own
+// (plugin-stage.ts: the built dist/, manifest, assets, node_modules linked), next to the gateway's
+// state, never from the checkout. Shared by `npm start`, the e2e global setup, benchmarks and the load
+// harness; the packed-install test uses its pieces (isolated dirs, env, CLI, run) with the tarball.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, createWriteStream, existsSync, openSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { ensurePrivateDir, writePrivateFile } from "../../src/runtime/private-files.ts";
-import { buildPlugin } from "../build-plugin.ts";
+import { deepMerge } from "./merge.ts";
+import { stagePlugin } from "./plugin-stage.ts";
+import { PROJECT_DIR } from "./project.ts";
+import { gatewayProgress, type ReadyLimits, readyLimitsFromEnv, waitUntilReady } from "./readiness.ts";
 
-export const PROJECT_DIR = fileURLToPath(new URL("../..", import.meta.url));
+export { PROJECT_DIR };
+
 const OPENCLAW_BIN = path.join(PROJECT_DIR, "node_modules", ".bin", "openclaw");
 const NODE_BIN = path.join(PROJECT_DIR, "node_modules", ".bin", "node");
 
 export interface LaunchOptions {
-  /** Where home, state, tmp and logs go; created if missing. */
+  /** Where the staged plugin (`plugin/`), home, state, tmp and logs go; created if missing. */
   stateRoot: string;
   port?: number;
   gatewayToken?: string;
   pluginConfig?: Record<string, unknown>;
-  /** Extra top-level gateway config (merged shallowly). */
+  /** Gateway config merged over the defaults below (objects key by key, arrays and values replace). */
   gatewayConfig?: Record<string, unknown>;
   /** Mirror the gateway's stdout/stderr here as well as into the log file. */
   echo?: NodeJS.WritableStream;
+  /** See RunOptions.readyTimeoutMs. */
   readyTimeoutMs?: number;
+  /** See RunOptions.onWaiting. */
+  onWaiting?: (line: string) => void;
+  /** See RunOptions.signal. */
+  signal?: AbortSignal;
   /** See RunOptions.cpuProfileDir. */
   cpuProfileDir?: string;
   /** See RunOptions.nodeFlags. */
@@ -69,6 +79,8 @@ export interface GatewayDirs {
   tmp: string;
   configPath: string;
   logFile: string;
+  /** The staged plugin: a sibling of the gateway's state, so nothing the gateway writes is in it. */
+  pluginDir: string;
 }
 
 export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs> {
@@ -80,6 +92,7 @@ export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs
     tmp: path.join(root, "tmp"),
     configPath: path.join(root, "state", "openclaw.json"),
     logFile: path.join(root, "gateway.log"),
+    pluginDir: path.join(root, "plugin"),
   };
   // The config holds every agent's token: the whole tree is private (issue #9).
   for (const dir of [dirs.root, dirs.home, dirs.state, dirs.tmp]) await ensurePrivateDir(dir);
@@ -131,28 +144,42 @@ export const LEAN_BUNDLED_PLUGIN_ENTRIES = {
   geolocation: { enabled: false },
 };
 
-export async function launchGateway(options: LaunchOptions): Promise<LaunchedGateway> {
-  if (!existsSync(OPENCLAW_BIN))
-    throw new Error(`openclaw is not installed (${OPENCLAW_BIN}); run npm install`);
-  // package.json pairs ./index.ts with the built ./dist/index.js (openclaw.runtimeExtensions), and
-  // the gateway loads that built file even from plugins.load.paths: build it from the current sources.
-  await buildPlugin(PROJECT_DIR);
-  const dirs = await prepareGatewayDirs(options.stateRoot);
-  const config = {
+/** The gateway config every project gateway starts from: the staged plugin, enabled with `pluginConfig`. */
+export function baseGatewayConfig(
+  dirs: GatewayDirs,
+  pluginDir: string,
+  pluginConfig: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
     gateway: { mode: "local", auth: { mode: "token" } },
     logging: { file: path.join(dirs.root, "openclaw.log") },
     // Optional tools are hidden from models until allowed here; the plugin's own policy hook still
     // decides whether a call runs.
     tools: { alsoAllow: ["openclawworld"] },
     plugins: {
-      load: { paths: [PROJECT_DIR] },
+      load: { paths: [pluginDir] },
       entries: {
-        openclawworld: { enabled: true, config: options.pluginConfig ?? {} },
+        openclawworld: { enabled: true, config: pluginConfig },
         ...LEAN_BUNDLED_PLUGIN_ENTRIES,
       },
     },
-    ...options.gatewayConfig,
   };
+}
+
+export async function launchGateway(options: LaunchOptions): Promise<LaunchedGateway> {
+  if (!existsSync(OPENCLAW_BIN))
+    throw new Error(`openclaw is not installed (${OPENCLAW_BIN}); run npm install`);
+  const dirs = await prepareGatewayDirs(options.stateRoot);
+  // Built from the current sources and staged beside (never inside) the gateway's state.
+  const staged = await stagePlugin(dirs.pluginDir);
+  const config = deepMerge(
+    baseGatewayConfig(dirs, staged.dir, options.pluginConfig ?? {}),
+    options.gatewayConfig ?? {},
+  );
+  // An overlay may list plugin folders of its own; the staged plugin stays among them.
+  const plugins = config.plugins as { load?: { paths?: unknown } };
+  const paths = Array.isArray(plugins.load?.paths) ? plugins.load.paths : [];
+  if (!paths.includes(staged.dir)) plugins.load = { ...plugins.load, paths: [staged.dir, ...paths] };
   await writePrivateFile(dirs.configPath, `${JSON.stringify(config, null, 2)}\n`);
   return runGateway({ ...options, dirs });
 }
@@ -163,7 +190,13 @@ export interface RunOptions {
   port?: number;
   gatewayToken?: string;
   echo?: NodeJS.WritableStream;
+  /** The most the gateway may take to come up while it still makes progress (default: the
+   * OCW_READY_TIMEOUT_SEC environment variable, else 900 s; see readiness.ts). */
   readyTimeoutMs?: number;
+  /** Told, every 15 s while the gateway comes up, what the wait is still waiting for. */
+  onWaiting?: (line: string) => void;
+  /** Aborting it while the gateway comes up stops the gateway (SIGTERM, then wait) and rejects. */
+  signal?: AbortSignal;
   /** Working directory of the gateway process (default: the project). */
   cwd?: string;
   /** Run as a user would, without the test runner's environment (see gatewayEnv). */
@@ -201,10 +234,12 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
     { cwd: options.cwd ?? PROJECT_DIR, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const log = createWriteStream(logFile, { flags: "a" });
+  const progress = gatewayProgress(child.pid);
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on("data", (chunk: Buffer) => {
       log.write(chunk);
       options.echo?.write(chunk);
+      progress.output(chunk);
     });
   }
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -213,15 +248,29 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      // It saves the world and drains (6-7 s seen); a kill before that ends counts as an unclean boot
+      // to the gateway, and a few of those trip its restart-loop breaker on the next start.
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
       await exited;
       clearTimeout(timer);
     }
     await new Promise<void>((resolve) => log.end(resolve));
   };
 
+  const limits: ReadyLimits = {
+    ...readyLimitsFromEnv(),
+    ...(options.readyTimeoutMs ? { limitMs: options.readyTimeoutMs } : {}),
+  };
   try {
-    await waitForPlugin(baseUrl, exited, options.readyTimeoutMs ?? 150_000, logFile);
+    await waitUntilReady({
+      baseUrl,
+      exited,
+      progress,
+      limits,
+      logFile,
+      onWaiting: options.onWaiting,
+      signal: options.signal,
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -278,58 +327,5 @@ export async function openclawCli(
     closeSync(err);
     await rm(outFile, { force: true });
     await rm(errFile, { force: true });
-  }
-}
-
-// The gateway answers unknown paths (and a plugin that failed to load) with 200 + Control UI HTML,
-// so readiness means our status route answering JSON, not a 200.
-async function waitForPlugin(
-  baseUrl: string,
-  exited: Promise<number | null>,
-  timeoutMs: number,
-  logFile: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
-  void exited.then((code) => {
-    exitCode = code;
-  });
-  let last = "";
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) {
-      throw new Error(
-        `gateway exited with code ${exitCode} before the plugin was ready; see ${logFile}\n${pluginLogLines(logFile)}`,
-      );
-    }
-    try {
-      const res = await fetch(`${baseUrl}/world/api/status`, { signal: AbortSignal.timeout(2000) });
-      const type = res.headers.get("content-type") ?? "";
-      if (res.ok && type.includes("application/json")) {
-        const body = (await res.json()) as { running?: boolean };
-        if (body.running) return;
-        last = "world service not running yet";
-      } else {
-        last = `${res.status} ${type}`;
-      }
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(
-    `gateway not ready after ${timeoutMs} ms (last: ${last}); see ${logFile}\n${pluginLogLines(logFile)}`,
-  );
-}
-
-/** The log lines that explain a plugin that did not come up (load errors name the plugin). */
-function pluginLogLines(logFile: string): string {
-  try {
-    const lines = readFileSync(logFile, "utf8").split("\n");
-    return lines
-      .filter((line) => /openclawworld|plugin|error/i.test(line))
-      .slice(-20)
-      .join("\n");
-  } catch {
-    return "";
   }
 }

@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { PROJECT_DIR } from "./gateway.ts";
+import { PROJECT_DIR } from "./project.ts";
 
 function newestMtime(dir: string): number {
   if (!existsSync(dir)) return 0;

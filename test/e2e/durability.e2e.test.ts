@@ -62,7 +62,6 @@ describe("durability: kill -9 of a real gateway", () => {
         stateRoot: stateRoot!,
         port: await freePort(),
         gatewayToken,
-        readyTimeoutMs: 300_000, // a busy machine (the shared e2e gateway allows the same)
         pluginConfig: {
           agents: Object.fromEntries(AGENTS.map((id) => [id, { token: tokens[id], name: id }])),
           // Room for a steady rate from two agents; the limiter is not what this test is about.

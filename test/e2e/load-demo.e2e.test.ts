@@ -15,7 +15,6 @@ describe("PRD demo under load (20 seconds)", () => {
       seconds: 20,
       reportEverySec: 5,
       onProgress: (line) => lines.push(line),
-      readyTimeoutMs: 300_000,
     });
     const context = JSON.stringify({ ...report, series: undefined, lines }, null, 1);
     expect(report.droppedConnections, context).toBe(0);

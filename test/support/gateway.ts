@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
+import { deepMerge } from "../../scripts/lib/merge.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 
 export interface TestGateway {
@@ -16,6 +17,8 @@ export interface TestGateway {
 
 export interface StartOptions {
   pluginConfig?: Record<string, unknown>;
+  /** Gateway config merged over the launcher's (e.g. a model provider: scripted-model.ts). */
+  gatewayConfig?: Record<string, unknown>;
   /** OpenClaw agents to configure besides the default `main` (tools are invoked per agent id). */
   agentIds?: string[];
   keepState?: boolean;
@@ -26,14 +29,14 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
   const stateRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-gateway-"));
   const gw = await launchGateway({
     stateRoot,
-    // A gateway takes ~60 s to come up on an idle 2-core machine, and measured 168 s with several
-    // test runs beside it: past the launcher's default 150 s.
-    readyTimeoutMs: 300_000,
     gatewayToken: randomToken(),
     pluginConfig: opts.pluginConfig ?? {},
-    gatewayConfig: {
-      agents: { entries: Object.fromEntries(["main", ...(opts.agentIds ?? [])].map((id) => [id, {}])) },
-    },
+    gatewayConfig: deepMerge(
+      {
+        agents: { entries: Object.fromEntries(["main", ...(opts.agentIds ?? [])].map((id) => [id, {}])) },
+      },
+      opts.gatewayConfig ?? {},
+    ),
   });
   return {
     baseUrl: gw.baseUrl,
