@@ -30,13 +30,15 @@ export default defineConfig({
         },
       },
       {
-        // The packed plugin installed into a fresh gateway: its own gateway, so it runs in a group of
-        // its own instead of competing with the unit and e2e files for the 2 cores. Vitest 5.1.1 runs
-        // this group (groupOrder 1) before the others (checked in two full runs); with -1 it came last
-        // but was skipped once an e2e test had failed, so it stays first.
+        // What a user does first: the packed plugin installed into a fresh gateway, and `npm start`
+        // started and stopped in a row. Each file runs gateways of its own, so the group runs apart
+        // from the unit and e2e files, one file at a time, instead of competing for the 2 cores.
+        // Vitest 5.1.1 runs this group (groupOrder 1) before the others (checked in two full runs);
+        // with -1 it came last but was skipped once an e2e test had failed, so it stays first.
         test: {
           name: "install",
           include: ["test/install/**/*.test.ts"],
+          fileParallelism: false,
           sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 480_000,

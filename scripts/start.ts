@@ -1,16 +1,61 @@
-// `npm start`: a real OpenClaw gateway on 127.0.0.1 with this plugin and the bundled world.
-// Reads OCW_PORT (default 18789), OPENCLAW_GATEWAY_TOKEN (generated when unset) and OCW_CONFIG (a JSON
-// file of plugin config merged over the defaults). Ctrl-C / SIGTERM stop it cleanly.
+// `npm start`: a real OpenClaw gateway on 127.0.0.1 with this plugin and the bundled world. The plugin
+// is built and staged as an installed plugin would be (scripts/lib/plugin-stage.ts); the gateway's
+// state lives beside it in OCW_STATE_DIR, never in the plugin's folder. Environment:
+//   OCW_PORT                gateway port (default 18789)
+//   OPENCLAW_GATEWAY_TOKEN  the operator token (generated and printed when unset)
+//   OCW_CONFIG              a JSON file of plugin config merged over the defaults below
+//   OCW_GATEWAY_CONFIG      a JSON file of gateway config merged over the defaults (model providers,
+//                           agents...; examples/gateway-config.example.json)
+//   OCW_STATE_DIR           where the gateway's state and the staged plugin go (default .openclaw-dev)
+//   OCW_READY_TIMEOUT_SEC, OCW_READY_STALL_SEC  how long to wait for it (scripts/lib/readiness.ts)
+// Ctrl-C / SIGTERM stop it cleanly.
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
 import { deepMerge } from "./lib/merge.ts";
-import { buildWebIfNeeded } from "./lib/web-build.ts";
 
-const stateRoot = path.join(PROJECT_DIR, ".openclaw-dev");
+function fail(message: string, code = 2): never {
+  console.error(message);
+  process.exit(code);
+}
+
+/** A JSON object from the file an environment variable names, or {} when it is unset. */
+async function jsonFileFrom(variable: string): Promise<Record<string, unknown>> {
+  const file = process.env[variable];
+  if (!file) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    fail(`${variable} (${file}): ${error instanceof Error ? error.message : error}`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    fail(`${variable} (${file}) must hold a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+const stateRoot = path.resolve(process.env.OCW_STATE_DIR || path.join(PROJECT_DIR, ".openclaw-dev"));
 await ensurePrivateDir(stateRoot);
+
+// One npm start per state directory: a second one would restage the plugin folder under the first.
+const pidFile = path.join(stateRoot, "npm-start.pid");
+if (existsSync(pidFile)) {
+  const other = Number((await readFile(pidFile, "utf8")).trim());
+  let alive = false;
+  try {
+    process.kill(other, 0);
+    alive = other !== process.pid;
+  } catch {}
+  if (alive) {
+    fail(
+      `Another npm start (pid ${other}) is using ${stateRoot}; stop it first, or give this one its own OCW_STATE_DIR.`,
+    );
+  }
+}
+await writePrivateFile(pidFile, `${process.pid}\n`);
 
 async function demoAgentToken(): Promise<string> {
   const file = path.join(stateRoot, "demo-agent-token");
@@ -22,38 +67,63 @@ async function demoAgentToken(): Promise<string> {
 
 const port = Number(process.env.OCW_PORT ?? 18789);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error(`OCW_PORT must be a TCP port, got "${process.env.OCW_PORT}"`);
-  process.exit(2);
+  fail(`OCW_PORT must be a TCP port, got "${process.env.OCW_PORT}"`);
 }
 const generatedToken = !process.env.OPENCLAW_GATEWAY_TOKEN;
 const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || randomToken();
 
-let pluginConfig: Record<string, unknown> = {
-  defaultRoomId: "lobby",
-  agents: { agent_helper: { token: await demoAgentToken(), name: "Helper Bot" } },
-};
-if (process.env.OCW_CONFIG) {
-  try {
-    const overrides = JSON.parse(await readFile(process.env.OCW_CONFIG, "utf8")) as Record<string, unknown>;
-    pluginConfig = deepMerge(pluginConfig, overrides);
-  } catch (error) {
-    console.error(
-      `OCW_CONFIG (${process.env.OCW_CONFIG}): ${error instanceof Error ? error.message : error}`,
-    );
-    process.exit(2);
-  }
-}
+const pluginConfig = deepMerge(
+  {
+    defaultRoomId: "lobby",
+    agents: { agent_helper: { token: await demoAgentToken(), name: "Helper Bot" } },
+  },
+  await jsonFileFrom("OCW_CONFIG"),
+);
+const gatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
+const primaryModel = (gatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
+  ?.defaults?.model?.primary;
 
-await buildWebIfNeeded();
+// Ctrl-C or SIGTERM while the gateway is still coming up stops it too, rather than leaving it behind.
+let stopping = false;
+const starting = new AbortController();
+let shutdown = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping the gateway ...`);
+  starting.abort();
+};
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+
 console.log(
   `Starting the OpenClaw gateway on 127.0.0.1:${port} (state in ${path.relative(process.cwd(), stateRoot) || "."}) ...`,
 );
 let gateway: Awaited<ReturnType<typeof launchGateway>>;
 try {
-  gateway = await launchGateway({ stateRoot, port, gatewayToken, pluginConfig });
+  gateway = await launchGateway({
+    stateRoot,
+    port,
+    gatewayToken,
+    pluginConfig,
+    gatewayConfig,
+    onWaiting: (line) => console.log(`  ... ${line}`),
+    signal: starting.signal,
+  });
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  await rm(pidFile, { force: true });
+  if (stopping) {
+    console.log("Stopped.");
+    process.exit(0);
+  }
+  fail(error instanceof Error ? error.message : String(error), 1);
+}
+
+if (stopping) {
+  // The signal came just as the gateway got ready.
+  await gateway.stop();
+  await rm(pidFile, { force: true });
+  console.log("Stopped.");
+  process.exit(0);
 }
 
 const agents = (pluginConfig.agents ?? {}) as Record<string, { token?: string; name?: string }>;
@@ -83,23 +153,32 @@ ${
 }
   Gateway token${generatedToken ? " (generated; set OPENCLAW_GATEWAY_TOKEN to choose one)" : ""}: ${gateway.gatewayToken}
     curl -s -X POST ${base}/tools/invoke -H 'Authorization: Bearer ${gateway.gatewayToken}' -H 'Content-Type: application/json' -d '{"tool":"ocw_status","args":{}}'
+  Model:        ${
+    primaryModel
+      ? `${primaryModel} (from OCW_GATEWAY_CONFIG): the gateway's agents can take turns`
+      : "none configured, so the gateway's agents cannot take turns; add a provider with\n                OCW_GATEWAY_CONFIG=<file> (see examples/gateway-config.example.json)"
+  }
   Gateway log:  ${gateway.logFile}
 
 Press Ctrl-C to stop.`);
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
+const running = gateway;
+shutdown = (signal) => {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal}: stopping the gateway ...`);
-  await gateway.stop();
-  console.log("Stopped.");
-  process.exit(0);
-}
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  void running
+    .stop()
+    .then(() => rm(pidFile, { force: true }))
+    .then(() => {
+      console.log("Stopped.");
+      process.exit(0);
+    });
+};
 gateway.child.once("exit", (code) => {
   if (stopping) return;
-  console.error(`The gateway exited unexpectedly (code ${code}); see ${gateway.logFile}`);
-  process.exit(1);
+  void rm(pidFile, { force: true }).finally(() => {
+    console.error(`The gateway exited unexpectedly (code ${code}); see ${gateway.logFile}`);
+    process.exit(1);
+  });
 });

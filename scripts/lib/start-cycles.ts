@@ -1,0 +1,132 @@
+// `npm start`, then stop, again and again in one checkout, as a person would: each cycle runs the real
+// `npm start` (a child process, without the test runner's environment) on a free port with one state
+// directory for all cycles, waits until it prints that the world is up, checks that the world says
+// `running: true` and that a tool call through the gateway answers, then sends npm SIGTERM and waits
+// until npm and the gateway have both exited. Meanwhile a file in the checkout keeps changing (when
+// `churn` is on): the gateway used to copy the checkout as the plugin's folder and refuse the plugin
+// when a file changed during the copy.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { freePort, randomToken } from "./gateway.ts";
+import { PROJECT_DIR } from "./project.ts";
+
+export interface CycleOptions {
+  count: number;
+  /** Kept across cycles: the same world, token files and staged plugin folder. */
+  stateDir: string;
+  churn?: boolean;
+  onLine?: (line: string) => void;
+}
+
+export interface CycleResult {
+  cycle: number;
+  /** From spawning npm to it printing that the world is up. */
+  readyMs: number;
+  /** What the gateway itself reported (spawn to running). */
+  gatewayReadyMs: number;
+  /** From SIGTERM to npm's exit (the gateway stopped and saved the world). */
+  stopMs: number;
+  exitCode: number | null;
+  /** The checkout file's changes while the cycle ran. */
+  churnWrites: number;
+}
+
+/** The environment a person's shell would give npm: no test runner variables. */
+function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key, value]) => !/^VITEST/.test(key) && !(key === "NODE_ENV" && value === "test"),
+    ),
+  );
+  return { ...env, ...extra };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResult> {
+  const port = await freePort();
+  const token = randomToken();
+  const churnFile = path.join(PROJECT_DIR, ".test-artifacts", `checkout-churn-${process.pid}.txt`);
+  await mkdir(path.dirname(churnFile), { recursive: true });
+  let churnWrites = 0;
+  const churn = options.churn
+    ? setInterval(() => {
+        churnWrites += 1;
+        writeFile(churnFile, `cycle ${cycle} write ${churnWrites} at ${Date.now()}\n`).catch(() => {});
+      }, 100)
+    : undefined;
+  const started = Date.now();
+  const child: ChildProcess = spawn("npm", ["start"], {
+    cwd: PROJECT_DIR,
+    env: userEnv({
+      OCW_PORT: String(port),
+      OCW_STATE_DIR: options.stateDir,
+      OPENCLAW_GATEWAY_TOKEN: token,
+    }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let output = "";
+  const say = (line: string) => options.onLine?.(`cycle ${cycle}: ${line}`);
+  try {
+    const up = await new Promise<{ gatewayPid: number; gatewayReadyMs: number }>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk;
+        for (const line of String(chunk).split("\n")) if (line.includes("still waiting")) say(line.trim());
+        const match = /OpenClawWorld is up \(gateway ready in ([\d.]+) s, pid (\d+)\)/.exec(output);
+        if (match) resolve({ gatewayReadyMs: Number(match[1]) * 1000, gatewayPid: Number(match[2]) });
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+      void exited.then((code) =>
+        reject(new Error(`npm start exited (code ${code}) before the world was up:\n${output}`)),
+      );
+    });
+    const readyMs = Date.now() - started;
+    const base = `http://127.0.0.1:${port}`;
+    const status = (await (await fetch(`${base}/world/api/status`)).json()) as { running?: boolean };
+    if (status.running !== true)
+      throw new Error(`the world is not running after npm start: ${JSON.stringify(status)}`);
+    const invoke = await fetch(`${base}/tools/invoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool: "ocw_status", args: {} }),
+    });
+    const answer = (await invoke.json()) as { ok?: boolean; result?: { details?: { running?: boolean } } };
+    if (invoke.status !== 200 || answer.result?.details?.running !== true) {
+      throw new Error(
+        `ocw_status through /tools/invoke answered ${invoke.status}: ${JSON.stringify(answer)}`,
+      );
+    }
+    say(
+      `up in ${(readyMs / 1000).toFixed(1)} s (gateway ${(up.gatewayReadyMs / 1000).toFixed(1)} s); ocw_status answers`,
+    );
+    const stopping = Date.now();
+    child.kill("SIGTERM");
+    const exitCode = await exited;
+    const stopMs = Date.now() - stopping;
+    if (alive(up.gatewayPid)) throw new Error(`the gateway (pid ${up.gatewayPid}) outlived npm start`);
+    say(`stopped in ${(stopMs / 1000).toFixed(1)} s (exit code ${exitCode})`);
+    return { cycle, readyMs, gatewayReadyMs: up.gatewayReadyMs, stopMs, exitCode, churnWrites };
+  } finally {
+    if (churn) clearInterval(churn);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }
+}
+
+export async function startCycles(options: CycleOptions): Promise<CycleResult[]> {
+  const results: CycleResult[] = [];
+  for (let cycle = 1; cycle <= options.count; cycle++) results.push(await oneCycle(cycle, options));
+  return results;
+}
