@@ -7,6 +7,8 @@ export interface E2EGateway {
   logFile: string;
   startupMs: number;
   pid: number;
+  /** The scripted model server every agent of the gateway uses (scriptedModelClient(modelOrigin)). */
+  modelOrigin: string;
   agents: Record<string, { token: string }>;
 }
 
@@ -33,6 +35,8 @@ export const E2E_AGENT_POLICY = {
   beater: { enabled: ["ocw_chat_send"] },
   // The memory e2e: may reflect (opt-in on); "main" may not (opt-in off).
   thinker: { enabled: ["ocw_reflect"] },
+  // The agent-turn e2e: a real turn through the gateway's agent loop that walks.
+  turner: { enabled: ["ocw_move_to"] },
 } as const;
 
 export function gateway(): E2EGateway {

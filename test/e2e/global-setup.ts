@@ -1,7 +1,11 @@
-// Starts ONE real OpenClaw gateway with this plugin for the whole e2e run and stops it at the end.
+// Starts ONE real OpenClaw gateway with this plugin for the whole e2e run and stops it at the end,
+// with the scripted model server (test/support/scripted-model.ts) as every agent's model, so tests can
+// drive real agent turns through the gateway's POST /v1/chat/completions.
 import type { TestProject } from "vitest/node";
 import { randomToken } from "../../scripts/lib/gateway.ts";
+import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway } from "../support/gateway.ts";
+import { startScriptedModel } from "../support/scripted-model.ts";
 import { E2E_AGENT_POLICY, type E2EGateway } from "./fixtures.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -16,11 +20,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_memo: { token: randomToken(), name: "Memo Bot" },
     agent_memo_peer: { token: randomToken(), name: "Memo Peer" },
   };
+  const model = await startScriptedModel();
   const gateway = await startGateway({
     // A closed tab leaves after 10 s instead of 30 (the default): the grace period is what the
     // web-play test waits out to see a departure announced.
     pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY }, web: { resumeGraceSec: 10 } },
     agentIds: Object.keys(E2E_AGENT_POLICY),
+    gatewayConfig: deepMerge(model.providerConfig(), {
+      gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } },
+      // No recurring heartbeat turns in the background of the run: turns happen when a test asks.
+      agents: { defaults: { heartbeat: { every: "0m" } } },
+    }),
+  }).catch(async (error: unknown) => {
+    await model.close();
+    throw error;
   });
   const provided: E2EGateway = {
     baseUrl: gateway.baseUrl,
@@ -28,6 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     logFile: gateway.logFile,
     startupMs: gateway.startupMs,
     pid: gateway.pid,
+    modelOrigin: model.origin,
     agents: {
       agent_helper: { token: agents.agent_helper.token },
       agent_other: { token: agents.agent_other.token },
@@ -40,5 +54,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("gateway", provided);
   return async () => {
     await gateway.stop();
+    await model.close();
   };
 }

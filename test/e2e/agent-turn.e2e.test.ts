@@ -1,0 +1,98 @@
+// A real agent turn through the gateway's agent loop: POST /v1/chat/completions starts the turn, the
+// gateway sends the model (the scripted model server, test/support/scripted-model.ts) its tool list,
+// the model's tool calls run through the plugin (and its before_tool_call policy), and each result goes
+// back to the model in its next request. Everything is asserted on the requests the gateway sent the
+// model and on the world's state, never on model text.
+import { describe, expect, it } from "vitest";
+import { lobbyBlocked } from "../support/browser.ts";
+import {
+  messageText,
+  offeredTools,
+  type RecordedRequest,
+  scriptedModelClient,
+  TOOL_SEARCH_CALLER,
+} from "../support/scripted-model.ts";
+import { gateway, invokeTool } from "./fixtures.ts";
+
+const model = () => scriptedModelClient(gateway().modelOrigin);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One turn for `agentId`; the user's message carries the scenario marker. */
+async function turn(agentId: string, scenario: string, text: string) {
+  const gw = gateway();
+  const res = await fetch(`${gw.baseUrl}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${gw.gatewayToken}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      model: `openclaw/${agentId}`,
+      user: `${scenario}-${Date.now()}`,
+      messages: [{ role: "user", content: `ocw-scenario:${scenario} ${text}` }],
+    }),
+    signal: AbortSignal.timeout(280_000),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+/** The tool results the model was sent in a request. */
+const toolMessages = (request: RecordedRequest) =>
+  request.body.messages.filter((m) => m.role === "tool").map((m) => messageText(m.content));
+
+/** Whether the model can reach `tool`: as a definition, or through Tool Search's caller and directory. */
+function canReach(request: RecordedRequest, tool: string): boolean {
+  const offered = offeredTools(request.body);
+  if (offered.includes(tool)) return true;
+  const prompt = request.body.messages.map((m) => messageText(m.content)).join("\n");
+  return offered.includes(TOOL_SEARCH_CALLER) && prompt.includes(tool);
+}
+
+describe("a real agent turn through the gateway's agent loop", () => {
+  it("the model calls ocw_status, then ocw_move_to: each result reaches its next request, and the agent walks", async () => {
+    // Where the agent stands now (this joins it), and a free tile two steps away.
+    const observe = async () =>
+      (await invokeTool("ocw_observe", { radius: 64 }, { agentId: "turner" })).body.result?.details as {
+        self: { tile: { tx: number; ty: number } };
+      };
+    const from = (await observe()).self.tile;
+    const blocked = await lobbyBlocked(gateway().baseUrl);
+    const dest = [
+      { tx: from.tx + 2, ty: from.ty },
+      { tx: from.tx - 2, ty: from.ty },
+      { tx: from.tx, ty: from.ty + 2 },
+      { tx: from.tx, ty: from.ty - 2 },
+    ].find((t) => !blocked(t.tx, t.ty));
+    if (!dest) throw new Error(`no free tile two steps from ${JSON.stringify(from)}`);
+    // One turn, three model calls: two tool calls, then the final answer.
+    await model().define("turn-walk", [
+      { toolCalls: [{ name: "ocw_status", arguments: {} }] },
+      { toolCalls: [{ name: "ocw_move_to", arguments: dest }] },
+      { text: "On my way." },
+    ]);
+
+    const answer = await turn("turner", "turn-walk", "is the world running? then walk two tiles");
+    expect(answer.status, answer.body).toBe(200);
+
+    const requests = await model().requests("turn-walk");
+    expect(requests.map((r) => r.step)).toEqual([0, 1, 2]);
+    const [first, second, third] = requests as [RecordedRequest, RecordedRequest, RecordedRequest];
+    expect(canReach(first, "ocw_status")).toBe(true);
+    expect(canReach(first, "ocw_move_to")).toBe(true);
+    // The world's own answers, as the plugin wrote them, in the model's next requests (Tool Search
+    // wraps a result in JSON, where its quotes are escaped).
+    const status = (await (await fetch(`${gateway().baseUrl}/world/api/status`)).json()) as {
+      world: { name: string };
+    };
+    const afterStatus = toolMessages(second).map((t) => t.replaceAll('\\"', '"'));
+    expect(afterStatus).toHaveLength(1);
+    expect(afterStatus[0]).toContain(`OpenClawWorld "${status.world.name}" is running`);
+    const afterMove = toolMessages(third);
+    expect(afterMove).toHaveLength(2);
+    expect(afterMove[1]).toMatch(/accepted/);
+    // And the world: the agent arrives where the model sent it.
+    let tile = from;
+    for (let i = 0; i < 20 && (tile.tx !== dest.tx || tile.ty !== dest.ty); i++) {
+      await sleep(600); // observe is limited to 2/s per agent (PRD 12)
+      tile = (await observe()).self.tile;
+    }
+    expect(tile).toEqual(dest);
+  }, 300_000);
+});

@@ -1,0 +1,285 @@
+// A scripted stand-in for an LLM: a small OpenAI-compatible chat-completions server on 127.0.0.1 that
+// the real gateway calls as its model provider, so tests drive real agent turns (the gateway's agent
+// loop, tool list, before_tool_call policy, tool results) with no network and no model.
+//
+// Scenarios are data. A scenario is a name and a list of steps; each step is the model's reply to one
+// call: tool calls, or text. A request picks its scenario by a marker anywhere in its messages,
+// `ocw-scenario:<name>` (usually in the user's message; the last message carrying one wins), and its
+// step by how many assistant replies follow that message: the first call of a turn gets step 0, the
+// call after the first tool results step 1, and so on. The choice depends on the request alone, so
+// retries, parallel turns and sessions never disturb each other. Past the last step, and for a request
+// without a marker, the model answers the text `done`.
+//
+//   const model = await startScriptedModel();
+//   model.define("status-once", [{ toolCalls: [{ name: "ocw_status", arguments: {} }] }, { text: "ok" }]);
+//   // gateway config: model.providerConfig() (providers + agents.defaults.model)
+//   // ... POST /v1/chat/completions with a user message "ocw-scenario:status-once ..."
+//   model.requests("status-once")   // every call the gateway made for it, in order
+//
+// A step's tool call names a tool as the model would see it. When the request does not offer that
+// tool as a definition but offers the gateway's Tool Search caller (`tool_call`), the call is sent
+// through it (`{id: <tool name>, args}`), as a model in that mode must; `via: "direct"` turns that off.
+//
+// Other processes (Vitest's global setup starts the server, test files run elsewhere) use the same
+// operations over HTTP on the server itself:
+//   PUT  /scenarios/<name>        body: Step[]          define or replace a scenario
+//   GET  /requests?scenario=<n>   -> RecordedRequest[]  what the gateway sent (all when no scenario)
+// Answers stream (server-sent events, `chat.completion.chunk`) when the request says `stream: true`,
+// as the gateway's OpenAI-compatible provider does, and are one JSON object otherwise.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ToolCallStep {
+  toolCalls: { name: string; arguments: Record<string, unknown>; via?: "auto" | "direct" }[];
+}
+export interface TextStep {
+  text: string;
+}
+export type Step = ToolCallStep | TextStep;
+
+export interface ChatMessage {
+  role: string;
+  content?: unknown;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface ChatRequest {
+  model?: string;
+  stream?: boolean;
+  messages: ChatMessage[];
+  tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  [key: string]: unknown;
+}
+
+export interface RecordedRequest {
+  /** Order of arrival, from 0. */
+  index: number;
+  path: string;
+  scenario: string | undefined;
+  step: number;
+  body: ChatRequest;
+  /** What the model answered. */
+  reply: Step;
+}
+
+export const SCENARIO_MARKER = /\bocw-scenario:([A-Za-z0-9_.-]+)/;
+export const MODEL_ID = "scripted-1";
+export const PROVIDER_ID = "scripted";
+/** The Tool Search caller's name in openclaw 2026.9.6. */
+export const TOOL_SEARCH_CALLER = "tool_call";
+
+/** The text of a message's content: a string, or the text parts of an array of parts. */
+export function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) =>
+        part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string"
+          ? (part as { text: string }).text
+          : "",
+      )
+      .join("\n");
+  }
+  return "";
+}
+
+/** Which scenario and step a request asks for (see the header). */
+export function pickStep(request: ChatRequest): { scenario: string | undefined; step: number } {
+  const messages = request.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const match = SCENARIO_MARKER.exec(messageText(messages[i]?.content));
+    if (match) {
+      const step = messages.slice(i + 1).filter((m) => m.role === "assistant").length;
+      return { scenario: match[1], step };
+    }
+  }
+  return { scenario: undefined, step: 0 };
+}
+
+/** The tool results the conversation holds so far, oldest first (what earlier tool calls returned). */
+export function toolResults(request: ChatRequest): { toolCallId: string | undefined; text: string }[] {
+  return (request.messages ?? [])
+    .filter((m) => m.role === "tool")
+    .map((m) => ({ toolCallId: m.tool_call_id, text: messageText(m.content) }));
+}
+
+/** The names of the tools a request offers the model as definitions. */
+export function offeredTools(request: ChatRequest): string[] {
+  return (request.tools ?? []).map((t) => t.function?.name).filter((n): n is string => !!n);
+}
+
+let callCounter = 0;
+
+function toolCallsFor(step: ToolCallStep, request: ChatRequest): NonNullable<ChatMessage["tool_calls"]> {
+  const offered = new Set(offeredTools(request));
+  return step.toolCalls.map((call) => {
+    const viaSearch = call.via !== "direct" && !offered.has(call.name) && offered.has(TOOL_SEARCH_CALLER);
+    const fn = viaSearch
+      ? { name: TOOL_SEARCH_CALLER, arguments: JSON.stringify({ id: call.name, args: call.arguments }) }
+      : { name: call.name, arguments: JSON.stringify(call.arguments) };
+    callCounter += 1;
+    return { id: `call_${callCounter}`, type: "function", function: fn };
+  });
+}
+
+export interface ScriptedModel {
+  /** e.g. http://127.0.0.1:41234/v1 (the provider's baseUrl). */
+  baseUrl: string;
+  /** e.g. http://127.0.0.1:41234 (the control endpoints). */
+  origin: string;
+  define(name: string, steps: Step[]): void;
+  requests(scenario?: string): RecordedRequest[];
+  /** Gateway config that makes this server every agent's model (merge it into the gateway config). */
+  providerConfig(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export async function startScriptedModel(): Promise<ScriptedModel> {
+  const scenarios = new Map<string, Step[]>();
+  const recorded: RecordedRequest[] = [];
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+
+  const complete = (req: IncomingMessage, res: ServerResponse, request: ChatRequest) => {
+    const { scenario, step } = pickStep(request);
+    const steps = scenario ? scenarios.get(scenario) : undefined;
+    const reply: Step = steps?.[step] ?? { text: "done" };
+    recorded.push({ index: recorded.length, path: req.url ?? "", scenario, step, body: request, reply });
+    const id = `chatcmpl-${recorded.length}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = request.model ?? MODEL_ID;
+    const toolCalls = "toolCalls" in reply ? toolCallsFor(reply, request) : undefined;
+    const message = toolCalls
+      ? { role: "assistant", content: null, tool_calls: toolCalls }
+      : { role: "assistant", content: (reply as TextStep).text };
+    const finish = toolCalls ? "tool_calls" : "stop";
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    if (!request.stream) {
+      json(res, 200, {
+        id,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      });
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra })}\n\n`,
+      );
+    const delta = toolCalls
+      ? { role: "assistant", content: null, tool_calls: toolCalls.map((c, index) => ({ index, ...c })) }
+      : { role: "assistant", content: (reply as TextStep).text };
+    chunk([{ index: 0, delta, finish_reason: null }]);
+    chunk([{ index: 0, delta: {}, finish_reason: finish }]);
+    if ((request.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
+      chunk([], { usage });
+    res.end("data: [DONE]\n\n");
+  };
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      raw += chunk;
+    });
+    req.on("end", () => {
+      try {
+        if (req.method === "POST" && url.pathname.endsWith("/chat/completions")) {
+          complete(req, res, JSON.parse(raw) as ChatRequest);
+        } else if (req.method === "GET" && url.pathname.endsWith("/models")) {
+          json(res, 200, { object: "list", data: [{ id: MODEL_ID, object: "model", owned_by: "tests" }] });
+        } else if (req.method === "PUT" && url.pathname.startsWith("/scenarios/")) {
+          const name = decodeURIComponent(url.pathname.slice("/scenarios/".length));
+          const steps = JSON.parse(raw) as Step[];
+          if (!Array.isArray(steps)) throw new Error("a scenario is an array of steps");
+          scenarios.set(name, steps);
+          json(res, 200, { ok: true });
+        } else if (req.method === "GET" && url.pathname === "/requests") {
+          const scenario = url.searchParams.get("scenario") ?? undefined;
+          json(res, 200, scenario ? recorded.filter((r) => r.scenario === scenario) : recorded);
+        } else {
+          json(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
+        }
+      } catch (error) {
+        json(res, 400, { error: { message: error instanceof Error ? error.message : String(error) } });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    define(name, steps) {
+      scenarios.set(name, steps);
+    },
+    requests(scenario) {
+      return scenario ? recorded.filter((r) => r.scenario === scenario) : [...recorded];
+    },
+    providerConfig() {
+      return scriptedProviderConfig(`${origin}/v1`);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Gateway config naming the scripted server at `baseUrl` as the provider and every agent's model. */
+export function scriptedProviderConfig(baseUrl: string): Record<string, unknown> {
+  return {
+    models: {
+      providers: {
+        [PROVIDER_ID]: {
+          api: "openai-completions",
+          baseUrl,
+          apiKey: "scripted-model-needs-no-key",
+          models: [
+            {
+              id: MODEL_ID,
+              name: "Scripted model (tests)",
+              contextWindow: 128_000,
+              maxTokens: 4096,
+              input: ["text"],
+            },
+          ],
+        },
+      },
+    },
+    agents: { defaults: { model: { primary: `${PROVIDER_ID}/${MODEL_ID}` } } },
+  };
+}
+
+/** The same operations from another process, through the server's control endpoints. */
+export function scriptedModelClient(origin: string) {
+  return {
+    async define(name: string, steps: Step[]): Promise<void> {
+      const res = await fetch(`${origin}/scenarios/${encodeURIComponent(name)}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(steps),
+      });
+      if (!res.ok) throw new Error(`defining scenario ${name}: ${res.status} ${await res.text()}`);
+    },
+    async requests(scenario?: string): Promise<RecordedRequest[]> {
+      const query = scenario ? `?scenario=${encodeURIComponent(scenario)}` : "";
+      return (await (await fetch(`${origin}/requests${query}`)).json()) as RecordedRequest[];
+    },
+  };
+}
