@@ -1,18 +1,31 @@
-// Builds the web client into web/dist with esbuild: one JS bundle (Phaser included), the CSS and
-// index.html. No network, a second or two.
-import { copyFile, mkdir, rm } from "node:fs/promises";
+// Builds the web client into web/dist with esbuild: one JS bundle (Phaser included) and the CSS, each
+// named by its content (`assets/app-<hash>.js`), and index.html pointing at them. A browser may keep a
+// named asset for a year without asking again (a new build is a new name), while index.html is always
+// revalidated (src/http/humans/static-routes.ts). Every text file is also written compressed, brotli
+// (`.br`) and gzip (`.gz`), at the highest levels, so the gateway sends the smallest form a browser
+// accepts without compressing anything per request. No network; a few seconds (brotli at level 11).
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import { build } from "esbuild";
-import { PROJECT_DIR } from "./lib/gateway.ts";
+import { PROJECT_DIR } from "./lib/project.ts";
 
 const src = path.join(PROJECT_DIR, "web", "client");
 const dist = path.join(PROJECT_DIR, "web", "dist");
+const assets = path.join(dist, "assets");
+/** Compressing smaller files saves less than the extra round of negotiation costs to explain. */
+const MIN_COMPRESS_BYTES = 1024;
+
 const started = Date.now();
 await rm(dist, { recursive: true, force: true });
-await mkdir(path.join(dist, "assets"), { recursive: true });
-await build({
-  entryPoints: [path.join(src, "main.ts")],
-  outfile: path.join(dist, "assets", "app.js"),
+const result = await build({
+  entryPoints: [
+    { in: path.join(src, "main.ts"), out: "app" },
+    { in: path.join(src, "app.css"), out: "app" },
+  ],
+  outdir: assets,
+  entryNames: "[name]-[hash]",
   bundle: true,
   format: "esm",
   platform: "browser",
@@ -21,9 +34,54 @@ await build({
   sourcemap: true,
   legalComments: "none",
   logLevel: "warning",
+  metafile: true,
 });
-await copyFile(path.join(src, "app.css"), path.join(dist, "assets", "app.css"));
-await copyFile(path.join(src, "index.html"), path.join(dist, "index.html"));
+
+/** The built file of each entry, as index.html names it (/world/assets/<file>). */
+const built = new Map<string, string>();
+for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+  if (!meta.entryPoint) continue;
+  built.set(path.extname(meta.entryPoint), path.basename(output));
+}
+let html = await readFile(path.join(src, "index.html"), "utf8");
+for (const [ext, file] of [
+  [".ts", built.get(".ts")],
+  [".css", built.get(".css")],
+]) {
+  const reference = `/world/assets/app${ext === ".ts" ? ".js" : ".css"}`;
+  if (!file || !html.includes(`"${reference}"`)) {
+    throw new Error(
+      `web/client/index.html must reference ${reference} (the build names the file by its content)`,
+    );
+  }
+  html = html.replace(`"${reference}"`, `"/world/assets/${file}"`);
+}
+await writeFile(path.join(dist, "index.html"), html);
+
+const compressed = [path.join(dist, "index.html"), ...[...built.values()].map((f) => path.join(assets, f))];
+let savedTo = 0;
+let total = 0;
+await Promise.all(
+  compressed.map(async (file) => {
+    const bytes = await readFile(file);
+    if (bytes.byteLength < MIN_COMPRESS_BYTES) return;
+    const [br, gz] = await Promise.all([
+      promisify(brotliCompress)(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+        },
+      }),
+      promisify(gzip)(bytes, { level: constants.Z_BEST_COMPRESSION }),
+    ]);
+    await writeFile(`${file}.br`, br);
+    await writeFile(`${file}.gz`, gz);
+    total += bytes.byteLength;
+    savedTo += br.byteLength;
+  }),
+);
 console.log(
-  `web client built into ${path.relative(process.cwd(), dist) || dist} in ${Date.now() - started} ms`,
+  `web client built into ${path.relative(process.cwd(), dist) || dist} in ${Date.now() - started} ms ` +
+    `(${[...built.values()].join(", ")}; ${(total / 1024).toFixed(0)} KiB, ${(savedTo / 1024).toFixed(0)} KiB as brotli)`,
 );

@@ -2,7 +2,6 @@
 // state, config and TMPDIR), configure, enable, inspect, doctor, start, smoke-test the three doors
 // (tool, AIC, web + WebSocket), stop with SIGTERM, and upgrade by installing the tarball again.
 // One gateway start; the plugin's runtime dependencies come from the npm registry like a user's.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -18,6 +17,7 @@ import {
   randomToken,
   runGateway,
 } from "../../scripts/lib/gateway.ts";
+import { runCommand } from "../../scripts/lib/run-command.ts";
 
 interface PackResult {
   filename: string;
@@ -33,7 +33,8 @@ const SHIPPED = [
   /^LICENSE$/,
   /^openclaw\.plugin\.json$/,
   /^dist\/index\.js$/,
-  /^web\/dist\/(index\.html|assets\/app\.(js|css))$/,
+  // Named by content (app-<hash>.js), each with its precompressed brotli and gzip forms.
+  /^web\/dist\/(index\.html|assets\/app-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
   /^worlds\/(README\.md|lobby\/.+)$/,
   /^skills\/openclawworld\/.+\.md$/,
   /^docs\/aic\/v0\.1\/(aic-schema|events-schema|openapi)\.json$/,
@@ -45,7 +46,6 @@ const REQUIRED = [
   "openclaw.plugin.json",
   "dist/index.js",
   "web/dist/index.html",
-  "web/dist/assets/app.js",
   "worlds/lobby/world.toml",
   "skills/openclawworld/SKILL.md",
   "docs/aic/v0.1/aic-schema.json",
@@ -62,26 +62,6 @@ const TOOLS = [
   "ocw_chat_send",
   "ocw_reflect",
 ];
-
-function run(
-  cmd: string,
-  args: string[],
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function cli(args: string[]): Promise<string> {
   const result = await openclawCli(dirs, args, { gatewayToken });
@@ -104,7 +84,7 @@ const agentToken = randomToken();
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "ocw-install-"));
   // prepack builds the web client and dist/index.js, so the tarball holds what the sources say now.
-  const pack = await run("npm", ["pack", "--json", "--pack-destination", root], PROJECT_DIR);
+  const pack = await runCommand("npm", ["pack", "--json", "--pack-destination", root], PROJECT_DIR);
   if (pack.code !== 0) throw new Error(`npm pack exited ${pack.code}\n${pack.stdout}\n${pack.stderr}`);
   packed = (JSON.parse(pack.stdout) as PackResult[])[0] as PackResult;
   tarball = path.join(root, packed.filename);
@@ -148,6 +128,12 @@ describe("npm pack", () => {
   it("ships the built entry, web bundle, world, skill, manifest, schemas, README and licence; nothing else", () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(REQUIRED));
+    for (const ext of [".js", ".js.br", ".js.gz", ".css"]) {
+      expect(
+        paths.some((p) => p.startsWith("web/dist/assets/app-") && p.endsWith(ext)),
+        ext,
+      ).toBe(true);
+    }
     expect(paths.filter((p) => !SHIPPED.some((allowed) => allowed.test(p)))).toEqual([]);
   });
 
@@ -254,17 +240,19 @@ describe("the installed plugin in the running gateway", () => {
     expect(wrong.status).toBe(401);
   });
 
-  it("serves the web client from the package: /world/ and its script", async () => {
+  it("serves the web client from the package: /world/ and its script, compressed, kept for good", async () => {
     const page = await fetch(`${base()}/world/`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     const html = await page.text();
     expect(html).toContain("<title>OpenClawWorld</title>");
-    const script = /src="(\/world\/assets\/app\.js[^"]*)"/.exec(html)?.[1];
+    const script = /src="(\/world\/assets\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
     expect(script).toBeTruthy();
-    const js = await fetch(`${base()}${script}`);
+    const js = await fetch(`${base()}${script}`, { headers: { "accept-encoding": "br, gzip" } });
     expect(js.status).toBe(200);
     expect(js.headers.get("content-type")).toContain("javascript");
+    expect(js.headers.get("content-encoding")).toBe("br");
+    expect(js.headers.get("cache-control")).toContain("immutable");
     expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
 

@@ -1,5 +1,7 @@
 // Serves the built web client and the world's map files. Only files inside the two base
 // directories are reachable: decoded paths are resolved and checked, dot-segments and NULs refused.
+
+import type { Stats } from "node:fs";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -53,32 +55,85 @@ export function resolveInside(baseDir: string, urlSubPath: string): string | und
   return full === base || full.startsWith(base + path.sep) ? full : undefined;
 }
 
+/** index.html and world files: always revalidated (a cheap 304 while unchanged). */
+export const REVALIDATE = "no-cache";
+/** Build outputs named by their content (scripts/build-client.ts): a new build is a new name. */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** Precompressed siblings the build writes, best first. */
+const ENCODINGS = [
+  { token: "br", suffix: ".br" },
+  { token: "gzip", suffix: ".gz" },
+] as const;
+
+/** The codings an Accept-Encoding header allows (a zero q-value refuses one). */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",")) {
+    const [token = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (token && !(q && Number(q.slice(2)) === 0)) accepted.add(token);
+  }
+  return accepted;
+}
+
+async function statFile(file: string): Promise<Stats | undefined> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends `file`, or its precompressed `.br`/`.gz` sibling when the browser accepts that coding, with
+ * a validator (ETag) so a revalidation of an unchanged file is a bodiless 304.
+ */
 export async function sendFile(
   req: IncomingMessage,
   res: ServerResponse,
   file: string,
-  cacheSeconds: number,
+  cacheControl: string,
 ): Promise<boolean> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(file);
-  } catch {
-    return false;
+  const original = await statFile(file);
+  if (!original) return false;
+  const accepted = acceptedEncodings(req.headers["accept-encoding"]);
+  let body = file;
+  let info = original;
+  let encoding: string | undefined;
+  for (const candidate of ENCODINGS) {
+    if (!accepted.has(candidate.token)) continue;
+    const compressed = await statFile(file + candidate.suffix);
+    if (!compressed) continue;
+    body = file + candidate.suffix;
+    info = compressed;
+    encoding = candidate.token;
+    break;
   }
-  if (!info.isFile()) return false;
   const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
-  res.writeHead(200, {
+  const etag = `"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}${encoding ? `-${encoding}` : ""}"`;
+  const headers = {
     ...SECURITY_HEADERS,
     "content-type": type,
-    "content-length": info.size,
-    "cache-control": cacheSeconds > 0 ? `public, max-age=${cacheSeconds}` : "no-cache",
-  });
+    "cache-control": cacheControl,
+    etag,
+    // Caches must keep the codings apart, also for a file that has only its plain form today.
+    vary: "accept-encoding",
+    ...(encoding ? { "content-encoding": encoding } : {}),
+  };
+  if (req.headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  res.writeHead(200, { ...headers, "content-length": info.size });
   if (req.method === "HEAD") {
     res.end();
     return true;
   }
   await new Promise<void>((resolve) => {
-    const stream = createReadStream(file);
+    const stream = createReadStream(body);
     stream.on("error", () => {
       res.destroy();
       resolve();

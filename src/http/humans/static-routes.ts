@@ -1,9 +1,11 @@
 // The web client's HTTP side under /world/: the built client, the world's tileset and Tiled maps.
 // GET/HEAD only; every answer carries the security headers; paths never leave their directory.
+// index.html is revalidated on every visit; the assets it names carry their content hash in their
+// names, so browsers keep them for good (scripts/build-client.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { resolveInside, SECURITY_HEADERS, sendFile } from "./static-files.ts";
+import { IMMUTABLE, REVALIDATE, resolveInside, SECURITY_HEADERS, sendFile } from "./static-files.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../../web/dist", import.meta.url));
 
@@ -27,19 +29,19 @@ export function createStaticRoutes(worldDir: string, webDist: string) {
       return true;
     }
     if (p === "/world/" || p === "/world/index.html") {
-      if (await sendFile(req, res, path.join(webDist, "index.html"), 0)) return true;
+      if (await sendFile(req, res, path.join(webDist, "index.html"), REVALIDATE)) return true;
       res.writeHead(503, { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" });
       res.end("The web client is not built yet: run `npm run build:web` and reload.");
       return true;
     }
-    if (p === "/world/tiles.png") return sendFile(req, res, path.join(worldDir, "tiles.png"), 0);
+    if (p === "/world/tiles.png") return sendFile(req, res, path.join(worldDir, "tiles.png"), REVALIDATE);
     if (p.startsWith("/world/maps/")) {
       const file = resolveInside(path.join(worldDir, "maps"), p.slice("/world/maps/".length));
-      return file?.endsWith(".json") ? sendFile(req, res, file, 0) : false;
+      return file?.endsWith(".json") ? sendFile(req, res, file, REVALIDATE) : false;
     }
     if (p.startsWith("/world/assets/")) {
       const file = resolveInside(path.join(webDist, "assets"), p.slice("/world/assets/".length));
-      return file ? sendFile(req, res, file, 300) : false;
+      return file ? sendFile(req, res, file, IMMUTABLE) : false;
     }
     return false;
   };
