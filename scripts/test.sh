@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -x node_modules/.bin/node ] || [ ! -d node_modules/openclaw ]; then
-  # npm install, not npm ci: this machine's npm leaves other platforms' optional binaries (biome,
-  # esbuild) out of the lock file, which npm ci then refuses; install still follows the lock.
+  # What a user runs. The lock lists every platform's optional binaries (scripts/lockfile.test.ts),
+  # so this follows it exactly and leaves it unchanged.
   echo "==> installing dependencies (npm install)"
   npm install --no-audit --no-fund
 fi
