@@ -45,9 +45,19 @@ describe("cursor codec", () => {
     );
   });
 
-  it('"c_0" means from the start of any room', () => {
+  it('"c_0" and "0" are start cursors of any room (from the oldest event still kept for the reader)', () => {
     expect(START_CURSOR).toBe("c_0");
-    expect(decodeCursor("c_0", "garden")).toEqual({ ok: true, position: { roomId: "garden", afterSeq: 0 } });
+    for (const start of ["c_0", "0"]) {
+      expect(decodeCursor(start, "garden")).toEqual({
+        ok: true,
+        position: { roomId: "garden", afterSeq: 0, start: true },
+      });
+    }
+    // A cursor naming position 0 is not a start cursor: it can expire.
+    expect(decodeCursor(encodeCursor("garden", 0), "garden")).toEqual({
+      ok: true,
+      position: { roomId: "garden", afterSeq: 0 },
+    });
   });
 
   it("rejects another room's cursor, malformed and foreign strings", () => {

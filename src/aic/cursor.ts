@@ -1,7 +1,8 @@
 // Opaque event cursors (PRD 4: base64url, ^[A-Za-z0-9=_-]{1,256}$).
 // Layout (version 1): [0x01][seq: uint64 big-endian][roomId: UTF-8], base64url without padding.
 // Start cursors: the PRD example "c_0" and a bare "0" (what the PRD's reference client sends first; the
-// PRD never defines a starting cursor) both mean "from the start of the room" (seq 0).
+// PRD never defines a starting cursor) both mean "I have nothing yet": from the oldest event still kept
+// for the reader. Unlike a cursor that names an event, a start cursor never expires.
 import { ROOM_ID_PATTERN } from "./schemas.ts";
 
 const VERSION = 1;
@@ -12,6 +13,8 @@ export interface CursorPosition {
   roomId: string;
   /** Events with seq > afterSeq come next. */
   afterSeq: number;
+  /** A start cursor: the reader begins after whatever it may have lost (AicService.startSeq). */
+  start?: true;
 }
 
 export type DecodeResult = { ok: true; position: CursorPosition } | { ok: false; reason: string };
@@ -51,7 +54,7 @@ function group(a: number, b: number, c: number): string {
 
 /** Decode a cursor for `roomId`; a cursor of another room is rejected like a malformed one. */
 export function decodeCursor(cursor: string, roomId: string): DecodeResult {
-  if (START_CURSORS.has(cursor)) return { ok: true, position: { roomId, afterSeq: 0 } };
+  if (START_CURSORS.has(cursor)) return { ok: true, position: { roomId, afterSeq: 0, start: true } };
   const decoded = decodeEventCursor(cursor);
   if (!decoded.ok) return decoded;
   const cursorRoom = decoded.position.roomId;

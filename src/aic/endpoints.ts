@@ -158,7 +158,7 @@ export const ENDPOINTS = {
     response: PollEventsResponseData,
     summary: "Poll (or long-poll) for events",
     description:
-      'Events after sinceCursor ("c_0" = from the start). waitMs > 0 parks the request until a visible event or the wait ends; a long-poll answers one agent at most every 250 ms (one sooner waits out the rest and gets those ticks in one page). An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
+      'Events after sinceCursor ("c_0" or "0" = from the oldest event still kept for you; a start cursor never expires). waitMs > 0 parks the request until a visible event or the wait ends; a long-poll answers one agent at most every 250 ms (one sooner waits out the rest and gets those ticks in one page). An expired cursor answers conflict with details {reason: "cursor_expired", nextCursor, droppedCount}.',
     rateClass: "pollEvents",
     answer: (ctx, _world, request, actor, signal) => ctx.feed.poll(request, actor, signal),
   }),

@@ -5,7 +5,7 @@ import type { WorldEvent } from "../world/types.ts";
 import type { AicClock } from "./action-path.ts";
 import type { Actor } from "./actions.ts";
 import { notInRoom } from "./admission.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { type CursorPosition, decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { envelopeOf } from "./event-envelope.ts";
 import type { EventEnvelopeT, EventStreamQueryT, PollEventsRequestT, PollEventsResponse } from "./schemas.ts";
@@ -56,7 +56,8 @@ export class EventFeed {
         aicError("bad_request", `invalid sinceCursor: ${position.reason}`, { field: "sinceCursor" }),
       );
     }
-    return this.read(actor.entityId, request.agentId, request.roomId, position.position.afterSeq, {
+    const afterSeq = this.positionFor(actor.entityId, position.position);
+    return this.read(actor.entityId, request.agentId, request.roomId, afterSeq, {
       limit: request.limit,
       waitMs: request.waitMs,
       signal,
@@ -73,7 +74,7 @@ export class EventFeed {
       const position = decodeCursor(request.sinceCursor, request.roomId);
       if (!position.ok)
         return aicError("bad_request", `invalid cursor: ${position.reason}`, { field: "sinceCursor" });
-      afterSeq = position.position.afterSeq;
+      afterSeq = this.positionFor(actor.entityId, position.position);
     }
     const feed = this;
     const roomId = request.roomId;
@@ -95,6 +96,15 @@ export class EventFeed {
         return result;
       },
     });
+  }
+
+  /** Where a reader's events continue from a cursor. A start cursor ("c_0", "0": "I have nothing
+   * yet") begins after the newest event the reader may have lost, so it never expires: a restarted
+   * agent's first poll on a busy world gets what is still kept instead of `cursor_expired`. */
+  private positionFor(entityId: string, position: CursorPosition): number {
+    if (!position.start) return position.afterSeq;
+    const expired = this.runtime.world.eventsFor(entityId, position.roomId, 0, 0).expired;
+    return expired ? expired.oldestRetainedSeq - 1 : 0;
   }
 
   private read(

@@ -446,7 +446,12 @@ describe("AicService with the real lobby world", () => {
         }),
       );
     }
-    const expired = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0" });
+    // A cursor that names a position from before the drops (not a start cursor, which never expires).
+    const expired = await s.call("pollEvents", A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: encodeCursor(room, 0),
+    });
     expect(expired).toMatchObject({
       status: "error",
       error: { code: "conflict", details: { reason: "cursor_expired" } },
@@ -463,6 +468,56 @@ describe("AicService with the real lobby world", () => {
     // The room's newest 4 room-audience events and its pool of 4 older ones.
     expect(resumed.status === "ok" && resumed.data.events.length).toBe(8);
     expect(checkResponse("PollEventsResponseData", resumed)).toEqual([]);
+  });
+
+  it('a start cursor ("c_0", "0") never expires: on a world that dropped events, present and rejoining agents get what is kept', async () => {
+    const env = await createTestEnv({ patch: { eventRetention: 4, eventRetentionPerRecipient: 4 } });
+    const s = env.service;
+    await env.join(A, B);
+    const say = (k: number) =>
+      env.tick(
+        s.call("chatSend", B, {
+          agentId: B,
+          roomId: room,
+          txId: `tx_start_${k}0000`,
+          channel: "global",
+          message: `m${k}`,
+        }),
+      );
+    for (let i = 0; i < 8; i++) await say(i);
+    // What a client resuming after cursor_expired gets: the same as a start cursor gets at once.
+    const old = await s.call("pollEvents", A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: encodeCursor(room, 0),
+      limit: 200,
+    });
+    if (old.status !== "error") throw new Error("expected the old cursor to have expired");
+    const kept = await s.call("pollEvents", A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: (old.error.details as { nextCursor: string }).nextCursor,
+      limit: 200,
+    });
+    for (const sinceCursor of ["c_0", "0"]) {
+      const page = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor, limit: 200 });
+      expect(page.status, JSON.stringify(page)).toBe("ok");
+      expect(page).toEqual(kept);
+      expect(checkResponse("PollEventsResponseData", page)).toEqual([]);
+    }
+    // A agent that left (its whole stay is dropped for it) and came back, after more traffic.
+    await env.tick(s.call("leave", A, { agentId: A, roomId: room }));
+    for (let i = 8; i < 12; i++) await say(i);
+    await env.join(A);
+    const back = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "0", limit: 200 });
+    expect(back.status, JSON.stringify(back)).toBe("ok");
+    const messages = back.status === "ok" ? back.data.events.map((e) => e.type) : [];
+    expect(messages).toContain("presence.join");
+    // The SSE stream's start cursor is read the same way.
+    const stream = await s.subscribeEvents(A, { agentId: A, roomId: room, sinceCursor: "c_0" });
+    if (stream.status !== "ok") throw new Error(JSON.stringify(stream));
+    const first = await stream.data.next(0);
+    expect(first.status, JSON.stringify(first)).toBe("ok");
   });
 
   it("a long-poll answers one agent at most every LONG_POLL_MIN_INTERVAL_MS: a quick return waits and gets those ticks in one page", async () => {
