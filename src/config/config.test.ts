@@ -59,6 +59,43 @@ describe("plugin config: one zod schema", () => {
     expect(() => resolveConfig({ remote: { baseUrl: "ftp://x" } })).toThrow(/remote\.baseUrl/);
   });
 
+  it("reads the PRD's own plugin config (flat baseUrl, apiKey, defaultRoomId, defaultAgentId) as remote mode", () => {
+    const prd = {
+      baseUrl: "https://world.example/aic/v0.1/",
+      apiKey: "key-from-the-prd",
+      defaultRoomId: "lobby_01",
+      defaultAgentId: "agent_helper",
+    };
+    const config = resolveConfig(prd);
+    expect(config.remote).toEqual({
+      baseUrl: "https://world.example/aic/v0.1",
+      apiKey: "key-from-the-prd",
+      defaultAgentId: "agent_helper",
+      retryMaxAttempts: 3,
+      retryBaseDelayMs: 500,
+    });
+    expect(config.defaultRoomId).toBe("lobby_01");
+    // The gateway validates with the manifest's JSON Schema first: it must accept the same shape.
+    expect(new Ajv({ strict: false }).compile(pluginConfigJsonSchema())(prd)).toBe(true);
+    // The same as written the project's way.
+    expect(
+      resolveConfig({
+        remote: { baseUrl: prd.baseUrl, apiKey: prd.apiKey, defaultAgentId: prd.defaultAgentId },
+      }).remote,
+    ).toEqual(config.remote);
+  });
+
+  it("flat remote keys need baseUrl, and are not given beside remote", () => {
+    expect(() => resolveConfig({ apiKey: "k" })).toThrow(/apiKey configure remote mode .* need baseUrl/);
+    expect(() =>
+      resolveConfig({
+        baseUrl: "https://a.example/aic/v0.1",
+        remote: { baseUrl: "https://b.example/aic/v0.1" },
+      }),
+    ).toThrow(/baseUrl and remote both configure remote mode/);
+    expect(() => resolveConfig({ baseUrl: "ftp://x" })).toThrow(/baseUrl/);
+  });
+
   it("adds the rules JSON Schema cannot say", () => {
     const twice = { a: { token: "same-token-16-chars" }, b: { token: "same-token-16-chars" } };
     expect(() => resolveConfig({ agents: twice })).toThrow(/two agents share a token/);
@@ -80,6 +117,8 @@ describe("plugin config: one zod schema", () => {
       { snapshot: { intervalSec: 1 } },
       { remote: { baseUrl: "https://world.example/aic/v0.1", apiKey: "k" } },
       { remote: {} },
+      { baseUrl: "https://world.example/aic/v0.1", apiKey: "k", defaultAgentId: "agent_helper" },
+      { baseUrl: "world.example" },
       { agents: { "bad id": {} } },
       { unknown: true },
     ]) {

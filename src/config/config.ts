@@ -67,6 +67,19 @@ export const PluginConfigSchema = z.strictObject({
         ),
     })
     .prefault({}),
+  // The PRD's own plugin config (PRD 8.1: baseUrl, apiKey, defaultRoomId, defaultAgentId at the top
+  // level) is remote mode written flat; it is read as `remote` (defaultRoomId is shared by both).
+  baseUrl: z
+    .string()
+    .regex(/^https?:\/\//)
+    .optional()
+    .describe("Remote mode as the PRD writes it: the AIC server's base URL (the same as remote.baseUrl)"),
+  apiKey: z.string().optional().describe("Remote mode as the PRD writes it (the same as remote.apiKey)"),
+  defaultAgentId: z
+    .string()
+    .regex(AGENT_ID_PATTERN)
+    .optional()
+    .describe("Remote mode as the PRD writes it (the same as remote.defaultAgentId)"),
   remote: z
     .strictObject({
       baseUrl: z.string().regex(/^https?:\/\//),
@@ -173,6 +186,30 @@ function toolLists(
   return { enabled: enabled as OptionalToolName[], denied: denied as ToolName[] };
 }
 
+type RawConfig = z.output<typeof PluginConfigSchema>;
+
+/** Remote mode from `remote`, or from the PRD's flat keys (baseUrl, apiKey, defaultAgentId). */
+function remoteMode(raw: RawConfig, issue: (message: string) => void): RawConfig["remote"] {
+  const flat = { baseUrl: raw.baseUrl, apiKey: raw.apiKey, defaultAgentId: raw.defaultAgentId };
+  const given = Object.entries(flat)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
+  if (given.length === 0) return raw.remote;
+  if (raw.remote) {
+    issue(`${given.join(", ")} and remote both configure remote mode: keep one (remote.${given[0]})`);
+    return raw.remote;
+  }
+  if (raw.baseUrl === undefined) {
+    issue(`${given.join(", ")} configure remote mode (the PRD's flat keys) and need baseUrl too`);
+    return undefined;
+  }
+  return PluginConfigSchema.shape.remote.unwrap().parse({
+    baseUrl: raw.baseUrl,
+    ...(raw.apiKey === undefined ? {} : { apiKey: raw.apiKey }),
+    ...(raw.defaultAgentId === undefined ? {} : { defaultAgentId: raw.defaultAgentId }),
+  });
+}
+
 /** PluginConfigSchema, then the rules JSON Schema cannot express, into the shape the plugin uses. */
 export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
   const issue = (message: string) => ctx.addIssue({ code: "custom", message });
@@ -182,6 +219,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
   for (const [agentId, lists] of Object.entries(raw.tools.perAgent)) {
     perAgent[agentId] = toolLists(lists, `tools.perAgent.${agentId}`, issue);
   }
+  const remote = remoteMode(raw, issue);
   return {
     worldDir: raw.world?.trim() || BUNDLED_WORLD_DIR,
     defaultRoomId: raw.defaultRoomId,
@@ -193,14 +231,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
       ]),
     ) as Record<string, { token?: string; name: string }>,
     tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
-    ...(raw.remote
-      ? {
-          remote: {
-            ...raw.remote,
-            baseUrl: raw.remote.baseUrl.replace(/\/+$/, ""),
-          },
-        }
-      : {}),
+    ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,
     rateLimits: raw.rateLimits,
     snapshot: raw.snapshot,
