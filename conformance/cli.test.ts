@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnv, silentLogger, type TestEnv } from "../src/aic/testing/local-world.ts";
 import { createAicHttpHandler } from "../src/http/aic/aic-app.ts";
+import { PRD_ENDPOINTS } from "./capabilities.ts";
 
 const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
 const TOKENS: Record<string, string> = { "token-of-conf-a-0001": "conf_a", "token-of-conf-b-0001": "conf_b" };
@@ -58,6 +59,65 @@ describe("conformance CLI", () => {
     const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
     expect(summary).toMatchObject({ failed: 0, suites: ["contract"] });
     expect(summary.passed).toBeGreaterThan(30);
+  });
+
+  it("runs the PRD's suites against a server with only the PRD's six endpoints, and names what it skips", async () => {
+    // The real service behind a router that serves the PRD's endpoints and nothing else (no join,
+    // leave, heartbeat, memory/reflect, status, SSE, human WebSocket); its agents are pre-provisioned
+    // and in the lobby, as PRD section 14 has it.
+    const env = await createTestEnv({ agents: (id) => ({ name: id }) });
+    envs.push(env);
+    await env.join("conf_a", "conf_b");
+    const aic = createAicHttpHandler({
+      service: env.service,
+      tokens: (t) => TOKENS[t],
+      logger: silentLogger,
+    });
+    env.runtime.start();
+    const prdOnly = new Set(PRD_ENDPOINTS.map((name) => `/aic/v0.1/${name}`));
+    const baseUrl = await listen((req, res) => {
+      if (req.method === "POST" && prdOnly.has(new URL(req.url ?? "/", "http://x").pathname)) {
+        void aic.handle(req, res);
+        return;
+      }
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    });
+    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
+      passed: number;
+      failed: number;
+      skipped: number;
+      cases: { suite: string; name: string; ok: boolean; skipped?: string }[];
+    };
+    expect(summary.failed).toBe(0);
+    const ran = summary.cases.filter((c) => !c.skipped).map((c) => c.name);
+    const skipped = summary.cases.filter((c) => c.skipped);
+    // Every PRD endpoint's cases ran and passed, and the two scenarios a PRD server can play.
+    for (const endpoint of PRD_ENDPOINTS)
+      expect(
+        ran.some((n) => n.startsWith(`${endpoint}: `)),
+        endpoint,
+      ).toBe(true);
+    expect(ran).toEqual(expect.arrayContaining(["signReading", "portalMovement"]));
+    // What needs an extension is skipped, by name, with the reason.
+    expect(skipped.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        "join: the room it is in",
+        "heartbeat: memory 20 (max)",
+        "observe: memory 1 (min)",
+        "proximityChat",
+      ]),
+    );
+    expect(run.stdout).toContain(
+      "SKIP contract join: the room it is in: needs the join extension, which this server does not serve",
+    );
+    expect(run.stdout).toContain(
+      "SKIP scenarios proximityChat: needs a human client, and this server has no /world/ws",
+    );
+    expect(skipped.every((c) => c.ok)).toBe(true);
+    expect(summary.passed).toBeGreaterThan(25);
   });
 
   it("fails, naming the case, against a server that accepts an out-of-range radius", async () => {

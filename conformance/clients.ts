@@ -7,6 +7,7 @@ import { createTestEnv, silentLogger } from "../src/aic/testing/local-world.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
+import { type Capabilities, EXTENSION_ENDPOINTS, type ExtensionName } from "./capabilities.ts";
 import { type Advance, connectHuman } from "./human.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
 
@@ -116,6 +117,33 @@ export function httpClient(
     },
     async pass(ticks) {
       await new Promise((r) => setTimeout(r, (ticks * 1000) / tickRate));
+    },
+    /** An extension is served when an empty request to it is answered as a request (bad_request),
+     * not as a path the server does not have (404, 405); nothing is changed on the server. The
+     * human door is the world's WebSocket path answering a plain GET with anything but 404. A
+     * server that does not answer at all is taken to have everything: its cases then say so. */
+    async capabilities(agentId) {
+      const token = tokens[agentId] ?? "";
+      const served = async (url: string, init: RequestInit) => {
+        try {
+          const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+          await res.body?.cancel();
+          return res.status !== 404 && res.status !== 405;
+        } catch {
+          return true;
+        }
+      };
+      const extensions = new Set<ExtensionName>();
+      for (const name of EXTENSION_ENDPOINTS) {
+        const present = await served(`${base}/${endpointPath(name)}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: "{}",
+        });
+        if (present) extensions.add(name);
+      }
+      const human = await served(worldUrl.replace(/^ws/, "http"), { method: "GET" });
+      return { extensions, human } satisfies Capabilities;
     },
   };
 }

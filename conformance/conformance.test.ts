@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PRD_ENDPOINTS } from "./capabilities.ts";
 import { inProcessClient } from "./clients.ts";
 import { runContract } from "./contract.ts";
 import { runScenarios } from "./run.ts";
@@ -40,17 +41,6 @@ describe("conformance contract cases in-process (PRD 10.1)", () => {
     for (const r of reports) expect(r, `${r.name}: ${r.problem}`).toMatchObject({ ok: true });
     expect(reports.length).toBeGreaterThan(30);
     const endpoints = new Set(reports.map((r) => r.name.split(":")[0]));
-    for (const e of [
-      "observe",
-      "moveTo",
-      "interact",
-      "chatSend",
-      "chatObserve",
-      "pollEvents",
-      "join",
-      "leave",
-    ]) {
-      expect(endpoints).toContain(e);
-    }
+    for (const e of [...PRD_ENDPOINTS, "join", "leave"]) expect(endpoints).toContain(e);
   });
 });

@@ -1,7 +1,9 @@
 // Runs the scenarios and compares each normalised trace with its golden file.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { type Capabilities, EVERYTHING, missing } from "./capabilities.ts";
 import {
+  SCENARIO_NEEDS,
   SCENARIOS,
   type ScenarioAgents,
   type ScenarioClient,
@@ -14,6 +16,8 @@ export interface ScenarioReport {
   ok: boolean;
   trace?: TraceEntry[];
   problem?: string;
+  /** Why it did not run (the server lacks what it needs); ok stays true. */
+  skipped?: string;
 }
 
 export const goldenPath = (name: ScenarioName) =>
@@ -27,12 +31,18 @@ export function normalise(trace: TraceEntry[], runId: string): TraceEntry[] {
 export async function runScenarios(
   client: ScenarioClient,
   agentsFor: (name: ScenarioName) => ScenarioAgents,
-  opts: { update?: boolean; only?: ScenarioName[] } = {},
+  opts: { update?: boolean; only?: ScenarioName[]; caps?: Capabilities } = {},
 ): Promise<ScenarioReport[]> {
   const reports: ScenarioReport[] = [];
+  const caps = opts.caps ?? EVERYTHING;
   for (const name of opts.only ?? (Object.keys(SCENARIOS) as ScenarioName[])) {
+    const skipped = missing(caps, SCENARIO_NEEDS[name] ?? {});
+    if (skipped) {
+      reports.push({ scenario: name, ok: true, skipped });
+      continue;
+    }
     try {
-      const trace = normalise(await SCENARIOS[name](client, agentsFor(name)), client.runId);
+      const trace = normalise(await SCENARIOS[name](client, agentsFor(name), caps), client.runId);
       const file = goldenPath(name);
       if (opts.update) await writeFile(file, `${JSON.stringify(trace, null, 2)}\n`);
       const golden = JSON.parse(await readFile(file, "utf8")) as TraceEntry[];

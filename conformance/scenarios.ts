@@ -4,9 +4,11 @@
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
 // compared with a golden file.
 import type * as z from "zod";
+import { START_CURSOR } from "../src/aic/cursor.ts";
 import { ENDPOINTS } from "../src/aic/endpoints.ts";
 import { generatedAic } from "../src/aic/schema-check.ts";
 import { aicRegistry } from "../src/aic/schemas.ts";
+import { type Capabilities, EVERYTHING } from "./capabilities.ts";
 import type { Human } from "./human.ts";
 
 export type AicAnswer =
@@ -24,6 +26,8 @@ export interface ScenarioClient {
   human(name: string): Promise<Human>;
   /** Releases what the client opened (sockets, an in-process web surface). */
   close?(): Promise<void>;
+  /** What the server offers beyond the PRD, asked as `agentId` (default: everything). */
+  capabilities?(agentId: string): Promise<Capabilities>;
 }
 
 export interface ScenarioAgents {
@@ -102,7 +106,15 @@ export class EventTrail {
   }
 }
 
-async function join(client: ScenarioClient, agentId: string, roomId: string) {
+/** Enters the room; on a server without the join extension the PRD's pre-provisioned agent is
+ * there already, and its events are read from the start cursor. */
+async function join(
+  client: ScenarioClient,
+  agentId: string,
+  roomId: string,
+  caps: Capabilities,
+): Promise<{ cursor: string }> {
+  if (!caps.extensions.has("join")) return { cursor: START_CURSOR };
   return must(await checked(client, "join", agentId, { agentId, roomId }), `join ${agentId}`);
 }
 
@@ -159,9 +171,13 @@ function around(tile: { tx: number; ty: number }): { tx: number; ty: number }[] 
 }
 
 /** Scenario A (PRD 10.2): observe, find a sign with `read`, walk to it, read it. */
-export async function signReading(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
+export async function signReading(
+  client: ScenarioClient,
+  agents: ScenarioAgents,
+  caps: Capabilities = EVERYTHING,
+): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  await join(client, agents.a, "lobby");
+  await join(client, agents.a, "lobby", caps);
   const seen = await observe(client, agents.a, "lobby");
   const sign = (seen.nearby as any[]).find(
     (n) => n.object?.objectType === "sign" && n.entity.id === "obj_sign_welcome",
@@ -196,11 +212,15 @@ export async function signReading(client: ScenarioClient, agents: ScenarioAgents
 
 /** Scenario B (PRD 10.2): a human (a real WebSocket client) joins, an agent joins and walks near
  * them, the human says "hello"; the agent's pollEvents has it, and reading on never repeats it. */
-export async function proximityChat(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
+export async function proximityChat(
+  client: ScenarioClient,
+  agents: ScenarioAgents,
+  caps: Capabilities = EVERYTHING,
+): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
   const human = await client.human("Conformance human");
   try {
-    const listener = await join(client, agents.a, "lobby");
+    const listener = await join(client, agents.a, "lobby", caps);
     await walkTo(client, agents.a, "lobby", around(human.tile).slice(1));
     trace.push({ step: "approach", near: true });
     // Start the listener's reading after the walk, so the chat is the news.
@@ -267,9 +287,13 @@ export async function proximityChat(client: ScenarioClient, agents: ScenarioAgen
 }
 
 /** Scenario C (PRD 10.2): walk next to the portal, use it, arrive in the other room. */
-export async function portalMovement(client: ScenarioClient, agents: ScenarioAgents): Promise<TraceEntry[]> {
+export async function portalMovement(
+  client: ScenarioClient,
+  agents: ScenarioAgents,
+  caps: Capabilities = EVERYTHING,
+): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  await join(client, agents.a, "lobby");
+  await join(client, agents.a, "lobby", caps);
   const seen = await observe(client, agents.a, "lobby");
   const portal = (seen.nearby as any[]).find((n) => n.object?.objectType === "portal");
   if (!portal) throw new ScenarioFailure("no portal visible in the lobby");
@@ -312,3 +336,8 @@ export async function portalMovement(client: ScenarioClient, agents: ScenarioAge
 
 export const SCENARIOS = { signReading, proximityChat, portalMovement } as const;
 export type ScenarioName = keyof typeof SCENARIOS;
+
+/** What a scenario needs beyond the PRD's six endpoints (join is optional: see join above). */
+export const SCENARIO_NEEDS: Partial<Record<ScenarioName, { human: true }>> = {
+  proximityChat: { human: true },
+};

@@ -1,4 +1,5 @@
 // The conformance suites in one call, for the CLI and the tests.
+import { type Capabilities, EVERYTHING } from "./capabilities.ts";
 import { type CaseReport, runContract } from "./contract.ts";
 import { type GatewayTarget, type PolicyReport, runPolicy } from "./policy.ts";
 import { runScenarios } from "./run.ts";
@@ -10,7 +11,7 @@ export type SuiteName = (typeof SUITES)[number];
 export type ConformanceReport =
   | CaseReport
   | PolicyReport
-  | { suite: "scenarios"; name: string; ok: boolean; problem?: string };
+  | { suite: "scenarios"; name: string; ok: boolean; problem?: string; skipped?: string };
 
 export interface ConformanceOptions {
   suites: readonly SuiteName[];
@@ -27,12 +28,18 @@ export interface ConformanceOptions {
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport[]> {
   const reports: ConformanceReport[] = [];
   const { client } = options;
+  // What the server has beyond the PRD decides which cases run; the rest are reported as skipped.
+  const caps: Capabilities =
+    client?.capabilities && options.suites.some((s) => s !== "policy")
+      ? await client.capabilities(options.agents.a)
+      : EVERYTHING;
   // Contract first: the scenarios end with agent a in another room (portal movement).
   if (client && options.suites.includes("contract"))
-    reports.push(...(await runContract(client, options.agents.a)));
+    reports.push(...(await runContract(client, options.agents.a, "lobby", caps)));
   if (client && options.suites.includes("scenarios")) {
     const scenarios = await runScenarios(client, () => options.agents, {
       update: options.updateGolden === true,
+      caps,
       ...(options.only ? { only: options.only } : {}),
     });
     for (const s of scenarios) {
@@ -41,6 +48,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         name: s.scenario,
         ok: s.ok,
         ...(s.problem ? { problem: s.problem } : {}),
+        ...(s.skipped ? { skipped: s.skipped } : {}),
       });
     }
   }

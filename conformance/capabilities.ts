@@ -1,0 +1,36 @@
+// What a server under test offers beyond the PRD. The PRD's AIC has six endpoints (section 6: observe,
+// moveTo, interact, chatSend, chatObserve, pollEvents) and pre-provisioned agents (section 14); this
+// project adds join, leave, heartbeat and memory/reflect, and a human WebSocket at /world/ws. The
+// conformance CLI asks the server which of those it has and runs the PRD's cases on any AIC server,
+// skipping (and naming) the cases that need what it lacks.
+import { ENDPOINT_NAMES, type EndpointName } from "../src/aic/endpoints.ts";
+
+const PRD_SIX = ["observe", "moveTo", "interact", "chatSend", "chatObserve", "pollEvents"] as const;
+export const PRD_ENDPOINTS: readonly (typeof PRD_SIX)[number][] = PRD_SIX satisfies readonly EndpointName[];
+
+export type ExtensionName = Exclude<EndpointName, (typeof PRD_ENDPOINTS)[number]>;
+export const EXTENSION_ENDPOINTS = ENDPOINT_NAMES.filter(
+  (name): name is ExtensionName => !(PRD_ENDPOINTS as readonly string[]).includes(name),
+);
+
+export interface Capabilities {
+  /** The extension endpoints the server serves. */
+  extensions: ReadonlySet<ExtensionName>;
+  /** Whether a human can come in over the world's WebSocket (the speaker of PRD scenario B). */
+  human: boolean;
+}
+
+/** This project's own server: everything. */
+export const EVERYTHING: Capabilities = { extensions: new Set(EXTENSION_ENDPOINTS), human: true };
+
+/** Why a case or scenario cannot run on a server with `caps`, or undefined when it can. */
+export function missing(
+  caps: Capabilities,
+  needs: { extension?: ExtensionName; human?: boolean },
+): string | undefined {
+  if (needs.extension && !caps.extensions.has(needs.extension)) {
+    return `needs the ${needs.extension} extension, which this server does not serve`;
+  }
+  if (needs.human && !caps.human) return "needs a human client, and this server has no /world/ws";
+  return undefined;
+}
