@@ -5,8 +5,9 @@
 //   loopback   the page straight from 127.0.0.1 (what this machine's own browser sees);
 //   broadband  Chromium's network emulation at 20 Mbit/s down, 5 Mbit/s up, 40 ms latency (a home
 //              connection to a gateway elsewhere), where the bytes on the wire dominate.
-// Time is the page's own clock: performance.now() (ms since navigation start) when #join is shown.
-// Bytes are what crossed the wire (transferSize of the document and every resource).
+// Time is the page's own clock: performance.now() (ms since navigation start) when #join is shown,
+// and when the script had arrived (its responseEnd; what follows is the script's own work). Bytes
+// are what crossed the wire (transferSize of the document and every resource).
 // Run: npm run bench:web-load [-- --runs 7]. The last output line is one JSON object.
 import { parseArgs } from "node:util";
 import type { BrowserContext } from "playwright-core";
@@ -27,6 +28,8 @@ type Link = keyof typeof LINKS;
 interface Visit {
   ms: number;
   bytes: number;
+  /** When the script had arrived (responseEnd): the rest until the form is the script's own work. */
+  scriptMs: number;
 }
 
 async function openJoinForm(context: BrowserContext, url: string, link: Link): Promise<Visit> {
@@ -48,12 +51,18 @@ async function openJoinForm(context: BrowserContext, url: string, link: Link): P
       { polling: 10, timeout: 120_000 },
     );
     const ms = (await handle.jsonValue()) as number;
-    const bytes = (await page.evaluate(() =>
-      [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
-        .map((e) => (e as PerformanceResourceTiming).transferSize)
-        .reduce((a, b) => a + b, 0),
-    )) as number;
-    return { ms, bytes };
+    const { bytes, scriptMs } = await page.evaluate(() => {
+      const entries = [
+        ...performance.getEntriesByType("navigation"),
+        ...performance.getEntriesByType("resource"),
+      ] as PerformanceResourceTiming[];
+      const script = entries.find((e) => /\/world\/assets\/app[^/]*\.js/.test(e.name));
+      return {
+        bytes: entries.map((e) => e.transferSize).reduce((a, b) => a + b, 0),
+        scriptMs: script?.responseEnd ?? Number.NaN,
+      };
+    });
+    return { ms, bytes, scriptMs };
   } finally {
     await page.close();
   }
@@ -75,7 +84,7 @@ try {
   await openJoinForm(warm, url, "loopback");
   await warm.close();
   console.log(`gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s; ${RUNS} runs per link`);
-  console.log("link       visit   p50 ms   max ms   bytes");
+  console.log("link       visit   p50 ms   max ms   script arrived p50 ms   bytes");
   for (const link of Object.keys(LINKS) as Link[]) {
     const first: Visit[] = [];
     const repeat: Visit[] = [];
@@ -97,13 +106,20 @@ try {
         runs.map((r) => r.bytes),
         0.5,
       );
+      const scriptMs = round(
+        quantile(
+          runs.map((r) => r.scriptMs),
+          0.5,
+        ),
+      );
       console.log(
-        `${link.padEnd(10)} ${visit.padEnd(7)} ${String(round(quantile(ms, 0.5))).padStart(6)}   ${String(round(Math.max(...ms))).padStart(6)}   ${bytes}`,
+        `${link.padEnd(10)} ${visit.padEnd(7)} ${String(round(quantile(ms, 0.5))).padStart(6)}   ${String(round(Math.max(...ms))).padStart(6)}   ${String(scriptMs).padStart(21)}   ${bytes}`,
       );
       const key = `${link}${visit === "first" ? "First" : "Repeat"}`;
       figures[`${key}P50Ms`] = round(quantile(ms, 0.5));
       figures[`${key}MaxMs`] = round(Math.max(...ms));
       figures[`${key}Bytes`] = bytes;
+      figures[`${key}ScriptP50Ms`] = scriptMs;
     }
   }
 } finally {
