@@ -14,6 +14,8 @@ const { values } = parseArgs({
     count: { type: "string", default: "10" },
     "state-dir": { type: "string" },
     "no-churn": { type: "boolean", default: false },
+    /** A gateway config overlay for every cycle (OCW_GATEWAY_CONFIG). */
+    "gateway-config": { type: "string" },
   },
 });
 const count = Number(values.count);
@@ -26,7 +28,13 @@ const quantile = (xs: number[], q: number) =>
 let results: CycleResult[] = [];
 let failure: string | undefined;
 try {
-  results = await startCycles({ count, stateDir, churn: !values["no-churn"], onLine: (l) => console.log(l) });
+  results = await startCycles({
+    count,
+    stateDir,
+    churn: !values["no-churn"],
+    ...(values["gateway-config"] ? { gatewayConfigFile: path.resolve(values["gateway-config"]) } : {}),
+    onLine: (l) => console.log(l),
+  });
 } catch (error) {
   failure = error instanceof Error ? error.message : String(error);
   console.error(failure);

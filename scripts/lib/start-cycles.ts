@@ -16,6 +16,8 @@ export interface CycleOptions {
   /** Kept across cycles: the same world, token files and staged plugin folder. */
   stateDir: string;
   churn?: boolean;
+  /** OCW_GATEWAY_CONFIG for every cycle (a gateway config overlay file). */
+  gatewayConfigFile?: string;
   onLine?: (line: string) => void;
 }
 
@@ -30,6 +32,8 @@ export interface CycleResult {
   exitCode: number | null;
   /** The checkout file's changes while the cycle ran. */
   churnWrites: number;
+  /** What npm start printed. */
+  output: string;
 }
 
 /** The environment a person's shell would give npm: no test runner variables. */
@@ -70,6 +74,7 @@ async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResu
       OCW_PORT: String(port),
       OCW_STATE_DIR: options.stateDir,
       OPENCLAW_GATEWAY_TOKEN: token,
+      ...(options.gatewayConfigFile ? { OCW_GATEWAY_CONFIG: options.gatewayConfigFile } : {}),
     }),
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -115,7 +120,7 @@ async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResu
     const stopMs = Date.now() - stopping;
     if (alive(up.gatewayPid)) throw new Error(`the gateway (pid ${up.gatewayPid}) outlived npm start`);
     say(`stopped in ${(stopMs / 1000).toFixed(1)} s (exit code ${exitCode})`);
-    return { cycle, readyMs, gatewayReadyMs: up.gatewayReadyMs, stopMs, exitCode, churnWrites };
+    return { cycle, readyMs, gatewayReadyMs: up.gatewayReadyMs, stopMs, exitCode, churnWrites, output };
   } finally {
     if (churn) clearInterval(churn);
     if (child.exitCode === null && child.signalCode === null) {

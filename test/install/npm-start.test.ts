@@ -1,12 +1,13 @@
 // The first hour: `npm start` comes up every time in one checkout, stops cleanly on SIGTERM, and does
 // not care that files in the checkout change while it starts or runs. A short bounded version (three
 // cycles) of `npm run cycles -- --count 10`, the same code; each cycle is a real `npm start` and a
-// real gateway.
+// real gateway, given the README's example gateway config overlay (a model provider and an agent).
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { PROJECT_DIR } from "../../scripts/lib/project.ts";
 import { type CycleResult, startCycles } from "../../scripts/lib/start-cycles.ts";
 
 let stateDir: string | undefined;
@@ -15,16 +16,25 @@ afterAll(async () => {
 });
 
 describe("npm start, stop, start again in one checkout", () => {
-  it("three cycles each bring the world up (a tool call answers), with a checkout file changing throughout; SIGTERM stops npm and the gateway", async () => {
+  it("three cycles each bring the world up (a tool call answers), with a checkout file changing throughout and the example gateway config; SIGTERM stops npm and the gateway", async () => {
     stateDir = await mkdtemp(path.join(os.tmpdir(), "ocw-npm-start-"));
     const lines: string[] = [];
     let results: CycleResult[] = [];
     try {
-      results = await startCycles({ count: 3, stateDir, churn: true, onLine: (line) => lines.push(line) });
+      results = await startCycles({
+        count: 3,
+        stateDir,
+        churn: true,
+        gatewayConfigFile: path.join(PROJECT_DIR, "examples", "gateway-config.example.json"),
+        onLine: (line) => lines.push(line),
+      });
     } catch (error) {
       throw new Error(`${error instanceof Error ? error.message : error}\n${lines.join("\n")}`);
     }
     expect(results.map((r) => r.exitCode)).toEqual([0, 0, 0]);
+    // The overlay reached the gateway: the example's model is the agents' model.
+    for (const r of results)
+      expect(r.output).toContain("Model:        local/qwen3:8b (from OCW_GATEWAY_CONFIG)");
     // The checkout did change while each gateway started and ran.
     for (const r of results) expect(r.churnWrites, JSON.stringify(r)).toBeGreaterThan(10);
     // The staged plugin folder sits beside the gateway's state, which is not inside it; the pid file
