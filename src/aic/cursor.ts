@@ -13,7 +13,7 @@ export interface CursorPosition {
   roomId: string;
   /** Events with seq > afterSeq come next. */
   afterSeq: number;
-  /** A start cursor: the reader begins after whatever it may have lost (AicService.startSeq). */
+  /** A start cursor: the reader begins after whatever it may have lost (EventFeed.positionFor). */
   start?: true;
 }
 

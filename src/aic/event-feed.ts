@@ -100,7 +100,8 @@ export class EventFeed {
 
   /** Where a reader's events continue from a cursor. A start cursor ("c_0", "0": "I have nothing
    * yet") begins after the newest event the reader may have lost, so it never expires: a restarted
-   * agent's first poll on a busy world gets what is still kept instead of `cursor_expired`. */
+   * agent's first poll on a busy world gets what is still kept instead of `cursor_expired`. It is
+   * placed when the request arrives; a long-poll then waits from there like any other cursor. */
   private positionFor(entityId: string, position: CursorPosition): number {
     if (!position.start) return position.afterSeq;
     const expired = this.runtime.world.eventsFor(entityId, position.roomId, 0, 0).expired;
