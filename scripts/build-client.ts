@@ -1,5 +1,6 @@
-// Builds the web client into web/dist with esbuild: one JS bundle (Phaser included) and the CSS, each
-// named by its content (`assets/app-<hash>.js`), and index.html pointing at them. A browser may keep a
+// Builds the web client into web/dist with esbuild: the JS (Phaser included; a dynamic import() becomes
+// a chunk of its own) and the CSS, each named by its content (`assets/app-<hash>.js`), and index.html
+// pointing at the entries. A browser may keep a
 // named asset for a year without asking again (a new build is a new name), while index.html is always
 // revalidated (src/http/humans/static-routes.ts). Every text file is also written compressed, brotli
 // (`.br`) and gzip (`.gz`), at the highest levels, so the gateway sends the smallest form a browser
@@ -24,8 +25,11 @@ const result = await build({
     { in: path.join(src, "main.ts"), out: "app" },
     { in: path.join(src, "app.css"), out: "app" },
   ],
+  absWorkingDir: PROJECT_DIR,
   outdir: assets,
   entryNames: "[name]-[hash]",
+  chunkNames: "[name]-[hash]",
+  splitting: true,
   bundle: true,
   format: "esm",
   platform: "browser",
@@ -58,7 +62,12 @@ for (const [ext, file] of [
 }
 await writeFile(path.join(dist, "index.html"), html);
 
-const compressed = [path.join(dist, "index.html"), ...[...built.values()].map((f) => path.join(assets, f))];
+const compressed = [
+  path.join(dist, "index.html"),
+  ...Object.keys(result.metafile.outputs)
+    .filter((output) => !output.endsWith(".map"))
+    .map((output) => path.resolve(PROJECT_DIR, output)),
+];
 let savedTo = 0;
 let total = 0;
 await Promise.all(

@@ -33,8 +33,8 @@ const SHIPPED = [
   /^LICENSE$/,
   /^openclaw\.plugin\.json$/,
   /^dist\/index\.js$/,
-  // Named by content (app-<hash>.js), each with its precompressed brotli and gzip forms.
-  /^web\/dist\/(index\.html|assets\/app-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
+  // Named by content (app-<hash>.js, and any chunk), each with its precompressed brotli and gzip forms.
+  /^web\/dist\/(index\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
   /^worlds\/(README\.md|lobby\/.+)$/,
   /^skills\/openclawworld\/.+\.md$/,
   /^docs\/aic\/v0\.1\/(aic-schema|events-schema|openapi)\.json$/,
