@@ -42,6 +42,15 @@ describe("gateway progress", () => {
     expect(progress.gatewayReady).toBe(true);
   });
 
+  it("tells a start-up the gateway gave up for a reason another start gets past", () => {
+    const progress = gatewayProgress(undefined);
+    progress.output(
+      "- Agent database maintenance deferred: ... | state lease heartbeat did not become ready (phase=startup, trigger=timeout, elapsedMs=5123, timeoutMs=5000)\n",
+    );
+    expect(progress.transient).toMatch(/state lease heartbeat did not become ready/);
+    expect(progress.fatal).toBeUndefined();
+  });
+
   it("reads this process's CPU time on Linux", () => {
     expect(gatewayProgress(process.pid).cpuMs()).toBeGreaterThanOrEqual(0);
   });

@@ -208,14 +208,57 @@ export interface RunOptions {
   nodeFlags?: string[];
 }
 
+/** Starts of one gateway before giving up, when it gives up its own start-up on a busy machine
+ * (readiness.ts, TRANSIENT); any other failure ends the start at once. */
+const START_ATTEMPTS = 3;
+
 /** Starts `openclaw gateway run` on the config in `dirs` and waits until the world is running. */
 export async function runGateway(options: RunOptions): Promise<LaunchedGateway> {
-  const { dirs } = options;
   const port = options.port ?? (await freePort());
   const gatewayToken = options.gatewayToken ?? randomToken();
-  const logFile = dirs.logFile;
-  const env = gatewayEnv(dirs, gatewayToken, { asUser: options.asUser ?? false });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const limits: ReadyLimits = {
+    ...readyLimitsFromEnv(),
+    ...(options.readyTimeoutMs ? { limitMs: options.readyTimeoutMs } : {}),
+  };
   const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    const gateway = spawnGateway(options, port, gatewayToken);
+    try {
+      await waitUntilReady({
+        baseUrl,
+        exited: gateway.exited,
+        progress: gateway.progress,
+        limits,
+        logFile: options.dirs.logFile,
+        onWaiting: options.onWaiting,
+        signal: options.signal,
+      });
+    } catch (error) {
+      await gateway.stop();
+      await gateway.outputRead;
+      const transient = gateway.progress.transient;
+      if (!transient || attempt >= START_ATTEMPTS || options.signal?.aborted) throw error;
+      options.onWaiting?.(`the gateway gave up its own start-up (${transient}); starting it again`);
+      continue;
+    }
+    return {
+      baseUrl,
+      port,
+      gatewayToken,
+      pid: gateway.child.pid ?? -1,
+      logFile: options.dirs.logFile,
+      startupMs: Date.now() - started,
+      child: gateway.child,
+      stop: gateway.stop,
+    };
+  }
+}
+
+/** One gateway process, its output mirrored into the log file and watched for progress. */
+function spawnGateway(options: RunOptions, port: number, gatewayToken: string) {
+  const { dirs } = options;
+  const env = gatewayEnv(dirs, gatewayToken, { asUser: options.asUser ?? false });
   const child = spawn(
     NODE_BIN,
     [
@@ -233,7 +276,7 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
     ],
     { cwd: options.cwd ?? PROJECT_DIR, env, stdio: ["ignore", "pipe", "pipe"] },
   );
-  const log = createWriteStream(logFile, { flags: "a" });
+  const log = createWriteStream(dirs.logFile, { flags: "a" });
   const progress = gatewayProgress(child.pid);
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on("data", (chunk: Buffer) => {
@@ -243,8 +286,11 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
     });
   }
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-
+  // The process may exit before its last output is read: what it said last is read within 2 s.
+  const outputRead = Promise.race([
+    Promise.all([child.stdout, child.stderr].map((s) => new Promise((r) => s?.once("close", r)))),
+    new Promise((r) => setTimeout(r, 2000).unref()),
+  ]);
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
@@ -256,35 +302,7 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
     }
     await new Promise<void>((resolve) => log.end(resolve));
   };
-
-  const limits: ReadyLimits = {
-    ...readyLimitsFromEnv(),
-    ...(options.readyTimeoutMs ? { limitMs: options.readyTimeoutMs } : {}),
-  };
-  try {
-    await waitUntilReady({
-      baseUrl,
-      exited,
-      progress,
-      limits,
-      logFile,
-      onWaiting: options.onWaiting,
-      signal: options.signal,
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return {
-    baseUrl,
-    port,
-    gatewayToken,
-    pid: child.pid ?? -1,
-    logFile,
-    startupMs: Date.now() - started,
-    child,
-    stop,
-  };
+  return { child, exited, outputRead, progress, stop };
 }
 
 export interface CliResult {

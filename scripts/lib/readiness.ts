@@ -42,6 +42,10 @@ const FATAL = [
   /Plugin source changed while preparing/,
 ];
 const GATEWAY_READY = /\[gateway\] ready\s*$/;
+/** The gateway gives its state database 5 s (a constant in openclaw 2026.9.6) to start a lease at
+ * start-up; a CPU-starved machine misses it, and the gateway exits (code 78) asking for a restart. The
+ * same state then comes up on the next start (checked), so this one is worth another start. */
+const TRANSIENT = [/state lease heartbeat did not become ready/];
 
 export interface GatewayProgress {
   /** Feed the gateway's console output here. */
@@ -51,6 +55,8 @@ export interface GatewayProgress {
   readonly fatal: string | undefined;
   /** Whether the gateway has said it is ready (its own start-up is over; plugin services run). */
   readonly gatewayReady: boolean;
+  /** A line saying the gateway gave up its own start-up for a reason a new start gets past. */
+  readonly transient: string | undefined;
   /** CPU time the process has used (Linux /proc), undefined where unknown. */
   cpuMs(): number | undefined;
 }
@@ -60,9 +66,11 @@ export function gatewayProgress(pid: number | undefined): GatewayProgress {
   let partial = "";
   let fatal: string | undefined;
   let gatewayReady = false;
+  let transient: string | undefined;
   const scan = (line: string) => {
     const plain = line.replace(ANSI, "");
     if (!fatal && FATAL.some((re) => re.test(plain))) fatal = plain.trim();
+    if (!transient && TRANSIENT.some((re) => re.test(plain))) transient = plain.trim();
     if (GATEWAY_READY.test(plain)) gatewayReady = true;
   };
   return {
@@ -80,6 +88,9 @@ export function gatewayProgress(pid: number | undefined): GatewayProgress {
     },
     get gatewayReady() {
       return gatewayReady;
+    },
+    get transient() {
+      return transient;
     },
     cpuMs() {
       if (pid === undefined) return undefined;
