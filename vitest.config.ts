@@ -15,6 +15,7 @@ export default defineConfig({
             "conformance/**/*.test.ts",
             "web/client/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "test/support/**/*.test.ts",
           ],
           testTimeout: 30_000,
         },

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ChatRequest,
+  pickStep,
+  type ScriptedModel,
+  scriptedModelClient,
+  startScriptedModel,
+} from "./scripted-model.ts";
+
+let model: ScriptedModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object" } } });
+
+async function complete(body: ChatRequest): Promise<Response> {
+  return fetch(`${model?.baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("scenario and step from the request alone", () => {
+  it("the last message with a marker names the scenario; assistant replies after it count the step", () => {
+    const messages = [
+      { role: "system", content: "ocw-scenario:default" },
+      { role: "user", content: [{ type: "text", text: "hi ocw-scenario:walk" }] },
+      { role: "assistant", content: null },
+      { role: "tool", content: "result" },
+    ];
+    expect(pickStep({ messages })).toEqual({ scenario: "walk", step: 1 });
+    expect(pickStep({ messages: [{ role: "user", content: "no marker" }] })).toEqual({
+      scenario: undefined,
+      step: 0,
+    });
+  });
+});
+
+describe("the scripted model server", () => {
+  it("answers a step's tool call, then its text, and records both requests", async () => {
+    model = await startScriptedModel();
+    model.define("s1", [{ toolCalls: [{ name: "ocw_status", arguments: { a: 1 } }] }, { text: "done here" }]);
+    const first = (await (
+      await complete({
+        messages: [{ role: "user", content: "ocw-scenario:s1" }],
+        tools: [tool("ocw_status")],
+      })
+    ).json()) as {
+      choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+    };
+    expect(first.choices[0]?.message.tool_calls[0]?.function).toEqual({
+      name: "ocw_status",
+      arguments: '{"a":1}',
+    });
+    const second = (await (
+      await complete({
+        messages: [
+          { role: "user", content: "ocw-scenario:s1" },
+          { role: "assistant", content: null },
+          { role: "tool", content: "ok" },
+        ],
+      })
+    ).json()) as { choices: { message: { content: string }; finish_reason: string }[] };
+    expect(second.choices[0]).toMatchObject({ message: { content: "done here" }, finish_reason: "stop" });
+    expect(model.requests("s1").map((r) => r.step)).toEqual([0, 1]);
+  });
+
+  it("calls a tool through Tool Search's tool_call when it is not offered directly", async () => {
+    model = await startScriptedModel();
+    model.define("s2", [{ toolCalls: [{ name: "ocw_observe", arguments: { radius: 5 } }] }]);
+    const answer = (await (
+      await complete({
+        messages: [{ role: "user", content: "ocw-scenario:s2" }],
+        tools: [tool("tool_search"), tool("tool_call")],
+      })
+    ).json()) as {
+      choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+    };
+    const call = answer.choices[0]?.message.tool_calls[0]?.function;
+    expect(call?.name).toBe("tool_call");
+    expect(JSON.parse(call?.arguments ?? "{}")).toEqual({ id: "ocw_observe", args: { radius: 5 } });
+  });
+
+  it("streams chat.completion.chunk events when asked, ending with [DONE]", async () => {
+    model = await startScriptedModel();
+    model.define("s3", [{ toolCalls: [{ name: "ocw_status", arguments: {} }] }]);
+    const res = await complete({
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "ocw-scenario:s3" }],
+      tools: [tool("ocw_status")],
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events = (await res.text()).split("\n\n").filter(Boolean);
+    expect(events.at(-1)).toBe("data: [DONE]");
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice("data: ".length)));
+    expect(chunks[0].choices[0].delta.tool_calls[0]).toMatchObject({
+      index: 0,
+      function: { name: "ocw_status" },
+    });
+    expect(chunks[1].choices[0].finish_reason).toBe("tool_calls");
+    expect(chunks[2].usage).toBeDefined();
+  });
+
+  it("another process defines scenarios and reads the record over HTTP; no marker answers done", async () => {
+    model = await startScriptedModel();
+    const client = scriptedModelClient(model.origin);
+    await client.define("remote", [{ text: "from afar" }]);
+    await complete({ messages: [{ role: "user", content: "ocw-scenario:remote" }] });
+    const plain = (await (await complete({ messages: [{ role: "user", content: "hello" }] })).json()) as {
+      choices: { message: { content: string } }[];
+    };
+    expect(plain.choices[0]?.message.content).toBe("done");
+    expect((await client.requests("remote")).map((r) => r.reply)).toEqual([{ text: "from afar" }]);
+    expect(await client.requests()).toHaveLength(2);
+  });
+});
