@@ -32,7 +32,8 @@ const SHIPPED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^openclaw\.plugin\.json$/,
-  /^dist\/index\.js$/,
+  // The built entries: the whole dist/ ships (package.json files), whatever the build writes there.
+  /^dist\/[\w./-]+\.js$/,
   // Named by content (app-<hash>.js, and any chunk), each with its precompressed brotli and gzip forms.
   /^web\/dist\/(index\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
   /^worlds\/(README\.md|lobby\/.+)$/,
