@@ -42,6 +42,20 @@ export class RoomChatLog {
     return out;
   }
 
+  /** The newest `limit` records since `sinceTsMs` that `recipientId` heard or that were said to the
+   * whole room (global, not inside a private room), oldest first: what someone arriving now may read.
+   * Scans from the newest, so it stops after `limit` however long the log is. */
+  historyFor(recipientId: string, sinceTsMs: number, limit: number): ChatMessageRecord[] {
+    const out: ChatMessageRecord[] = [];
+    for (let i = this.records.length - 1; i >= this.start && out.length < limit; i--) {
+      const r = this.records[i]!;
+      if (r.tsMs < sinceTsMs) break;
+      if ((r.channel === "global" && r.zone === undefined) || r.heardBy.includes(recipientId))
+        out.push({ ...r });
+    }
+    return out.reverse();
+  }
+
   all(): ChatMessageRecord[] {
     return this.records.slice(this.start);
   }

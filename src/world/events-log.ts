@@ -175,7 +175,7 @@ export class RoomEventLog {
     audience: Audience,
     tick: number,
     tsMs: number,
-    actorId?: string,
+    extra?: Pick<WorldEvent, "actorId" | "toRoomId" | "fromRoomId">,
   ): WorldEvent {
     const event: WorldEvent = {
       seq: ++this.lastSeq,
@@ -186,7 +186,9 @@ export class RoomEventLog {
       payload,
       audience,
     };
-    if (actorId !== undefined) event.actorId = actorId;
+    if (extra?.actorId !== undefined) event.actorId = extra.actorId;
+    if (extra?.toRoomId !== undefined) event.toRoomId = extra.toRoomId;
+    if (extra?.fromRoomId !== undefined) event.fromRoomId = extra.fromRoomId;
     this.keep(event, false);
     return event;
   }

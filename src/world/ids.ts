@@ -9,6 +9,9 @@ export const ENTITY_ID_PATTERN = new RegExp(`^(hum|agt|obj)_${ID_BODY_SOURCE}$`)
 /** Entities that act (humans and agents); objects never do. */
 export const ACTOR_ID_PATTERN = new RegExp(`^(hum|agt)_${ID_BODY_SOURCE}$`);
 
+/** Who moderates (the operator, through the admin route): never an entity in a room. */
+export const OPERATOR_ENTITY_ID = "op_operator";
+
 export const AGENT_ENTITY_PREFIX = "agt_";
 export const HUMAN_ENTITY_PREFIX = "hum_";
 

@@ -1,6 +1,12 @@
 // Shape checks for inputs arriving from outside (the AIC layer validates too, but the world never
 // trusts its callers: bad input becomes a bad_request result, never an exception).
-import { ACTOR_ID_PATTERN, AGENT_ENTITY_PREFIX, HUMAN_ENTITY_PREFIX, ROOM_ID_PATTERN } from "./ids.ts";
+import {
+  ACTOR_ID_PATTERN,
+  AGENT_ENTITY_PREFIX,
+  HUMAN_ENTITY_PREFIX,
+  OPERATOR_ENTITY_ID,
+  ROOM_ID_PATTERN,
+} from "./ids.ts";
 import { MEMORY_LIMITS, TOPIC_PATTERN } from "./memory.ts";
 import type { Guard, Input, WorldError } from "./types.ts";
 
@@ -71,10 +77,23 @@ function checkReflect(i: Record<string, unknown>): WorldError | undefined {
   return undefined;
 }
 
+/** The operator's action on an object: no room, no guards, no idempotency key (the admin route
+ * is the only caller). */
+function checkModerate(i: Record<string, unknown>): WorldError | undefined {
+  if (i.entityId !== OPERATOR_ENTITY_ID) return bad(`only the operator (${OPERATOR_ENTITY_ID}) moderates`);
+  if (i.roomId !== undefined || i.tx !== undefined || i.guards !== undefined)
+    return bad("a moderation names no room, tx or guards");
+  if (typeof i.targetId !== "string" || i.targetId.length === 0) return bad("targetId must be a string");
+  if (typeof i.action !== "string" || i.action.length === 0 || i.action.length > 64)
+    return bad("action must be a 1..64 char string");
+  return i.params === undefined || isPlainObject(i.params) ? undefined : bad("params must be an object");
+}
+
 /** Returns the problem with an input's shape, or undefined when it is well formed. */
 export function checkInput(input: unknown): WorldError | undefined {
   if (!isPlainObject(input)) return bad("input must be an object");
   const i = input as Record<string, unknown>;
+  if (i.kind === "moderate") return checkModerate(i);
   if (typeof i.entityId !== "string" || !ACTOR_ID_PATTERN.test(i.entityId)) {
     return bad(`entityId must match ${ACTOR_ID_PATTERN.source}`, { entityId: i.entityId });
   }

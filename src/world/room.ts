@@ -6,7 +6,7 @@ import { PathFinder, type TileGrid } from "./grid.ts";
 import type { ObjectState, ObjectTypeHandler } from "./objects/types.ts";
 import { RoomSignals } from "./signals.ts";
 import { SpatialGrid } from "./spatial-grid.ts";
-import type { ObjectDefinition, RoomDefinition } from "./types.ts";
+import type { ObjectDefinition, RegionDefinition, RoomDefinition } from "./types.ts";
 
 export interface WorldObject {
   def: ObjectDefinition;
@@ -33,6 +33,8 @@ export class Room implements TileGrid {
   readonly signals: RoomSignals;
   /** Objects of this room, sorted by id. */
   readonly objects: WorldObject[] = [];
+  /** Objects that act when an actor steps onto their tile (a portal), by tile index. */
+  readonly onEnter = new Map<number, WorldObject[]>();
   readonly pathFinder: PathFinder;
 
   constructor(def: RoomDefinition, proximityRadius: number, eventRetention: EventRetention) {
@@ -62,6 +64,26 @@ export class Room implements TileGrid {
   presentIds(): readonly string[] {
     this.presentIdsCache ??= Object.freeze(this.actors.map((a) => a.id));
     return this.presentIdsCache;
+  }
+
+  /** Adds one of the room's objects (the world sorts them once all are added). */
+  addObject(obj: WorldObject): void {
+    this.objects.push(obj);
+    if (obj.handler.enter) {
+      const index = obj.def.tile.ty * this.width + obj.def.tile.tx;
+      this.onEnter.set(index, [...(this.onEnter.get(index) ?? []), obj]);
+    }
+  }
+
+  /** The regions made private right now by their objects (objects/private-room.ts). */
+  privatePlaces(): RegionDefinition[] {
+    const places: RegionDefinition[] = [];
+    for (const obj of this.objects) {
+      const id = obj.handler.privateRegion?.(obj.state);
+      const region = id === undefined ? undefined : this.def.regions.find((r) => r.id === id);
+      if (region && !places.includes(region)) places.push(region);
+    }
+    return places;
   }
 
   inBounds(tx: number, ty: number): boolean {

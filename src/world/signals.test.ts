@@ -115,6 +115,26 @@ class Recount {
   step(inputs: Input[]): void {
     const result = this.world.step(inputs);
     const tick = result.tick;
+    /** Actors whose room change this tick an input explains (a join, a portal used); any other
+     * room change is a walk onto a portal, which counts as using it, where it stood (the portal's
+     * neighbours share its regions in this map). */
+    const explained = new Set<string>();
+    inputs.forEach((input, i) => {
+      const r = result.results[i]!;
+      const usedPortal =
+        input.kind === "interact" &&
+        input.targetId.startsWith("obj_portal") &&
+        r.ok &&
+        r.value.kind === "interact" &&
+        r.value.outcome.type === "ok";
+      if (r.ok && (r.value.kind === "join" || usedPortal)) explained.add(input.entityId);
+    });
+    for (const id of this.ids) {
+      const before = this.places.get(id);
+      const after = this.placeOf(id);
+      if (before && after && before.roomId !== after.roomId && !explained.has(id))
+        this.add(tick, before, "interact", true, regionIdsAt(before.roomId, before.tile));
+    }
     inputs.forEach((input, i) => {
       const r = result.results[i]!;
       const before = this.places.get(input.entityId);

@@ -18,6 +18,7 @@ import {
   memorySeq,
   TOPIC_PATTERN,
 } from "./memory.ts";
+import { objectType } from "./objects/registry.ts";
 import type { ObjectStateValue } from "./objects/types.ts";
 import type { ProximityRecord, ProximityTracker } from "./proximity.ts";
 import type { Room, WorldObject } from "./room.ts";
@@ -102,6 +103,8 @@ const EventRecord = z.strictObject({
   payload: z.record(z.string(), z.unknown()),
   audience: Audience,
   actorId: z.string().regex(ACTOR_ID).optional(),
+  toRoomId: z.string().regex(ROOM_ID).optional(),
+  fromRoomId: z.string().regex(ROOM_ID).optional(),
 });
 
 /** One signal bucket: counts per kind (SIGNAL_KINDS order) for the room and its active regions. */
@@ -122,6 +125,7 @@ const ChatRecord = z.strictObject({
   tsMs: NonNegInt,
   // An index into the room's `hearers`; snapshots written before those hold the ids themselves.
   heardBy: z.union([NonNegInt, Items(z.string().regex(ENTITY_ID))]),
+  zone: z.string().regex(REGION_ID_PATTERN).optional(),
 });
 
 const RoomState = z
@@ -209,7 +213,17 @@ const WorldStateSchema = z.strictObject({
   objects: uniqueBy(
     z.strictObject({
       id: z.string().regex(ENTITY_ID),
-      state: z.record(z.string(), z.union([z.string(), Finite, z.boolean()])),
+      // Scalars, or a bounded list of flat records (a board's notes); each type checks its own
+      // state (ObjectTypeHandler.checkState), a type without that check holds scalars only.
+      state: z.record(
+        z.string(),
+        z.union([
+          z.string(),
+          Finite,
+          z.boolean(),
+          z.array(z.record(z.string(), z.union([z.string(), Finite]))).max(100),
+        ]),
+      ),
       version: z.int().min(1),
     }),
     (o) => o.id,
@@ -407,8 +421,24 @@ export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.out
   const expectedTime = tickToMs(def.epochMs, def.tickRate, valid.tick);
   if (valid.time !== expectedTime) throw malformed(`time ${valid.time} does not match tick ${valid.tick}`);
   const state = valid.state;
-  const objectIds = new Set(Object.values(def.rooms).flatMap((r) => r.objects.map((o) => o.id)));
-  for (const o of state.objects) if (!objectIds.has(o.id)) throw malformed(`unknown object ${o.id}`);
+  const objectDefs = new Map(
+    Object.values(def.rooms).flatMap((r) => r.objects.map((o) => [o.id, o] as const)),
+  );
+  const actorsById = new Map(state.actors.map((a) => [a.id, a]));
+  for (const o of state.objects) {
+    const objDef = objectDefs.get(o.id);
+    if (!objDef) throw malformed(`unknown object ${o.id}`);
+    const handler = objectType(objDef.objectType);
+    const wrong = handler?.checkState
+      ? handler.checkState(o.state, objDef)
+      : Object.values(o.state).some((v) => Array.isArray(v))
+        ? "this object type holds no lists"
+        : undefined;
+    if (wrong) throw malformed(`object ${o.id}: ${wrong}`);
+    const holder = handler?.holder?.(o.state);
+    if (holder !== undefined && actorsById.get(holder)?.roomId !== objDef.roomId)
+      throw malformed(`object ${o.id} holds ${holder}, who is not in its room`);
+  }
   for (const roomId of Object.keys(state.rooms))
     if (!def.rooms[roomId]) throw malformed(`unknown room ${roomId}`);
   const actorRooms = new Map<string, string>();

@@ -171,6 +171,13 @@ export type Input =
   | (InputBase & { kind: "moveDir"; dx: number; dy: number })
   | (InputBase & { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> })
   | (InputBase & { kind: "chat"; channel: ChatChannel; message: string })
+  /** The operator acts on an object (moderation: a note taken down); `entityId` is OPERATOR_ENTITY_ID. */
+  | (InputBase & {
+      kind: "moderate";
+      targetId: string;
+      action: string;
+      params?: Record<string, unknown>;
+    })
   /** An agent stores a reflection in its own memory (memory.ts); only `agt_` entities have memory. */
   | (InputBase & {
       kind: "reflect";
@@ -208,6 +215,7 @@ export type InputValue =
   | { kind: "approach"; result: "accepted" | "no_op"; pathLength: number; dest: TileCoord }
   | { kind: "moveDir" }
   | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
+  | { kind: "moderate"; outcome: { type: InteractOutcomeType; message?: string } }
   | { kind: "chat"; chatMessageId: string }
   | { kind: "reflect"; id: string; evicted?: string };
 
@@ -268,6 +276,11 @@ export interface WorldEvent {
    * object.state_changed: who opened the door). World-internal: the AIC envelope keeps the PRD's
    * payload shape; the heartbeat uses it to leave an agent's own changes out of its delta. */
   actorId?: string;
+  /** A presence.leave by portal: the room the actor went to. World-internal like actorId (the PRD's
+   * leave reasons have no "moved"): browsers say "went to the Garden", not "left". */
+  toRoomId?: string;
+  /** A presence.join by portal: the room the actor came from. */
+  fromRoomId?: string;
 }
 
 export interface ChatMessageRecord {
@@ -281,6 +294,8 @@ export interface ChatMessageRecord {
   /** Entities that could hear it when it was sent (proximity) — everyone in the room for global.
    * Frozen, and shared by consecutive global chats while nobody joined or left. */
   heardBy: readonly string[];
+  /** The private room (region id) it was said in: only those inside heard it (places.ts). */
+  zone?: string;
 }
 
 export interface StepResult {
@@ -353,6 +368,10 @@ export interface WorldApi {
 
   /** Chat messages in a room sent at or after `sinceTsMs` that `recipientId` could perceive. */
   chatFor(recipientId: string, roomId: string, sinceTsMs: number, channel?: ChatChannel): ChatMessageRecord[];
+  /** What someone arriving in (or coming back to) a room may read of its recent chat: the lines they
+   * heard, and the lines said to the whole room (not inside a private room); the newest `limit`,
+   * oldest first. */
+  chatHistoryFor(recipientId: string, roomId: string, sinceTsMs: number, limit: number): ChatMessageRecord[];
   /** Events in `roomId` with seq > afterSeq that `recipientId` could perceive, at most `limit`. */
   eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage;
   /** Latest seq appended in a room (0 when none). */

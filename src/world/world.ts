@@ -7,7 +7,8 @@ import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { objectType } from "./objects/registry.ts";
-import type { InteractContext, InteractOutcome, ObjectStateValue } from "./objects/types.ts";
+import type { InteractContext, InteractOutcome, ObjectStateValue, OperatorContext } from "./objects/types.ts";
+import { placeAt, withinHearing } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
@@ -94,7 +95,7 @@ export class World implements WorldApi {
         const handler = objectType(objDef.objectType);
         if (!handler) continue; // parseWorld rejects unknown types; a hand-made definition just loses them
         const obj: WorldObject = { def: objDef, handler, state: handler.initialState(objDef), version: 1 };
-        room.objects.push(obj);
+        room.addObject(obj);
         this.objects.set(objDef.id, obj);
       }
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
@@ -260,6 +261,7 @@ export class World implements WorldApi {
     if (
       input.kind !== "join" &&
       input.kind !== "interact" &&
+      input.kind !== "moderate" &&
       input.kind !== "chat" &&
       input.kind !== "reflect" &&
       !input.guards
@@ -312,6 +314,7 @@ export class World implements WorldApi {
         actor.dirX = input.dx + 0; // + 0 turns -0 into 0 so snapshots stay canonical
         actor.dirY = input.dy + 0;
         if (input.dx !== 0 || input.dy !== 0) {
+          this.releaseHeld(actor);
           actor.facing = facingFor(input.dx, input.dy, actor.facing);
           this.signal(actor, "move");
         }
@@ -319,6 +322,8 @@ export class World implements WorldApi {
       }
       case "interact":
         return this.applyInteract(input.entityId, input.targetId, input.action, input.params ?? {});
+      case "moderate":
+        return this.applyModerate(input.targetId, input.action, input.params ?? {});
       case "chat":
         return this.applyChat(input.entityId, input.channel, input.message);
       case "reflect":
@@ -444,7 +449,8 @@ export class World implements WorldApi {
     return found;
   }
 
-  private placeActor(actor: Actor, room: Room): void {
+  /** `fromRoomId`: it came by portal from that room. */
+  private placeActor(actor: Actor, room: Room, fromRoomId?: string): void {
     actor.roomId = room.def.roomId;
     actor.regionMask = room.signals.maskAt(actor.tx, actor.ty);
     room.signals.count(this.signalBucket(), actor.regionMask, "arrive");
@@ -456,19 +462,32 @@ export class World implements WorldApi {
       "presence.join",
       { entityId: actor.id, name: actor.name, kind: actor.kind },
       { kind: "room" },
+      fromRoomId === undefined ? undefined : { fromRoomId },
     );
     room.log.enter(actor.id, event.seq);
     this.remember(actor.id, "entered", `entered ${room.def.name}`);
   }
 
-  private removeActor(actor: Actor, reason: "disconnect" | "kicked" | "room_closed"): void {
+  /** `toRoomId`: it is going by portal to that room. */
+  private removeActor(
+    actor: Actor,
+    reason: "disconnect" | "kicked" | "room_closed",
+    toRoomId?: string,
+  ): void {
     const room = this.rooms.get(actor.roomId)!;
+    this.releaseHeld(actor);
     room.signals.count(this.signalBucket(), actor.regionMask, "depart");
     for (const pair of this.proximity.removeActor(actor)) {
       this.proximitySide(room, pair.a, pair.b, null);
       this.proximitySide(room, pair.b, pair.a, null);
     }
-    const event = this.emit(room, "presence.leave", { entityId: actor.id, reason }, { kind: "room" });
+    const event = this.emit(
+      room,
+      "presence.leave",
+      { entityId: actor.id, reason },
+      { kind: "room" },
+      toRoomId === undefined ? undefined : { toRoomId },
+    );
     room.log.exit(actor.id, event.seq);
     room.removeActor(actor);
     room.grid.remove(actor);
@@ -497,6 +516,7 @@ export class World implements WorldApi {
     }
     const path = room.pathFinder.find(room, actor.ty * room.width + actor.tx, goal);
     if (!path) return fail("collision_blocked", `tile (${dest.tx}, ${dest.ty}) cannot be reached from here`);
+    this.releaseHeld(actor);
     actor.path = path;
     actor.pathIndex = 0;
     actor.dest = goal;
@@ -573,19 +593,93 @@ export class World implements WorldApi {
         message: `${targetId} is ${(distance / ts).toFixed(1)} tiles away; come within ${this.definition.interactRangeTiles}`,
       });
     }
-    const ctx: InteractContext = {
+    // Counted where the actor stood when it acted (a portal moves it during the interaction).
+    const mask = actor.regionMask;
+    const outcome = obj.handler.interact(this.interactContext(actor, obj), action, params);
+    if (outcome.type === "ok") room.signals.count(this.signalBucket(), mask, "interact");
+    return used(outcome);
+  }
+
+  private interactContext(actor: Actor, obj: WorldObject): InteractContext {
+    const room = this.rooms.get(obj.def.roomId)!;
+    return {
       objectId: obj.def.id,
       state: obj.state,
       actorId: actor.id,
+      actorName: actor.name,
+      nowMs: this.nowMs,
       setState: (field, value) => this.setObjectState(obj, field, value, actor.id),
       moveActor: (roomId, tile) => this.teleport(actor, roomId, tile),
       tileOccupied: () => this.actorOnTile(room, obj.def.tile.tx, obj.def.tile.ty),
+      hold: (facing) => this.hold(actor, obj, facing),
     };
-    // Counted where the actor stood when it acted (a portal moves it during the interaction).
+  }
+
+  /** The operator's action on an object (a note taken down): no actor, no range, no signal. */
+  private applyModerate(targetId: string, action: string, params: Record<string, unknown>): Outcome {
+    const obj = this.objects.get(targetId);
+    if (!obj) return fail("not_found", `no object "${targetId}"`);
+    if (!obj.handler.moderate || !obj.handler.operatorActions?.includes(action)) {
+      const offered = obj.handler.operatorActions?.join(", ") || "nothing";
+      return {
+        ok: true,
+        value: {
+          kind: "moderate",
+          outcome: {
+            type: "invalid_action",
+            message: `the operator may do to a ${obj.def.objectType}: ${offered}`,
+          },
+        },
+      };
+    }
+    const outcome = obj.handler.moderate(this.operatorContext(obj, undefined), action, params);
+    const o =
+      outcome.message === undefined
+        ? { type: outcome.type }
+        : { type: outcome.type, message: outcome.message };
+    return { ok: true, value: { kind: "moderate", outcome: o } };
+  }
+
+  private operatorContext(obj: WorldObject, actorId: string | undefined): OperatorContext {
+    return {
+      objectId: obj.def.id,
+      state: obj.state,
+      nowMs: this.nowMs,
+      setState: (field, value) => this.setObjectState(obj, field, value, actorId),
+    };
+  }
+
+  /** Seats an actor on an object's tile (it lets go of anything it held before). */
+  private hold(actor: Actor, obj: WorldObject, facing: Facing): void {
+    this.releaseHeld(actor);
+    const room = this.rooms.get(actor.roomId)!;
+    this.stop(actor);
+    this.teleport(actor, room.def.roomId, obj.def.tile);
+    actor.facing = facing;
+  }
+
+  /** Lets go of whatever object holds the actor (a seat it sat on): it moved off, left or was
+   * carried away. Holders are found from the objects' own state, so a snapshot needs nothing more. */
+  private releaseHeld(actor: Actor): void {
+    const room = this.rooms.get(actor.roomId);
+    if (!room) return;
+    for (const obj of room.objects) {
+      if (obj.handler.holder?.(obj.state) === actor.id)
+        obj.handler.release?.(this.operatorContext(obj, actor.id));
+    }
+  }
+
+  /** An actor stepped onto a tile whose object acts on arrival (a portal): as if it used it. */
+  private enterObject(actor: Actor, obj: WorldObject): void {
+    const enter = obj.handler.enter;
+    if (!enter) return;
+    const room = this.rooms.get(actor.roomId)!;
     const mask = actor.regionMask;
-    const outcome = obj.handler.interact(ctx, action, params);
+    const outcome = enter(this.interactContext(actor, obj));
+    if (!outcome) return;
     if (outcome.type === "ok") room.signals.count(this.signalBucket(), mask, "interact");
-    return used(outcome);
+    const said = outcome.message === undefined ? "" : ` — ${outcome.message}`;
+    this.remember(actor.id, "used", `stepped onto ${obj.def.name}: ${outcome.type}${said}`);
   }
 
   private outcome(outcome: InteractOutcome): Outcome {
@@ -596,7 +690,12 @@ export class World implements WorldApi {
     return { ok: true, value: { kind: "interact", outcome: o } };
   }
 
-  private setObjectState(obj: WorldObject, field: string, value: ObjectStateValue, actorId: string): void {
+  private setObjectState(
+    obj: WorldObject,
+    field: string,
+    value: ObjectStateValue,
+    actorId: string | undefined,
+  ): void {
     obj.state[field] = value;
     obj.version++;
     const room = this.rooms.get(obj.def.roomId)!;
@@ -611,7 +710,7 @@ export class World implements WorldApi {
         version: obj.version,
       },
       { kind: "room" },
-      actorId,
+      actorId === undefined ? undefined : { actorId },
     );
   }
 
@@ -622,14 +721,16 @@ export class World implements WorldApi {
     const ts = target.tileSize;
     if (actor.roomId !== roomId) {
       // The events schema allows only disconnect|kicked|room_closed as leave reasons; a portal
-      // trip is reported as "disconnect" from the old room followed by a join in the new one.
-      this.removeActor(actor, "disconnect");
+      // trip is reported as "disconnect" from the old room followed by a join in the new one, each
+      // naming the other room (world-internal: toRoomId / fromRoomId).
+      const from = actor.roomId;
+      this.removeActor(actor, "disconnect", roomId);
       actor.x = (tile.tx + 0.5) * ts;
       actor.y = (tile.ty + 0.5) * ts;
       actor.tx = tile.tx;
       actor.ty = tile.ty;
       actor.handle = this.nextHandle++;
-      this.placeActor(actor, target);
+      this.placeActor(actor, target, from);
       return;
     }
     actor.x = (tile.tx + 0.5) * ts;
@@ -651,12 +752,19 @@ export class World implements WorldApi {
       });
     }
     const room = this.rooms.get(actor.roomId)!;
+    // The place decides who hears (places.ts): in a private room only those inside, on any channel.
+    const privatePlaces = room.privatePlaces();
+    const hears = (other: Actor) => withinHearing(privatePlaces, actor, other);
+    const zone = privatePlaces.length > 0 ? placeAt(privatePlaces, actor.tx, actor.ty)?.id : undefined;
     let heardBy: readonly string[];
-    if (channel === "global") heardBy = room.presentIds();
+    if (channel === "global" && privatePlaces.length === 0) heardBy = room.presentIds();
+    else if (channel === "global") heardBy = room.actors.filter(hears).map((a) => a.id);
     else {
       const near: string[] = [];
       const radius = this.definition.chatRadiusTiles * room.tileSize;
-      room.grid.forEachWithin(actor.x, actor.y, radius, (other) => near.push(other.id));
+      room.grid.forEachWithin(actor.x, actor.y, radius, (other) => {
+        if (hears(other)) near.push(other.id);
+      });
       heardBy = near.sort(compareIds);
     }
     const id = `msg_${this.rng.idChars(16)}`;
@@ -669,11 +777,14 @@ export class World implements WorldApi {
       message,
       tsMs: this.nowMs,
       heardBy,
+      ...(zone !== undefined ? { zone } : {}),
     };
     room.chat.add(record);
     this.signal(actor, "chat");
     const audience: Audience =
-      channel === "global" ? { kind: "room" } : { kind: "entities", ids: [...heardBy] };
+      channel === "global" && heardBy === room.presentIds()
+        ? { kind: "room" }
+        : { kind: "entities", ids: [...heardBy] };
     this.emit(
       room,
       "chat.message",
@@ -749,9 +860,9 @@ export class World implements WorldApi {
     type: EventType,
     payload: Record<string, unknown>,
     audience: Audience,
-    actorId?: string,
+    extra?: Pick<WorldEvent, "actorId" | "toRoomId" | "fromRoomId">,
   ): WorldEvent {
-    const event = room.log.append(type, payload, audience, this.tickCount, this.nowMs, actorId);
+    const event = room.log.append(type, payload, audience, this.tickCount, this.nowMs, extra);
     this.stepEvents.push(event);
     return event;
   }
@@ -785,12 +896,13 @@ export class World implements WorldApi {
     const stepLen = this.definition.walkSpeed / this.definition.tickRate;
     const debounce = this.definition.proximityDebounceTicks;
     const maxNeighbors = this.definition.proximityMaxNeighbors;
-    let rank = 0; // rooms iterate in id order and room.actors is id-sorted
+    // Actors that stepped onto a tile whose object acts on arrival (a portal): applied after every
+    // room moved, since a portal moves the actor to another room's list.
+    let stepped: { actor: Actor; objects: WorldObject[] }[] | undefined;
     for (const room of this.rooms.values()) {
       const actors = room.actors;
       for (let i = 0; i < actors.length; i++) {
         const actor = actors[i]!;
-        actor.rank = rank++;
         const x0 = actor.x;
         const y0 = actor.y;
         if (actor.pathIndex < actor.path.length) this.walkPath(room, actor, stepLen);
@@ -800,12 +912,33 @@ export class World implements WorldApi {
         actor.moving = dx !== 0 || dy !== 0;
         if (actor.moving) {
           actor.facing = facingFor(dx, dy, actor.facing);
+          const tx0 = actor.tx;
+          const ty0 = actor.ty;
           actor.tx = Math.min(room.width - 1, Math.max(0, Math.floor(actor.x / room.tileSize)));
           actor.ty = Math.min(room.height - 1, Math.max(0, Math.floor(actor.y / room.tileSize)));
           room.grid.update(actor);
           this.enteredTile(room, actor);
+          if ((actor.tx !== tx0 || actor.ty !== ty0) && room.onEnter.size > 0) {
+            const objects = room.onEnter.get(actor.ty * room.width + actor.tx);
+            if (objects) {
+              stepped ??= [];
+              stepped.push({ actor, objects });
+            }
+          }
         }
       }
+    }
+    for (const { actor, objects } of stepped ?? []) {
+      for (const obj of objects) {
+        // Still there (an earlier object of the same tile may have carried it away).
+        if (actor.roomId === obj.def.roomId && actor.tx === obj.def.tile.tx && actor.ty === obj.def.tile.ty)
+          this.enterObject(actor, obj);
+      }
+    }
+    let rank = 0; // rooms iterate in id order and room.actors is id-sorted
+    for (const room of this.rooms.values()) {
+      const actors = room.actors;
+      for (let i = 0; i < actors.length; i++) actors[i]!.rank = rank++;
       this.proximity.scanRoom(actors, room.grid, this.proximityRadius, maxNeighbors, this.tickCount);
     }
     const changed = this.proximity.settle(this.tickCount, debounce, this.proximityRadius, maxNeighbors);
@@ -975,6 +1108,10 @@ export class World implements WorldApi {
     channel?: ChatChannel,
   ): ChatMessageRecord[] {
     return this.rooms.get(roomId)?.chat.visibleTo(recipientId, sinceTsMs, channel) ?? [];
+  }
+
+  chatHistoryFor(recipientId: string, roomId: string, sinceTsMs: number, limit: number): ChatMessageRecord[] {
+    return this.rooms.get(roomId)?.chat.historyFor(recipientId, sinceTsMs, limit) ?? [];
   }
 
   eventsFor(recipientId: string, roomId: string, afterSeq: number, limit: number): EventsPage {

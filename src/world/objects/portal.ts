@@ -1,4 +1,10 @@
-import type { ObjectTypeHandler } from "./types.ts";
+import type { InteractContext, InteractOutcome, ObjectTypeHandler } from "./types.ts";
+
+function travel(ctx: InteractContext): InteractOutcome {
+  const roomId = String(ctx.state.targetRoom);
+  ctx.moveActor(roomId, { tx: Number(ctx.state.targetTx), ty: Number(ctx.state.targetTy) });
+  return { type: "ok", message: `You step through the portal to ${roomId}.` };
+}
 
 export const portal: ObjectTypeHandler = {
   objectType: "portal",
@@ -21,6 +27,13 @@ export const portal: ObjectTypeHandler = {
         problem: `tile (${tx}, ${ty}) in room "${room.roomId}" is blocked`,
       };
     }
+    // Stepping onto a portal uses it: arriving on one would carry the traveller on at once.
+    if (room.objects.some((o) => o.objectType === "portal" && o.tile.tx === tx && o.tile.ty === ty)) {
+      return {
+        field: "targetTx/targetTy",
+        problem: `tile (${tx}, ${ty}) in room "${room.roomId}" holds a portal`,
+      };
+    }
     return undefined;
   },
   initialState: (def) => ({
@@ -29,9 +42,7 @@ export const portal: ObjectTypeHandler = {
     targetTy: Number(def.props.targetTy),
   }),
   affordances: (state) => [{ action: "use", label: `Go to ${state.targetRoom}` }],
-  interact(ctx) {
-    const roomId = String(ctx.state.targetRoom);
-    ctx.moveActor(roomId, { tx: Number(ctx.state.targetTx), ty: Number(ctx.state.targetTy) });
-    return { type: "ok", message: `You step through the portal to ${roomId}.` };
-  },
+  interact: (ctx) => travel(ctx),
+  // Standing on it is using it, as its sign says.
+  enter: (ctx) => travel(ctx),
 };

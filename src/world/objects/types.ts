@@ -1,13 +1,16 @@
 // The contract every object type implements. One file per type; registry.ts lists them.
 import type {
   Affordance,
+  Facing,
   InteractOutcomeType,
   ObjectDefinition,
   RoomDefinition,
   TileCoord,
 } from "../types.ts";
 
-export type ObjectStateValue = string | number | boolean;
+/** One entry of a list held in an object's state (a note on a board): flat, plain data. */
+export type ObjectStateItem = Readonly<Record<string, string | number>>;
+export type ObjectStateValue = string | number | boolean | readonly ObjectStateItem[];
 export type ObjectState = Record<string, ObjectStateValue>;
 
 export type PropKind = "string" | "int" | "bool";
@@ -22,12 +25,27 @@ export interface InteractContext {
   readonly objectId: string;
   readonly state: Readonly<ObjectState>;
   readonly actorId: string;
+  /** The acting actor's display name. */
+  readonly actorName: string;
+  /** Simulation time of this tick (ms). */
+  readonly nowMs: number;
   /** Replace one state field: bumps the version, updates collision, emits object.state_changed. */
   setState(field: string, value: ObjectStateValue): void;
   /** Move the acting actor to a room and tile (presence events when the room changes). */
   moveActor(roomId: string, tile: TileCoord): void;
   /** Whether any actor's body overlaps this object's tile. */
   tileOccupied(): boolean;
+  /** Put the acting actor on this object's tile, stopped and facing `facing`, and bind it to the
+   * object (`holder`): the world calls `release` once it moves off, leaves or is carried away. */
+  hold(facing: Facing): void;
+}
+
+/** What the operator (not an actor) may do to an object: moderation. */
+export interface OperatorContext {
+  readonly objectId: string;
+  readonly state: Readonly<ObjectState>;
+  readonly nowMs: number;
+  setState(field: string, value: ObjectStateValue): void;
 }
 
 export interface ObjectTypeHandler {
@@ -46,4 +64,18 @@ export interface ObjectTypeHandler {
   /** Whether the object's tile is blocked in this state (closed doors). */
   blocksTile?(state: Readonly<ObjectState>): boolean;
   interact(ctx: InteractContext, action: string, params: Readonly<Record<string, unknown>>): InteractOutcome;
+  /** An actor stepped onto the object's tile (a portal carries it through). */
+  enter?(ctx: InteractContext): InteractOutcome | undefined;
+  /** The actor bound to the object in this state (a seat's occupant), if any. */
+  holder?(state: Readonly<ObjectState>): string | undefined;
+  /** The holder moved off, left or was carried away: let it go. */
+  release?(ctx: OperatorContext): void;
+  /** The region this object makes private in this state: chat said inside it is heard only inside,
+   * and chat from outside does not reach in (src/world/places.ts has the rule). */
+  privateRegion?(state: Readonly<ObjectState>): string | undefined;
+  /** Actions only the operator may take (moderation), and how. */
+  readonly operatorActions?: readonly string[];
+  moderate?(ctx: OperatorContext, action: string, params: Readonly<Record<string, unknown>>): InteractOutcome;
+  /** What is wrong with a saved state of this type (a snapshot is checked as strictly as a request). */
+  checkState?(state: Readonly<ObjectState>, def: ObjectDefinition): string | undefined;
 }
