@@ -295,14 +295,18 @@ export async function portalMovement(
   const trace: TraceEntry[] = [];
   await join(client, agents.a, "lobby", caps);
   const seen = await observe(client, agents.a, "lobby");
-  const portal = (seen.nearby as any[]).find((n) => n.object?.objectType === "portal");
+  // The lobby has portals to the garden and the town; scenario C is the garden one (its golden
+  // trace), found by where it leads rather than by which happens to be nearer the spawn.
+  const portals = (seen.nearby as any[]).filter((n) => n.object?.objectType === "portal");
+  const portal = portals.find((n) => n.object.state.targetRoom === "garden") ?? portals[0];
   if (!portal) throw new ScenarioFailure("no portal visible in the lobby");
   trace.push({
     step: "observe",
     found: portal.entity.id,
     affords: portal.affords.map((a: { action: string }) => a.action),
   });
-  const walked = await walkTo(client, agents.a, "lobby", around(portal.entity.tile));
+  // Beside it, not onto it: standing on a portal already uses it.
+  const walked = await walkTo(client, agents.a, "lobby", around(portal.entity.tile).slice(1));
   trace.push({ step: "moveTo", result: walked.result });
   const used = must(
     await checked(client, "interact", agents.a, {

@@ -1,11 +1,11 @@
-// Generates worlds/lobby/maps/{lobby,garden}.json (Tiled JSON). Deterministic: run it again and the
+// Generates worlds/lobby/maps/{lobby,garden,town}.json (Tiled JSON). Deterministic: run it again and the
 // output is byte-identical (scripts/gen-lobby-maps.test.ts fails when the committed maps are stale).
 // Usage: npx node scripts/gen-lobby-maps.ts
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// Tile legend (gids; the web engineer draws tiles.png in this order, 8 columns x 2 rows).
+// Tile legend (gids; scripts/gen-tiles.ts draws tiles.png in this order, 8 columns x 4 rows).
 const T = {
   grass: 1,
   wood: 2,
@@ -23,8 +23,48 @@ const T = {
   bridge: 14,
   dark: 15,
   fence: 16,
+  water2: 17,
+  water3: 18,
+  table: 19,
+  bookshelf: 20,
+  counter: 21,
+  plant: 22,
+  rug: 23,
+  checker: 24,
+  plaster: 25,
+  lamp: 26,
+  desk: 27,
+  stall: 28,
+  hedge: 29,
+  paving: 30,
+  window: 31,
+  fireplace: 32,
 } as const;
-const BLOCKING = new Set<number>([T.wall, T.water, T.tree, T.crate, T.bush, T.rock, T.brick, T.fence]);
+const BLOCKING = new Set<number>([
+  T.wall,
+  T.water,
+  T.tree,
+  T.crate,
+  T.bush,
+  T.rock,
+  T.brick,
+  T.fence,
+  T.water2,
+  T.water3,
+  T.table,
+  T.bookshelf,
+  T.counter,
+  T.plant,
+  T.plaster,
+  T.lamp,
+  T.desk,
+  T.stall,
+  T.hedge,
+  T.window,
+  T.fireplace,
+]);
+/** Water plays its three frames (tile ids are gids - 1); the client's renderer animates it. */
+const WATER_ANIMATION = [T.water, T.water2, T.water3].map((gid) => ({ tileid: gid - 1, duration: 450 }));
 const TILE = 32;
 
 type Prop = { name: string; type: "string" | "int" | "bool"; value: string | number | boolean };
@@ -77,6 +117,19 @@ class MapBuilder {
   }
   rectG(x0: number, y0: number, x1: number, y1: number, gid: number): void {
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) this.g(x, y, gid);
+  }
+  rectD(x0: number, y0: number, x1: number, y1: number, gid: number): void {
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) this.d(x, y, gid);
+  }
+  frameD(x0: number, y0: number, x1: number, y1: number, gid: number): void {
+    for (let x = x0; x <= x1; x++) {
+      this.d(x, y0, gid);
+      this.d(x, y1, gid);
+    }
+    for (let y = y0; y <= y1; y++) {
+      this.d(x0, y, gid);
+      this.d(x1, y, gid);
+    }
   }
   frameG(x0: number, y0: number, x1: number, y1: number, gid: number): void {
     for (let x = x0; x <= x1; x++) {
@@ -166,13 +219,14 @@ class MapBuilder {
           name: "tiles",
           image: "../tiles.png",
           imagewidth: 256,
-          imageheight: 64,
+          imageheight: 128,
           tilewidth: TILE,
           tileheight: TILE,
           columns: 8,
-          tilecount: 16,
+          tilecount: 32,
           margin: 0,
           spacing: 0,
+          tiles: [{ id: T.water - 1, animation: WATER_ANIMATION }],
         },
       ],
       layers: [
@@ -220,6 +274,14 @@ class MapBuilder {
 }
 
 const text = (value: string): Prop[] => [{ name: "text", type: "string", value }];
+const seatProps = (
+  facing: "up" | "down" | "left" | "right",
+  style: "chair" | "bench" | "stool" | "sofa",
+): Prop[] => [
+  { name: "facing", type: "string", value: facing },
+  { name: "style", type: "string", value: style },
+];
+const door = (open: boolean): Prop[] => [{ name: "open", type: "bool", value: open }];
 const portalTo = (room: string, tx: number, ty: number): Prop[] => [
   { name: "targetRoom", type: "string", value: room },
   { name: "targetTx", type: "int", value: tx },
@@ -262,6 +324,16 @@ function buildLobby(): MapBuilder {
   m.d(32, 3, T.crate);
   m.d(31, 4, T.crate);
   m.d(43, 9, T.crate);
+  // Furniture: shelves and a plant along the hall's north wall, a reading table by the west wall;
+  // the meeting room gets its table, chairs (seat objects, below) and a plant. The way from the
+  // entrance (34-35, 10) to the inner door (37, 6) stays clear.
+  m.rectD(33, 3, 35, 3, T.bookshelf);
+  m.d(36, 3, T.plant);
+  m.d(31, 9, T.plant);
+  m.rectD(32, 6, 32, 7, T.table);
+  m.rectD(40, 5, 41, 7, T.table);
+  m.d(43, 3, T.plant);
+  m.rectG(39, 4, 42, 8, T.rug);
   // West garden strip with flowers, a sandy reading corner in the south-west.
   m.rectG(3, 24, 10, 29, T.sand);
   m.rectG(5, 26, 8, 27, T.dark);
@@ -297,6 +369,22 @@ function buildLobby(): MapBuilder {
   m.obj("sign", "sign_reading", 7, 25, text("Reading corner. Sit in the sand and watch the clouds."));
   m.obj("door", "door_meeting", 37, 6, [{ name: "open", type: "bool", value: false }]);
   m.obj("portal", "portal_to_garden", 46, 16, portalTo("garden", 2, 16));
+  m.obj(
+    "sign",
+    "sign_to_town",
+    3,
+    14,
+    text("West gate: the Town, with its café, library, council room, park and market. Step onto the portal."),
+  );
+  m.obj("portal", "portal_to_town", 1, 16, portalTo("town", 53, 20));
+  for (const [name, x, y, facing] of [
+    ["hall_chair", 31, 7, "right"],
+    ["meeting_chair_w1", 39, 5, "right"],
+    ["meeting_chair_w2", 39, 7, "right"],
+    ["meeting_chair_e1", 42, 5, "left"],
+    ["meeting_chair_e2", 42, 7, "left"],
+  ] as const)
+    m.obj("seat", name, x, y, seatProps(facing, "chair"));
   for (const [name, x, y] of [
     ["plaza_nw", 19, 13],
     ["plaza_ne", 27, 13],
@@ -318,6 +406,7 @@ function buildLobby(): MapBuilder {
   m.region("south_path", "South Path", 22, 23, 24, 30);
   m.region("west_road", "West Road", 1, 15, 14, 17);
   m.region("east_gate", "East Gate", 41, 11, 46, 20);
+  m.region("west_gate", "West Gate", 1, 13, 5, 18);
   return m;
 }
 
@@ -394,7 +483,9 @@ function buildGarden(): MapBuilder {
     text("Gazebo: a quiet place to talk. Proximity chat only reaches those close by."),
   );
   m.obj("sign", "sign_flowers", 12, 18, text("Flower bed. Please close the gate behind you."));
-  m.obj("door", "door_garden_gate", 11, 20, [{ name: "open", type: "bool", value: true }]);
+  m.obj("door", "door_garden_gate", 11, 20, door(true));
+  m.obj("seat", "gazebo_bench_w", 37, 25, seatProps("right", "bench"));
+  m.obj("seat", "gazebo_bench_e", 40, 25, seatProps("left", "bench"));
   m.obj("portal", "portal_to_lobby", 1, 16, portalTo("lobby", 45, 16));
   for (const [name, x, y] of [
     ["garden_west", 3, 16],
@@ -414,14 +505,220 @@ function buildGarden(): MapBuilder {
   return m;
 }
 
+/** A building: walls of `wall` around a floor of `floor`, with a doorway (a door object, open). */
+function building(
+  m: MapBuilder,
+  box: { x0: number; y0: number; x1: number; y1: number },
+  floor: number,
+  doorAt: { x: number; y: number; name: string },
+  windows: readonly number[],
+): void {
+  m.frameG(box.x0, box.y0, box.x1, box.y1, T.plaster);
+  for (const x of windows) m.g(x, box.y0, T.window);
+  m.rectG(box.x0 + 1, box.y0 + 1, box.x1 - 1, box.y1 - 1, floor);
+  m.g(doorAt.x, doorAt.y, floor);
+  m.obj("door", doorAt.name, doorAt.x, doorAt.y, door(true));
+}
+
+/** The Town (issue #26): a square with a notice board and a fountain, a café, a library, a private
+ * council room, a park with a pond, a market, and the gate back to the lobby. */
+function buildTown(): MapBuilder {
+  const m = new MapBuilder(56, 40, 23);
+  m.frameD(0, 0, 55, 39, T.hedge);
+  // Streets: the main street east-west, lanes to each building.
+  m.rectG(1, 19, 54, 21, T.path);
+  m.rectG(10, 12, 10, 18, T.path); // café lane
+  m.rectG(46, 13, 46, 18, T.path); // library lane
+  m.rectG(44, 22, 44, 26, T.path); // council lane
+  m.rectG(8, 22, 8, 25, T.path); // park lane
+  // The square: paving, a fountain in the middle, lamp posts at its corners.
+  m.rectG(18, 13, 37, 27, T.paving);
+  m.rectG(26, 18, 29, 21, T.water);
+  for (const [x, y] of [
+    [19, 14],
+    [36, 14],
+    [19, 26],
+    [36, 26],
+  ] as const)
+    m.d(x, y, T.lamp);
+  // The café (north-west): checkered floor, a counter, three tables with chairs, plants.
+  building(m, { x0: 4, y0: 3, x1: 16, y1: 11 }, T.checker, { x: 10, y: 11, name: "door_cafe" }, [7, 13]);
+  m.rectD(5, 4, 9, 4, T.counter);
+  for (const [x, y] of [
+    [8, 7],
+    [13, 7],
+    [11, 9],
+  ] as const)
+    m.d(x, y, T.table);
+  m.d(15, 4, T.plant);
+  m.d(15, 10, T.plant);
+  // The library (north-east): shelves along the north wall round a fireplace, desks, a rug.
+  building(m, { x0: 39, y0: 3, x1: 52, y1: 12 }, T.wood, { x: 46, y: 12, name: "door_library" }, [42, 49]);
+  m.rectD(40, 4, 44, 4, T.bookshelf);
+  m.d(45, 4, T.fireplace);
+  m.rectD(46, 4, 51, 4, T.bookshelf);
+  m.rectG(41, 9, 50, 10, T.rug);
+  for (const x of [42, 45, 48]) m.d(x, 7, T.desk);
+  m.d(40, 11, T.plant);
+  m.d(51, 11, T.plant);
+  m.rectD(40, 6, 40, 8, T.bookshelf);
+  m.rectD(51, 6, 51, 8, T.bookshelf);
+  // The council room (south-east): carpet, one long table with chairs round it. Private: see its
+  // private_room object by the door.
+  building(m, { x0: 39, y0: 27, x1: 50, y1: 36 }, T.carpet, { x: 44, y: 27, name: "door_council" }, [41, 48]);
+  m.rectD(43, 31, 46, 32, T.table);
+  m.d(40, 35, T.plant);
+  m.d(49, 35, T.plant);
+  m.d(49, 28, T.bookshelf);
+  // The park (south-west): a pond, trees, flowers.
+  m.rectG(4, 29, 10, 33, T.water);
+  m.rectG(3, 28, 11, 28, T.sand);
+  m.rectG(3, 34, 11, 34, T.sand);
+  // The market (south of the square): paving and two rows of stalls.
+  m.rectG(19, 29, 36, 36, T.paving);
+  m.rectG(27, 28, 28, 28, T.paving);
+  for (const x of [21, 24, 27, 30, 33]) {
+    m.d(x, 31, T.stall);
+    m.d(x + 1, 34, T.stall);
+  }
+  const keepClear = (x: number, y: number) =>
+    (x >= 3 && x <= 17 && y >= 2 && y <= 12) ||
+    (x >= 38 && x <= 53 && y >= 2 && y <= 13) ||
+    (x >= 38 && x <= 51 && y >= 22 && y <= 37) ||
+    (x >= 17 && x <= 38 && y >= 12 && y <= 37) ||
+    (y >= 17 && y <= 23) ||
+    (x >= 2 && x <= 12 && y >= 22 && y <= 35) ||
+    (x >= 45 && y >= 14 && y <= 24);
+  m.scatter(T.tree, 34, [1, 1, 54, 38], keepClear);
+  m.scatter(T.flowers, 30, [1, 1, 54, 38], keepClear);
+  m.scatter(T.bush, 8, [1, 1, 54, 38], keepClear);
+  for (const [x, y] of [
+    [3, 25],
+    [13, 27],
+    [12, 36],
+    [2, 37],
+    [14, 31],
+  ] as const)
+    m.d(x, y, T.tree);
+  for (let x = 4; x <= 10; x += 2) m.d(x, 36, T.flowers);
+
+  m.obj(
+    "sign",
+    "sign_town",
+    52,
+    18,
+    text(
+      "The Town. Café to the north-west, library to the north-east, council room to the south-east, park to the south-west, market to the south. The portal leads back to the lobby.",
+    ),
+  );
+  m.obj(
+    "sign",
+    "sign_cafe",
+    11,
+    12,
+    text("The Café. Take a seat: chairs and tables inside, the counter at the back."),
+  );
+  m.obj(
+    "sign",
+    "sign_library",
+    47,
+    13,
+    text("The Library. Quiet, please: read at the desks, sit by the fire."),
+  );
+  m.obj(
+    "sign",
+    "sign_council",
+    45,
+    25,
+    text(
+      "Council Room. Private: what is said inside is heard only inside. The plaque by the door opens or closes it.",
+    ),
+  );
+  m.obj("sign", "sign_park", 7, 23, text("The Park. Benches by the pond; the fish do not talk back."));
+  m.obj("sign", "sign_market", 26, 28, text("The Market. Stalls open every day; haggling encouraged."));
+  m.obj("notice_board", "board_square", 23, 16, [
+    { name: "title", type: "string", value: "Town notice board" },
+  ]);
+  m.obj("private_room", "council_privacy", 42, 28, [
+    { name: "region", type: "string", value: "council_room" },
+    { name: "private", type: "bool", value: true },
+  ]);
+  m.obj("portal", "town_portal_to_lobby", 54, 20, portalTo("lobby", 2, 16));
+  const seats: [
+    string,
+    number,
+    number,
+    "up" | "down" | "left" | "right",
+    "chair" | "bench" | "stool" | "sofa",
+  ][] = [
+    // the café
+    ["cafe_chair_1", 7, 7, "right", "chair"],
+    ["cafe_chair_2", 9, 7, "left", "chair"],
+    ["cafe_chair_3", 12, 7, "right", "chair"],
+    ["cafe_chair_4", 14, 7, "left", "chair"],
+    ["cafe_chair_5", 10, 9, "right", "chair"],
+    ["cafe_chair_6", 12, 9, "left", "chair"],
+    ["cafe_stool_1", 6, 5, "up", "stool"],
+    ["cafe_stool_2", 8, 5, "up", "stool"],
+    // the library
+    ["library_chair_1", 42, 8, "up", "chair"],
+    ["library_chair_2", 45, 8, "up", "chair"],
+    ["library_chair_3", 48, 8, "up", "chair"],
+    ["library_sofa", 45, 5, "up", "sofa"],
+    // the council room
+    ["council_chair_n1", 43, 30, "down", "chair"],
+    ["council_chair_n2", 44, 30, "down", "chair"],
+    ["council_chair_n3", 45, 30, "down", "chair"],
+    ["council_chair_n4", 46, 30, "down", "chair"],
+    ["council_chair_s1", 43, 33, "up", "chair"],
+    ["council_chair_s2", 44, 33, "up", "chair"],
+    ["council_chair_s3", 45, 33, "up", "chair"],
+    ["council_chair_s4", 46, 33, "up", "chair"],
+    // the square, round the fountain
+    ["square_bench_n1", 26, 16, "down", "bench"],
+    ["square_bench_n2", 29, 16, "down", "bench"],
+    ["square_bench_s1", 26, 23, "up", "bench"],
+    ["square_bench_s2", 29, 23, "up", "bench"],
+    // the park, by the pond
+    ["park_bench_1", 5, 27, "down", "bench"],
+    ["park_bench_2", 9, 27, "down", "bench"],
+    ["park_bench_3", 12, 31, "left", "bench"],
+  ];
+  for (const [name, x, y, facing, style] of seats) m.obj("seat", name, x, y, seatProps(facing, style));
+  for (const [name, x, y] of [
+    ["town_gate", 51, 20],
+    ["town_gate_n", 51, 19],
+    ["town_gate_s", 51, 21],
+  ] as const)
+    m.obj("spawn", name, x, y);
+  // Regions (inclusive tiles): the places people see named as they walk in.
+  m.region("town_square", "Town Square", 18, 13, 37, 27);
+  m.region("town_fountain", "Fountain", 25, 17, 30, 22);
+  m.region("cafe", "Café", 5, 4, 15, 10);
+  m.region("library", "Library", 40, 4, 51, 11);
+  m.region("council_room", "Council Room", 40, 28, 49, 35);
+  m.region("park", "Park", 1, 23, 16, 38);
+  m.region("market", "Market", 19, 28, 36, 36);
+  m.region("main_street", "Main Street", 1, 19, 54, 21);
+  m.region("town_gate", "Town Gate", 48, 16, 54, 24);
+  m.region("cafe_lane", "Café Lane", 9, 11, 11, 18);
+  m.region("library_lane", "Library Lane", 45, 12, 47, 18);
+  m.region("council_lane", "Council Lane", 43, 22, 45, 27);
+  return m;
+}
+
 /** The generated map files by name. */
-export function lobbyMaps(): Record<"lobby.json" | "garden.json", string> {
-  return { "lobby.json": buildLobby().toJson(), "garden.json": buildGarden().toJson() };
+export function lobbyMaps(): Record<"lobby.json" | "garden.json" | "town.json", string> {
+  return {
+    "lobby.json": buildLobby().toJson(),
+    "garden.json": buildGarden().toJson(),
+    "town.json": buildTown().toJson(),
+  };
 }
 
 export const MAPS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "worlds", "lobby", "maps");
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [name, json] of Object.entries(lobbyMaps())) writeFileSync(join(MAPS_DIR, name), json);
-  console.log(`wrote ${MAPS_DIR}/lobby.json and garden.json`);
+  console.log(`wrote ${MAPS_DIR}/lobby.json, garden.json and town.json`);
 }

@@ -1,8 +1,13 @@
 // Draws the lobby tileset (worlds/lobby/tiles.png) as deterministic pixel art and writes it as a PNG
-// with node:zlib. 256x64 px: 8 columns x 2 rows of 32px tiles, gid = index + 1:
+// with node:zlib. 256x128 px: 8 columns x 4 rows of 32px tiles, gid = index + 1:
 //  1 grass  2 wood floor  3 stone path  4 stone wall  5 water  6 tree  7 crate  8 flowers
 //  9 carpet 10 sand      11 bush       12 rock       13 brick wall 14 bridge 15 dark floor 16 fence
-//  (6 tree, 7 crate, 8 flowers, 11 bush, 12 rock are decor: transparent around the object)
+// 17 water (2nd frame) 18 water (3rd frame) 19 table 20 bookshelf 21 counter 22 potted plant
+// 23 rug   24 checker floor 25 plaster wall 26 lamp post 27 desk 28 market stall 29 hedge
+// 30 paving 31 window wall 32 fireplace
+//  (6 tree, 7 crate, 8 flowers, 11 bush, 12 rock, 19 table, 22 plant, 26 lamp, 27 desk, 28 stall and
+//  29 hedge are decor: transparent around the object. Water animates through 5, 17, 18: the maps'
+//  tileset says so, and the client's renderer plays it.)
 // Run: npx node scripts/gen-tiles.ts [outPath]
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -11,7 +16,7 @@ import { crc32, deflateSync } from "node:zlib";
 
 export const TILE = 32;
 export const COLUMNS = 8;
-export const ROWS = 2;
+export const ROWS = 4;
 export const TILE_NAMES = [
   "grass",
   "wood floor",
@@ -29,7 +34,27 @@ export const TILE_NAMES = [
   "bridge",
   "dark floor",
   "fence",
+  "water (frame 2)",
+  "water (frame 3)",
+  "table",
+  "bookshelf",
+  "counter",
+  "potted plant",
+  "rug",
+  "checker floor",
+  "plaster wall",
+  "lamp post",
+  "desk",
+  "market stall",
+  "hedge",
+  "paving",
+  "window wall",
+  "fireplace",
 ] as const;
+
+/** Frames of the water animation, as tile ids (gid - 1), and how long each shows. */
+export const WATER_FRAMES = [4, 16, 17] as const;
+export const WATER_FRAME_MS = 450;
 
 type Rgba = [number, number, number, number];
 
@@ -97,6 +122,29 @@ function tilePainter(canvas: Canvas, index: number) {
 }
 
 const GRASS: Rgba = [86, 156, 72, 255];
+
+/** Water, one frame of three: the waves roll and the glints drift a third of the way each frame,
+ * and the pattern wraps at the tile's edges so neighbouring water tiles join up. */
+function water(p: ReturnType<typeof tilePainter>, frame: number): void {
+  const base: Rgba = [52, 112, 196, 255];
+  const phase = (frame * 2 * Math.PI) / 3;
+  for (let y = 0; y < TILE; y++)
+    for (let x = 0; x < TILE; x++) {
+      const wave =
+        Math.sin(((x + y * 0.5) * 2 * Math.PI) / 16 + phase) * 0.05 +
+        Math.sin((y * 2 * Math.PI) / 8 + phase) * 0.03;
+      p.px(x, y, shade(base, 0.95 + wave + noise(x, y, 7) * 0.05));
+    }
+  for (let k = 0; k < 5; k++) {
+    const x = Math.floor(noise(k, 0, 8) * 32);
+    const y = (Math.floor(noise(k, 1, 8) * 30) + 1 + frame * 2) % TILE;
+    for (let i = 0; i < 6; i++)
+      p.px((x + i + frame * 3) % TILE, (y + (i === 0 || i === 5 ? 1 : 0)) % TILE, [178, 214, 245, 255]);
+  }
+}
+
+/** Furniture wood, lit from the top left. */
+const WOOD: Rgba = [150, 98, 56, 255];
 
 function grass(p: ReturnType<typeof tilePainter>, salt: number): void {
   for (let y = 0; y < TILE; y++)
@@ -169,20 +217,8 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
     }
     p.rect(0, 28, TILE, 4, shade(stone, 0.6));
   },
-  // 5 water: waves
-  (p) => {
-    const water: Rgba = [52, 112, 196, 255];
-    for (let y = 0; y < TILE; y++)
-      for (let x = 0; x < TILE; x++) {
-        const wave = Math.sin((x + y * 0.5) * 0.45) * 0.05 + Math.sin(y * 0.9) * 0.03;
-        p.px(x, y, shade(water, 0.95 + wave + noise(x, y, 7) * 0.05));
-      }
-    for (let k = 0; k < 5; k++) {
-      const x = Math.floor(noise(k, 0, 8) * 24);
-      const y = Math.floor(noise(k, 1, 8) * 30) + 1;
-      for (let i = 0; i < 6; i++) p.px(x + i, y + (i === 0 || i === 5 ? 1 : 0), [178, 214, 245, 255]);
-    }
-  },
+  // 5 water: waves (frame 1 of 3)
+  (p) => water(p, 0),
   // 6 tree (decor: transparent around, so it sits on any ground)
   (p) => {
     p.disc(16, 27, 9, (_x, _y, d) => (d > 0.0 ? [30, 60, 30, 90] : undefined));
@@ -344,6 +380,181 @@ const painters: ((p: ReturnType<typeof tilePainter>) => void)[] = [
     }
   },
 ];
+
+painters.push(
+  // 17, 18 water frames 2 and 3
+  (p) => water(p, 1),
+  (p) => water(p, 2),
+  // 19 table: a round wooden table with a shadow
+  (p) => {
+    p.disc(16, 24, 12, () => [0, 0, 0, 60]);
+    p.rect(14, 16, 4, 12, shade(WOOD, 0.6));
+    p.disc(16, 14, 12, (x, y, d) =>
+      shade(WOOD, (d > 0.86 ? 0.7 : x + y < 26 ? 1.15 : 1) * (0.95 + noise(x, y, 21) * 0.08)),
+    );
+    p.disc(11, 10, 3, () => [244, 236, 220, 255]); // a cup
+    p.px(11, 10, [120, 70, 40, 255]);
+  },
+  // 20 bookshelf: shelves of coloured spines
+  (p) => {
+    p.rect(0, 0, TILE, TILE, shade(WOOD, 0.55));
+    p.rect(2, 2, 28, 28, shade(WOOD, 0.8));
+    const spines: Rgba[] = [
+      [170, 50, 50, 255],
+      [50, 90, 160, 255],
+      [60, 130, 70, 255],
+      [200, 160, 60, 255],
+      [120, 70, 140, 255],
+      [230, 220, 200, 255],
+    ];
+    for (let shelf = 0; shelf < 3; shelf++) {
+      const y0 = 3 + shelf * 9;
+      p.rect(2, y0 + 7, 28, 2, shade(WOOD, 0.5));
+      for (let x = 3; x < 29; ) {
+        const w = 2 + Math.floor(noise(x, shelf, 22) * 3);
+        const h = 5 + Math.floor(noise(shelf, x, 23) * 3);
+        const c = spines[Math.floor(noise(x, shelf, 24) * spines.length)]!;
+        p.rect(x, y0 + 7 - h, w, h, c);
+        p.rect(x, y0 + 7 - h, 1, h, shade(c, 1.2));
+        x += w + (noise(x, shelf, 25) > 0.8 ? 2 : 0);
+      }
+    }
+  },
+  // 21 counter: a long wooden bar top over panelling
+  (p) => {
+    p.rect(0, 0, TILE, TILE, shade(WOOD, 0.7));
+    for (let x = 0; x < TILE; x += 8) p.rect(x, 12, 1, 20, shade(WOOD, 0.5));
+    p.rect(0, 0, TILE, 11, [206, 188, 160, 255]);
+    p.rect(0, 10, TILE, 2, shade(WOOD, 0.45));
+    p.rect(0, 0, TILE, 1, [236, 224, 200, 255]);
+    p.disc(24, 5, 3, () => [250, 250, 250, 255]); // a saucer
+    p.disc(24, 5, 1.5, () => [110, 64, 36, 255]);
+  },
+  // 22 potted plant
+  (p) => {
+    p.disc(16, 28, 8, () => [0, 0, 0, 60]);
+    p.rect(10, 20, 12, 9, [176, 92, 60, 255]);
+    p.rect(10, 20, 12, 2, [200, 118, 80, 255]);
+    for (const [cx, cy, r] of [
+      [16, 12, 7],
+      [10, 15, 5],
+      [22, 15, 5],
+      [16, 6, 4],
+    ] as const)
+      p.disc(cx, cy, r, (x, y, d) =>
+        shade([56, 140, 64, 255], (d > 0.8 ? 0.7 : 1) * (0.9 + noise(x, y, 26) * 0.2)),
+      );
+  },
+  // 23 rug: teal with a cream border
+  (p) => {
+    const teal: Rgba = [44, 120, 128, 255];
+    for (let y = 0; y < TILE; y++)
+      for (let x = 0; x < TILE; x++) p.px(x, y, shade(teal, 0.94 + noise(x, y, 27) * 0.08));
+    for (let i = 0; i < TILE; i += 4) {
+      p.rect(i, 2, 2, 2, [226, 212, 170, 255]);
+      p.rect(i + 2, 28, 2, 2, [226, 212, 170, 255]);
+    }
+  },
+  // 24 checker floor (the café)
+  (p) => {
+    for (let y = 0; y < TILE; y++)
+      for (let x = 0; x < TILE; x++) {
+        const dark = (Math.floor(x / 8) + Math.floor(y / 8)) % 2 === 1;
+        const c: Rgba = dark ? [70, 62, 58, 255] : [226, 218, 200, 255];
+        p.px(x, y, shade(c, 0.96 + noise(x, y, 28) * 0.06));
+      }
+  },
+  // 25 plaster wall: cream render with a timber top beam
+  (p) => {
+    const plaster: Rgba = [222, 206, 172, 255];
+    for (let y = 0; y < TILE; y++)
+      for (let x = 0; x < TILE; x++) p.px(x, y, shade(plaster, 0.93 + noise(x, y, 29) * 0.1));
+    p.rect(0, 0, TILE, 4, shade(WOOD, 0.75));
+    p.rect(0, 4, TILE, 1, shade(WOOD, 0.5));
+    p.rect(0, 28, TILE, 4, shade(plaster, 0.7));
+  },
+  // 26 lamp post
+  (p) => {
+    p.disc(16, 29, 5, () => [0, 0, 0, 70]);
+    p.rect(15, 8, 3, 21, [50, 52, 60, 255]);
+    p.rect(12, 27, 9, 3, [50, 52, 60, 255]);
+    p.disc(16, 7, 7, () => [255, 230, 140, 60]);
+    p.rect(12, 3, 9, 7, [40, 42, 50, 255]);
+    p.rect(13, 4, 7, 5, [255, 226, 130, 255]);
+  },
+  // 27 desk with an open book
+  (p) => {
+    p.rect(2, 26, 28, 4, [0, 0, 0, 60]);
+    p.rect(2, 6, 28, 20, shade(WOOD, 0.85));
+    p.rect(2, 6, 28, 2, shade(WOOD, 1.15));
+    p.rect(4, 24, 3, 6, shade(WOOD, 0.6));
+    p.rect(25, 24, 3, 6, shade(WOOD, 0.6));
+    p.rect(9, 10, 14, 9, [246, 240, 226, 255]);
+    p.rect(15, 10, 2, 9, [200, 190, 170, 255]);
+    for (let y = 12; y < 18; y += 2) {
+      p.rect(10, y, 4, 1, [150, 150, 160, 255]);
+      p.rect(18, y, 4, 1, [150, 150, 160, 255]);
+    }
+  },
+  // 28 market stall: striped awning over a crate of fruit
+  (p) => {
+    p.rect(3, 28, 26, 3, [0, 0, 0, 60]);
+    p.rect(4, 12, 24, 16, shade(WOOD, 0.8));
+    for (let k = 0; k < 10; k++)
+      p.disc(7 + (k % 5) * 4.5, 16 + Math.floor(k / 5) * 4, 2, () =>
+        k % 3 === 0 ? [220, 60, 50, 255] : k % 3 === 1 ? [240, 170, 40, 255] : [120, 180, 60, 255],
+      );
+    for (let x = 1; x < 31; x++) {
+      const red = Math.floor((x - 1) / 5) % 2 === 0;
+      p.rect(x, 2, 1, 8, red ? [200, 52, 52, 255] : [246, 240, 230, 255]);
+    }
+    p.rect(1, 10, 30, 1, [120, 40, 40, 255]);
+  },
+  // 29 hedge: a trimmed box of leaves
+  (p) => {
+    p.rect(1, 26, 30, 5, [20, 50, 20, 80]);
+    for (let y = 3; y < 28; y++)
+      for (let x = 1; x < 31; x++) {
+        const edge = y < 5 ? 1.2 : y > 24 ? 0.7 : 1;
+        p.px(x, y, shade([50, 120, 50, 255], edge * (0.85 + noise(x, y, 30) * 0.25)));
+      }
+  },
+  // 30 paving: large light slabs
+  (p) => {
+    const slab: Rgba = [196, 190, 178, 255];
+    p.rect(0, 0, TILE, TILE, shade(slab, 0.7));
+    for (const [x, y, w, h] of [
+      [0, 0, 15, 15],
+      [16, 0, 16, 15],
+      [0, 16, 20, 16],
+      [21, 16, 11, 16],
+    ] as const) {
+      const f = 0.95 + noise(x, y, 31) * 0.08;
+      for (let j = y; j < y + h - 1; j++)
+        for (let i = x; i < x + w - 1; i++) p.px(i, j, shade(slab, f * (0.97 + noise(i, j, 32) * 0.05)));
+    }
+  },
+  // 31 window wall: plaster with a lit window
+  (p) => {
+    const plaster: Rgba = [222, 206, 172, 255];
+    for (let y = 0; y < TILE; y++)
+      for (let x = 0; x < TILE; x++) p.px(x, y, shade(plaster, 0.93 + noise(x, y, 33) * 0.1));
+    p.rect(0, 0, TILE, 4, shade(WOOD, 0.75));
+    p.rect(7, 8, 18, 16, shade(WOOD, 0.6));
+    p.rect(9, 10, 14, 12, [150, 200, 230, 255]);
+    p.rect(9, 10, 14, 4, [200, 230, 250, 255]);
+    p.rect(15, 10, 2, 12, shade(WOOD, 0.6));
+  },
+  // 32 fireplace: stone hearth with a fire
+  (p) => {
+    p.rect(0, 0, TILE, TILE, [120, 116, 112, 255]);
+    for (let y = 0; y < TILE; y += 8) p.rect(0, y, TILE, 1, [90, 86, 84, 255]);
+    p.rect(6, 10, 20, 20, [30, 24, 22, 255]);
+    p.disc(16, 24, 7, (_x, _y, d) => (d < 0.5 ? [255, 220, 120, 255] : [230, 110, 40, 255]));
+    p.disc(16, 19, 4, () => [250, 170, 60, 255]);
+    p.rect(0, 6, TILE, 4, [150, 146, 140, 255]);
+  },
+);
 
 export function drawTileset(): Canvas {
   const canvas = new Canvas(COLUMNS * TILE, ROWS * TILE);

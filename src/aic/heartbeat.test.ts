@@ -110,7 +110,13 @@ describe("heartbeat: delta perception", () => {
     ticks(env, 100);
     const arrived = data(await beat(env, { contextToken: moving.contextToken }));
     expect(arrived.delta.move).toEqual({ dest: { tx: 21, ty: 13 }, status: "arrived" });
-    expect(arrived.self).toEqual({ roomId: room, region: "plaza", tile: { tx: 21, ty: 13 }, moving: false });
+    expect(arrived.self).toEqual({
+      roomId: room,
+      region: "plaza",
+      place: { id: "plaza", name: "Plaza" },
+      tile: { tx: 21, ty: 13 },
+      moving: false,
+    });
     expect(arrived.suggestions).toContainEqual(
       expect.objectContaining({ action: { kind: "interact", targetId: "obj_sign_welcome", action: "read" } }),
     );

@@ -8,7 +8,7 @@ import { notInRoom } from "./admission.ts";
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, type ContextTokens } from "./context-token.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { workingMemory } from "./observe.ts";
-import { computeDelta, regionActivity, suggestActions } from "./perception.ts";
+import { computeDelta, placeOf, regionActivity, suggestActions } from "./perception.ts";
 import type { EmbeddedActionT, HeartbeatRequestT, HeartbeatResponse, MoveToResponse } from "./schemas.ts";
 
 export interface HeartbeatDeps {
@@ -94,10 +94,12 @@ export async function heartbeatAnswer(
   });
   const tile = after?.tile ?? self.tile;
   const { region, signals } = regionActivity(now, actor.entityId);
+  const place = placeOf(now, after ?? self);
   const data: HeartbeatResponse = {
     self: {
       roomId,
       ...(region ? { region } : {}),
+      ...(place ? { place } : {}),
       tile: { tx: tile.tx, ty: tile.ty },
       moving: ((after ?? self).speed ?? 0) > 0,
     },

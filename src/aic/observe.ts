@@ -5,6 +5,7 @@ import type { EntityView, WorldApi } from "../world/types.ts";
 import type { Actor } from "./actions.ts";
 import { notInRoom } from "./admission.ts";
 import { type AicResult, ok } from "./errors.ts";
+import { placeOf } from "./perception.ts";
 import {
   type ChatObserveRequestT,
   type ChatObserveResponse,
@@ -35,8 +36,9 @@ export function observeAnswer(
     if (nearby.length >= MAX_NEARBY) break;
     nearby.push(observed(world, hit.entity, hit.distance, full));
   }
+  const place = placeOf(world, self);
   const data: ObserveResponse = {
-    self: entityBase(self, full),
+    self: { ...entityBase(self, full), ...(place ? { meta: { ...self.meta, place } } : {}) },
     nearby,
     serverTsMs: world.serverTsMs,
     room: { roomId: room.roomId, mapId: room.mapId, tickRate: world.definition.tickRate },

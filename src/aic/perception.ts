@@ -1,12 +1,14 @@
 // Delta perception and grounded suggestions for the heartbeat (issue #12, seed 003 sections 1-2),
 // computed from what the world already records: the room's event log as this agent may perceive it,
 // and the scene around it. Pure reads of WorldApi; nothing here changes the world.
-import { SIGNAL_KINDS, type WorldApi, type WorldEvent } from "../world/types.ts";
+import { hearingZoneAt } from "../world/places.ts";
+import { type EntityView, SIGNAL_KINDS, type WorldApi, type WorldEvent } from "../world/types.ts";
 import {
   type HeartbeatDeltaT,
   MAX_DELTA_ITEMS,
   MAX_HEARTBEAT_REGIONS,
   MAX_SUGGESTIONS,
+  type PlaceT,
   type RegionActivityT,
   type SuggestionT,
   type TileCoordT,
@@ -131,6 +133,16 @@ export function regionActivity(
     signals[r.id] = entry;
   }
   return { ...(region ? { region } : {}), ...(active.length ? { signals } : {}) };
+}
+
+/** Where an actor stands, named: its most specific region, and whether it is in a private room now
+ * (heartbeat `self.place`, observe `self.meta.place`). */
+export function placeOf(world: WorldApi, self: EntityView): PlaceT | undefined {
+  const region = world.regionsAt(self.roomId, self.tile)[0];
+  if (!region) return undefined;
+  const inPrivate =
+    hearingZoneAt(world.privateRegions(self.roomId), self.tile.tx, self.tile.ty) !== undefined;
+  return { id: region.id, name: region.name, ...(inPrivate ? { private: true as const } : {}) };
 }
 
 /** A few next actions grounded in the scene: answer someone who spoke, use an object in reach, or

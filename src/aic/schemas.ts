@@ -215,6 +215,7 @@ export const ObserveResponseData = named(
     room: RoomInfo,
     memory: WorkingMemory.optional(),
   }),
+  "`self.meta.place` (a Place) names where the caller stands when that is a named region of the map.",
 );
 
 // ---- moveTo ---------------------------------------------------------------------------------
@@ -487,6 +488,15 @@ const SignalCountsFull = z.strictObject({
   arrive: z.int().min(0),
   depart: z.int().min(0),
 });
+export const Place = named(
+  "Place",
+  z.strictObject({
+    id: RegionId,
+    name: z.string().min(1).max(REGION_NAME_MAX_CHARS),
+    private: z.literal(true).optional(),
+  }),
+  "Where an actor stands: the most specific named region of its room's map. `private` when it stands in a private room right now: only those inside hear it, and it hears only them.",
+);
 export const RoomSignals = named(
   "RoomSignals",
   z.strictObject({
@@ -524,6 +534,7 @@ export const HeartbeatResponseData = named(
     self: z.strictObject({
       roomId: IdRoom,
       region: RegionId.optional(),
+      place: Place.optional(),
       tile: TileCoord,
       moving: z.boolean(),
     }),
@@ -545,7 +556,7 @@ export const HeartbeatResponseData = named(
       .optional(),
     serverTsMs: TsMs,
   }),
-  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.region` is the most specific named region the agent stands in; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.region` is the most specific named region the agent stands in, `self.place` names it (and says when it is private); `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
 );
 
 // ---- memory/reflect (extension, issue #12) --------------------------------------------------
@@ -676,6 +687,7 @@ export type ObservedEntityT = z.infer<typeof ObservedEntity>;
 export type ExpectT = z.infer<typeof Expect>;
 export type ObserveRequestT = z.infer<typeof ObserveRequest>;
 export type ObserveResponse = z.infer<typeof ObserveResponseData>;
+export type PlaceT = z.infer<typeof Place>;
 export type MoveToRequestT = z.infer<typeof MoveToRequest>;
 export type MoveToResponse = z.infer<typeof MoveToResponseData>;
 export type ApproachRequestT = z.infer<typeof ApproachRequest>;

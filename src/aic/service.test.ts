@@ -723,3 +723,96 @@ describe("observe answers within one tick", () => {
     expect(await ask(env, A, bad)).not.toBe(refused);
   });
 });
+
+describe("the town's places and objects through the contract", () => {
+  /** Walks an agent to a tile (moveTo, then ticks until it stands there). */
+  async function walk(
+    env: Awaited<ReturnType<typeof createTestEnv>>,
+    agentId: string,
+    tx: number,
+    ty: number,
+  ) {
+    const moved = await env.tick(
+      env.service.moveTo(agentId, {
+        agentId,
+        roomId: "town",
+        txId: `tx_walk_${agentId}_${tx}_${ty}`,
+        dest: { tx, ty },
+      }),
+    );
+    expect(moved.status, JSON.stringify(moved)).toBe("ok");
+    for (let i = 0; i < 600 && env.world.getEntity(`agt_${agentId}`)?.speed !== 0; i++) ticks(env, 1);
+    expect(env.world.getEntity(`agt_${agentId}`)?.tile).toEqual({ tx, ty });
+  }
+
+  it("observe and heartbeat name the place; a note posted with params; the council room is private", async () => {
+    const env = await createTestEnv();
+    const s = env.service;
+    for (const id of [A, B]) await env.tick(s.join(id, { agentId: id, roomId: "town" }));
+    await walk(env, A, 23, 17);
+    const seen = await s.observe(A, { agentId: A, roomId: "town", radius: 96, detail: "lite" });
+    expect(checkResponse("ObserveResponseData", seen)).toEqual([]);
+    if (seen.status !== "ok") throw new Error("observe failed");
+    expect(seen.data.self.meta).toEqual({ place: { id: "town_square", name: "Town Square" } });
+    const board = seen.data.nearby.find((n) => n.entity.id === "obj_board_square")!;
+    expect(board.affords.map((a) => a.action)).toEqual(["read", "post"]);
+    const post = (txId: string, params: unknown) =>
+      env.tick(
+        s.interact(A, {
+          agentId: A,
+          roomId: "town",
+          txId,
+          targetId: "obj_board_square",
+          action: "post",
+          params,
+        }),
+      );
+    const posted = await post("tx_note_000001", { text: "Market opens at nine" });
+    expect(checkResponse("InteractResponseData", posted)).toEqual([]);
+    expect(posted).toMatchObject({ status: "ok", data: { applied: true, outcome: { type: "ok" } } });
+    // The contract's text rule first (a lone surrogate is not text), then the board's own bounds.
+    expect(await post("tx_note_000002", { text: "half \ud83d" })).toMatchObject({
+      status: "error",
+      error: { code: "bad_request" },
+    });
+    expect(await post("tx_note_000003", { text: "x".repeat(201) })).toMatchObject({
+      status: "ok",
+      data: { applied: false, outcome: { type: "invalid_action" } },
+    });
+    const full = await s.observe(A, { agentId: A, roomId: "town", radius: 96, detail: "full" });
+    if (full.status !== "ok") throw new Error("observe failed");
+    expect(full.data.nearby.find((n) => n.entity.id === "obj_board_square")?.object?.state.notes).toEqual([
+      {
+        id: "n1",
+        by: "agt_agent_helper",
+        name: "Helper Bot",
+        text: "Market opens at nine",
+        tsMs: expect.any(Number),
+      },
+    ]);
+
+    // Into the council room: the heartbeat says it is private, and B outside does not hear A.
+    await walk(env, A, 44, 29);
+    await walk(env, B, 44, 25);
+    const beat = await s.heartbeat(A, { agentId: A, roomId: "town" });
+    expect(checkResponse("HeartbeatResponseData", beat, { oracle: false })).toEqual([]);
+    expect(beat.status === "ok" && beat.data.self.place).toEqual({
+      id: "council_room",
+      name: "Council Room",
+      private: true,
+    });
+    await env.tick(
+      s.chatSend(A, {
+        agentId: A,
+        roomId: "town",
+        txId: "tx_secret_0001",
+        channel: "proximity",
+        message: "just us",
+      }),
+    );
+    const heardByB = await s.chatObserve(B, { agentId: B, roomId: "town", windowSec: 60 });
+    expect(heardByB.status === "ok" && heardByB.data.messages.map((m) => m.message)).toEqual([]);
+    const heardByA = await s.chatObserve(A, { agentId: A, roomId: "town", windowSec: 60 });
+    expect(heardByA.status === "ok" && heardByA.data.messages.map((m) => m.message)).toEqual(["just us"]);
+  });
+});

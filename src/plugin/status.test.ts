@@ -42,7 +42,7 @@ describe("world signals in the status", () => {
     await joined;
     const status = worldStatus(host, config, "scout");
     expect(status.caller?.location?.region).toBe("plaza");
-    expect(status.signals?.map((s) => s.roomId)).toEqual(["lobby", "garden"]); // the order of `rooms`
+    expect(status.signals?.map((s) => s.roomId)).toEqual(["lobby", "garden", "town"]); // the order of `rooms`
     for (const room of status.signals!) expect(RoomSignals.parse(room)).toEqual(room);
     const lobby = status.signals!.find((s) => s.roomId === "lobby")!;
     expect(lobby.room.arrive).toBe(1);

@@ -27,7 +27,7 @@ const rooms = [{ id: "a", rows: openRoom(8, 6), objects: [{ type: "spawn", name:
 describe("loadWorldDir", () => {
   it("loads the bundled lobby", async () => {
     const def = await loadWorldDir(fileURLToPath(new URL("../../worlds/lobby", import.meta.url)));
-    expect(Object.keys(def.rooms).sort()).toEqual(["garden", "lobby"]);
+    expect(Object.keys(def.rooms).sort()).toEqual(["garden", "lobby", "town"]);
     expect(def.rooms.lobby!.mapFile).toBe("maps/lobby.json");
   });
 

@@ -10,7 +10,17 @@ interface Entity {
   roomId: string;
   tile?: Tile;
   facing?: string;
+  meta?: { place?: PlaceView };
 }
+interface PlaceView {
+  id: string;
+  name: string;
+  private?: true;
+}
+
+/** ` in the Café (private: only those inside hear you)`, or nothing outside named places. */
+const inPlace = (place?: PlaceView) =>
+  place ? ` in the ${place.name}${place.private ? " (private: only those inside hear you)" : ""}` : "";
 interface Observed {
   entity: Entity;
   distance: number;
@@ -29,6 +39,12 @@ function objectNote(o: Observed): string {
   if (objectType === "door") return state.open ? " — open" : " — closed";
   if (objectType === "portal" && typeof state.targetRoom === "string")
     return ` — leads to ${state.targetRoom}`;
+  if (objectType === "seat") return state.occupant ? ` — taken by ${state.occupant}` : " — free";
+  if (objectType === "private_room") return state.private ? " — the room is private" : " — the room is open";
+  if (objectType === "notice_board" && Array.isArray(state.notes)) {
+    const latest = state.notes.at(-1) as { name?: string; text?: string } | undefined;
+    return ` — ${state.notes.length} note(s)${latest ? `, latest by ${latest.name}: "${latest.text}"` : ""}`;
+  }
   return "";
 }
 
@@ -69,7 +85,7 @@ export function formatObservation(data: {
 }): string {
   const { self } = data;
   const lines = [
-    `You are ${self.name} (${self.id}) in room ${self.roomId}${at(self.tile)}, facing ${self.facing ?? "down"}. Sim time ${simTime(data.serverTsMs)}.`,
+    `You are ${self.name} (${self.id}) in room ${self.roomId}${at(self.tile)}${inPlace(self.meta?.place)}, facing ${self.facing ?? "down"}. Sim time ${simTime(data.serverTsMs)}.`,
   ];
   if (!data.nearby.length) lines.push("Nothing and no one is within range.");
   else lines.push(`Nearby (${data.nearby.length}, nearest first):`);
@@ -135,7 +151,7 @@ export function formatChat(data: {
 type Activity = Partial<Record<"move" | "chat" | "interact" | "arrive" | "depart", number>>;
 
 interface HeartbeatView {
-  self: { roomId: string; region?: string; tile: Tile; moving: boolean };
+  self: { roomId: string; region?: string; place?: PlaceView; tile: Tile; moving: boolean };
   delta: {
     arrived?: { id: string; name: string }[];
     departed?: { id: string; name: string }[];
@@ -160,8 +176,8 @@ export function activityText(region: string, counts: Activity): string {
 /** A heartbeat in a few lines: what changed, then what could be done next. */
 export function formatHeartbeat(data: HeartbeatView): string {
   const { self, delta } = data;
-  const place = self.region ? `${self.roomId}/${self.region}` : self.roomId;
-  const lines = [`In ${place}${at(self.tile)}${self.moving ? ", walking" : ""}.`];
+  const where = self.region ? `${self.roomId}/${self.region}` : self.roomId;
+  const lines = [`In ${where}${at(self.tile)}${inPlace(self.place)}${self.moving ? ", walking" : ""}.`];
   if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
   if (data.action) {
     lines.push(

@@ -9,10 +9,10 @@ import { World } from "./world.ts";
 const def = await loadWorldDir(fileURLToPath(new URL("../../worlds/lobby", import.meta.url)));
 
 describe("bundled lobby world", () => {
-  it("has two 40x30+ rooms with spawns, signs, portals both ways and a door", () => {
+  it("has three 40x30+ rooms with spawns, signs, portals both ways and a door", () => {
     expect(def.name).toBe("lobby");
     expect(def.defaultRoomId).toBe("lobby");
-    for (const id of ["lobby", "garden"]) {
+    for (const id of ["lobby", "garden", "town"]) {
       const room = def.rooms[id]!;
       expect(room.widthTiles).toBeGreaterThanOrEqual(40);
       expect(room.heightTiles).toBeGreaterThanOrEqual(30);
@@ -26,6 +26,29 @@ describe("bundled lobby world", () => {
       "lobby",
     );
     expect(def.rooms.lobby!.objects.some((o) => o.objectType === "door")).toBe(true);
+    expect(def.rooms.lobby!.objects.find((o) => o.id === "obj_portal_to_town")!.props.targetRoom).toBe(
+      "town",
+    );
+    expect(def.rooms.town!.objects.find((o) => o.id === "obj_town_portal_to_lobby")!.props.targetRoom).toBe(
+      "lobby",
+    );
+  });
+
+  it("the town has at least four named places and every new object type, usable from where it stands", () => {
+    const town = def.rooms.town!;
+    expect(town.regions.map((r) => r.name)).toEqual(
+      expect.arrayContaining(["Town Square", "Café", "Library", "Council Room", "Park", "Market"]),
+    );
+    const types = new Set(town.objects.map((o) => o.objectType));
+    for (const type of ["notice_board", "seat", "private_room", "door", "sign", "portal"])
+      expect(types).toContain(type);
+    // Every seat stands on a free tile inside a named place, and the private room's region exists.
+    for (const seat of town.objects.filter((o) => o.objectType === "seat")) {
+      expect(town.blocked[seat.tile.ty * town.widthTiles + seat.tile.tx], seat.id).toBe(0);
+      expect(World.create(def).regionsAt("town", seat.tile).length, seat.id).toBeGreaterThan(0);
+    }
+    const privacy = town.objects.find((o) => o.objectType === "private_room")!;
+    expect(town.regions.some((r) => r.id === privacy.props.region)).toBe(true);
   });
 
   it("every spawn reaches every object (with doors open)", () => {

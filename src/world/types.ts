@@ -388,6 +388,9 @@ export interface WorldApi {
   signals(roomId: string): WorldSignals | undefined;
   /** The regions covering a tile, smallest (most specific) first, ties by id. */
   regionsAt(roomId: string, tile: TileCoord): RegionDefinition[];
+  /** The regions of a room that are private right now (their private_room object says so): chat
+   * inside is heard only inside (places.ts `withinHearing`). */
+  privateRegions(roomId: string): RegionDefinition[];
 
   /** The answer to an input carrying `tx` whose key is already used (not expired): the stored result
    * (marked `replayed`) for the same payload, a conflict for another; undefined for a new key. The

@@ -8,7 +8,7 @@ import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { objectType } from "./objects/registry.ts";
 import type { InteractContext, InteractOutcome, ObjectStateValue, OperatorContext } from "./objects/types.ts";
-import { placeAt, withinHearing } from "./places.ts";
+import { byPlaceOrder, placeAt, withinHearing } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
@@ -1155,9 +1155,11 @@ export class World implements WorldApi {
     const room = this.rooms.get(roomId);
     if (!room?.inBounds(tile.tx, tile.ty)) return [];
     const mask = room.signals.maskAt(tile.tx, tile.ty);
-    return room.signals.regions
-      .filter((_, bit) => (mask >>> bit) & 1)
-      .sort((a, b) => a.widthTiles * a.heightTiles - b.widthTiles * b.heightTiles || compareIds(a.id, b.id));
+    return room.signals.regions.filter((_, bit) => (mask >>> bit) & 1).sort(byPlaceOrder);
+  }
+
+  privateRegions(roomId: string): RegionDefinition[] {
+    return this.rooms.get(roomId)?.privatePlaces() ?? [];
   }
 
   replayTx(tx: { key: string; payloadHash: string }): InputResult | undefined {
