@@ -8,6 +8,8 @@
 //   POST /openclawworld/admin/checkpoints  {"label"}       save a named checkpoint
 //   POST /openclawworld/admin/checkpoints/<label>/restore  restore one
 //   POST /openclawworld/admin/load  <snapshot JSON>        restore a snapshot (same world only)
+//   GET  /openclawworld/admin/notes                        every notice board's notes
+//   POST /openclawworld/admin/notes/remove {"objectId","noteId"}  take a note down
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
@@ -23,6 +25,8 @@ export interface OperatorActions {
   createCheckpoint(label: unknown): unknown;
   restoreCheckpoint(label: string): unknown;
   load(snapshot: unknown): unknown;
+  notes(): unknown;
+  removeNote(body: unknown): Promise<unknown>;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -93,6 +97,9 @@ export function operatorRouteHandler(live: () => OperatorActions | undefined, lo
         data = ops.createCheckpoint(body?.label);
       } else if (method === "POST" && restore) data = ops.restoreCheckpoint(decodeURIComponent(restore[1]!));
       else if (method === "POST" && route === "/load") data = ops.load(await readJson(req));
+      else if (method === "GET" && route === "/notes") data = { boards: ops.notes() };
+      else if (method === "POST" && route === "/notes/remove")
+        data = await ops.removeNote(await readJson(req));
       else {
         sendJson(res, 404, {
           status: "error",

@@ -99,8 +99,21 @@ export function registerWorldCli(api: OpenClawPluginApi): void {
         .command("restore")
         .argument("<label>", "a saved checkpoint")
         .description("Restore a checkpoint into the running world");
-      for (const command of [list, save, restore])
+      const notes = ocw.command("notes").description("Review and take down notes on the notice boards");
+      const notesList = notes.command("list").description("List every board's notes: id, author, text");
+      const notesRemove = notes
+        .command("remove")
+        .argument("<objectId>", "the board, e.g. obj_board_square")
+        .argument("<noteId>", "the note, e.g. n3")
+        .description("Take a note down");
+      for (const command of [list, save, restore, notesList, notesRemove])
         for (const [flags, description] of gatewayOptions) command.option(flags, description);
+      notesList.action((options: GatewayOptions) =>
+        run(options, (target) => operatorCall(target, "GET", "/notes")),
+      );
+      notesRemove.action((objectId: string, noteId: string, options: GatewayOptions) =>
+        run(options, (target) => operatorCall(target, "POST", "/notes/remove", { objectId, noteId })),
+      );
       list.action((options: GatewayOptions) =>
         run(options, (target) => operatorCall(target, "GET", "/checkpoints")),
       );

@@ -10,8 +10,10 @@ import {
   createCheckpoint,
   currentSnapshot,
   listCheckpoints,
+  listNotes,
   loadSnapshot,
   OperatorError,
+  removeNote,
   restoreCheckpoint,
   saveNow,
 } from "../runtime/operator.ts";
@@ -164,5 +166,58 @@ describe("operator save/load", () => {
       endpoints: { web: "/world/", aicBase: "/aic/v0.1", status: "/world/api/status" },
     });
     expect(operatorStatus(host)).toMatchObject({ origin: "restored", health: { running: false } });
+  });
+});
+
+describe("operator moderation of notice boards", () => {
+  it("lists the boards' notes and takes one down; the removal is journaled and survives a restart", async () => {
+    const { host, aic, tick, dir } = await setup();
+    const agent = { agentId: "op_a", roomId: "town" };
+    await tick(aic.join("op_a", agent));
+    await tick(aic.moveTo("op_a", { ...agent, txId: "tx_op_walk1", dest: { tx: 23, ty: 17 } }));
+    for (let i = 0; i < 600 && host.runtime.world.getEntity("agt_op_a")?.speed !== 0; i++)
+      host.runtime.stepNow();
+    const post = (text: string, txId: string) =>
+      tick(
+        aic.interact("op_a", {
+          ...agent,
+          txId,
+          targetId: "obj_board_square",
+          action: "post",
+          params: { text },
+        }),
+      );
+    expect(await post("buy my goat", "tx_op_post1")).toMatchObject({
+      status: "ok",
+      data: { outcome: { type: "ok" } },
+    });
+    const board = () => listNotes(host).find((b) => b.objectId === "obj_board_square")!;
+    expect(board()).toMatchObject({ roomId: "town", title: "Town notice board" });
+    expect(board().notes.map((n) => [n.id, n.name, n.text])).toEqual([["n1", "op_a", "buy my goat"]]);
+
+    const removing = removeNote(host, { objectId: "obj_board_square", noteId: "n1" });
+    host.runtime.stepNow();
+    expect(await removing).toEqual({ objectId: "obj_board_square", noteId: "n1", removed: true });
+    expect(board().notes).toEqual([]);
+    for (const [body, status] of [
+      [{ objectId: "obj_board_square", noteId: "n1" }, 404],
+      [{ objectId: "obj_nope", noteId: "n1" }, 404],
+      [{ objectId: "obj_sign_welcome", noteId: "n1" }, 400],
+      [{ noteId: "n1" }, 400],
+      ["garbage", 400],
+    ] as const) {
+      const refused = removeNote(host, body).catch((error: unknown) => error);
+      host.runtime.stepNow();
+      expect(await refused, JSON.stringify(body)).toMatchObject({ status });
+    }
+    host.runtime.stop();
+    host.store?.close();
+    const again = await createHost({ config: resolveConfig({}), logger: quiet, stateDir: dir });
+    cleanup.push(() => {
+      again.runtime.stop();
+      again.store?.close();
+    });
+    expect(listNotes(again).find((b) => b.objectId === "obj_board_square")!.notes).toEqual([]);
+    expect(again.runtime.world.snapshotHash()).toBe(host.runtime.world.snapshotHash());
   });
 });

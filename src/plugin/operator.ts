@@ -4,7 +4,9 @@ import {
   createCheckpoint,
   currentSnapshot,
   listCheckpoints,
+  listNotes,
   loadSnapshot,
+  removeNote,
   restoreCheckpoint,
   saveNow,
 } from "../runtime/operator.ts";
@@ -20,5 +22,7 @@ export function operatorActions(host: WorldHost): OperatorActions {
     createCheckpoint: (label) => createCheckpoint(host, label),
     restoreCheckpoint: (label) => restoreCheckpoint(host, label),
     load: (snapshot) => loadSnapshot(host, snapshot),
+    notes: () => listNotes(host),
+    removeNote: (body) => removeNote(host, body),
   };
 }

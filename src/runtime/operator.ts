@@ -3,6 +3,8 @@
 // the gateway-authenticated admin route reaches these. Transport-free: failures are OperatorError
 // values carrying the HTTP status the adapter answers with.
 import { SnapshotMismatchError } from "../world/errors.ts";
+import { ENTITY_ID_PATTERN, OPERATOR_ENTITY_ID } from "../world/ids.ts";
+import { type Note, notesOf } from "../world/objects/notice-board.ts";
 import type { WorldSnapshot } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import type { OpenedWorld } from "./open-world.ts";
@@ -109,6 +111,63 @@ function adopt(host: OpenedWorld, snapshot: WorldSnapshot): SavedSnapshot {
   host.runtime.replaceWorld(world);
   host.origin = "restored";
   return describeSnapshot(world.snapshot(), entry.hash);
+}
+
+/** A notice board as the operator reviews it. */
+export interface BoardNotes {
+  objectId: string;
+  roomId: string;
+  title: string;
+  notes: Note[];
+}
+
+/** Every notice board's notes, oldest first, by room and board. */
+export function listNotes(host: OpenedWorld): BoardNotes[] {
+  const world = host.runtime.world;
+  return Object.values(world.definition.rooms).flatMap((room) =>
+    room.objects
+      .filter((o) => o.objectType === "notice_board")
+      .map((o) => {
+        const state = world.objectView(o.id)?.state ?? {};
+        return {
+          objectId: o.id,
+          roomId: room.roomId,
+          title: String(state.title ?? o.name),
+          notes: notesOf(state as Parameters<typeof notesOf>[0]),
+        };
+      }),
+  );
+}
+
+/** Takes a note down. A moderation input like any other: journaled, applied by the next tick, in
+ * every snapshot after; so a removal survives a restart and replays the same. */
+export async function removeNote(
+  host: OpenedWorld,
+  body: unknown,
+): Promise<{ objectId: string; noteId: string; removed: true }> {
+  const { objectId, noteId } = (typeof body === "object" && body !== null ? body : {}) as Record<
+    string,
+    unknown
+  >;
+  if (typeof objectId !== "string" || !ENTITY_ID_PATTERN.test(objectId) || typeof noteId !== "string")
+    throw new OperatorError(400, "bad_request", 'expected {"objectId": "obj_...", "noteId": "n..."}');
+  const result = await host.runtime.submit({
+    kind: "moderate",
+    entityId: OPERATOR_ENTITY_ID,
+    targetId: objectId,
+    action: "remove",
+    params: { noteId },
+  });
+  if (!result.ok) {
+    const status = result.error.code === "not_found" ? 404 : 400;
+    throw new OperatorError(status, status === 404 ? "not_found" : "bad_request", result.error.message);
+  }
+  const outcome = result.value.kind === "moderate" ? result.value.outcome : undefined;
+  if (outcome?.type === "no_effect")
+    throw new OperatorError(404, "not_found", outcome.message ?? "no such note");
+  if (outcome?.type !== "ok")
+    throw new OperatorError(400, "bad_request", outcome?.message ?? "not a notice board");
+  return { objectId, noteId, removed: true };
 }
 
 function requireStore(host: OpenedWorld) {
