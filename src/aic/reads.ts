@@ -23,6 +23,8 @@ export interface WorldReads
     | "eventsFor"
     | "latestSeq"
     | "enteredAtSeq"
+    | "chatHistoryFor"
+    | "privateRegions"
   > {
   /** Called after every tick with what it produced; returns the unsubscribe function. */
   onTick(listener: (info: TickInfo) => void): () => void;
@@ -56,6 +58,9 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
       world().eventsFor(recipientId, roomId, afterSeq, limit),
     latestSeq: (roomId) => world().latestSeq(roomId),
     enteredAtSeq: (entityId, roomId) => world().enteredAtSeq(entityId, roomId),
+    chatHistoryFor: (recipientId, roomId, sinceTsMs, limit) =>
+      world().chatHistoryFor(recipientId, roomId, sinceTsMs, limit),
+    privateRegions: (roomId) => world().privateRegions(roomId),
     onTick: (listener) => runtime.onTick(listener),
     load: () => runtime.health().load,
     get worldEpoch() {

@@ -1,25 +1,32 @@
-// Recent room-wide chat, kept per room so a player who joins or reloads sees the conversation they
-// walked into. Only the "global" (room) channel: proximity chat was never theirs to hear.
+// Recent chat shown to a player who joins or reloads: what the world says they may read of their room
+// (WorldApi.chatHistoryFor: the lines they heard, nearby ones included, and the lines said to the
+// whole room), so a reload brings back the conversation they were in, and private rooms stay private.
+import type { WorldReads } from "../../aic/reads.ts";
 import type { WireEvent } from "./protocol.ts";
 
 export const HISTORY_MAX = 30;
 /** Older lines are not worth showing to someone arriving now (simulation ms). */
 export const HISTORY_MAX_AGE_MS = 15 * 60_000;
 
-export class ChatHistory {
-  private readonly rooms = new Map<string, WireEvent[]>();
-
-  /** Records a wire event if it is a room-wide chat line. */
-  add(roomId: string, event: WireEvent): void {
-    if (event.type !== "chat.message" || event.payload.channel !== "global") return;
-    const lines = this.rooms.get(roomId) ?? [];
-    lines.push(event);
-    if (lines.length > HISTORY_MAX) lines.splice(0, lines.length - HISTORY_MAX);
-    this.rooms.set(roomId, lines);
-  }
-
-  /** The recent lines of a room, oldest first. */
-  recent(roomId: string, nowMs: number): WireEvent[] {
-    return (this.rooms.get(roomId) ?? []).filter((e) => e.tsMs >= nowMs - HISTORY_MAX_AGE_MS);
-  }
+/** The recent lines `entityId` may read in `roomId`, oldest first, as chat events (no seq: the
+ * browser tells lines apart by their message id). */
+export function chatHistory(
+  reads: Pick<WorldReads, "chatHistoryFor" | "serverTsMs">,
+  entityId: string,
+  roomId: string,
+): WireEvent[] {
+  const since = Math.max(0, reads.serverTsMs - HISTORY_MAX_AGE_MS);
+  return reads.chatHistoryFor(entityId, roomId, since, HISTORY_MAX).map((m) => ({
+    type: "chat.message",
+    seq: 0,
+    tsMs: m.tsMs,
+    payload: {
+      messageId: m.id,
+      fromEntityId: m.fromEntityId,
+      fromName: m.fromName,
+      channel: m.channel,
+      message: m.message,
+      tsMs: m.tsMs,
+    },
+  }));
 }

@@ -11,6 +11,10 @@ import type { RoomHooks } from "./room-hooks.ts";
 import { type Connection, randomToken } from "./session.ts";
 
 const WS_FRAME_CLASS = "wsFrame";
+/** Close codes of a page that went away on purpose (a tab closed, a reload): 1001 "going away",
+ * which browsers send when a document unloads, and 4100, which the client sends itself on pagehide.
+ * Anything else (1006: the network) is a drop the person may not know about yet. */
+export const PAGE_LEFT_CODES: ReadonlySet<number> = new Set([1001, 4100]);
 /** After this many frames dropped in a row by the frame limiter, the socket is closed as a flood. */
 const FLOOD_FRAMES = 2000;
 
@@ -38,7 +42,12 @@ export function actionOf(msg: ActionMessage): ActActionT {
     case "chat_send":
       return { kind: "chat", channel: msg.channel, message: msg.message };
     case "interact":
-      return { kind: "interact", targetId: msg.targetId, action: msg.action };
+      return {
+        kind: "interact",
+        targetId: msg.targetId,
+        action: msg.action,
+        ...(msg.params ? { params: msg.params } : {}),
+      };
     case "approach":
       return { kind: "approach", targetId: msg.targetId };
   }
@@ -108,8 +117,8 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
         sendError(ws, "internal", "internal error", true, parsed.message.type);
       });
     });
-    ws.on("close", () => {
-      if (conn.session?.ws === ws) hooks.onDrop(conn.session);
+    ws.on("close", (code) => {
+      if (conn.session?.ws === ws) hooks.onDrop(conn.session, PAGE_LEFT_CODES.has(code) ? "page" : "network");
     });
     ws.on("error", (error) => logger.warn(`openclawworld web: socket error: ${error.message}`));
     return conn;

@@ -14,3 +14,18 @@ export function uniqueName(wanted: string, taken: Iterable<string>): string {
     if (!used.has(norm(candidate))) return candidate;
   }
 }
+
+/** Whether `actual` is what uniqueName gave for `requested` (itself, or it suffixed, cut short to
+ * fit): a resumed session asking for the name it already has is the same person coming back. */
+export function isNameFor(requested: string, actual: string): boolean {
+  const base = norm(requested).slice(0, MAX_NAME_LENGTH);
+  const have = norm(actual);
+  if (have === base) return true;
+  const suffixed = /^(.*) \(\d+\)$/.exec(have);
+  if (!suffixed) return false;
+  const stem = suffixed[1]!;
+  // Cut short only when the name and its suffix did not fit together.
+  return (
+    stem === base || (base.startsWith(stem) && base.length + have.length - stem.length > MAX_NAME_LENGTH)
+  );
+}

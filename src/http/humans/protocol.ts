@@ -29,7 +29,13 @@ export const ClientMessage = z
     z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
     z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
     z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
-    z.strictObject({ type: z.literal("interact"), targetId: IdEntity, action: actionName() }),
+    z.strictObject({
+      type: z.literal("interact"),
+      targetId: IdEntity,
+      action: actionName(),
+      /** The action's parameters (a note's text), as on the AIC InteractRequest. */
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
     /** Walk to a reachable tile within interact range of an object (the server picks it). */
     z.strictObject({ type: z.literal("approach"), targetId: IdEntity }),
     z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
@@ -98,6 +104,8 @@ export interface WireRoom {
   heightTiles: number;
   tileSize: number;
   tickRate: number;
+  /** How far nearby chat carries, in tiles (the page draws who hears you). */
+  chatRadiusTiles: number;
 }
 
 export interface WireEvent {
@@ -122,6 +130,8 @@ export type ServerMessage =
       sessionId: string;
       resumeToken: string;
       entityId: string;
+      /** The name the world knows you by (a taken name gets a suffix: "Bob (2)"). */
+      name: string;
       resumed: boolean;
       room: WireRoom;
       entities: WireEntity[];

@@ -2,11 +2,17 @@
 // onReconnect (a new socket resumes a session within the grace period), onDrop (the socket closed:
 // the character stays for the grace period) and onLeave (the grace period ran out: the character
 // leaves). Every change to the world is an action through AicService.act.
+//
+// Two kinds of drop: the network (the person may not know yet: shown "away", kept for the full grace
+// period) and the page going away on purpose (a tab closed, a reload: nobody is shown away, and the
+// character leaves after a short grace unless the reloaded page resumes it first). A resume that asks
+// for another name is someone new: the old character leaves at once and a new one joins; one that
+// asks only for another look keeps its character and changes its look.
 import type { WebSocket } from "ws";
 import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
-import { uniqueName } from "./names.ts";
+import { isNameFor, uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
 import {
@@ -29,6 +35,8 @@ export interface RoomHooksDeps {
   /** A timer the surface owns (cleared on close, errors logged). */
   later(fn: () => Promise<void> | void, ms: number): ReturnType<typeof setTimeout>;
   graceMs: number;
+  /** The grace after a page went away on purpose (a closed tab, a reload); default PAGE_LEFT_GRACE_MS. */
+  pageLeftGraceMs?: number;
   joinCode: string | undefined;
   /** Interest radius in world units. */
   interestRadius(): number;
@@ -40,10 +48,17 @@ export interface RoomHooksDeps {
   admitJoin?(): { code: number; reason: string } | undefined;
 }
 
+/** Long enough for a reload to come back (a page load and a WebSocket handshake), short enough that a
+ * closed tab's character is gone before anyone wonders why it stands there. */
+export const PAGE_LEFT_GRACE_MS = 6000;
+
+/** Why a socket closed: the network dropped it, or the page went away on purpose. */
+export type DropCause = "network" | "page";
+
 export interface RoomHooks {
   onJoin(ws: WebSocket, conn: Connection, msg: Extract<ClientMessageT, { type: "join" }>): Promise<void>;
-  onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void;
-  onDrop(session: HumanSession): void;
+  onReconnect(ws: WebSocket, conn: Connection, session: HumanSession, look?: number): void;
+  onDrop(session: HumanSession, cause?: DropCause): void;
   onLeave(session: HumanSession): Promise<void>;
   /** Sessions saved before a restart come back dropped: their resume token works for one grace
    * period from now (the restart itself cut every socket). */
@@ -73,19 +88,22 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     );
   }
 
-  function onReconnect(ws: WebSocket, conn: Connection, session: HumanSession): void {
+  function onReconnect(ws: WebSocket, conn: Connection, session: HumanSession, look?: number): void {
     if (session.ws && session.ws !== ws) session.ws.close(4000, "resumed elsewhere");
     if (session.graceTimer) clearTimeout(session.graceTimer);
     session.graceTimer = undefined;
     session.ws = ws;
     conn.session = session;
     announceAway(session, false);
+    // The look is the page's to choose (the world does not model it): a new pick applies at once.
+    if (look !== undefined) presence.setLook(session.actor.entityId, look);
     const self = reads.getEntity(session.actor.entityId)!;
     send(ws, {
       type: "welcome",
       sessionId: session.sessionId,
       resumeToken: session.resumeToken,
       entityId: self.id,
+      name: self.name,
       resumed: true,
       room: view.roomInfo(self.roomId),
       ...view.enterRoom(session, self, reads.latestSeq(self.roomId)),
@@ -106,7 +124,14 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       return;
     }
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
-    if (resumable && reads.getEntity(resumable.actor.entityId)) return onReconnect(ws, conn, resumable);
+    if (resumable && reads.getEntity(resumable.actor.entityId)) {
+      if (isNameFor(msg.name, resumable.actor.name)) return onReconnect(ws, conn, resumable, msg.look);
+      // Someone else now (the join form asked for another name): the old character goes now.
+      if (resumable.ws && resumable.ws !== ws) resumable.ws.close(4000, "resumed elsewhere");
+      if (resumable.graceTimer) clearTimeout(resumable.graceTimer);
+      resumable.ws = undefined;
+      await onLeave(resumable);
+    }
     const refusal = deps.admitJoin?.();
     if (refusal) {
       sendError(ws, "rate_limited", refusal.reason, true, "join");
@@ -139,6 +164,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       sessionId: session.sessionId,
       resumeToken: session.resumeToken,
       entityId: self.id,
+      name: self.name,
       resumed: false,
       room: view.roomInfo(self.roomId),
       ...view.enterRoom(session, self, cursor.ok ? cursor.position.afterSeq : reads.latestSeq(self.roomId)),
@@ -147,13 +173,17 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     });
   }
 
-  function onDrop(session: HumanSession): void {
+  function onDrop(session: HumanSession, cause: DropCause = "network"): void {
     session.ws = undefined;
-    announceAway(session, true);
+    const pageLeft = cause === "page";
+    if (!pageLeft) announceAway(session, true);
     if (session.graceTimer) clearTimeout(session.graceTimer);
+    const grace = pageLeft
+      ? Math.min(deps.graceMs, deps.pageLeftGraceMs ?? PAGE_LEFT_GRACE_MS)
+      : deps.graceMs;
     session.graceTimer = deps.later(async () => {
       if (!session.ws) await onLeave(session);
-    }, deps.graceMs);
+    }, grace);
   }
 
   async function onLeave(session: HumanSession): Promise<void> {

@@ -33,13 +33,19 @@ function memorySessions(): DurableSessions & { data: Map<string, string> } {
   };
 }
 
-async function serve(runtime: WorldRuntime, sessions: DurableSessions, resumeGraceMs: number) {
+async function serve(
+  runtime: WorldRuntime,
+  sessions: DurableSessions,
+  resumeGraceMs: number,
+  pageLeftGraceMs?: number,
+) {
   const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
   const surface: WebSurfaceHandle = createWebSurface({
     service,
     worldDir: BUNDLED_WORLD_DIR,
     logger: { info() {}, warn() {}, error() {} },
     resumeGraceMs,
+    ...(pageLeftGraceMs !== undefined ? { pageLeftGraceMs } : {}),
     savedSessions: sessions,
   });
   const server: Server = createServer((req, res) => {
@@ -60,7 +66,10 @@ async function serve(runtime: WorldRuntime, sessions: DurableSessions, resumeGra
   return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`, stop };
 }
 
-async function join(url: string, message: Record<string, unknown>): Promise<{ ws: WebSocket; welcome: Msg }> {
+async function join(
+  url: string,
+  message: Record<string, unknown>,
+): Promise<{ ws: WebSocket; welcome: Msg; frames: Msg[] }> {
   const ws = new WebSocket(url);
   cleanups.push(async () => ws.terminate());
   const frames: Msg[] = [];
@@ -72,7 +81,7 @@ async function join(url: string, message: Record<string, unknown>): Promise<{ ws
   ws.send(JSON.stringify({ type: "join", ...message }));
   for (let i = 0; i < 250; i++) {
     const hit = frames.find((m) => m.type === "welcome" || m.type === "error");
-    if (hit) return { ws, welcome: hit };
+    if (hit) return { ws, welcome: hit, frames };
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error("no welcome");
@@ -119,5 +128,90 @@ describe("human sessions across a restart", () => {
       await new Promise((r) => setTimeout(r, 20));
     expect(runtime.world.getEntity(welcome.entityId)).toBeUndefined();
     expect(sessions.data.size).toBe(0);
+  });
+});
+
+async function running(): Promise<WorldRuntime> {
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), {
+    info() {},
+    warn() {},
+    error() {},
+  });
+  runtime.start();
+  cleanups.push(async () => runtime.stop());
+  return runtime;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const value = probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("coming back as someone else, and going away on purpose (issue #26)", () => {
+  it("a resume asking for another name is a new character: the old one leaves at once; twice", async () => {
+    const runtime = await running();
+    const { url } = await serve(runtime, memorySessions(), 60_000);
+    let { ws, welcome } = await join(url, { name: "Ann", look: 1 });
+    for (const next of ["Bea", "Cat"]) {
+      ws.close(4100, "page closed");
+      const again = await join(url, { name: next, look: 4, resumeToken: welcome.resumeToken });
+      expect(again.welcome).toMatchObject({ type: "welcome", resumed: false, name: next });
+      expect(again.welcome.entityId).not.toBe(welcome.entityId);
+      expect(runtime.world.getEntity(welcome.entityId)).toBeUndefined();
+      expect(again.welcome.entities.find((e: Msg) => e.id === again.welcome.entityId)).toMatchObject({
+        look: 4,
+      });
+      ({ ws, welcome } = again);
+    }
+  });
+
+  it("a resume asking only for another look keeps the character and changes its look, for everyone", async () => {
+    const runtime = await running();
+    const { url } = await serve(runtime, memorySessions(), 60_000);
+    const first = await join(url, { name: "Dan", look: 1 });
+    const watcher = await join(url, { name: "Eve" });
+    for (const look of [6, 3]) {
+      first.ws.close(4100, "page closed");
+      const back = await join(url, { name: "Dan", look, resumeToken: first.welcome.resumeToken });
+      expect(back.welcome).toMatchObject({ resumed: true, entityId: first.welcome.entityId, name: "Dan" });
+      expect(back.welcome.entities.find((e: Msg) => e.id === first.welcome.entityId)).toMatchObject({ look });
+      // The watcher's delta frames carry the new look (a binary update: the reader keeps the entity).
+      await until("the watcher sees the new look", () =>
+        watcher.frames.some(
+          (m) =>
+            m.type === "delta" &&
+            [...(m.update ?? []), ...(m.add ?? [])].some(
+              (e: Msg) => e.id === first.welcome.entityId && e.look === look,
+            ),
+        ),
+      );
+      first.ws = back.ws;
+    }
+  });
+
+  it("a closed page leaves after the short grace, never shown away; a network drop is shown away", async () => {
+    const runtime = await running();
+    const { url } = await serve(runtime, memorySessions(), 60_000, 200);
+    const watcher = await join(url, { name: "Gus" });
+    const second = await join(url, { name: "Gus" });
+    expect(second.welcome.name).toBe("Gus (2)"); // told, so the page can say so
+    for (let round = 0; round < 2; round++) {
+      const tab = await join(url, { name: `Tab ${round}` });
+      tab.ws.close(4100, "page closed");
+      await until("the closed tab's character leaves", () => !runtime.world.getEntity(tab.welcome.entityId));
+      expect(watcher.frames.some((m) => m.type === "presence" && m.id === tab.welcome.entityId)).toBe(false);
+    }
+    second.ws.terminate(); // no close frame: the network
+    await until("the dropped one is shown away", () =>
+      watcher.frames.some(
+        (m) => m.type === "presence" && m.id === second.welcome.entityId && m.away === true,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runtime.world.getEntity(second.welcome.entityId)).toBeDefined(); // the full grace applies
   });
 });

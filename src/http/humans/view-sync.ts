@@ -11,7 +11,7 @@
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import path from "node:path";
 import type { EntityView, TickInfo, WorldEvent, WorldReads } from "../../aic/reads.ts";
-import { ChatHistory } from "./chat-history.ts";
+import { chatHistory } from "./chat-history.ts";
 import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";
 import { PreparedText } from "./prepared-text.ts";
@@ -115,11 +115,10 @@ export function createViewSync(
 ): ViewSync {
   const patchEvery = Math.max(1, Math.floor(options.patchEveryTicks ?? 1));
   const now = options.now ?? (() => performance.now());
-  let history = new ChatHistory();
-  /** The world (`reads.worldEpoch`) the history and each browser's view were built from: when the
-   * operator restores another, every browser gets the whole view again (a "room" message) instead of
-   * a delta against a world that no longer exists, and the chat of the abandoned timeline goes. */
-  let historyEpoch = reads.worldEpoch;
+  /** The world (`reads.worldEpoch`) each browser's view was built from: when the operator restores
+   * another, every browser gets the whole view again (a "room" message) instead of a delta against a
+   * world that no longer exists (its chat history is the restored world's own). */
+  let feedsEpoch = reads.worldEpoch;
   const viewEpoch = new WeakMap<HumanSession, number>();
   /** Since when each session's socket has been over the backpressure limit. */
   const behindSince = new WeakMap<HumanSession, number>();
@@ -173,6 +172,7 @@ export function createViewSync(
       heightTiles: room.heightTiles,
       tileSize: room.tileSize,
       tickRate: reads.definition.tickRate,
+      chatRadiusTiles: reads.definition.chatRadiusTiles,
     };
   }
 
@@ -238,7 +238,7 @@ export function createViewSync(
       entities,
       objects: roomObjects(self.roomId),
       roster: roster(self.roomId),
-      history: history.recent(self.roomId, reads.serverTsMs),
+      history: chatHistory(reads, self.id, self.roomId),
     };
   }
 
@@ -309,12 +309,10 @@ export function createViewSync(
   let rotation = 0;
 
   function pushTick(sessions: Iterable<HumanSession>, info: TickInfo): void {
-    if (reads.worldEpoch !== historyEpoch) {
-      historyEpoch = reads.worldEpoch;
-      history = new ChatHistory();
+    if (reads.worldEpoch !== feedsEpoch) {
+      feedsEpoch = reads.worldEpoch;
       feeds.clear();
     }
-    for (const e of info.events) if (e.type === "chat.message") history.add(e.roomId, wireEvent(reads, e));
     if (info.tick % patchEvery !== 0) return;
     if (round) {
       round.skipped += 1;

@@ -1,6 +1,5 @@
-// Pure pieces the web client needs from the server: unique names, recent room chat, the radar feed.
+// Pure pieces the web client needs from the server: unique names, the radar feed.
 import { describe, expect, it } from "vitest";
-import { ChatHistory, HISTORY_MAX } from "./chat-history.ts";
 import { uniqueName } from "./names.ts";
 import { RADAR_BYTES_PER_SEC, type RadarDot, RadarFeeds, RadarView } from "./radar.ts";
 
@@ -13,27 +12,6 @@ describe("uniqueName", () => {
     const next = uniqueName(long, [long]);
     expect(next.length).toBeLessThanOrEqual(32);
     expect(next.endsWith(" (2)")).toBe(true);
-  });
-});
-
-describe("ChatHistory", () => {
-  const line = (seq: number, channel: string, tsMs = 1000) => ({
-    type: "chat.message",
-    seq,
-    tsMs,
-    payload: { channel, message: `m${seq}`, fromEntityId: "hum_a", fromName: "A" },
-  });
-
-  it("keeps only room-wide lines, the most recent HISTORY_MAX, and drops stale ones", () => {
-    const h = new ChatHistory();
-    h.add("lobby", line(1, "proximity"));
-    for (let i = 2; i < HISTORY_MAX + 5; i++) h.add("lobby", line(i, "global"));
-    const recent = h.recent("lobby", 1000);
-    expect(recent.length).toBe(HISTORY_MAX);
-    expect(recent.every((e) => e.payload.channel === "global")).toBe(true);
-    expect(recent.at(-1)!.seq).toBe(HISTORY_MAX + 4);
-    expect(h.recent("lobby", 1000 + 16 * 60_000)).toEqual([]);
-    expect(h.recent("garden", 1000)).toEqual([]);
   });
 });
 

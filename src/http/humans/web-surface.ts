@@ -27,6 +27,8 @@ export interface WebSurfaceDeps {
   webDistDir?: string;
   joinCode?: string;
   resumeGraceMs?: number;
+  /** The grace after a page went away on purpose (a closed tab, a reload); room-hooks.ts. */
+  pageLeftGraceMs?: number;
   /** Where resume tokens are kept durably (the plugin passes the runtime's store), so a human resumes
    * after a gateway restart within the grace period. */
   savedSessions?: DurableSessions;
@@ -126,6 +128,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     sendError,
     later,
     graceMs: deps.resumeGraceMs ?? 30_000,
+    ...(deps.pageLeftGraceMs !== undefined ? { pageLeftGraceMs: deps.pageLeftGraceMs } : {}),
     joinCode: deps.joinCode,
     interestRadius: () => interestTiles * tileSize(),
     ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
