@@ -385,15 +385,19 @@ painters.push(
   // 17, 18 water frames 2 and 3
   (p) => water(p, 1),
   (p) => water(p, 2),
-  // 19 table: a round wooden table with a shadow
+  // 19 table: a square wooden top reaching the tile's edges, so neighbouring tables join into one
+  //    long table (the council room's), with legs and a shadow below
   (p) => {
-    p.disc(16, 24, 12, () => [0, 0, 0, 60]);
-    p.rect(14, 16, 4, 12, shade(WOOD, 0.6));
-    p.disc(16, 14, 12, (x, y, d) =>
-      shade(WOOD, (d > 0.86 ? 0.7 : x + y < 26 ? 1.15 : 1) * (0.95 + noise(x, y, 21) * 0.08)),
-    );
-    p.disc(11, 10, 3, () => [244, 236, 220, 255]); // a cup
-    p.px(11, 10, [120, 70, 40, 255]);
+    p.rect(0, 26, TILE, 4, [0, 0, 0, 60]);
+    p.rect(1, 20, 3, 9, shade(WOOD, 0.55));
+    p.rect(28, 20, 3, 9, shade(WOOD, 0.55));
+    for (let y = 2; y < 22; y++)
+      for (let x = 0; x < TILE; x++) {
+        const grain = Math.sin(x * 0.5 + noise(0, y, 21) * 3) * 0.03;
+        p.px(x, y, shade(WOOD, (y < 4 ? 1.2 : y > 19 ? 0.7 : 1.05) + grain + noise(x, y, 21) * 0.05));
+      }
+    p.disc(10, 11, 3, () => [244, 236, 220, 255]); // a cup
+    p.px(10, 11, [120, 70, 40, 255]);
   },
   // 20 bookshelf: shelves of coloured spines
   (p) => {

@@ -5,6 +5,8 @@ import * as Phaser from "phaser";
 import { Connection, type ConnState, type ServerMessage } from "./net.ts";
 import { type Notice, type NoticeKind, noticeForError, noticeForOutcome } from "./notices.ts";
 import {
+  type Hearing,
+  type MapPlace,
   naturalAction,
   type RadarDot,
   type WireEntity,
@@ -26,8 +28,20 @@ interface RosterEntry {
 interface WireEvent {
   type: string;
   seq: number;
+  tsMs?: number;
   payload: Record<string, unknown>;
 }
+
+interface Note {
+  id: string;
+  by: string;
+  name: string;
+  text: string;
+  tsMs: number;
+}
+
+/** Touch first (a phone or tablet): no keys, no hover. */
+const touchFirst = () => window.matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
 
 const state = {
   status: "connecting" as ConnState,
@@ -35,8 +49,12 @@ const state = {
   room: undefined as WireRoom | undefined,
   roster: new Map<string, RosterEntry>(),
   chat: [] as { from: string; fromName: string; channel: string; message: string }[],
-  /** Chat lines already shown, by room and seq (history on join and live lines never double). */
+  /** Chat lines already shown, by message id (history on join and live lines never double). */
   chatSeen: new Set<string>(),
+  /** The name asked for on the form or in the address, and the one the world gave. */
+  requestedName: "",
+  name: "",
+  place: undefined as MapPlace | undefined,
   errors: [] as { code: string; message: string }[],
   notices: [] as Notice[],
   lastResult: undefined as unknown,
@@ -77,19 +95,80 @@ function notify(text: string, kind: NoticeKind = "info"): void {
   window.setTimeout(() => li.remove(), 4200);
 }
 
-/** A sign's text, on a card that stays while you read and closes when you walk away. */
+/** An object's card (a sign's text, a board's notes, a private room's plaque): it stays while you
+ * read, offers what the object affords, and closes when you walk away. */
 let cardObject: WireObject | undefined;
+let cardText = "";
 function showCard(title: string, text: string, object?: WireObject): void {
   $("dialog-title").textContent = title;
-  $("dialog-text").textContent = text;
-  $("dialog").hidden = false;
+  cardText = text;
   cardObject = object;
+  renderCard();
+  $("dialog").hidden = false;
 }
 function hideCard(): void {
   $("dialog").hidden = true;
   cardObject = undefined;
 }
 $("dialog-close").addEventListener("click", hideCard);
+
+const prettyName = (o: WireObject) =>
+  o.name.replace(/^(sign|board|door)[_ ]/, "").replace(/_/g, " ") || o.objectType.replace(/_/g, " ");
+
+/** The card's body from the object as it is now (a board's notes come from its state, so a note
+ * posted by anyone shows up while the card is open). */
+function renderCard(): void {
+  const o = cardObject ? (scene.object(cardObject.id) ?? cardObject) : undefined;
+  const board = o?.objectType === "notice_board";
+  const notes = board && Array.isArray(o.state.notes) ? (o.state.notes as Note[]) : [];
+  $("dialog").dataset.kind = o?.objectType ?? "sign";
+  $("dialog-text").textContent = board
+    ? notes.length
+      ? `${notes.length} note${notes.length === 1 ? "" : "s"}, newest first.`
+      : "No notes yet. Be the first!"
+    : cardText;
+  const list = $("dialog-notes");
+  list.hidden = !board || notes.length === 0;
+  list.replaceChildren(
+    ...[...notes].reverse().map((n) => {
+      const li = document.createElement("li");
+      const who = document.createElement("span");
+      who.className = "note-by";
+      who.textContent = `${n.name}${n.by.startsWith("agt_") ? " · AI" : ""}`;
+      const text = document.createElement("span");
+      text.className = "text";
+      text.textContent = n.text;
+      li.append(who, text);
+      li.dataset.id = n.id;
+      return li;
+    }),
+  );
+  $("dialog-post").hidden = !board;
+  // Buttons for what else the object offers (a private room's "open" / "make private").
+  const actions = $("dialog-actions");
+  actions.replaceChildren(
+    ...(o && !board
+      ? o.affords
+          .filter((a) => a.action !== "read")
+          .map((a) => {
+            const button = document.createElement("button");
+            button.type = "button";
+            button.textContent = a.label;
+            button.dataset.action = a.action;
+            button.addEventListener("click", () => useObject(o.id, a.action));
+            return button;
+          })
+      : []),
+  );
+}
+
+$("dialog-post").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $<HTMLInputElement>("dialog-post-text");
+  const text = input.value.trim();
+  if (!text || !cardObject) return;
+  useObject(cardObject.id, "post", { text });
+});
 
 function renderPresence(): void {
   const list = $("presence-list");
@@ -110,7 +189,7 @@ function renderPresence(): void {
   $("presence-count").textContent = String(state.roster.size);
 }
 
-function addChatLine(fromName: string, channel: string, message: string, old = false): void {
+function addChatLine(from: string, fromName: string, channel: string, message: string, old = false): void {
   const li = document.createElement("li");
   if (old) li.dataset.history = "true";
   const chan = document.createElement("span");
@@ -120,14 +199,27 @@ function addChatLine(fromName: string, channel: string, message: string, old = f
   who.className = "who";
   who.textContent = `${fromName}:`;
   who.title = fromName;
+  li.append(chan);
+  // An AI agent says so in the log, as its tag does over its head.
+  if (from.startsWith("agt_")) {
+    li.dataset.kind = "agent";
+    const ai = document.createElement("span");
+    ai.className = "ai";
+    ai.textContent = "AI";
+    ai.title = "an AI agent";
+    li.append(ai);
+  }
   const text = document.createElement("span");
   text.className = "text";
   text.textContent = message;
-  li.append(chan, who, text);
-  // Long lines are clamped to three lines; a click shows the rest.
+  li.append(who, text);
+  // Long lines are clamped to three lines; a click shows the rest, scrolled into view.
   if (message.length > 160) {
     li.dataset.long = "true";
-    li.addEventListener("click", () => li.toggleAttribute("data-expanded"));
+    li.addEventListener("click", () => {
+      li.toggleAttribute("data-expanded");
+      revealLine(li);
+    });
   }
   const log = $("chat-log");
   log.append(li);
@@ -135,9 +227,18 @@ function addChatLine(fromName: string, channel: string, message: string, old = f
   log.scrollTop = log.scrollHeight;
 }
 
+/** Scrolls the chat log so a line is in view: all of it when it fits, else from its top. */
+function revealLine(li: HTMLElement): void {
+  const log = $("chat-log");
+  const top = li.offsetTop - log.offsetTop;
+  const bottom = top + li.offsetHeight;
+  if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = Math.min(top, bottom - log.clientHeight);
+  else if (top < log.scrollTop) log.scrollTop = top;
+}
+
 function onChatEvent(e: WireEvent, old: boolean): void {
   const p = e.payload;
-  const key = `${state.room?.roomId}:${e.seq}`;
+  const key = typeof p.messageId === "string" ? p.messageId : `${state.room?.roomId}:${e.seq}`;
   if (state.chatSeen.has(key)) return;
   state.chatSeen.add(key);
   const from = String(p.fromEntityId);
@@ -145,7 +246,7 @@ function onChatEvent(e: WireEvent, old: boolean): void {
   const message = String(p.message);
   state.chat.push({ from, fromName, channel: String(p.channel), message });
   if (state.chat.length > 200) state.chat.shift();
-  addChatLine(fromName, String(p.channel), message, old);
+  addChatLine(from, fromName, String(p.channel), message, old);
   if (!old) scene.say(from, message);
 }
 
@@ -185,14 +286,17 @@ function onEvents(events: WireEvent[]): void {
       const kind = p.kind === "agent" ? "agent" : "human";
       state.roster.set(id, { id, name: String(p.name), kind });
       renderPresence();
+      // A portal trip is an arrival from somewhere, not someone new.
+      const who = `${String(p.name)}${kind === "agent" ? " (AI)" : ""}`;
       if (id !== state.entityId)
-        notify(`${String(p.name)}${kind === "agent" ? " (AI)" : ""} joined`, "social");
+        notify(typeof p.fromRoom === "string" ? `${who} came from ${p.fromRoom}` : `${who} joined`, "social");
     } else if (e.type === "presence.leave") {
       const id = String(p.entityId);
       const name = nameOf(id);
       state.roster.delete(id);
       renderPresence();
-      if (id !== state.entityId) notify(`${name} left`, "social");
+      if (id !== state.entityId)
+        notify(typeof p.toRoom === "string" ? `${name} went to ${p.toRoom}` : `${name} left`, "social");
     } else if (e.type === "object.state_changed") {
       scene.patchObject(
         String(p.objectId),
@@ -200,6 +304,7 @@ function onEvents(events: WireEvent[]): void {
         Number(p.version),
         p.affords as WireObject["affords"] | undefined,
       );
+      if (cardObject?.id === p.objectId) renderCard();
     }
   }
 }
@@ -207,11 +312,24 @@ function onEvents(events: WireEvent[]): void {
 /** An interaction the player asked for. While `walking`, the player heads for `dest` (a tile the
  * server chose within reach of the object) and the interaction is sent again on arrival, once. */
 let pending:
-  | { objectId: string; action: string; walking: boolean; dest?: { tx: number; ty: number }; tries: number }
+  | {
+      objectId: string;
+      action: string;
+      params?: Record<string, unknown>;
+      walking: boolean;
+      dest?: { tx: number; ty: number };
+      tries: number;
+    }
   | undefined;
 
-function sendInteract(objectId: string, action: string): void {
-  connection.send({ type: "interact", targetId: objectId, action });
+function sendInteract(objectId: string, action: string, params?: Record<string, unknown>): void {
+  connection.send({ type: "interact", targetId: objectId, action, ...(params ? { params } : {}) });
+}
+
+/** Uses an object (walking over first when it is out of reach: see onResult). */
+function useObject(objectId: string, action: string, params?: Record<string, unknown>): void {
+  pending = { objectId, action, ...(params ? { params } : {}), walking: false, tries: 0 };
+  sendInteract(objectId, action, params);
 }
 
 function onResult(message: ServerMessage): void {
@@ -233,15 +351,20 @@ function onResult(message: ServerMessage): void {
     return;
   }
   const target = pending ? scene.object(pending.objectId) : undefined;
+  const action = pending?.action;
   pending = undefined;
-  if (target?.objectType === "sign" && outcome.type === "ok") {
-    showCard(
-      target.name.replace(/^sign[_ ]/, "").replace(/_/g, " ") || "Sign",
-      outcome.message ?? "",
-      target,
-    );
+  if (target && action === "read" && outcome.type === "ok") {
+    const title =
+      target.objectType === "notice_board"
+        ? String(target.state.title ?? "Notice board")
+        : target.objectType === "private_room"
+          ? (scene.placeNamed(String(target.state.region))?.name ?? "Private room")
+          : prettyName(target);
+    showCard(title, outcome.message ?? "", target);
     return;
   }
+  if (target?.objectType === "notice_board" && action === "post" && outcome.type === "ok")
+    $<HTMLInputElement>("dialog-post-text").value = "";
   // A portal's own message names the room by id; the arrival notice names it properly.
   if (target?.objectType === "portal" && outcome.type === "ok") return;
   const n = noticeForOutcome(outcome);
@@ -252,7 +375,12 @@ function onMessage(message: ServerMessage): void {
   switch (message.type) {
     case "welcome": {
       const first = !state.joined;
+      const asked = state.requestedName;
       state.entityId = message.entityId;
+      state.name = String(message.name ?? asked);
+      // A taken name gets a suffix: say so, so the player knows what others see.
+      if (asked && state.name !== asked && !message.resumed)
+        notify(`"${asked}" is taken here, so you are "${state.name}".`, "info");
       state.joined = true;
       document.body.dataset.phase = "playing";
       connection.rememberResume(message.resumeToken);
@@ -331,8 +459,7 @@ scene.setCallbacks({
     connection.send({ type: "click_to_move", destTx: tx, destTy: ty });
   },
   interact(objectId, action) {
-    pending = { objectId, action, walking: false, tries: 0 };
-    sendInteract(objectId, action);
+    useObject(objectId, action);
   },
   moveIntent(dx, dy) {
     if (dx || dy) {
@@ -342,20 +469,79 @@ scene.setCallbacks({
     connection.send({ type: "move_intent", dx, dy });
   },
   typing() {
+    // A text field takes the keys; the channel picker does not (WASD walks after picking one).
     const el = document.activeElement;
-    return (
-      el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement
-    );
+    return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
   },
   worldPointer() {
     releaseKeys();
   },
+  place(place) {
+    state.place = place;
+    $("place-name").textContent = place ? place.name : "";
+    if (!place) return;
+    const banner = $("place-banner");
+    const isPrivate = scene.privatePlaces().some((p) => p.id === place.id);
+    banner.textContent = isPrivate ? `${place.name} · private` : place.name;
+    banner.hidden = false;
+    banner.classList.remove("fading");
+    window.clearTimeout(bannerTimer);
+    bannerTimer = window.setTimeout(() => banner.classList.add("fading"), 2200);
+  },
+  hover(info) {
+    const tip = $("tooltip");
+    if (!info) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = info.label;
+    tip.hidden = false;
+    tip.style.left = `${Math.min(info.x + 14, window.innerWidth - tip.offsetWidth - 8)}px`;
+    tip.style.top = `${Math.min(info.y + 18, window.innerHeight - tip.offsetHeight - 8)}px`;
+  },
 });
+let bannerTimer: number | undefined;
+$("place-banner").addEventListener("transitionend", () => {
+  if ($("place-banner").classList.contains("fading")) $("place-banner").hidden = true;
+});
+
+/** Who would hear a line on the chosen channel, in words (and drawn on the map by the scene). */
+function hearingText(h: Hearing | undefined, channel: string): string {
+  if (!h) return "";
+  const names = h.ids.map((id) => nameOf(id));
+  const list =
+    names.length > 4 ? `${names.slice(0, 4).join(", ")} and ${names.length - 4} more` : names.join(", ");
+  if (channel === "global") {
+    if (h.zone)
+      return `Only those in the ${h.zone.name} hear you${names.length ? `: ${list}` : " — nobody else is here"}.`;
+    const others = Math.max(0, state.roster.size - 1);
+    return `Everyone in the ${state.room?.name ?? "room"} hears you (${others} other${others === 1 ? "" : "s"}).`;
+  }
+  if (names.length === 0)
+    return h.zone
+      ? `Nobody else is in the ${h.zone.name} to hear you.`
+      : "Nobody is near enough to hear you. Walk closer, or switch to room.";
+  return `Heard by ${list}${h.zone ? ` (only those in the ${h.zone.name})` : ""}.`;
+}
+
+function updateHearing(): Hearing | undefined {
+  const typing = document.activeElement === $("chat-input") && state.joined;
+  const channel = $<HTMLSelectElement>("chat-channel").value as "proximity" | "global";
+  const hearing = scene.showHearing(typing ? channel : undefined);
+  const line = $("chat-hearers");
+  line.hidden = !typing;
+  if (typing) {
+    line.textContent = hearingText(hearing, channel);
+    line.dataset.none = String(channel === "proximity" && (hearing?.ids.length ?? 0) === 0);
+  }
+  return hearing;
+}
 
 // Send a pending interaction again once the player stands on the tile the server chose; close a
 // sign's card once its reader walked away from it.
 game.events.on("step", () => {
   if (!state.entityId) return;
+  updateHearing();
   const me = scene.snapshot().find((e) => e.id === state.entityId);
   if (!me || !state.room) return;
   if (cardObject && Math.max(Math.abs(me.tx - cardObject.tx), Math.abs(me.ty - cardObject.ty)) > 4)
@@ -366,7 +552,11 @@ game.events.on("step", () => {
   if (Math.abs(me.x - at.x) <= 2 && Math.abs(me.y - at.y) <= 2) {
     pending.walking = false;
     const target = scene.object(pending.objectId);
-    sendInteract(pending.objectId, target ? (naturalAction(target) ?? pending.action) : pending.action);
+    // A click means the object's natural action as it is on arrival (a door someone opened since);
+    // a deliberate action (a note to post) is sent as asked.
+    const action = pending.params || !target ? pending.action : (naturalAction(target) ?? pending.action);
+    pending.action = action;
+    sendInteract(pending.objectId, action, pending.params);
   }
 });
 
@@ -375,11 +565,31 @@ $("chat-form").addEventListener("submit", (event) => {
   const input = $<HTMLInputElement>("chat-input");
   const message = input.value.trim();
   if (!message) return;
-  if (connection.send({ type: "chat_send", channel: $<HTMLSelectElement>("chat-channel").value, message })) {
+  const channel = $<HTMLSelectElement>("chat-channel").value;
+  const hearing = updateHearing();
+  if (connection.send({ type: "chat_send", channel, message })) {
     input.value = "";
     releaseKeys(); // WASD walks again right away
+    if (channel === "proximity" && hearing && hearing.ids.length === 0)
+      notify("Nobody was near enough to hear that. Walk closer, or say it to the room.", "warn");
   } else notify("Not connected — your message was kept.", "warn");
 });
+// Picking a channel gives the keys back to the world, as sending a line does.
+$("chat-channel").addEventListener("change", () => releaseKeys());
+// The chat folds away (it covers the map on a small screen) and unfolds again; remembered.
+function setChatFolded(folded: boolean): void {
+  $("chat").toggleAttribute("data-folded", folded);
+  const toggle = $("chat-toggle");
+  toggle.setAttribute("aria-expanded", String(!folded));
+  toggle.textContent = folded ? "▸ chat" : "▾ chat";
+  toggle.title = folded ? "Show the chat" : "Fold the chat";
+  localStorage.setItem("ocw.chatFolded", folded ? "1" : "0");
+}
+$("chat-toggle").addEventListener("click", () => {
+  setChatFolded(!$("chat").hasAttribute("data-folded"));
+  releaseKeys();
+});
+setChatFolded(localStorage.getItem("ocw.chatFolded") === "1");
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") {
     hideCard();
@@ -409,10 +619,9 @@ window.addEventListener("ocw:minimap", (event) => {
 // ---- hints and the touch pad -----------------------------------------------------------------
 
 function showHint(): void {
-  const touch = window.matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
-  $("hint-text").textContent = touch
-    ? "Use the pad or tap the map to walk. Tap signs, doors and portals. Chat below."
-    : "Walk with WASD or click the map. Click signs, doors and portals. Enter to chat, Esc to walk again.";
+  $("hint-text").textContent = touchFirst()
+    ? "Use the pad or tap the map to walk. Tap signs, doors, seats and portals. Chat below."
+    : "Walk with WASD or click the map. Click signs, doors, seats and portals. Enter to chat, Esc to walk again.";
   $("hint").hidden = false;
   window.setTimeout(hideHint, 12_000);
 }
@@ -480,6 +689,7 @@ function showJoin(error = "", needCode = false): void {
 }
 
 function join(name: string, code?: string, look?: number): void {
+  state.requestedName = name;
   localStorage.setItem("ocw.name", name);
   if (look !== undefined) localStorage.setItem("ocw.look", String(look));
   $("join").hidden = true;
@@ -496,6 +706,14 @@ $("join").addEventListener("submit", (event) => {
 });
 
 renderLooks();
+if (touchFirst())
+  $("join-text").textContent =
+    "A world shared by people and AI agents. Walk with the pad or by tapping the map; tap signs, doors, seats and portals; chat with whoever is near.";
+// A tab closed or reloaded: say so to the server, which lets the character go within seconds instead
+// of showing it "away" for the whole grace period (a reload resumes it before then).
+window.addEventListener("pagehide", (event) => {
+  if (!event.persisted) connection.closePage();
+});
 // On a phone the presence list starts folded (its summary still shows how many are here).
 if (window.innerWidth < 600) $("presence").removeAttribute("open");
 const params = new URLSearchParams(location.search);
@@ -549,6 +767,18 @@ else {
   },
   minimap() {
     return scene.minimapState();
+  },
+  hover() {
+    return scene.hoverState();
+  },
+  hearing() {
+    return scene.hearingState();
+  },
+  places() {
+    return scene.placesState();
+  },
+  name() {
+    return state.name;
   },
   tags() {
     return scene.tags();

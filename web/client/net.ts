@@ -54,6 +54,14 @@ export class Connection {
     this.ws?.close();
   }
 
+  /** The page is going away (a tab closed, a reload): close with 4100 so the server lets the
+   * character go within seconds (a reload resumes it first), and do not reconnect. */
+  closePage(): void {
+    this.stopped = true;
+    if (this.retryTimer) window.clearTimeout(this.retryTimer);
+    this.ws?.close(4100, "page closed");
+  }
+
   /** Drop the socket as a flaky network would (the client then reconnects by itself). */
   drop(): void {
     this.ws?.close(4001, "dropped by the client");

@@ -4,10 +4,35 @@
 import * as Phaser from "phaser";
 // The wire shapes are the server's own (type-only import: nothing of the server is bundled).
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
+// The place rules are the world's own (pure, no server code bundled beyond them).
+import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
-import { agentKey, avatarKey, defaultLook, drawTextures } from "./textures.ts";
+import { agentKey, avatarKey, defaultLook, drawTextures, seatKey } from "./textures.ts";
 
 export type { WireEntity, WireObject, WireRoom };
+
+/** A named region of the room's map (its "regions" layer), as the server loaded it. */
+export interface MapPlace extends PlaceRect {
+  name: string;
+}
+
+/** What an object under the pointer offers: shown as a tooltip and a pointer cursor. */
+export interface HoverInfo {
+  object: WireObject;
+  label: string;
+  /** The pointer, in CSS pixels. */
+  x: number;
+  y: number;
+}
+
+/** Who would hear the viewer now on a channel (the world's rule: radius and private rooms). */
+export interface Hearing {
+  channel: "proximity" | "global";
+  /** Ids of the others who hear (of those this page shows). */
+  ids: string[];
+  /** The private room the viewer is in, if any: only those inside hear. */
+  zone: MapPlace | undefined;
+}
 
 interface ActorView {
   data: WireEntity;
@@ -19,11 +44,15 @@ interface ActorView {
   bubbleSince: number;
   shown: { x: number; y: number };
   away: boolean;
+  /** Drawn sitting (a seat holds it). */
+  seated: boolean;
 }
 
 interface ObjectView {
   data: WireObject;
   image: Phaser.GameObjects.Image;
+  /** A portal's glow, pulsing under it. */
+  glow?: Phaser.GameObjects.Image;
 }
 
 /** A far-away actor as the room-wide radar reports it: a dot on the minimap, nothing more. */
@@ -45,6 +74,10 @@ export interface SceneCallbacks {
   typing(): boolean;
   /** Any click or tap on the world (the chat box gives the keys back). */
   worldPointer(): void;
+  /** The viewer walked into another named place (undefined: none). */
+  place(place: MapPlace | undefined): void;
+  /** The pointer is over a usable object (or no longer is). */
+  hover(info: HoverInfo | undefined): void;
 }
 
 const MAX_TAG_CHARS = 16;
@@ -86,6 +119,16 @@ export class WorldScene extends Phaser.Scene {
   private touchDir = { dx: 0, dy: 0 };
   private lastIntent = { dx: 0, dy: 0 };
   private bubbleRects: { id: string; rect: Rect }[] = [];
+  /** Bodies and name tags of everyone drawn, in world units: bubbles keep off them. */
+  private peopleRects: Rect[] = [];
+  private places: MapPlace[] = [];
+  private placeId: string | undefined;
+  private miniLabels: Phaser.GameObjects.Text[] = [];
+  private hoverGfx!: Phaser.GameObjects.Graphics;
+  private hovered: { id: string; label: string } | undefined;
+  private privacyGfx!: Phaser.GameObjects.Graphics;
+  private hearingGfx!: Phaser.GameObjects.Graphics;
+  private hearingShown: Hearing | undefined;
   private ready!: () => void;
   readonly whenReady: Promise<void>;
   private roomLoad = 0;
@@ -109,10 +152,17 @@ export class WorldScene extends Phaser.Scene {
     drawTextures(this);
     this.cameras.main.setBackgroundColor("#0b0f16");
     // The minimap draws the map, objects and its own dots and frame; never tags, bubbles or avatars.
-    this.minimap = this.cameras.add(0, 0, 10, 10, false, "minimap").setBackgroundColor("#000000");
+    // Hidden until a room is drawn in it (an empty one was a small black square on the join page).
+    this.minimap = this.cameras
+      .add(0, 0, 10, 10, false, "minimap")
+      .setBackgroundColor("#000000")
+      .setVisible(false);
     this.miniLayer = this.add.graphics().setDepth(100);
     this.cameras.main.ignore(this.miniLayer);
     this.leaders = this.worldOnly(this.add.graphics().setDepth(29));
+    this.hoverGfx = this.worldOnly(this.add.graphics().setDepth(6));
+    this.privacyGfx = this.add.graphics().setDepth(2);
+    this.hearingGfx = this.worldOnly(this.add.graphics().setDepth(3));
     const kb = this.input.keyboard;
     if (kb) {
       for (const name of ["W", "A", "S", "D", "UP", "DOWN", "LEFT", "RIGHT", "C"] as const) {
@@ -123,6 +173,8 @@ export class WorldScene extends Phaser.Scene {
       });
     }
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => this.onPointer(pointer));
+    this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => this.onHover(pointer));
+    this.input.on("gameout", () => this.setHover(undefined));
     this.scale.on("resize", () => this.placeMinimap());
     this.ready();
   }
@@ -139,7 +191,9 @@ export class WorldScene extends Phaser.Scene {
     const load = ++this.roomLoad;
     const res = await fetch(room.mapUrl);
     if (!res.ok) throw new Error(`map ${room.mapUrl}: HTTP ${res.status}`);
-    const mapData = (await res.json()) as { layers: { name: string; type: string; data?: number[] }[] };
+    const mapData = (await res.json()) as {
+      layers: { name: string; type: string; data?: number[]; objects?: TiledRegion[] }[];
+    };
     if (load !== this.roomLoad) return; // a newer room arrived meanwhile
     this.clearRoom();
     this.room = room;
@@ -155,12 +209,17 @@ export class WorldScene extends Phaser.Scene {
     }
     const collision = mapData.layers.find((l) => l.name === "collision")?.data ?? [];
     this.blocked = collision.map((gid) => gid !== 0);
+    this.places = placesOf(mapData.layers.find((l) => l.name === "regions")?.objects ?? [], map.tileWidth);
+    this.placeId = undefined;
     this.map = map;
+    this.minimap.setVisible(true);
     const widthPx = room.widthTiles * room.tileSize;
     const heightPx = room.heightTiles * room.tileSize;
     this.cameras.main.setBounds(0, 0, widthPx, heightPx).setZoom(this.scale.width < 600 ? 1.25 : 1.5);
+    this.labelMinimap();
     this.placeMinimap();
     for (const o of objects) this.upsertObject(o);
+    this.drawPrivacy();
     for (const e of entities) this.upsertActor(e, true);
     this.follow();
     if (this.debugOn) this.drawDebug();
@@ -171,7 +230,16 @@ export class WorldScene extends Phaser.Scene {
       a.container.destroy();
       a.bubble?.destroy();
     }
-    for (const o of this.objects.values()) o.image.destroy();
+    for (const o of this.objects.values()) {
+      this.tweens.killTweensOf([o.image, ...(o.glow ? [o.glow] : [])]);
+      o.image.destroy();
+      o.glow?.destroy();
+    }
+    for (const label of this.miniLabels) label.destroy();
+    this.miniLabels = [];
+    this.setHover(undefined);
+    this.hearingGfx.clear();
+    this.privacyGfx.clear();
     for (const l of this.layers) l.destroy();
     this.actors.clear();
     this.objects.clear();
@@ -197,7 +265,34 @@ export class WorldScene extends Phaser.Scene {
     const y = phone ? 52 : margin;
     this.minimap.setViewport(x, y, w, h).setZoom(zoom).setBounds(0, 0, widthPx, heightPx);
     this.minimap.centerOn(widthPx / 2, heightPx / 2);
+    for (const label of this.miniLabels) label.setFontSize(Math.round((phone ? 8 : 9.5) / zoom));
     window.dispatchEvent(new CustomEvent("ocw:minimap", { detail: { x, y, width: w, height: h } }));
+  }
+
+  /** The room's places named on the minimap: the larger ones, not paths, not those inside another. */
+  private labelMinimap(): void {
+    if (!this.room) return;
+    const size = this.room.tileSize;
+    const inside = (p: MapPlace, q: MapPlace) =>
+      p !== q &&
+      p.tile.tx >= q.tile.tx &&
+      p.tile.ty >= q.tile.ty &&
+      p.tile.tx + p.widthTiles <= q.tile.tx + q.widthTiles &&
+      p.tile.ty + p.heightTiles <= q.tile.ty + q.heightTiles;
+    for (const p of this.places) {
+      if (Math.min(p.widthTiles, p.heightTiles) <= 3 || this.places.some((q) => inside(p, q))) continue;
+      const label = this.add
+        .text((p.tile.tx + p.widthTiles / 2) * size, (p.tile.ty + p.heightTiles / 2) * size, p.name, {
+          fontFamily: "system-ui, sans-serif",
+          color: "#ffffff",
+          stroke: "#000000",
+          strokeThickness: 12,
+        })
+        .setOrigin(0.5)
+        .setDepth(101);
+      this.cameras.main.ignore(label);
+      this.miniLabels.push(label);
+    }
   }
 
   private follow(): void {
@@ -244,6 +339,7 @@ export class WorldScene extends Phaser.Scene {
       bubbleSince: 0,
       shown: { x: e.x, y: e.y },
       away: e.away === true,
+      seated: false,
     });
     this.refreshTag(view);
     this.actors.set(e.id, view);
@@ -310,21 +406,33 @@ export class WorldScene extends Phaser.Scene {
 
   upsertObject(o: WireObject): void {
     const size = this.room?.tileSize ?? 32;
-    const texture = o.objectType === "door" ? (o.state.open ? "door-open" : "door-closed") : o.objectType;
+    const wanted = objectTexture(o);
+    const texture = this.textures.exists(wanted) ? wanted : "object";
     const known = this.objects.get(o.id);
     if (known) {
       known.data = o;
-      known.image.setTexture(this.textures.exists(texture) ? texture : "object");
+      known.image.setTexture(texture);
       return;
     }
-    const image = this.add
-      .image(
-        o.tx * size + size / 2,
-        o.ty * size + size / 2,
-        this.textures.exists(texture) ? texture : "object",
-      )
-      .setDepth(5);
-    this.objects.set(o.id, { data: o, image });
+    const x = o.tx * size + size / 2;
+    const y = o.ty * size + size / 2;
+    const image = this.add.image(x, y, texture).setDepth(5);
+    const view: ObjectView = { data: o, image };
+    if (o.objectType === "portal") {
+      // Alive: the swirl turns and its glow breathes.
+      view.glow = this.add.image(x, y, "portal-glow").setDepth(4);
+      this.tweens.add({ targets: image, angle: 360, duration: 4000, repeat: -1 });
+      this.tweens.add({
+        targets: view.glow,
+        scale: 1.25,
+        alpha: 0.55,
+        duration: 900,
+        yoyo: true,
+        repeat: -1,
+        ease: "Sine.easeInOut",
+      });
+    }
+    this.objects.set(o.id, view);
   }
 
   /** An object changed: its new state, and the affordances it offers now (a door open -> "close"). */
@@ -343,7 +451,56 @@ export class WorldScene extends Phaser.Scene {
       else state[key] = op.value;
     }
     this.upsertObject({ ...o.data, state, version, affords: affords ?? o.data.affords });
+    if (o.data.objectType === "private_room") this.drawPrivacy();
     if (this.debugOn) this.drawDebug();
+  }
+
+  /** A named place of the room by id. */
+  placeNamed(id: string): MapPlace | undefined {
+    return this.places.find((p) => p.id === id);
+  }
+
+  /** The rooms made private now (their private_room objects say so), as map places. */
+  privatePlaces(): MapPlace[] {
+    const ids = new Set<string>();
+    for (const o of this.objects.values())
+      if (o.data.objectType === "private_room" && o.data.state.private === true)
+        ids.add(String(o.data.state.region));
+    return this.places.filter((p) => ids.has(p.id));
+  }
+
+  /** A private room shows as one: a soft violet wash and a dashed border along its walls. */
+  private drawPrivacy(): void {
+    const g = this.privacyGfx.clear();
+    if (!this.room) return;
+    const size = this.room.tileSize;
+    for (const p of this.privatePlaces()) {
+      const x = p.tile.tx * size;
+      const y = p.tile.ty * size;
+      const w = p.widthTiles * size;
+      const h = p.heightTiles * size;
+      g.fillStyle(0x9b6bff, 0.1).fillRect(x, y, w, h);
+      g.lineStyle(3, 0xc9a8ff, 0.85);
+      const dash = (x0: number, y0: number, x1: number, y1: number) => {
+        const len = Math.hypot(x1 - x0, y1 - y0);
+        for (let d = 0; d < len; d += 14) {
+          const t0 = d / len;
+          const t1 = Math.min(1, (d + 8) / len);
+          g.lineBetween(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0, x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1);
+        }
+      };
+      dash(x, y, x + w, y);
+      dash(x + w, y, x + w, y + h);
+      dash(x + w, y + h, x, y + h);
+      dash(x, y + h, x, y);
+    }
+  }
+
+  /** The seat an actor sits on, if any (the seats' own state says who holds them). */
+  seatOf(actorId: string): WireObject | undefined {
+    for (const o of this.objects.values())
+      if (o.data.objectType === "seat" && o.data.state.occupant === actorId) return o.data;
+    return undefined;
   }
 
   objectAt(tx: number, ty: number): WireObject | undefined {
@@ -381,6 +538,96 @@ export class WorldScene extends Phaser.Scene {
     }
     this.markTile(tx, ty, this.blocked[ty * this.room.widthTiles + tx] ? 0xff5a5a : 0xffffff);
     this.callbacks.moveTo(tx, ty);
+  }
+
+  /** The pointer over the world: a usable object under it is outlined, the cursor becomes a hand and
+   * a tooltip says what a click does. */
+  private onHover(pointer: Phaser.Input.Pointer): void {
+    if (!this.room) return;
+    const mini = this.minimap;
+    if (
+      pointer.x >= mini.x &&
+      pointer.x < mini.x + mini.width &&
+      pointer.y >= mini.y &&
+      pointer.y < mini.y + mini.height
+    ) {
+      this.setHover(undefined);
+      return;
+    }
+    const point = this.cameras.main.getWorldPoint(pointer.x, pointer.y);
+    const target = this.objectAt(
+      Math.floor(point.x / this.room.tileSize),
+      Math.floor(point.y / this.room.tileSize),
+    );
+    const action = target ? naturalAction(target) : undefined;
+    const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
+    if (!target || !label) {
+      this.setHover(undefined);
+      return;
+    }
+    this.setHover({ object: target, label, x: pointer.x, y: pointer.y });
+  }
+
+  private setHover(info: HoverInfo | undefined): void {
+    const g = this.hoverGfx?.clear();
+    this.input?.setDefaultCursor(info ? "pointer" : "default");
+    this.hovered = info ? { id: info.object.id, label: info.label } : undefined;
+    if (info && g && this.room) {
+      const size = this.room.tileSize;
+      g.lineStyle(2, 0xffe27a, 0.95).strokeRoundedRect(
+        info.object.tx * size + 1,
+        info.object.ty * size + 1,
+        size - 2,
+        size - 2,
+        5,
+      );
+      g.fillStyle(0xffe27a, 0.12).fillRoundedRect(
+        info.object.tx * size + 1,
+        info.object.ty * size + 1,
+        size - 2,
+        size - 2,
+        5,
+      );
+    }
+    this.callbacks?.hover(info);
+  }
+
+  /** Who hears the viewer on `channel` now; drawn (the range, and a ring under each hearer) until
+   * called with undefined. Radius and private rooms as the world decides them (places.ts). */
+  showHearing(channel: "proximity" | "global" | undefined): Hearing | undefined {
+    if (!this.hearingGfx) return undefined; // before create(): the page may be welcomed first
+    const g = this.hearingGfx.clear();
+    const me = this.meId ? this.actors.get(this.meId) : undefined;
+    if (!channel || !me || !this.room) {
+      this.hearingShown = undefined;
+      return undefined;
+    }
+    const size = this.room.tileSize;
+    const privatePlaces = this.privatePlaces();
+    const zoneId = hearingZoneAt(privatePlaces, me.data.tx, me.data.ty);
+    const zone = privatePlaces.find((p) => p.id === zoneId);
+    const radius = (this.room.chatRadiusTiles ?? 6) * size;
+    const ids: string[] = [];
+    for (const [id, a] of this.actors) {
+      if (id === this.meId || !withinHearing(privatePlaces, me.data, a.data)) continue;
+      if (channel === "proximity" && Math.hypot(a.data.x - me.data.x, a.data.y - me.data.y) > radius)
+        continue;
+      ids.push(id);
+      g.lineStyle(2, 0x7dfcff, 0.95).strokeEllipse(a.shown.x, a.shown.y + 8, 30, 12);
+    }
+    if (zone) {
+      g.lineStyle(2, 0x7dfcff, 0.8).strokeRect(
+        zone.tile.tx * size,
+        zone.tile.ty * size,
+        zone.widthTiles * size,
+        zone.heightTiles * size,
+      );
+    } else if (channel === "proximity") {
+      g.fillStyle(0x7dfcff, 0.07).fillCircle(me.shown.x, me.shown.y, radius);
+      g.lineStyle(2, 0x7dfcff, 0.7).strokeCircle(me.shown.x, me.shown.y, radius);
+    }
+    this.hearingShown = { channel, ids, zone };
+    return this.hearingShown;
   }
 
   /** A short-lived ring where the player clicked (red on a wall). */
@@ -450,15 +697,23 @@ export class WorldScene extends Phaser.Scene {
       if (Math.abs(dx) + Math.abs(dy) > 96) a.shown = { x: a.data.x, y: a.data.y };
       else a.shown = { x: a.shown.x + dx * k, y: a.shown.y + dy * k };
       a.container.setPosition(a.shown.x, a.shown.y);
-      // Walk cycle while moving, standing frame when still.
+      // Walk cycle while moving, standing frame when still; seated, lower and without legs showing.
       const moving = Math.abs(dx) + Math.abs(dy) > 0.75;
+      const seated = !moving && this.seatOf(a.data.id) !== undefined;
       const key = this.textureFor(a, moving ? 1 + (Math.floor(time / 160) % 2) : 0);
       if (a.body.texture.key !== key) a.body.setTexture(key);
+      if (seated !== a.seated) {
+        a.seated = seated;
+        a.body.setY(seated ? 2 : -2);
+        if (seated) a.body.setCrop(0, 0, 24, 22);
+        else a.body.setCrop();
+      }
       if (a.bubble && time > a.bubbleUntil) {
         a.bubble.destroy();
         a.bubble = undefined;
       }
     }
+    this.notePlace();
     this.placeTags();
     this.placeBubbles();
     // Dots and frame at 10 Hz: the minimap is small, and redrawing it every frame buys nothing.
@@ -469,10 +724,21 @@ export class WorldScene extends Phaser.Scene {
     this.readKeys();
   }
 
+  /** Tells the page when the viewer walks into another named place (the most specific one). */
+  private notePlace(): void {
+    const me = this.meId ? this.actors.get(this.meId) : undefined;
+    if (!me) return;
+    const place = placeAt(this.places, me.data.tx, me.data.ty);
+    if (place?.id === this.placeId) return;
+    this.placeId = place?.id;
+    this.callbacks?.place(place);
+  }
+
   /** Name tags of neighbours never print over each other: a tag that would overlap is lifted. */
   private placeTags(): void {
     const view = this.cameras.main.worldView;
     const tags: (Rect & { id: string })[] = [];
+    const people: Rect[] = [];
     for (const [id, a] of this.actors) {
       const { x, y } = a.shown;
       if (x < view.x - 100 || x > view.right + 100 || y < view.y - 60 || y > view.bottom + 60) continue;
@@ -483,13 +749,17 @@ export class WorldScene extends Phaser.Scene {
         w: a.label.width,
         h: a.label.height,
       });
+      people.push({ x: x - 13, y: y - 20, w: 26, h: 34 });
     }
     // The viewer's own tag first (it never moves), then by row (lower on screen first) and column.
     tags.sort((p, q) => (p.id === this.meId ? -1 : q.id === this.meId ? 1 : q.y - p.y || p.x - q.x));
+    this.peopleRects = people;
     this.leaders.clear();
     for (const [id, lift] of stackTags(tags)) {
       const a = this.actors.get(id)!;
       a.label.setY(-TAG_Y - lift);
+      const tag = tags.find((t) => t.id === id)!;
+      people.push({ x: tag.x - 2, y: tag.y - lift - 1, w: tag.w + 4, h: tag.h + 2 });
       // A lifted tag gets a faint line down to its owner's head, so it is clear whose it is.
       if (lift > 0)
         this.leaders
@@ -518,9 +788,8 @@ export class WorldScene extends Phaser.Scene {
       this.bubbleRects = [];
       return;
     }
-    const me = this.meId ? this.actors.get(this.meId) : undefined;
-    const avoid: Rect[] = me ? [{ x: me.shown.x - 14, y: me.shown.y - 32, w: 28, h: 44 }] : [];
-    const placed = layoutBubbles(boxes, avoid, {
+    // Nobody's avatar or name tag is covered: a line over someone reads as theirs.
+    const placed = layoutBubbles(boxes, this.peopleRects, {
       x: view.x + 4,
       y: view.y + 4,
       w: view.width - 8,
@@ -591,7 +860,12 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** Screen rectangles (CSS pixels) of the shown bubbles and of the viewer's avatar, for tests. */
-  bubbleLayout(): { bubbles: { id: string; x: number; y: number; w: number; h: number }[]; me?: Rect } {
+  bubbleLayout(): {
+    bubbles: { id: string; x: number; y: number; w: number; h: number }[];
+    me?: Rect;
+    /** Everyone's body and name tag. */
+    people: Rect[];
+  } {
     const zoom = this.cameras.main.zoom;
     const screen = (r: Rect) => {
       const p = this.toScreen(r.x, r.y);
@@ -601,14 +875,35 @@ export class WorldScene extends Phaser.Scene {
     return {
       bubbles: this.bubbleRects.map((b) => ({ id: b.id, ...screen(b.rect) })),
       ...(me ? { me: screen({ x: me.shown.x - 12, y: me.shown.y - 16, w: 24, h: 28 }) } : {}),
+      people: this.peopleRects.map(screen),
+    };
+  }
+
+  /** The object under the pointer and the cursor, for tests. */
+  hoverState(): { id?: string; label?: string; cursor: string } {
+    return { ...this.hovered, cursor: this.game.canvas.style.cursor || "default" };
+  }
+
+  /** The hearing last drawn (names, not only ids), for tests. */
+  hearingState(): (Omit<Hearing, "zone"> & { zone?: string }) | undefined {
+    const h = this.hearingShown;
+    return h ? { channel: h.channel, ids: h.ids, ...(h.zone ? { zone: h.zone.id } : {}) } : undefined;
+  }
+
+  /** The named places of the room, and those labelled on the minimap, for tests. */
+  placesState(): { places: string[]; labels: string[]; current?: string } {
+    return {
+      places: this.places.map((p) => p.name),
+      labels: this.miniLabels.map((l) => l.text),
+      ...(this.placeId ? { current: this.placeId } : {}),
     };
   }
 
   /** The minimap's screen rectangle and what it shows, for tests. */
-  minimapState(): { x: number; y: number; width: number; height: number; dots: string[] } {
+  minimapState(): { x: number; y: number; width: number; height: number; dots: string[]; visible: boolean } {
     const m = this.minimap;
     const ids = new Set([...this.actors.keys(), ...this.radar.keys()]);
-    return { x: m.x, y: m.y, width: m.width, height: m.height, dots: [...ids] };
+    return { x: m.x, y: m.y, width: m.width, height: m.height, dots: [...ids], visible: m.visible };
   }
 
   /** The name tags as drawn, for tests. */
@@ -626,9 +921,49 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** The smoothed, on-screen state (for the test hook and the presence list). */
-  snapshot(): (WireEntity & { away: boolean })[] {
-    return [...this.actors.values()].map((a) => ({ ...a.data, away: a.away }));
+  snapshot(): (WireEntity & { away: boolean; seated: boolean })[] {
+    return [...this.actors.values()].map((a) => ({ ...a.data, away: a.away, seated: a.seated }));
   }
+}
+
+/** The texture of an object in its state. */
+function objectTexture(o: WireObject): string {
+  switch (o.objectType) {
+    case "door":
+      return o.state.open ? "door-open" : "door-closed";
+    case "seat":
+      return seatKey(String(o.state.style ?? "chair"), String(o.state.facing ?? "down"));
+    case "private_room":
+      return o.state.private ? "privacy-closed" : "privacy-open";
+    default:
+      return o.objectType;
+  }
+}
+
+interface TiledRegion {
+  name?: string;
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  properties?: { name: string; value: unknown }[];
+}
+
+/** The map's named regions (the server validated them when it loaded the same file). */
+function placesOf(objects: TiledRegion[], tileSize: number): MapPlace[] {
+  return objects.flatMap((o) => {
+    const label = o.properties?.find((p) => p.name === "label")?.value;
+    if (typeof o.name !== "string" || typeof label !== "string") return [];
+    return [
+      {
+        id: o.name,
+        name: label,
+        tile: { tx: Math.floor((o.x ?? 0) / tileSize), ty: Math.floor((o.y ?? 0) / tileSize) },
+        widthTiles: Math.round((o.width ?? 0) / tileSize),
+        heightTiles: Math.round((o.height ?? 0) / tileSize),
+      },
+    ];
+  });
 }
 
 /** The action a click means for an object: read a sign, use a portal, open or close a door. */

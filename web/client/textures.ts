@@ -20,6 +20,8 @@ export const LOOKS = [
 
 export const avatarKey = (look: number, facing: string, frame: number) =>
   `av-${look}-${(FACINGS as readonly string[]).includes(facing) ? facing : "down"}-${frame}`;
+export const seatKey = (style: string, facing: string) =>
+  `seat-${style}-${(FACINGS as readonly string[]).includes(facing) ? facing : "down"}`;
 export const agentKey = (facing: string, frame: number) =>
   `agent-${(FACINGS as readonly string[]).includes(facing) ? facing : "down"}-${frame}`;
 
@@ -108,22 +110,110 @@ export function drawTextures(scene: Phaser.Scene): void {
     g.fillStyle(0xe9d8a6).fillRoundedRect(4, 5, 20, 10, 2);
     g.fillStyle(0x6b4f2a).fillRect(7, 8, 14, 1.5).fillRect(7, 11, 10, 1.5);
   });
+  // The portal: a swirl the scene spins, and a soft glow it pulses.
   make("portal", 30, 30, () => {
-    g.fillStyle(0x3b1e6e, 0.8).fillCircle(15, 15, 14);
+    g.fillStyle(0x3b1e6e, 0.85).fillCircle(15, 15, 14);
     g.lineStyle(3, 0xb48cff).strokeCircle(15, 15, 12);
-    g.lineStyle(2, 0xe3d4ff).strokeCircle(15, 15, 7);
+    for (let arm = 0; arm < 3; arm++) {
+      const a0 = (arm * 2 * Math.PI) / 3;
+      for (let k = 0; k < 9; k++) {
+        const a = a0 + k * 0.32;
+        const r = 2.5 + k * 1.05;
+        g.fillStyle(k % 2 ? 0xe3d4ff : 0x9f7aea, 1).fillCircle(
+          15 + Math.cos(a) * r,
+          15 + Math.sin(a) * r,
+          1.6,
+        );
+      }
+    }
     g.fillStyle(0xffffff).fillCircle(15, 15, 2.5);
   });
+  make("portal-glow", 44, 44, () => {
+    for (let r = 22; r > 12; r -= 2) g.fillStyle(0xb48cff, 0.06).fillCircle(22, 22, r);
+  });
+  // A closed door fills its frame; an open one shows the floor through the frame, the leaf swung
+  // back against the jamb (its edge and hinges), and a lit threshold.
   make("door-closed", 32, 32, () => {
     g.fillStyle(0x3d2712).fillRect(2, 0, 28, 32);
     g.fillStyle(0x7a4e24).fillRect(4, 2, 24, 30);
     g.lineStyle(1, 0x3d2712).lineBetween(16, 2, 16, 32);
+    g.fillStyle(0x5c3a1a)
+      .fillRect(6, 5, 8, 10)
+      .fillRect(18, 5, 8, 10)
+      .fillRect(6, 19, 8, 10)
+      .fillRect(18, 19, 8, 10);
     g.fillStyle(0xffd34d).fillCircle(21, 17, 2);
   });
   make("door-open", 32, 32, () => {
-    g.lineStyle(2, 0x7a4e24).strokeRect(3, 1, 26, 30);
-    g.fillStyle(0x7a4e24).fillRect(3, 1, 5, 30);
+    g.fillStyle(0x3d2712).fillRect(0, 0, 3, 32).fillRect(29, 0, 3, 32).fillRect(0, 0, 32, 3);
+    g.fillStyle(0xfff3c4, 0.25).fillRect(3, 3, 26, 29);
+    g.fillStyle(0x8a5a2b).fillRect(3, 3, 6, 29);
+    g.fillStyle(0x5c3a1a).fillRect(8, 3, 1, 29);
+    g.fillStyle(0xc9c9c9).fillRect(3, 7, 2, 3).fillRect(3, 24, 2, 3);
+    g.fillStyle(0xffd34d).fillCircle(7, 17, 1.5);
   });
+  // Seats: the sitter faces `facing`, so the backrest is on the other side.
+  const seatColours: Record<string, { frame: number; top: number }> = {
+    chair: { frame: 0x6b4423, top: 0xa06a3c },
+    bench: { frame: 0x5a4632, top: 0x8c6d4a },
+    stool: { frame: 0x4a4a4a, top: 0xb07a4a },
+    sofa: { frame: 0x3f4f8a, top: 0x5f74c4 },
+  };
+  for (const [style, c] of Object.entries(seatColours)) {
+    for (const facing of FACINGS) {
+      make(seatKey(style, facing), 32, 32, () => {
+        const wide = style === "bench" || style === "sofa";
+        const w = wide ? 28 : 18;
+        const x0 = 16 - w / 2;
+        g.fillStyle(0x000000, 0.22).fillEllipse(16, 27, w + 2, 6);
+        if (style === "stool") {
+          g.fillStyle(c.frame).fillRect(12, 16, 2, 10).fillRect(18, 16, 2, 10);
+          g.fillStyle(c.top).fillCircle(16, 15, 7);
+          g.lineStyle(1, c.frame).strokeCircle(16, 15, 7);
+          return;
+        }
+        g.fillStyle(c.frame)
+          .fillRect(x0 + 1, 20, 3, 7)
+          .fillRect(x0 + w - 4, 20, 3, 7);
+        g.fillStyle(c.top).fillRoundedRect(x0, 11, w, 11, 3);
+        g.fillStyle(c.frame);
+        if (facing === "down") g.fillRoundedRect(x0, 4, w, 7, 2);
+        else if (facing === "up") g.fillRoundedRect(x0, 20, w, 5, 2);
+        else if (facing === "right") g.fillRoundedRect(x0 - 2, 6, 5, 18, 2);
+        else g.fillRoundedRect(x0 + w - 3, 6, 5, 18, 2);
+      });
+    }
+  }
+  // A notice board: cork on two posts with a few pinned notes.
+  make("notice_board", 32, 32, () => {
+    g.fillStyle(0x000000, 0.25).fillEllipse(16, 29, 26, 5);
+    g.fillStyle(0x5a3a1a).fillRect(5, 14, 3, 16).fillRect(24, 14, 3, 16);
+    g.fillStyle(0x6b4f2a).fillRoundedRect(1, 2, 30, 19, 2);
+    g.fillStyle(0xc8955a).fillRect(3, 4, 26, 15);
+    const notes = [
+      [5, 6, 0xfff7b0],
+      [13, 5, 0xffffff],
+      [21, 7, 0xb8e0ff],
+      [9, 12, 0xffd0e0],
+      [18, 12, 0xffffff],
+    ] as const;
+    for (const [x, y, colour] of notes) {
+      g.fillStyle(colour).fillRect(x, y, 7, 6);
+      g.fillStyle(0xd03030).fillCircle(x + 3.5, y + 0.5, 1);
+    }
+  });
+  // The plaque by a private room's door: a closed padlock while private, an open one while open.
+  for (const closed of [true, false]) {
+    make(closed ? "privacy-closed" : "privacy-open", 26, 26, () => {
+      g.fillStyle(0x2b2f3a).fillRoundedRect(1, 1, 24, 24, 5);
+      g.lineStyle(2, closed ? 0xff7a7a : 0x7adf9a).strokeRoundedRect(2, 2, 22, 22, 5);
+      g.lineStyle(2.5, 0xe8e8e8);
+      if (closed) g.strokeCircle(13, 10, 4);
+      else g.beginPath().arc(17, 10, 4, Math.PI, 0).strokePath();
+      g.fillStyle(closed ? 0xff7a7a : 0x7adf9a).fillRoundedRect(7, 11, 12, 10, 2);
+      g.fillStyle(0x2b2f3a).fillCircle(13, 15.5, 1.6);
+    });
+  }
   make("object", 20, 20, () => {
     g.fillStyle(0xcccccc).fillRoundedRect(2, 2, 16, 16, 4);
   });
