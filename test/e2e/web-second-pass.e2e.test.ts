@@ -2,54 +2,37 @@
 // chromium via playwright-core) against the real gateway, each user action done twice in a row.
 // These tests play in the lobby and the garden only, so they also run against the code before the
 // fixes (where each of them fails). Screenshots go to .test-artifacts/ (second-*.png).
-import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   lobbyBlocked,
+  me,
   ocw,
+  openPlayer,
+  overlap,
+  type ScreenRect,
+  type SeenActor,
+  settledPoint,
+  shot,
   until,
   type WatchedPage,
+  walkTo as walkOn,
   watchedPage,
 } from "../support/browser.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
-interface Seen {
-  id: string;
-  name: string;
-  kind: string;
-  x: number;
-  y: number;
-  tx: number;
-  ty: number;
-  away: boolean;
-  look?: number;
-}
-interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
 const DESKTOP = { width: 1280, height: 800 };
-const me = (page: Page) => ocw<Seen>(page, "me()");
-const seen = (page: Page) => ocw<Seen[]>(page, "entities()");
+const seen = (page: Page) => ocw<SeenActor[]>(page, "entities()");
 const notices = (page: Page) => ocw<{ text: string; kind: string }[]>(page, "notices()");
 const said = (page: Page) => ocw<{ message: string }[]>(page, "chat()").then((c) => c.map((m) => m.message));
 const online = (page: Page) => until("online", () => ocw<string>(page, "status").then((s) => s === "online"));
-const shot = async (page: Page, name: string) => {
-  await mkdir(".test-artifacts", { recursive: true });
-  await page.screenshot({ path: `.test-artifacts/${name}` });
-};
-const overlap = (a: Rect, b: Rect) =>
-  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 const rectOf = (page: Page, selector: string) =>
   page.locator(selector).evaluate((el) => {
     const r = el.getBoundingClientRect();
     return { x: r.x, y: r.y, w: r.width, h: r.height };
   });
+type Rect = ScreenRect;
 
 let browser: Browser;
 let ada: WatchedPage;
@@ -58,40 +41,12 @@ let blocked: (tx: number, ty: number) => boolean;
 const pages: WatchedPage[] = [];
 
 async function open(name: string, shape: Parameters<typeof watchedPage>[1] = { viewport: DESKTOP }) {
-  const w = await watchedPage(browser, shape);
+  const w = await openPlayer(browser, gateway().baseUrl, name, shape);
   pages.push(w);
-  await w.page.goto(`${gateway().baseUrl}/world/?name=${encodeURIComponent(name)}`);
-  await online(w.page);
-  await until(`${name}'s room drawn`, () => me(w.page));
   return w;
 }
 
-/** Walks a page's player to a tile (through the server, like a click) and waits for arrival. */
-async function walkTo(page: Page, tx: number, ty: number): Promise<void> {
-  expect(blocked(tx, ty), `(${tx}, ${ty}) is free`).toBe(false);
-  await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty })})`);
-  await until(
-    `arrival at (${tx}, ${ty})`,
-    async () => {
-      const m = await me(page);
-      return m.tx === tx && m.ty === ty;
-    },
-    30_000,
-  );
-  await page.waitForTimeout(400); // the camera catches up
-}
-
-/** Where a tile is on screen once the following camera has settled. */
-async function settledPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
-  let previous = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(100);
-    const now = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-    if (Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5) return now;
-    previous = now;
-  }
-  return previous;
-}
+const walkTo = (page: Page, tx: number, ty: number) => walkOn(page, tx, ty, blocked);
 
 beforeAll(async () => {
   blocked = await lobbyBlocked(gateway().baseUrl);
@@ -389,15 +344,17 @@ describe("issue #26: what broke on the second pass, fixed", () => {
   });
 
   it("9b. a taken name is suffixed and the newcomer is told so (twice)", async () => {
+    const twins: WatchedPage[] = [];
     for (const expected of ["Ada2p (2)", "Ada2p (3)"]) {
       const twin = await open("Ada2p");
+      twins.push(twin);
       expect(await ocw<string>(twin.page, "name()")).toBe(expected);
       await until("told", async () =>
         (await notices(twin.page)).some((n) => n.text === `"Ada2p" is taken here, so you are "${expected}".`),
       );
       if (expected.endsWith("(2)")) await shot(twin.page, "second-9b-name-taken.png");
-      await twin.page.close();
     }
+    for (const twin of twins) await twin.page.close();
   });
 
   it("9c. the chat log marks what an AI agent said (twice)", async () => {

@@ -1,5 +1,6 @@
 // Headless Debian Chromium driven by playwright-core (no browser download: the system's chromium).
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.OCW_CHROMIUM ?? "/usr/bin/chromium";
@@ -74,11 +75,94 @@ export async function until<T>(
 }
 
 /** Whether a lobby tile blocks walking, read from the map file the gateway serves (the one it loaded). */
-export async function lobbyBlocked(baseUrl: string): Promise<(tx: number, ty: number) => boolean> {
-  const map = (await (await fetch(`${baseUrl}/world/maps/lobby.json`)).json()) as {
+export function lobbyBlocked(baseUrl: string): Promise<(tx: number, ty: number) => boolean> {
+  return mapBlocked(baseUrl, "lobby");
+}
+
+/** Whether a tile of a bundled room's map (`lobby`, `garden`, `town`) blocks walking. */
+export async function mapBlocked(baseUrl: string, map: string): Promise<(tx: number, ty: number) => boolean> {
+  const data = (await (await fetch(`${baseUrl}/world/maps/${map}.json`)).json()) as {
     width: number;
     layers: { name: string; data?: number[] }[];
   };
-  const collision = map.layers.find((l) => l.name === "collision")!.data!;
-  return (tx, ty) => collision[ty * map.width + tx] !== 0;
+  const collision = data.layers.find((l) => l.name === "collision")!.data!;
+  return (tx, ty) => collision[ty * data.width + tx] !== 0;
+}
+
+/** A screenshot into .test-artifacts/ (gitignored), for a person to look at. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(".test-artifacts", { recursive: true });
+  await page.screenshot({ path: `.test-artifacts/${name}` });
+}
+
+export interface ScreenRect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export const overlap = (a: ScreenRect, b: ScreenRect) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/** The player as the page draws it (`window.__ocw.me()`). */
+export interface SeenActor {
+  id: string;
+  name: string;
+  kind: string;
+  x: number;
+  y: number;
+  tx: number;
+  ty: number;
+  away: boolean;
+  seated?: boolean;
+  look?: number;
+}
+
+export const me = (page: Page) => ocw<SeenActor>(page, "me()");
+
+/** Walks a page's player to a free tile (through the server, like a click) and waits for arrival. */
+export async function walkTo(
+  page: Page,
+  tx: number,
+  ty: number,
+  blocked?: (tx: number, ty: number) => boolean,
+): Promise<void> {
+  if (blocked?.(tx, ty)) throw new Error(`(${tx}, ${ty}) is blocked`);
+  await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty })})`);
+  await until(
+    `arrival at (${tx}, ${ty})`,
+    async () => {
+      const m = await me(page);
+      return m?.tx === tx && m.ty === ty;
+    },
+    40_000,
+  );
+  await page.waitForTimeout(400); // the camera catches up
+}
+
+/** Where a tile's centre is on screen once the following camera has settled. */
+export async function settledPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
+  let previous = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(100);
+    const now = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
+    if (Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5) return now;
+    previous = now;
+  }
+  return previous;
+}
+
+/** A player's page at /world/?name=..., online and drawn. */
+export async function openPlayer(
+  browser: Browser,
+  baseUrl: string,
+  name: string,
+  shape: PageShape = { viewport: { width: 1280, height: 800 } },
+): Promise<WatchedPage> {
+  const w = await watchedPage(browser, shape);
+  await w.page.goto(`${baseUrl}/world/?name=${encodeURIComponent(name)}`);
+  await until(`${name} online`, () => ocw<string>(w.page, "status").then((s) => s === "online"));
+  await until(`${name}'s room drawn`, () => me(w.page));
+  return w;
 }

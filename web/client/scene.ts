@@ -265,7 +265,18 @@ export class WorldScene extends Phaser.Scene {
     const y = phone ? 52 : margin;
     this.minimap.setViewport(x, y, w, h).setZoom(zoom).setBounds(0, 0, widthPx, heightPx);
     this.minimap.centerOn(widthPx / 2, heightPx / 2);
-    for (const label of this.miniLabels) label.setFontSize(Math.round((phone ? 8 : 9.5) / zoom));
+    // Larger places first; a label that would run into one already placed is left out, and each
+    // stays inside the map.
+    const kept: Phaser.Geom.Rectangle[] = [];
+    for (const label of this.miniLabels) {
+      label.setFontSize(Math.round((phone ? 8 : 9.5) / zoom));
+      const half = label.width / 2;
+      label.setX(Math.min(Math.max(label.getData("cx") as number, half), widthPx - half));
+      const box = label.getBounds();
+      const clear = !kept.some((k) => Phaser.Geom.Rectangle.Overlaps(k, box));
+      label.setVisible(clear);
+      if (clear) kept.push(box);
+    }
     window.dispatchEvent(new CustomEvent("ocw:minimap", { detail: { x, y, width: w, height: h } }));
   }
 
@@ -279,17 +290,20 @@ export class WorldScene extends Phaser.Scene {
       p.tile.ty >= q.tile.ty &&
       p.tile.tx + p.widthTiles <= q.tile.tx + q.widthTiles &&
       p.tile.ty + p.heightTiles <= q.tile.ty + q.heightTiles;
-    for (const p of this.places) {
+    const byArea = [...this.places].sort((p, q) => q.widthTiles * q.heightTiles - p.widthTiles * p.heightTiles);
+    for (const p of byArea) {
       if (Math.min(p.widthTiles, p.heightTiles) <= 3 || this.places.some((q) => inside(p, q))) continue;
+      const cx = (p.tile.tx + p.widthTiles / 2) * size;
       const label = this.add
-        .text((p.tile.tx + p.widthTiles / 2) * size, (p.tile.ty + p.heightTiles / 2) * size, p.name, {
+        .text(cx, (p.tile.ty + p.heightTiles / 2) * size, p.name, {
           fontFamily: "system-ui, sans-serif",
           color: "#ffffff",
           stroke: "#000000",
           strokeThickness: 12,
         })
         .setOrigin(0.5)
-        .setDepth(101);
+        .setDepth(101)
+        .setData("cx", cx);
       this.cameras.main.ignore(label);
       this.miniLabels.push(label);
     }
@@ -894,7 +908,7 @@ export class WorldScene extends Phaser.Scene {
   placesState(): { places: string[]; labels: string[]; current?: string } {
     return {
       places: this.places.map((p) => p.name),
-      labels: this.miniLabels.map((l) => l.text),
+      labels: this.miniLabels.filter((l) => l.visible).map((l) => l.text),
       ...(this.placeId ? { current: this.placeId } : {}),
     };
   }

@@ -1,0 +1,255 @@
+// Issue #26 in a real browser against the real gateway: the town and its places (named as you walk
+// in, labelled on the minimap), who hears you (drawn while you type), and the three new object
+// types from the browser door: the notice board, seats and the private council room. Each user
+// action twice in a row. Screenshots of every new place go to .test-artifacts/ (town-*.png).
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  launchBrowser,
+  mapBlocked,
+  me,
+  ocw,
+  openPlayer,
+  type SeenActor,
+  settledPoint,
+  shot,
+  until,
+  type WatchedPage,
+  walkTo as walkOn,
+} from "../support/browser.ts";
+import { gateway } from "./fixtures.ts";
+
+const notices = (page: Page) => ocw<{ text: string; kind: string }[]>(page, "notices()");
+const said = (page: Page) => ocw<{ message: string }[]>(page, "chat()").then((c) => c.map((m) => m.message));
+const seen = (page: Page) => ocw<SeenActor[]>(page, "entities()");
+const hearing = (page: Page) =>
+  ocw<{ channel: string; ids: string[]; zone?: string } | undefined>(page, "hearing()");
+
+let browser: Browser;
+let ana: WatchedPage;
+let bo: WatchedPage;
+let anaId: string;
+let boId: string;
+let lobbyBlocked: (tx: number, ty: number) => boolean;
+let townBlocked: (tx: number, ty: number) => boolean;
+
+async function walk(page: Page, tx: number, ty: number): Promise<void> {
+  const inTown = (await ocw<string>(page, "roomId")) === "town";
+  await walkOn(page, tx, ty, inTown ? townBlocked : lobbyBlocked);
+}
+
+/** Through the lobby's west gate: walking onto its portal carries you to the town. */
+async function toTown(page: Page): Promise<void> {
+  await walk(page, 3, 16);
+  await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 1, destTy: 16 })})`);
+  await until("in the town", async () => (await ocw<string>(page, "roomId")) === "town", 30_000);
+  await until("drawn in the town", async () => (await me(page))?.tx > 40);
+}
+
+/** Clicks a tile (an object on it: its natural action, walking over first if need be). */
+async function clickTile(page: Page, tx: number, ty: number): Promise<void> {
+  const p = await settledPoint(page, tx, ty);
+  await page.mouse.click(p.x, p.y);
+}
+
+/** The banner named the place (it fades a moment later; its text stays until the next place). */
+const bannerSays = (page: Page, text: string) =>
+  until(`the banner says ${text}`, async () => (await page.locator("#place-banner").textContent()) === text);
+
+beforeAll(async () => {
+  const base = gateway().baseUrl;
+  lobbyBlocked = await mapBlocked(base, "lobby");
+  townBlocked = await mapBlocked(base, "town");
+  browser = await launchBrowser();
+  ana = await openPlayer(browser, base, "Ana");
+  bo = await openPlayer(browser, base, "Bo");
+  anaId = await ocw<string>(ana.page, "entityId");
+  boId = await ocw<string>(bo.page, "entityId");
+  await Promise.all([toTown(ana.page), toTown(bo.page)]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the town's places, in the browser", () => {
+  it("walking into a named place shows its name; the minimap labels the places (twice)", async () => {
+    const labels = await ocw<{ labels: string[] }>(ana.page, "places()");
+    expect(labels.labels).toEqual(
+      expect.arrayContaining(["Town Square", "Café", "Library", "Council Room", "Park", "Market"]),
+    );
+    for (const [tx, ty, name] of [
+      [23, 18, "Town Square"],
+      [10, 8, "Café"],
+    ] as const) {
+      await walk(ana.page, tx, ty);
+      await bannerSays(ana.page, name);
+      expect(await ana.page.locator("#place-name").textContent()).toBe(name);
+    }
+    await shot(ana.page, "town-cafe-arrival.png");
+    const mini = await ocw<{ x: number; y: number; width: number; height: number }>(ana.page, "minimap()");
+    await ana.page.screenshot({
+      path: ".test-artifacts/town-minimap.png",
+      clip: { x: mini.x - 4, y: mini.y - 4, width: mini.width + 8, height: mini.height + 8 },
+    });
+  });
+
+  it("typing to nearby shows who would hear you, or that nobody would (near, then far)", async () => {
+    await walk(ana.page, 22, 18);
+    await walk(bo.page, 25, 18);
+    await ana.page.click("#chat-input");
+    await until("Bo would hear", async () => (await hearing(ana.page))?.ids.includes(boId));
+    expect(await ana.page.locator("#chat-hearers").textContent()).toBe("Heard by Bo.");
+    await shot(ana.page, "town-square-hearing.png");
+    await ana.page.keyboard.type("hello Bo");
+    await ana.page.keyboard.press("Enter");
+    await until("Bo hears it", async () => (await said(bo.page)).includes("hello Bo"));
+    await walk(bo.page, 35, 25);
+    await ana.page.click("#chat-input");
+    await until("nobody would hear", async () => (await hearing(ana.page))?.ids.length === 0);
+    expect(await ana.page.locator("#chat-hearers").textContent()).toContain(
+      "Nobody is near enough to hear you",
+    );
+    await ana.page.keyboard.type("anyone?");
+    await ana.page.keyboard.press("Enter");
+    await until("told nobody heard", async () =>
+      (await notices(ana.page)).some((n) => n.text.startsWith("Nobody was near enough to hear that")),
+    );
+    expect(await said(bo.page)).not.toContain("anyone?");
+  });
+});
+
+describe("the new object types, from the browser", () => {
+  it("the notice board: read the notes, post one, and a second person sees it and posts too", async () => {
+    await walk(ana.page, 20, 20);
+    await walk(bo.page, 31, 19);
+    for (const [w, text] of [
+      [ana, "Lost: one blue umbrella. Ask Ana."],
+      [bo, "Chess in the café at six."],
+    ] as const) {
+      await clickTile(w.page, 23, 16); // from afar: the page walks over, then reads
+      await w.page.waitForSelector('#dialog:not([hidden])[data-kind="notice_board"]', { timeout: 30_000 });
+      expect(await w.page.locator("#dialog-title").textContent()).toBe("Town notice board");
+      await w.page.fill("#dialog-post-text", text);
+      await w.page.click("#dialog-post button");
+      await until("the note on the card", async () =>
+        (await w.page.locator("#dialog-notes li").allTextContents()).some((t) => t.includes(text)),
+      );
+      expect(await w.page.inputValue("#dialog-post-text")).toBe("");
+    }
+    // Ana's card shows Bo's note as it came (a state change, no re-read needed).
+    await until("Ana sees Bo's note", async () =>
+      (await ana.page.locator("#dialog-notes li").allTextContents()).some((t) => t.includes("Chess")),
+    );
+    await shot(ana.page, "town-board.png");
+    // A second note at once is refused kindly (one note per 30 s of world time).
+    await ana.page.fill("#dialog-post-text", "and another thing");
+    await ana.page.click("#dialog-post button");
+    await until("told to wait", async () =>
+      (await notices(ana.page)).some((n) => n.text.startsWith("You posted here a moment ago")),
+    );
+    await ana.page.click("#dialog-close");
+    await bo.page.click("#dialog-close");
+  });
+
+  it("seats: click a chair to sit (others see it), click again or walk to stand (twice)", async () => {
+    await walk(ana.page, 10, 10);
+    await walk(bo.page, 11, 10);
+    for (let round = 0; round < 2; round++) {
+      await clickTile(ana.page, 12, 9); // cafe_chair_6
+      await until("Ana sits", async () => (await me(ana.page)).seated === true);
+      await until("Bo sees her seated", async () =>
+        (await seen(bo.page)).some((e) => e.id === anaId && e.seated === true),
+      );
+      expect(await me(ana.page)).toMatchObject({ tx: 12, ty: 9, facing: "left" });
+      if (round === 0) {
+        await ana.page.waitForTimeout(500);
+        await shot(bo.page, "town-cafe.png");
+        await clickTile(ana.page, 12, 9); // stand up
+      } else {
+        await ana.page.keyboard.down("s");
+        await ana.page.waitForTimeout(300);
+        await ana.page.keyboard.up("s");
+      }
+      await until("Ana stands", async () => (await me(ana.page)).seated === false);
+      await until("Bo sees her stand", async () =>
+        (await seen(bo.page)).some((e) => e.id === anaId && e.seated === false),
+      );
+      if (round === 0) await walk(ana.page, 10, 10);
+    }
+  });
+
+  it("the private council room: inside is heard only inside; the plaque opens it and closes it again", async () => {
+    await walk(ana.page, 44, 29);
+    await walk(bo.page, 44, 25);
+    await bannerSays(ana.page, "Council Room · private");
+    await ana.page.click("#chat-input");
+    await until("the room is the range", async () => (await hearing(ana.page))?.zone === "council_room");
+    expect(await ana.page.locator("#chat-hearers").textContent()).toBe(
+      "Nobody else is in the Council Room to hear you.",
+    );
+    await shot(ana.page, "town-council.png");
+    await ana.page.keyboard.type("council secret");
+    await ana.page.keyboard.press("Enter");
+    await ocw(
+      bo.page,
+      `send(${JSON.stringify({ type: "chat_send", channel: "proximity", message: "from outside" })})`,
+    );
+    await until("Bo's line is his", async () => (await said(bo.page)).includes("from outside"));
+    await ana.page.waitForTimeout(800);
+    expect(await said(bo.page)).not.toContain("council secret");
+    expect(await said(ana.page)).not.toContain("from outside");
+    // The plaque: open the room, then make it private again, from its card.
+    for (const [button, open, line] of [
+      ["Open the room (chat carries as usual)", true, "now open"],
+      ["Make the room private (only those inside hear)", false, "private again"],
+    ] as const) {
+      await clickTile(ana.page, 42, 28);
+      await ana.page.waitForSelector('#dialog:not([hidden])[data-kind="private_room"]');
+      expect(await ana.page.locator("#dialog-title").textContent()).toBe("Council Room");
+      await ana.page.click(`#dialog-actions button:text-is("${button}")`);
+      await until(
+        "the plaque changed",
+        async () =>
+          (await ocw<{ state: { private: boolean } }>(ana.page, `object("obj_council_privacy")`)).state
+            .private === !open,
+      );
+      await ana.page.click("#dialog-close");
+      await ocw(
+        ana.page,
+        `send(${JSON.stringify({ type: "chat_send", channel: "proximity", message: line })})`,
+      );
+      await ana.page.waitForTimeout(1200);
+      expect((await said(bo.page)).includes(line), `Bo hears "${line}"`).toBe(open);
+    }
+  });
+
+  it("every new place, seen (screenshots of the library, park, market and the lobby's hall)", async () => {
+    for (const [tx, ty, name, file] of [
+      [46, 9, "Library", "town-library.png"],
+      [28, 30, "Market", "town-market.png"],
+      [7, 26, "Park", "town-park.png"],
+    ] as const) {
+      await walk(ana.page, tx, ty);
+      await bannerSays(ana.page, name);
+      await ana.page.waitForTimeout(600);
+      await shot(ana.page, file);
+    }
+    // Back to the lobby by the town gate's portal: standing on it is enough.
+    await walk(ana.page, 52, 20);
+    await ana.page.keyboard.down("d");
+    await until(
+      "back in the lobby",
+      async () => (await ocw<string>(ana.page, "roomId")) === "lobby",
+      30_000,
+    ).finally(() => ana.page.keyboard.up("d"));
+    await walk(ana.page, 35, 7);
+    await ana.page.waitForTimeout(600);
+    await shot(ana.page, "lobby-hall.png");
+  });
+
+  it("had no console errors", () => {
+    expect(ana.consoleErrors).toEqual([]);
+    expect(bo.consoleErrors).toEqual([]);
+  });
+});
