@@ -19,6 +19,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Only the memory e2e uses these two (joining another file's agent would change its join cursor).
     agent_memo: { token: randomToken(), name: "Memo Bot" },
     agent_memo_peer: { token: randomToken(), name: "Memo Peer" },
+    // Only the town e2e uses these two (they live in the town, away from the other files' lobby).
+    agent_town: { token: randomToken(), name: "Town Bot" },
+    agent_town_peer: { token: randomToken(), name: "Town Peer" },
   };
   const model = await startScriptedModel();
   const gateway = await startGateway({
@@ -49,6 +52,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_signals: { token: agents.agent_signals.token },
       agent_memo: { token: agents.agent_memo.token },
       agent_memo_peer: { token: agents.agent_memo_peer.token },
+      agent_town: { token: agents.agent_town.token },
+      agent_town_peer: { token: agents.agent_town_peer.token },
     },
   };
   project.provide("gateway", provided);

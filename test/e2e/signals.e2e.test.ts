@@ -67,7 +67,7 @@ describe("world signals through the gateway", () => {
     const status = await invokeTool("ocw_status", {}, { agentId: "main" });
     expect(status.status, JSON.stringify(status.body)).toBe(200);
     const signals = status.body.result!.details.signals as RoomSignalsT[];
-    expect(signals.map((s) => s.roomId).sort()).toEqual(["garden", "lobby"]);
+    expect(signals.map((s) => s.roomId).sort()).toEqual(["garden", "lobby", "town"]);
     for (const room of signals) expect(RoomSignals.parse(room)).toEqual(room);
     const lobby = signals.find((s) => s.roomId === ROOM)!;
     expect(lobby.windowSec).toBe(60);
