@@ -1,6 +1,6 @@
 // Pure pieces the web client needs from the server: unique names, the radar feed.
 import { describe, expect, it } from "vitest";
-import { uniqueName } from "./names.ts";
+import { isNameFor, uniqueName } from "./names.ts";
 import { RADAR_BYTES_PER_SEC, type RadarDot, RadarFeeds, RadarView } from "./radar.ts";
 
 describe("uniqueName", () => {
@@ -12,6 +12,20 @@ describe("uniqueName", () => {
     const next = uniqueName(long, [long]);
     expect(next.length).toBeLessThanOrEqual(32);
     expect(next.endsWith(" (2)")).toBe(true);
+  });
+});
+
+describe("isNameFor (is a resume asking for the name it already has?)", () => {
+  it("the name itself, or it suffixed because it was taken, in any case; never another name", () => {
+    expect(isNameFor("Ada", "Ada")).toBe(true);
+    expect(isNameFor(" ada ", "Ada (2)")).toBe(true);
+    expect(isNameFor("Ada", "Ada (13)")).toBe(true);
+    expect(isNameFor("Ada", "Bea")).toBe(false);
+    expect(isNameFor("Ad", "Ada (2)")).toBe(false);
+    expect(isNameFor("Ada (2)", "Ada (2)")).toBe(true);
+    const long = "x".repeat(32);
+    expect(isNameFor(long, uniqueName(long, [long]))).toBe(true);
+    expect(isNameFor("x".repeat(20), uniqueName(long, [long]))).toBe(false);
   });
 });
 
