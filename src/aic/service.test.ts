@@ -733,7 +733,7 @@ describe("the town's places and objects through the contract", () => {
     ty: number,
   ) {
     const moved = await env.tick(
-      env.service.moveTo(agentId, {
+      env.service.call("moveTo", agentId, {
         agentId,
         roomId: "town",
         txId: `tx_walk_${agentId}_${tx}_${ty}`,
@@ -748,9 +748,9 @@ describe("the town's places and objects through the contract", () => {
   it("observe and heartbeat name the place; a note posted with params; the council room is private", async () => {
     const env = await createTestEnv();
     const s = env.service;
-    for (const id of [A, B]) await env.tick(s.join(id, { agentId: id, roomId: "town" }));
+    for (const id of [A, B]) await env.tick(s.call("join", id, { agentId: id, roomId: "town" }));
     await walk(env, A, 23, 17);
-    const seen = await s.observe(A, { agentId: A, roomId: "town", radius: 96, detail: "lite" });
+    const seen = await s.call("observe", A, { agentId: A, roomId: "town", radius: 96, detail: "lite" });
     expect(checkResponse("ObserveResponseData", seen)).toEqual([]);
     if (seen.status !== "ok") throw new Error("observe failed");
     expect(seen.data.self.meta).toEqual({ place: { id: "town_square", name: "Town Square" } });
@@ -758,7 +758,7 @@ describe("the town's places and objects through the contract", () => {
     expect(board.affords.map((a) => a.action)).toEqual(["read", "post"]);
     const post = (txId: string, params: unknown) =>
       env.tick(
-        s.interact(A, {
+        s.call("interact", A, {
           agentId: A,
           roomId: "town",
           txId,
@@ -779,7 +779,7 @@ describe("the town's places and objects through the contract", () => {
       status: "ok",
       data: { applied: false, outcome: { type: "invalid_action" } },
     });
-    const full = await s.observe(A, { agentId: A, roomId: "town", radius: 96, detail: "full" });
+    const full = await s.call("observe", A, { agentId: A, roomId: "town", radius: 96, detail: "full" });
     if (full.status !== "ok") throw new Error("observe failed");
     expect(full.data.nearby.find((n) => n.entity.id === "obj_board_square")?.object?.state.notes).toEqual([
       {
@@ -794,7 +794,7 @@ describe("the town's places and objects through the contract", () => {
     // Into the council room: the heartbeat says it is private, and B outside does not hear A.
     await walk(env, A, 44, 29);
     await walk(env, B, 44, 25);
-    const beat = await s.heartbeat(A, { agentId: A, roomId: "town" });
+    const beat = await s.call("heartbeat", A, { agentId: A, roomId: "town" });
     expect(checkResponse("HeartbeatResponseData", beat, { oracle: false })).toEqual([]);
     expect(beat.status === "ok" && beat.data.self.place).toEqual({
       id: "council_room",
@@ -802,7 +802,7 @@ describe("the town's places and objects through the contract", () => {
       private: true,
     });
     await env.tick(
-      s.chatSend(A, {
+      s.call("chatSend", A, {
         agentId: A,
         roomId: "town",
         txId: "tx_secret_0001",
@@ -810,9 +810,9 @@ describe("the town's places and objects through the contract", () => {
         message: "just us",
       }),
     );
-    const heardByB = await s.chatObserve(B, { agentId: B, roomId: "town", windowSec: 60 });
+    const heardByB = await s.call("chatObserve", B, { agentId: B, roomId: "town", windowSec: 60 });
     expect(heardByB.status === "ok" && heardByB.data.messages.map((m) => m.message)).toEqual([]);
-    const heardByA = await s.chatObserve(A, { agentId: A, roomId: "town", windowSec: 60 });
+    const heardByA = await s.call("chatObserve", A, { agentId: A, roomId: "town", windowSec: 60 });
     expect(heardByA.status === "ok" && heardByA.data.messages.map((m) => m.message)).toEqual(["just us"]);
   });
 });

@@ -173,13 +173,13 @@ describe("operator moderation of notice boards", () => {
   it("lists the boards' notes and takes one down; the removal is journaled and survives a restart", async () => {
     const { host, aic, tick, dir } = await setup();
     const agent = { agentId: "op_a", roomId: "town" };
-    await tick(aic.join("op_a", agent));
-    await tick(aic.moveTo("op_a", { ...agent, txId: "tx_op_walk1", dest: { tx: 23, ty: 17 } }));
+    await tick(aic.call("join", "op_a", agent));
+    await tick(aic.call("moveTo", "op_a", { ...agent, txId: "tx_op_walk1", dest: { tx: 23, ty: 17 } }));
     for (let i = 0; i < 600 && host.runtime.world.getEntity("agt_op_a")?.speed !== 0; i++)
       host.runtime.stepNow();
     const post = (text: string, txId: string) =>
       tick(
-        aic.interact("op_a", {
+        aic.call("interact", "op_a", {
           ...agent,
           txId,
           targetId: "obj_board_square",
