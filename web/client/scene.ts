@@ -290,7 +290,9 @@ export class WorldScene extends Phaser.Scene {
       p.tile.ty >= q.tile.ty &&
       p.tile.tx + p.widthTiles <= q.tile.tx + q.widthTiles &&
       p.tile.ty + p.heightTiles <= q.tile.ty + q.heightTiles;
-    const byArea = [...this.places].sort((p, q) => q.widthTiles * q.heightTiles - p.widthTiles * p.heightTiles);
+    const byArea = [...this.places].sort(
+      (p, q) => q.widthTiles * q.heightTiles - p.widthTiles * p.heightTiles,
+    );
     for (const p of byArea) {
       if (Math.min(p.widthTiles, p.heightTiles) <= 3 || this.places.some((q) => inside(p, q))) continue;
       const cx = (p.tile.tx + p.widthTiles / 2) * size;
