@@ -87,6 +87,21 @@ describe("the town's places, in the browser", () => {
       expect(await ana.page.locator("#place-name").textContent()).toBe(name);
     }
     await shot(ana.page, "town-cafe-arrival.png");
+  });
+
+  it("the water and the portal are alive: frames a moment apart differ (the map's tile animation, a spin)", async () => {
+    for (const [tx, ty, half, what] of [
+      [27, 19, 40, "the fountain"],
+      [54, 20, 24, "the gate's portal"],
+    ] as const) {
+      await walk(ana.page, tx - 2, ty + 1);
+      const p = await settledPoint(ana.page, tx, ty);
+      const clip = { x: p.x - half, y: p.y - half, width: 2 * half, height: 2 * half };
+      const first = await ana.page.screenshot({ clip });
+      await ana.page.waitForTimeout(500);
+      const second = await ana.page.screenshot({ clip });
+      expect(first.equals(second), `${what} moves`).toBe(false);
+    }
     const mini = await ocw<{ x: number; y: number; width: number; height: number }>(ana.page, "minimap()");
     await ana.page.screenshot({
       path: ".test-artifacts/town-minimap.png",
