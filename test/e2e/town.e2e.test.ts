@@ -3,7 +3,7 @@
 // (POST /tools/invoke), and the operator taking a note down (the admin route). The browser door is
 // web-town.e2e.test.ts. Each action twice in a row where it can be.
 import { describe, expect, it } from "vitest";
-import { checkResponse } from "../../src/aic/test-support.ts";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 const A = "agent_town";
