@@ -203,28 +203,37 @@ describe("broken play, fixed", () => {
         w.page,
         `send(${JSON.stringify({ type: "chat_send", channel: "global", message: long(who) })})`,
       );
-    for (const [w, shotName] of [
+    // Both pages are read while the three bubbles are up (they last ~10 s): one page's checks and
+    // screenshot first would leave the other's bubbles to expire on a busy machine.
+    const pages = [
       [ada, "web-bubbles.png"],
       [cy, "web-bubbles-phone.png"],
-    ] as const) {
-      const layout = await until("three bubbles shown", async () => {
-        const l = await ocw<{ bubbles: (Rect & { id: string })[]; me: Rect }>(w.page, "bubbles()");
-        return l.bubbles.length === 3 ? l : undefined;
-      });
-      await w.page.waitForTimeout(300);
-      const settled = await ocw<{ bubbles: (Rect & { id: string })[]; me: Rect }>(w.page, "bubbles()");
+    ] as const;
+    const bubbleLayout = (w: (typeof pages)[number][0]) =>
+      ocw<{ bubbles: (Rect & { id: string })[]; me: Rect }>(w.page, "bubbles()");
+    await Promise.all(
+      pages.map(([w]) =>
+        until("three bubbles shown", async () => {
+          const l = await bubbleLayout(w);
+          return l.bubbles.length === 3 ? l : undefined;
+        }),
+      ),
+    );
+    await ada.page.waitForTimeout(300);
+    const settled = await Promise.all(pages.map(([w]) => bubbleLayout(w)));
+    await Promise.all(pages.map(([w, shotName]) => shot(w.page, shotName)));
+    for (const [p, [w]] of pages.entries()) {
       const viewport = w.page.viewportSize()!;
-      for (const [i, b] of settled.bubbles.entries()) {
-        expect(overlap(b, settled.me), `bubble ${b.id} covers the viewer`).toBe(false);
+      expect(settled[p]!.bubbles.length).toBe(3);
+      for (const [i, b] of settled[p]!.bubbles.entries()) {
+        expect(overlap(b, settled[p]!.me), `bubble ${b.id} covers the viewer`).toBe(false);
         expect(b.x).toBeGreaterThanOrEqual(0);
         expect(b.y).toBeGreaterThanOrEqual(0);
         expect(b.x + b.w).toBeLessThanOrEqual(viewport.width);
         expect(b.y + b.h).toBeLessThanOrEqual(viewport.height);
-        for (const other of settled.bubbles.slice(i + 1))
+        for (const other of settled[p]!.bubbles.slice(i + 1))
           expect(overlap(b, other), `${b.id} overlaps ${other.id}`).toBe(false);
       }
-      expect(layout.bubbles.length).toBe(3);
-      await shot(w.page, shotName);
     }
   });
 
