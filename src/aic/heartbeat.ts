@@ -53,11 +53,10 @@ export async function heartbeatAnswer(
         field: "contextToken",
       });
     } else reset = check.ok ? "invalid" : check.reason;
-  } else if (request.action) {
-    return aicError("bad_request", "an embedded action needs the contextToken of a previous heartbeat", {
-      field: "contextToken",
-    });
   }
+  // No token at all is a first wake-up: the action runs and the answer mints the token. A token is
+  // a claim about what the agent last saw, so only a token that is stale refuses the action; an
+  // agent without one has claimed nothing that could be stale.
   let moveDest = claims?.moveDest;
   let action: HeartbeatResponse["action"];
   if (request.action) {

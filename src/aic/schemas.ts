@@ -421,7 +421,7 @@ export const HeartbeatRequest = named(
     action: EmbeddedAction.optional(),
     memory: WorkingMemoryLimit(),
   }),
-  "Without contextToken the delta starts now (empty). An action needs a valid, unexpired contextToken of this agent and room.",
+  "Without contextToken the delta starts now (empty) and an action runs (a first wake-up). With one, an action needs it valid and unexpired for this agent and room (the action was decided on what that heartbeat showed).",
 );
 const NamedRef = z.strictObject({ id: IdEntity, name: z.string().min(1).max(64) });
 export const HeartbeatDelta = named(
