@@ -141,6 +141,34 @@ describe("ocw_heartbeat's embedded action", () => {
     expect(hook({ toolName: "ocw_heartbeat", params: {} }, {})).toBeUndefined();
   });
 
+  it("property: an action sent as a JSON string is judged exactly as the same action as an object", () => {
+    const policy = policyOf({ enabled: ["ocw_move_to"], perAgent: { bot: { enabled: ["ocw_chat_send"] } } });
+    const action = fc.oneof(
+      fc.record({ kind: fc.constantFrom("moveTo", "interact", "chatSend", "teleport", "__proto__", "") }),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+    );
+    fc.assert(
+      fc.property(
+        action,
+        fc.constantFrom("bot", "other", undefined),
+        fc.string().filter((t) => !t.includes('"')),
+        (a, agentId, pad) => {
+          const asObject = decideToolCallWithParams(policy, "ocw_heartbeat", { action: a }, agentId);
+          const asString = decideToolCallWithParams(
+            policy,
+            "ocw_heartbeat",
+            { action: ` ${JSON.stringify(a)}` },
+            agentId,
+          );
+          expect(asString.allowed).toBe(asObject.allowed);
+          // A string that opens an object but names no key never passes as an action.
+          const hostile = decideToolCallWithParams(policy, "ocw_heartbeat", { action: `{${pad}` }, agentId);
+          expect(hostile.allowed).toBe(false);
+        },
+      ),
+    );
+  });
+
   it("judges an action sent as a JSON string as the tool's coercion will read it (issue #30)", () => {
     const policy = policyOf({ enabled: ["ocw_move_to"] });
     const asString = JSON.stringify({ kind: "moveTo", dest: { tx: 3, ty: 4 } });
