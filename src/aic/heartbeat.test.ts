@@ -241,6 +241,31 @@ describe("heartbeat: context tokens", () => {
     expect(next.reset).toBeUndefined();
   });
 
+  it("an embedded action carries expect guards: a stale one is refused in `action`, a fresh one applies (#30)", async () => {
+    const env = await createTestEnv();
+    await env.join(A, B);
+    const said = (txId: string, equals: boolean) =>
+      env.tick(
+        beat(env, {
+          action: {
+            kind: "chatSend",
+            txId,
+            channel: "global",
+            message: `door open: ${equals}`,
+            expect: { objectState: { objectId: "obj_door_meeting", field: "open", equals } },
+          },
+        }),
+      );
+    const stale = data(await said("tx_beat_guard_01", true));
+    expect(stale.action).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { guard: { kind: "object_state_is" } } },
+    });
+    const fresh = data(await said("tx_beat_guard_02", false));
+    expect(fresh.action).toMatchObject({ status: "ok" });
+    expect(env.world.chatFor("agt_agent_other", room, 0).map((m) => m.message)).toEqual(["door open: false"]);
+  });
+
   it("an expired token refuses the action (conflict context_expired) and resets a plain heartbeat", async () => {
     const env = await createTestEnv();
     const tokens = new ContextTokens(Buffer.alloc(32, 7));

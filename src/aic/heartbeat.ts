@@ -117,7 +117,12 @@ export async function heartbeatAnswer(
 
 /** The embedded action as the request body of the endpoint it stands for. */
 function embeddedBody(request: HeartbeatRequestT, action: EmbeddedActionT): Record<string, unknown> {
-  const base = { agentId: request.agentId, roomId: request.roomId, txId: action.txId };
+  const base = {
+    agentId: request.agentId,
+    roomId: request.roomId,
+    txId: action.txId,
+    ...(action.expect ? { expect: action.expect } : {}),
+  };
   switch (action.kind) {
     case "moveTo":
       return { ...base, dest: action.dest };

@@ -395,19 +395,21 @@ export const ContextToken = named(
 export const EmbeddedAction = named(
   "EmbeddedAction",
   z.discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord }),
+    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord, expect: Expect.optional() }),
     z.strictObject({
       kind: z.literal("interact"),
       txId: IdTx,
       targetId: IdEntity,
       action: actionName(),
       params: z.record(z.string(), z.unknown()).optional(),
+      expect: Expect.optional(),
     }),
     z.strictObject({
       kind: z.literal("chatSend"),
       txId: IdTx,
       channel: ChatChannel.default("proximity"),
       message: chatText(),
+      expect: Expect.optional(),
     }),
   ]),
   "One action carried by a heartbeat; it takes exactly the path (validation, rate class, idempotency key) of the endpoint of the same name.",

@@ -119,6 +119,19 @@ describe("tools as models see them", () => {
     expect(env!.world.chatFor("agt_newcomer", "lobby", 0).map((m) => m.message)).toEqual(["hi all"]);
   });
 
+  it("a heartbeat's action carries a guard: refused while stale, nothing said (#30)", async () => {
+    const tool = await toolsFor({ tools: { enabled: ["ocw_chat_send"] } });
+    const beat = await tool("ocw_heartbeat", { agentId: "careful" }).execute("c1", {
+      action: {
+        kind: "chatSend",
+        message: "the door is open!",
+        expect: { objectState: { objectId: "obj_door_meeting", field: "open", equals: true } },
+      },
+    });
+    expect(text(beat)).toMatch(/Your action failed: conflict/);
+    expect(env!.world.chatFor("agt_careful", "lobby", 0)).toEqual([]);
+  });
+
   it("a gateway agent never takes the body of an AIC agent of the same id (#25)", async () => {
     const tool = await toolsFor({ agents: { main: { token: "t_0123456789abcdef0123" } } });
     await expect(tool("ocw_observe", { agentId: "main" }).execute("c1", {})).rejects.toThrow(

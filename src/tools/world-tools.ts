@@ -11,6 +11,7 @@ import {
   ChatObserveRequest,
   ChatSendRequest,
   EmbeddedAction,
+  Expect,
   InteractRequest,
   MEMORY_LIMITS,
   ObserveRequest,
@@ -47,6 +48,25 @@ const Memory = field<number>(ObserveRequest.shape.memory, "Also list your memory
 const Channel = field<"proximity" | "global">(
   ChatSendRequest.shape.channel,
   "proximity: those near you (default); global: your room",
+);
+/** The guards a live agent can use (seed 002): the fact its decision rests on. A tick or state hash
+ * is stale before it arrives at 20 Hz, so the tools do not offer them (HTTP agents still may). */
+const Guards = Type.Object(
+  {
+    objectState: Type.Optional(
+      Type.Object(
+        {
+          objectId: field<string>(Expect.shape.objectState.unwrap().shape.objectId),
+          field: field<string>(Expect.shape.objectState.unwrap().shape.field),
+          // Any JSON scalar: left untyped, as tool schemas have no unions.
+          equals: Type.Unsafe<string | number | boolean | null>({}),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    entityNear: Type.Optional(field<{ entityId: string; withinTiles: number }>(Expect.shape.entityNear)),
+  },
+  { additionalProperties: false, description: "Only if still true; else nothing is done" },
 );
 const TileX = TileCoord.shape.tx;
 const TileY = TileCoord.shape.ty;
@@ -416,6 +436,7 @@ interface HeartbeatArgs {
     params?: Record<string, unknown>;
     channel?: "proximity" | "global";
     message?: string;
+    expect?: Record<string, unknown>;
   };
   memory?: number;
 }
@@ -447,6 +468,7 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
               params: Type.Optional(Type.Object({}, { additionalProperties: true })),
               channel: Type.Optional(field<"proximity" | "global">(ChatSendRequest.shape.channel)),
               message: Type.Optional(field<string>(ChatMessage, "chatSend")),
+              expect: Type.Optional(Guards),
             },
             { additionalProperties: false },
           ),
