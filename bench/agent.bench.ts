@@ -4,7 +4,8 @@
 // JSON an HTTP agent receives and as the text the tools show a model. Goal: heartbeat <= 250 tokens and
 // >= 5x smaller. It also counts a heartbeat that asks for the working memory (`memory: 8`, with two
 // reflections the agent stored and the episodes the world recorded): the price of remembering, paid
-// only on request. Last line: one JSON object with the figures.
+// only on request. And the price of the tool list itself, paid in every model request: all ocw_* tool
+// definitions in direct mode (goal <= 1,500 tokens, issue #25). Last line: one JSON object with the figures.
 import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
@@ -14,6 +15,7 @@ import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import { formatEvents, formatHeartbeat, formatObservation } from "../src/tools/render.ts";
 import { World } from "../src/world/world.ts";
+import { toolListTokens } from "./tool-list.ts";
 
 const IN_VIEW = 20;
 const EVENTS = 5;
@@ -160,6 +162,12 @@ async function main() {
   console.log(
     `memory     heartbeat with memory: ${MEMORY} ${heartbeatWithMemoryTokens} tokens (tool text ${toolHeartbeatWithMemoryTokens})`,
   );
+  const toolList = toolListTokens();
+  console.log(
+    `tool list  ${toolList.total} tokens in direct mode (${Object.entries(toolList.perTool)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(", ")})`,
+  );
   console.log(
     JSON.stringify({
       tokenizer: "gpt-tokenizer o200k_base",
@@ -175,6 +183,8 @@ async function main() {
       memoryReflections: hbMemory.memory.filter((m) => m.kind === "reflection").length,
       heartbeatWithMemoryTokens,
       toolHeartbeatWithMemoryTokens,
+      toolListTokens: toolList.total,
+      toolListGoalMet: toolList.total <= 1500,
       goalMet: heartbeatTokens <= 250 && ratio >= 5,
     }),
   );

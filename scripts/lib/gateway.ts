@@ -48,6 +48,8 @@ export interface LaunchedGateway {
   gatewayToken: string;
   pid: number;
   logFile: string;
+  /** The config file the gateway watches: an edit to it is a hot reload. */
+  configPath: string;
   startupMs: number;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -248,6 +250,7 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
       gatewayToken,
       pid: gateway.child.pid ?? -1,
       logFile: options.dirs.logFile,
+      configPath: options.dirs.configPath,
       startupMs: Date.now() - started,
       child: gateway.child,
       stop: gateway.stop,

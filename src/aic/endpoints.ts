@@ -184,7 +184,7 @@ export const ENDPOINTS = {
     response: HeartbeatResponseData,
     summary: "What changed since the last heartbeat, suggestions, and optionally one embedded action",
     description:
-      "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` needs a valid token (bad_request without one; conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
+      "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` runs on a first heartbeat (no token: the answer mints one) and otherwise needs the token valid (conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
     rateClass: "heartbeat",
     answer: (ctx, _world, request, actor, signal) => heartbeatAnswer(ctx, request, actor, signal),
   }),

@@ -38,6 +38,9 @@ export class EventFeed {
   private readonly clock: AicClock;
   /** When each agent's last long-poll was answered (LONG_POLL_MIN_INTERVAL_MS); one entry per agent. */
   private readonly lastLongPollAt = new Map<string, number>();
+  /** Parked long-polls and stream reads, each answered at once by close(). */
+  private readonly parked = new Set<() => void>();
+  private closed = false;
 
   constructor(runtime: WorldRuntime, clock: AicClock) {
     this.runtime = runtime;
@@ -121,6 +124,8 @@ export class EventFeed {
     if (first.status === "error" || options.waitMs <= 0 || options.signal?.aborted) {
       return Promise.resolve(first);
     }
+    // A stream reading on would spin; a poller retries (retryable) and finds the next world.
+    if (this.closed) return Promise.resolve(aicError("room_not_ready", "the world is stopping"));
     const startedAt = this.clock.nowMs();
     const last = this.lastLongPollAt.get(agentId);
     const holdMs =
@@ -137,6 +142,7 @@ export class EventFeed {
       const finish = (answer: AicResult<PollEventsResponse>) => {
         if (settled) return;
         settled = true;
+        this.parked.delete(answerNow);
         unsubscribe();
         this.clock.clearTimeout(timer);
         if (hold !== undefined) this.clock.clearTimeout(hold);
@@ -159,10 +165,19 @@ export class EventFeed {
         if (page.status === "error") finish(page);
         else if (page.data.events.length > 0) ready();
       });
+      this.parked.add(answerNow);
       const timer = this.clock.setTimeout(onAbort, options.waitMs);
       options.signal?.addEventListener("abort", onAbort, { once: true });
       if (first.data.events.length > 0) ready();
     });
+  }
+
+  /** The world is stopping (the service stops, or the plugin reloads): every parked read answers
+   * now with what it has, and later reads do not park. A parked read is a call the gateway waits for
+   * before it can replace the plugin, so none may outlive the world it waits on. */
+  close(): void {
+    this.closed = true;
+    for (const answerNow of [...this.parked]) answerNow();
   }
 
   private page(

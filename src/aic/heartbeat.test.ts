@@ -226,18 +226,44 @@ describe("heartbeat: own object changes and world signals", () => {
 });
 
 describe("heartbeat: context tokens", () => {
-  it("an embedded action without a token is a bad_request and nothing is submitted", async () => {
+  it("a first heartbeat (no token) runs its action and mints the token in the same call (#25)", async () => {
     const env = await createTestEnv();
-    await env.join(A);
-    const before = env.world.snapshotHash();
-    const answer = await beat(env, { action: { kind: "chatSend", txId: "tx_no_token_01", message: "hi" } });
-    expect(answer).toMatchObject({
+    await env.join(A, B);
+    const answer = await env.tick(
+      beat(env, { action: { kind: "chatSend", txId: "tx_no_token_01", channel: "global", message: "hi" } }),
+    );
+    const hb = data(answer);
+    expect(hb.action).toMatchObject({ status: "ok" });
+    expect(hb.contextToken).toMatch(/\./);
+    expect(env.world.chatFor("agt_agent_other", room, 0).map((m) => m.message)).toEqual(["hi"]);
+    // The minted token carries the protection on: the next beat with it reports from here on.
+    const next = data(await beat(env, { contextToken: hb.contextToken }));
+    expect(next.reset).toBeUndefined();
+  });
+
+  it("an embedded action carries expect guards: a stale one is refused in `action`, a fresh one applies (#30)", async () => {
+    const env = await createTestEnv();
+    await env.join(A, B);
+    const said = (txId: string, equals: boolean) =>
+      env.tick(
+        beat(env, {
+          action: {
+            kind: "chatSend",
+            txId,
+            channel: "global",
+            message: `door open: ${equals}`,
+            expect: { objectState: { objectId: "obj_door_meeting", field: "open", equals } },
+          },
+        }),
+      );
+    const stale = data(await said("tx_beat_guard_01", true));
+    expect(stale.action).toMatchObject({
       status: "error",
-      error: { code: "bad_request", details: { field: "contextToken" } },
+      error: { code: "conflict", details: { guard: { kind: "object_state_is" } } },
     });
-    env.runtime.stepNow();
-    expect(env.world.chatFor("agt_agent_helper", room, 0)).toEqual([]);
-    expect(before).not.toBe(""); // the world still answers
+    const fresh = data(await said("tx_beat_guard_02", false));
+    expect(fresh.action).toMatchObject({ status: "ok" });
+    expect(env.world.chatFor("agt_agent_other", room, 0).map((m) => m.message)).toEqual(["door open: false"]);
   });
 
   it("an expired token refuses the action (conflict context_expired) and resets a plain heartbeat", async () => {

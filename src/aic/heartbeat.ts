@@ -53,11 +53,10 @@ export async function heartbeatAnswer(
         field: "contextToken",
       });
     } else reset = check.ok ? "invalid" : check.reason;
-  } else if (request.action) {
-    return aicError("bad_request", "an embedded action needs the contextToken of a previous heartbeat", {
-      field: "contextToken",
-    });
   }
+  // No token at all is a first wake-up: the action runs and the answer mints the token. A token is
+  // a claim about what the agent last saw, so only a token that is stale refuses the action; an
+  // agent without one has claimed nothing that could be stale.
   let moveDest = claims?.moveDest;
   let action: HeartbeatResponse["action"];
   if (request.action) {
@@ -118,7 +117,12 @@ export async function heartbeatAnswer(
 
 /** The embedded action as the request body of the endpoint it stands for. */
 function embeddedBody(request: HeartbeatRequestT, action: EmbeddedActionT): Record<string, unknown> {
-  const base = { agentId: request.agentId, roomId: request.roomId, txId: action.txId };
+  const base = {
+    agentId: request.agentId,
+    roomId: request.roomId,
+    txId: action.txId,
+    ...(action.expect ? { expect: action.expect } : {}),
+  };
   switch (action.kind) {
     case "moveTo":
       return { ...base, dest: action.dest };

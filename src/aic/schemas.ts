@@ -395,19 +395,21 @@ export const ContextToken = named(
 export const EmbeddedAction = named(
   "EmbeddedAction",
   z.discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord }),
+    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord, expect: Expect.optional() }),
     z.strictObject({
       kind: z.literal("interact"),
       txId: IdTx,
       targetId: IdEntity,
       action: actionName(),
       params: z.record(z.string(), z.unknown()).optional(),
+      expect: Expect.optional(),
     }),
     z.strictObject({
       kind: z.literal("chatSend"),
       txId: IdTx,
       channel: ChatChannel.default("proximity"),
       message: chatText(),
+      expect: Expect.optional(),
     }),
   ]),
   "One action carried by a heartbeat; it takes exactly the path (validation, rate class, idempotency key) of the endpoint of the same name.",
@@ -421,7 +423,7 @@ export const HeartbeatRequest = named(
     action: EmbeddedAction.optional(),
     memory: WorkingMemoryLimit(),
   }),
-  "Without contextToken the delta starts now (empty). An action needs a valid, unexpired contextToken of this agent and room.",
+  "Without contextToken the delta starts now (empty) and an action runs (a first wake-up). With one, an action needs it valid and unexpired for this agent and room (the action was decided on what that heartbeat showed).",
 );
 const NamedRef = z.strictObject({ id: IdEntity, name: z.string().min(1).max(64) });
 export const HeartbeatDelta = named(

@@ -572,6 +572,39 @@ describe("AicService with the real lobby world", () => {
     expect(clock.pending).toBe(0);
   });
 
+  it("close() answers every parked read at once and parks no more: no call outlives a stopping world (#25)", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    const s = env.service;
+    await env.join(A);
+    const start = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
+    if (start.status !== "ok") throw new Error("poll failed");
+    const cursor = start.data.nextCursor;
+    const listeners = () => (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
+    const baseline = listeners();
+    const parked = s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: cursor, waitMs: 25000 });
+    const stream = await s.subscribeEvents(A, { agentId: A, roomId: room });
+    if (stream.status !== "ok") throw new Error("subscribe failed");
+    const streamRead = stream.data.next(25000, undefined);
+    await admitted();
+    expect(listeners()).toBe(baseline + 2);
+    s.close();
+    expect(await parked).toMatchObject({ status: "ok", data: { events: [] } });
+    expect(await streamRead).toMatchObject({ status: "ok", data: { events: [] } });
+    expect(listeners()).toBe(baseline);
+    expect(clock.pending).toBe(0);
+    // A later read that would wait is told the world is stopping (retryable), and does not park.
+    const later = await s.call("pollEvents", A, {
+      agentId: A,
+      roomId: room,
+      sinceCursor: cursor,
+      waitMs: 1000,
+    });
+    expect(later).toMatchObject({ status: "error", error: { code: "room_not_ready", retryable: true } });
+    expect(await stream.data.next(1000, undefined)).toMatchObject({ status: "error" });
+    expect(listeners()).toBe(baseline);
+  });
+
   it("long-poll parks on onTick, wakes at the end of the tick with a visible event, empty at waitMs, clean abort", async () => {
     const clock = new ManualClock();
     const env = await createTestEnv({ clock });

@@ -101,6 +101,11 @@ export class AicService {
     return this.runtime.world;
   }
 
+  /** Ends every parked long-poll and stream read now (the world is stopping); see EventFeed.close. */
+  close(): void {
+    this.feed.close();
+  }
+
   /** Whether the world is ticking, so an action would be applied. */
   get running(): boolean {
     return this.runtime.running;

@@ -81,5 +81,8 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     () => metrics.close(),
     () => aicHttp.close(),
     () => web.close(),
+    // Closers run last first: parked reads (HTTP long-polls, SSE reads, tools' long-polls) end
+    // before anything else closes, so no call outlives the world it waits on.
+    () => aic.close(),
   );
 }

@@ -349,7 +349,7 @@ describe("tools in-process", () => {
     expect(hook({ toolName: "ocw_chat_send" }, { agentId: "a" })).toMatchObject({ block: true });
     expect(hook({ toolName: "ocw_reflect" }, { agentId: "a" })).toMatchObject({
       block: true,
-      blockReason: expect.stringContaining("ocw_reflect changes the world and is opt-in"),
+      blockReason: expect.stringContaining("ocw_reflect is not enabled for you"),
     });
     // A heartbeat never carries an action its own tool may not do.
     expect(hook({ toolName: "ocw_heartbeat", params: {} }, { agentId: "a" })).toBeUndefined();

@@ -1,5 +1,6 @@
 // The plugin's wiring: read config once, register the tools, the policy hook, the world service and
 // the HTTP routes (AIC, world, operator). Everything that needs the running world finds it through the process slot.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook } from "../hooks/tool-policy.ts";
@@ -34,7 +35,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: "/aic/v0.1",
     match: "prefix",
     auth: "plugin",
-    handler: aicRouteHandler(live, logger),
+    handler: answeredInBackground(aicRouteHandler(live, logger), logger),
   });
   api.registerHttpRoute({
     path: "/world",
@@ -53,4 +54,22 @@ export function registerPlugin(api: OpenClawPluginApi): void {
       return host ? operatorActions(host) : undefined;
     }, logger),
   });
+}
+
+/** The gateway counts a route call as running until its handler settles, and a plugin reload waits
+ * for running calls before it replaces the plugin (its tools and routes are refused meanwhile, and a
+ * reload that waits too long leaves the plugin retired). A long-poll may wait 25 s, so the handler
+ * takes the request on and returns at once; the answer is written when it is ready, as an SSE stream's
+ * events are. The handler answers every failure itself; the catch is for what escapes it. */
+function answeredInBackground(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>,
+  logger: OpenClawPluginApi["logger"],
+) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    handler(req, res).catch((error: unknown) => {
+      logger.error(`openclawworld: ${req.method} ${req.url} failed: ${String(error)}`);
+      if (!res.writableEnded) res.destroy();
+    });
+    return true;
+  };
 }

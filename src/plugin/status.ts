@@ -4,7 +4,7 @@
 // status (operatorStatus, below) adds those.
 import type { RoomSignalsT } from "../aic/schemas.ts";
 import type { ResolvedConfig } from "../config/config.ts";
-import { enabledOptionalTools } from "../hooks/tool-policy.ts";
+import { enabledOptionalTools } from "../config/tool-policy.ts";
 import { durabilityStatus } from "../runtime/operator.ts";
 import type { RuntimeHealth } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";

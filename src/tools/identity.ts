@@ -10,7 +10,10 @@ export function worldAgentId(openclawAgentId: string | undefined, fallback = "ma
   return `${cleaned}_${createHash("sha256").update(raw).digest("hex").slice(0, 8)}`;
 }
 
-/** A retried tool call (same tool call id) maps to the same txId, so the world applies it once. */
-export function txIdForToolCall(toolName: string, toolCallId: string): string {
-  return `tx_${createHash("sha256").update(`${toolName}\0${toolCallId}`).digest("base64url").slice(0, 32)}`;
+/** A retried tool call (same session, same tool call id) maps to the same txId, so the world applies
+ * it once. The session is part of it: tool call ids are unique only within a conversation (a provider
+ * may number them per session), and a txId shared across sessions would replay another call's answer. */
+export function txIdForToolCall(toolName: string, session: string, toolCallId: string): string {
+  const key = `${toolName}\0${session}\0${toolCallId}`;
+  return `tx_${createHash("sha256").update(key).digest("base64url").slice(0, 32)}`;
 }

@@ -1,13 +1,22 @@
 // Registers every ocw_* tool. Factories, so each call knows which OpenClaw agent it acts for.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
+import { aicError } from "../aic/errors.ts";
 import type { AicService } from "../aic/service.ts";
 import { OPTIONAL_TOOLS, type ResolvedConfig } from "../config/config.ts";
+import { allowedEmbeddedKinds } from "../config/tool-policy.ts";
 import type { AicBackend } from "./backend.ts";
 import { worldAgentId } from "./identity.ts";
 import { inProcessBackend } from "./in-process-backend.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 import { type StatusSource, statusTool } from "./status.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
+
+/** What the gateway tells a tool factory about the call (OpenClawPluginToolContext, the part used). */
+interface ToolContext {
+  agentId?: string;
+  sessionKey?: string;
+  sessionId?: string;
+}
 
 /** The part of the SDK's plugin api the tools need. */
 export type ToolRegistrar = Pick<OpenClawPluginApi, "registerTool">;
@@ -19,7 +28,25 @@ export interface ToolWorld {
 }
 
 export function backendFor(config: ResolvedConfig, world: ToolWorld): AicBackend {
-  return config.remote ? new RemoteAicClient(config.remote) : inProcessBackend(world.aic);
+  return config.remote
+    ? new RemoteAicClient(config.remote)
+    : apartFromAicAgents(config, inProcessBackend(world.aic));
+}
+
+/** Gateway agents and external (AIC) agents never share a body: a gateway agent whose world id is
+ * an AIC agent's in this plugin's config is refused, and the AIC agent, who holds a token for that
+ * id, keeps it. (In remote mode the key belongs to one AIC agent on purpose.) */
+function apartFromAicAgents(config: ResolvedConfig, backend: AicBackend): AicBackend {
+  const taken = aicError(
+    "forbidden",
+    "your name belongs to another agent in this world, so you cannot act here; ask your operator",
+  );
+  return {
+    ...backend,
+    call: async (endpoint, agentId, body, signal) =>
+      Object.hasOwn(config.agents, agentId) ? taken : backend.call(endpoint, agentId, body, signal),
+    currentRoom: (agentId) => backend.currentRoom(agentId),
+  };
 }
 
 export function registerWorldTools(api: ToolRegistrar, config: ResolvedConfig, world: ToolWorld): void {
@@ -31,7 +58,17 @@ export function registerWorldTools(api: ToolRegistrar, config: ResolvedConfig, w
     name: "ocw_status",
   });
   for (const [name, factory] of Object.entries(WORLD_TOOL_FACTORIES)) {
-    api.registerTool((ctx) => factory({ config, backend, agentId: agentFor(ctx), timeoutMs }), {
+    const build = (ctx: ToolContext) =>
+      factory({
+        config,
+        backend,
+        agentId: agentFor(ctx),
+        timeoutMs,
+        session: ctx.sessionId ?? ctx.sessionKey ?? "",
+        // The policy is keyed by the gateway's agent id, as the hook sees it.
+        allowedActionKinds: allowedEmbeddedKinds(config.tools, ctx.agentId),
+      });
+    api.registerTool(build, {
       name,
       ...((OPTIONAL_TOOLS as readonly string[]).includes(name) ? { optional: true } : {}),
     });

@@ -21,6 +21,16 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
   });
 }
 
+/** What a tool factory gets in remote mode: the remote client as its backend, acting as "far". */
+const remoteDeps = (config: ReturnType<typeof resolveConfig>) => ({
+  config,
+  backend: new RemoteAicClient(config.remote!),
+  agentId: "far",
+  timeoutMs: 10_000,
+  session: "s1",
+  allowedActionKinds: new Set<string>(),
+});
+
 describe("RemoteAicClient retries", () => {
   const noSleep = () => {
     const waits: number[] = [];
@@ -148,7 +158,7 @@ describe("tools in remote mode against a real AIC server on loopback", () => {
     const config = resolveConfig({
       remote: { baseUrl, apiKey: "remote-key-0123456789", defaultAgentId: "far" },
     });
-    const deps = { config, backend: new RemoteAicClient(config.remote!), agentId: "far", timeoutMs: 10_000 };
+    const deps = remoteDeps(config);
     const observed = await WORLD_TOOL_FACTORIES.ocw_observe(deps).execute("c1", {});
     expect((observed.details as { self: { id: string } }).self.id).toBe("agt_far");
     expect(runtime.world.getEntity("agt_far")?.roomId).toBe("lobby");
@@ -183,7 +193,7 @@ describe("tools in remote mode against a real AIC server on loopback", () => {
     const config = resolveConfig({
       remote: { baseUrl, apiKey: "wrong-key-0123456789", defaultAgentId: "far" },
     });
-    const deps = { config, backend: new RemoteAicClient(config.remote!), agentId: "far", timeoutMs: 10_000 };
+    const deps = remoteDeps(config);
     await expect(WORLD_TOOL_FACTORIES.ocw_observe(deps).execute("c2", {})).rejects.toThrow(/unauthorized/);
   });
 });

@@ -164,7 +164,11 @@ interface HeartbeatView {
   suggestions: { why: string; action: Record<string, unknown> }[];
   reset?: string;
   memory?: MemoryView[];
-  action?: { status: string; data?: unknown; error?: { code: string; message: string } };
+  action?: {
+    status: string;
+    data?: unknown;
+    error?: { code: string; message: string; details?: Record<string, unknown> };
+  };
 }
 
 /** `plaza: 3 chat, 2 arrive` (the counts in a fixed order). */
@@ -173,19 +177,29 @@ export function activityText(region: string, counts: Activity): string {
   return `${region}: ${kinds.map((k) => `${counts[k]} ${k}`).join(", ")}`;
 }
 
+/** The embedded action's outcome in words: its ids and times stay in `details`. */
+function actionLine(action: NonNullable<HeartbeatView["action"]>): string {
+  if (action.status !== "ok") {
+    const error = action.error;
+    const retry = Number(error?.details?.retryAfterMs);
+    const when =
+      error?.code === "rate_limited" && retry > 0 ? ` Try again in ${Math.ceil(retry / 1000)} s.` : "";
+    return `Your action failed: ${error?.code} — ${error?.message}.${when}`;
+  }
+  const data = (action.data ?? {}) as { result?: string; outcome?: { type: string; message?: string } };
+  if (data.outcome) {
+    return `Your action: ${data.outcome.type}${data.outcome.message ? ` — ${data.outcome.message}` : ""}.`;
+  }
+  return `Your action: ${data.result ?? "done"}.`;
+}
+
 /** A heartbeat in a few lines: what changed, then what could be done next. */
 export function formatHeartbeat(data: HeartbeatView): string {
   const { self, delta } = data;
   const where = self.region ? `${self.roomId}/${self.region}` : self.roomId;
   const lines = [`In ${where}${at(self.tile)}${inPlace(self.place)}${self.moving ? ", walking" : ""}.`];
   if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
-  if (data.action) {
-    lines.push(
-      data.action.status === "ok"
-        ? `Your action: ${JSON.stringify(data.action.data)}`
-        : `Your action failed: ${data.action.error?.code} — ${data.action.error?.message}`,
-    );
-  }
+  if (data.action) lines.push(actionLine(data.action));
   if (delta.move)
     lines.push(`Your move to (${delta.move.dest.tx}, ${delta.move.dest.ty}): ${delta.move.status}.`);
   if (delta.arrived) lines.push(`Came near: ${delta.arrived.map((e) => `${e.name} (${e.id})`).join(", ")}.`);

@@ -16,6 +16,8 @@ export interface AgentToolLike {
   label: string;
   description: string;
   parameters: TSchema;
+  /** Sent to the model as a definition even in the gateway's Tool Search mode. */
+  catalogMode?: "direct-only";
   execute(toolCallId: string, params: unknown, signal?: AbortSignal): Promise<ToolResult>;
 }
 
@@ -121,6 +123,19 @@ export function validateArgs<Args>(schema: TSchema, args: unknown): Args {
   throw new ToolError("bad_request", `invalid arguments: ${problems.join("; ")}`);
 }
 
+/** A rate limit is a normal outcome, not a failure: the model reads what was limited and when to try
+ * again (a thrown error reaches /tools/invoke callers as an opaque 500). Anything else rethrows. */
+function rateLimitedResult(error: unknown): { text: string; details: unknown } {
+  if (!(error instanceof ToolError) || error.code !== "rate_limited") throw error;
+  const retryAfterMs = Number(error.details?.retryAfterMs) || 1000;
+  const rateClass = typeof error.details?.rateClass === "string" ? error.details.rateClass : "this call";
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return {
+    text: `Not done: too many ${rateClass} calls just now. Nothing changed; try again in ${seconds} s.`,
+    details: { rateLimited: { rateClass, retryAfterMs } },
+  };
+}
+
 function abortError(signal: AbortSignal): ToolError {
   const reason = signal.reason;
   if (reason instanceof ToolError) return reason;
@@ -155,7 +170,7 @@ export function defineTool<Args>(spec: ToolSpec<Args>, timeoutMs: number): Agent
         const { text, details } = await Promise.race([
           spec.run(args, { toolCallId, signal: combined }),
           aborted,
-        ]);
+        ]).catch(rateLimitedResult);
         return { content: [{ type: "text", text }], details };
       } finally {
         if (onAbort) combined.removeEventListener("abort", onAbort);

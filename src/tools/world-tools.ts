@@ -1,6 +1,8 @@
 // The ocw_* tools that reach the world through AIC: observe, poll events, chat observe (required)
 // and move, interact, chat send (optional, gated by the policy hook). Each one builds an AIC request,
 // lets the AIC service validate it strictly, and turns the answer into a short text + `details`.
+// Every definition is paid for in every model request, so parameters are what a model decides:
+// no txId (the call's own id is the idempotency key) and a room only where looking elsewhere helps.
 import { type TSchema, Type } from "typebox";
 import type { AicResult } from "../aic/errors.ts";
 import { fieldSchema } from "../aic/fields.ts";
@@ -9,9 +11,9 @@ import {
   ChatObserveRequest,
   ChatSendRequest,
   EmbeddedAction,
+  Expect,
   InteractRequest,
   MEMORY_LIMITS,
-  MoveToRequest,
   ObserveRequest,
   PollEventsRequest,
   ReflectRequest,
@@ -24,23 +26,47 @@ import { txIdForToolCall } from "./identity.ts";
 import { formatChat, formatEvents, formatHeartbeat, formatObservation, formatReflection } from "./render.ts";
 import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
 
-/** A parameter that is a contract field: its type and bounds come from the request schema. */
+/** A parameter that is a contract field: its type and bounds come from the request schema. Its
+ * pattern is left out: a model does not write to a regular expression, and the contract checks it. */
 function field<T>(schema: Parameters<typeof fieldSchema>[0], description?: string) {
-  return Type.Unsafe<T>(fieldSchema(schema, description));
+  return Type.Unsafe<T>(withoutPatterns(fieldSchema(schema, description)));
 }
 
-const RoomId = field<string>(MoveToRequest.shape.roomId, "Room id; defaults to the room you are in.");
-const TxId = field<string>(
-  MoveToRequest.shape.txId,
-  "Idempotency key. Omit it: one is derived from the tool call id, so a retried call applies once.",
-);
-const Memory = field<number>(
-  ObserveRequest.shape.memory,
-  "Also show your working memory: at most this many entries (reflections you stored weigh twice what you did and perceived). Leave out to save tokens.",
-);
+function withoutPatterns(schema: Record<string, unknown>): Record<string, unknown> {
+  const { pattern: _pattern, ...rest } = schema;
+  const props = rest.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props) {
+    rest.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, withoutPatterns(v)]));
+  }
+  if (rest.items && typeof rest.items === "object") {
+    rest.items = withoutPatterns(rest.items as Record<string, unknown>);
+  }
+  return rest;
+}
+
+const Memory = field<number>(ObserveRequest.shape.memory, "Also list your memory: at most this many entries");
 const Channel = field<"proximity" | "global">(
   ChatSendRequest.shape.channel,
-  "proximity (nearby hearers) or global (whole room)",
+  "proximity: those near you (default); global: your room",
+);
+/** The guards a live agent can use (seed 002): the fact its decision rests on. A tick or state hash
+ * is stale before it arrives at 20 Hz, so the tools do not offer them (HTTP agents still may). */
+const Guards = Type.Object(
+  {
+    objectState: Type.Optional(
+      Type.Object(
+        {
+          objectId: field<string>(Expect.shape.objectState.unwrap().shape.objectId),
+          field: field<string>(Expect.shape.objectState.unwrap().shape.field),
+          // Any JSON scalar: left untyped, as tool schemas have no unions.
+          equals: Type.Unsafe<string | number | boolean | null>({}),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    entityNear: Type.Optional(field<{ entityId: string; withinTiles: number }>(Expect.shape.entityNear)),
+  },
+  { additionalProperties: false, description: "Only if still true; else nothing is done" },
 );
 const TileX = TileCoord.shape.tx;
 const TileY = TileCoord.shape.ty;
@@ -53,7 +79,16 @@ export interface WorldToolDeps {
   /** The AIC agent id this call acts as. */
   agentId: string;
   timeoutMs: number;
+  /** The gateway session the call runs in: with the tool call id it names one call (its txId). */
+  session: string;
+  /** The embedded action kinds this agent's tool policy allows: suggestions offer only these. */
+  allowedActionKinds: ReadonlySet<string>;
 }
+
+/** The txId of a tool call that changes the world: a retry of the call (same session and call id)
+ * applies once, and a provider reusing call ids in another session starts a new transaction. */
+const txIdOf = (deps: WorldToolDeps, toolName: string, call: ToolCall) =>
+  txIdForToolCall(toolName, deps.session, call.toolCallId);
 
 /** Sends one AIC request for the agent, joining the default room first when it is nowhere yet. */
 async function callWorld<T>(
@@ -129,23 +164,20 @@ export function observeTool(deps: WorldToolDeps): AgentToolLike {
     name: "ocw_observe",
     label: "Observe the world",
     description:
-      "Look around in OpenClawWorld: your position, the people, agents and objects near you, and what you can do with each object (affordances such as read, use, open). Joins the default room on first use.",
+      "Look around: your position, who and what is near you, and what you can do with each object (its affordances: read, use, open...). Joins the world on first use.",
     parameters: Type.Object(
       {
         radius: Type.Optional(
-          field<number>(
-            ObserveRequest.shape.radius,
-            "How far to look, in world units (32 per tile). Default 256.",
-          ),
+          field<number>(ObserveRequest.shape.radius, "How far, in world units (32 a tile; default 256)"),
         ),
         detail: Type.Optional(
-          field<"lite" | "full">(ObserveRequest.shape.detail, "full includes object state (default)"),
+          field<"lite" | "full">(ObserveRequest.shape.detail, "full adds object state (default)"),
         ),
         includeSelf: Type.Optional(
-          Type.Boolean({ description: "Include yourself in the list (default false)" }),
+          field<boolean>(ObserveRequest.shape.includeSelf, "List yourself too (default true)"),
         ),
         memory: Type.Optional(Memory),
-        roomId: Type.Optional(RoomId),
+        roomId: Type.Optional(field<string>(ObserveRequest.shape.roomId, "Room (default: yours)")),
       },
       { additionalProperties: false },
     ),
@@ -156,7 +188,8 @@ export function observeTool(deps: WorldToolDeps): AgentToolLike {
         {
           radius: args.radius ?? 256,
           detail: args.detail ?? "full",
-          includeSelf: args.includeSelf ?? false,
+          // Left out, the contract's default applies: the same answer as over HTTP.
+          ...(args.includeSelf !== undefined ? { includeSelf: args.includeSelf } : {}),
           ...(args.memory !== undefined ? { memory: args.memory } : {}),
         },
         args.roomId,
@@ -171,7 +204,6 @@ interface PollArgs {
   sinceCursor?: string;
   limit?: number;
   waitMs?: number;
-  roomId?: string;
 }
 
 export function pollEventsTool(deps: WorldToolDeps): AgentToolLike {
@@ -179,34 +211,26 @@ export function pollEventsTool(deps: WorldToolDeps): AgentToolLike {
     name: "ocw_poll_events",
     label: "Poll world events",
     description:
-      "Get what happened since you last polled: people arriving or leaving, someone coming near or going away, chat you could hear, doors opening. Remembers your cursor between calls; pass waitMs to wait for the next event.",
+      "What happened since your last poll: arrivals, departures, who came near, chat you heard, objects that changed. Your cursor is remembered; waitMs waits for the next event.",
     parameters: Type.Object(
       {
         sinceCursor: Type.Optional(
-          field<string>(
-            PollEventsRequest.shape.sinceCursor,
-            "Resume from this cursor (default: where your last poll ended)",
-          ),
+          field<string>(PollEventsRequest.shape.sinceCursor, "Resume here (default: after your last poll)"),
         ),
-        limit: Type.Optional(
-          field<number>(PollEventsRequest.shape.limit, "At most this many events (default 50)"),
-        ),
-        waitMs: Type.Optional(
-          field<number>(PollEventsRequest.shape.waitMs, "Wait up to this long for an event (default 0)"),
-        ),
-        roomId: Type.Optional(RoomId),
+        limit: Type.Optional(field<number>(PollEventsRequest.shape.limit, "Max events (default 50)")),
+        waitMs: Type.Optional(field<number>(PollEventsRequest.shape.waitMs, "Wait for an event (default 0)")),
       },
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const roomHint = args.roomId ?? deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
+      const roomHint = deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
       const cursor = args.sinceCursor ?? rememberedCursor(deps.agentId, roomHint) ?? "c_0";
       const body = { sinceCursor: cursor, limit: args.limit ?? 50, waitMs: args.waitMs ?? 0 };
       type PollData = Parameters<typeof formatEvents>[0];
       let answer: { data: PollData; roomId: string };
       let dropped = 0;
       try {
-        answer = await callWorld<PollData>(deps, "pollEvents", body, args.roomId, call);
+        answer = await callWorld<PollData>(deps, "pollEvents", body, undefined, call);
       } catch (error) {
         const details = error instanceof ToolError ? error.details : undefined;
         if (
@@ -222,7 +246,7 @@ export function pollEventsTool(deps: WorldToolDeps): AgentToolLike {
           deps,
           "pollEvents",
           { ...body, sinceCursor: details.nextCursor },
-          args.roomId,
+          undefined,
           call,
         );
       }
@@ -239,22 +263,17 @@ export function pollEventsTool(deps: WorldToolDeps): AgentToolLike {
 interface ChatObserveArgs {
   windowSec?: number;
   channel?: "proximity" | "global";
-  roomId?: string;
 }
 
 export function chatObserveTool(deps: WorldToolDeps): AgentToolLike {
   return tool<ChatObserveArgs>(deps, {
     name: "ocw_chat_observe",
     label: "Read recent chat",
-    description:
-      "Read the chat messages you could hear in the last windowSec seconds (default 60), optionally one channel only.",
+    description: "Chat you could hear in the last windowSec seconds (default 60), optionally one channel.",
     parameters: Type.Object(
       {
-        windowSec: Type.Optional(
-          field<number>(ChatObserveRequest.shape.windowSec, "Look back this many seconds (default 60)"),
-        ),
-        channel: Type.Optional(Channel),
-        roomId: Type.Optional(RoomId),
+        windowSec: Type.Optional(field<number>(ChatObserveRequest.shape.windowSec)),
+        channel: Type.Optional(field<"proximity" | "global">(ChatSendRequest.shape.channel)),
       },
       { additionalProperties: false },
     ),
@@ -263,7 +282,7 @@ export function chatObserveTool(deps: WorldToolDeps): AgentToolLike {
         deps,
         "chatObserve",
         { windowSec: args.windowSec ?? 60, ...(args.channel ? { channel: args.channel } : {}) },
-        args.roomId,
+        undefined,
         call,
       );
       return { text: formatChat(data), details: data };
@@ -275,8 +294,6 @@ interface MoveArgs {
   tx?: number;
   ty?: number;
   targetId?: string;
-  roomId?: string;
-  txId?: string;
 }
 
 export function moveToTool(deps: WorldToolDeps): AgentToolLike {
@@ -284,21 +301,19 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
     name: "ocw_move_to",
     label: "Walk to a tile or an object",
     description:
-      "Walk to the tile (tx, ty) in your room; the world finds a path around walls. Fails with invalid_destination outside the map and collision_blocked when the tile is blocked or unreachable. Or give targetId instead: the world walks you into reach of that object (doors and signs often sit in walls), then use ocw_interact. A new move replaces the previous one.",
+      "Walk to tile (tx, ty) in your room (the world finds the path), or give targetId to walk into reach of that object, then ocw_interact. A new move replaces the last.",
     parameters: Type.Object(
       {
-        tx: Type.Optional(field<number>(TileX, "Destination tile column")),
-        ty: Type.Optional(field<number>(TileY, "Destination tile row")),
+        tx: Type.Optional(field<number>(TileX)),
+        ty: Type.Optional(field<number>(TileY)),
         targetId: Type.Optional(
-          field<string>(ApproachRequest.shape.targetId, "Instead of tx, ty: an object to walk into reach of"),
+          field<string>(ApproachRequest.shape.targetId, "An object, instead of tx, ty"),
         ),
-        roomId: Type.Optional(RoomId),
-        txId: Type.Optional(TxId),
       },
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = args.txId ?? txIdForToolCall("ocw_move_to", call.toolCallId);
+      const txId = txIdOf(deps, "ocw_move_to", call);
       if (args.targetId !== undefined) {
         if (args.tx !== undefined || args.ty !== undefined)
           throw new ToolError(
@@ -309,7 +324,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
           deps,
           "approach",
           { txId, targetId: args.targetId },
-          args.roomId,
+          undefined,
           call,
         );
         const at = `(${data.dest.tx}, ${data.dest.ty})`;
@@ -325,7 +340,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
         deps,
         "moveTo",
         { txId, dest: { tx: args.tx, ty: args.ty }, mode: "walk" },
-        args.roomId,
+        undefined,
         call,
       );
       const text =
@@ -341,8 +356,6 @@ interface InteractArgs {
   targetId: string;
   action: string;
   params?: Record<string, unknown>;
-  roomId?: string;
-  txId?: string;
 }
 
 export function interactTool(deps: WorldToolDeps): AgentToolLike {
@@ -350,24 +363,17 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
     name: "ocw_interact",
     label: "Use an object",
     description:
-      "Use an object near you with one of its affordances from ocw_observe, e.g. read a sign, use a portal, open or close a door. You must be within reach (about 2 tiles); the outcome says ok, no_effect, invalid_action or too_far.",
+      "Use an object within reach (about 2 tiles) by one of its affordances from ocw_observe: read a sign, use a portal, open a door...",
     parameters: Type.Object(
       {
-        targetId: field<string>(InteractRequest.shape.targetId, "Object id, e.g. obj_sign_welcome"),
-        action: field<string>(InteractRequest.shape.action, "Affordance action, e.g. read, use, open, close"),
-        params: Type.Optional(
-          Type.Object(
-            {},
-            { additionalProperties: true, description: "Action parameters, if the affordance has any" },
-          ),
-        ),
-        roomId: Type.Optional(RoomId),
-        txId: Type.Optional(TxId),
+        targetId: field<string>(InteractRequest.shape.targetId, "Object id"),
+        action: field<string>(InteractRequest.shape.action, "Affordance, e.g. read, use, open"),
+        params: Type.Optional(Type.Object({}, { additionalProperties: true })),
       },
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = args.txId ?? txIdForToolCall("ocw_interact", call.toolCallId);
+      const txId = txIdOf(deps, "ocw_interact", call);
       const { data } = await callWorld<{ outcome: { type: string; message?: string } }>(
         deps,
         "interact",
@@ -377,7 +383,7 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
           action: args.action,
           ...(args.params ? { params: args.params } : {}),
         },
-        args.roomId,
+        undefined,
         call,
       );
       const { type, message } = data.outcome;
@@ -392,35 +398,31 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
 interface ChatSendArgs {
   message: string;
   channel?: "proximity" | "global";
-  roomId?: string;
-  txId?: string;
 }
 
 export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
   return tool<ChatSendArgs>(deps, {
     name: "ocw_chat_send",
     label: "Say something",
-    description: `Say something in the world. proximity (default) is heard by those near you; global by everyone in your room. At most ${fieldSchema(ChatMessage).maxLength} characters.`,
+    description: "Say something to those near you, or (channel global) to your whole room.",
     parameters: Type.Object(
       {
-        message: field<string>(ChatMessage, "What to say"),
+        message: field<string>(ChatMessage),
         channel: Type.Optional(Channel),
-        roomId: Type.Optional(RoomId),
-        txId: Type.Optional(TxId),
       },
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = args.txId ?? txIdForToolCall("ocw_chat_send", call.toolCallId);
+      const txId = txIdOf(deps, "ocw_chat_send", call);
       const channel = args.channel ?? "proximity";
       const { data } = await callWorld<{ chatMessageId: string }>(
         deps,
         "chatSend",
         { txId, channel, message: args.message },
-        args.roomId,
+        undefined,
         call,
       );
-      return { text: `Said on ${channel} (${data.chatMessageId}): ${args.message}`, details: data };
+      return { text: `You said (${channel}): ${args.message}`, details: data };
     },
   });
 }
@@ -434,11 +436,9 @@ interface HeartbeatArgs {
     params?: Record<string, unknown>;
     channel?: "proximity" | "global";
     message?: string;
+    expect?: Record<string, unknown>;
   };
-  contextToken?: string;
   memory?: number;
-  roomId?: string;
-  txId?: string;
 }
 
 type HeartbeatData = Parameters<typeof formatHeartbeat>[0] & {
@@ -447,11 +447,11 @@ type HeartbeatData = Parameters<typeof formatHeartbeat>[0] & {
 };
 
 export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
-  return tool<HeartbeatArgs>(deps, {
+  const heartbeat = tool<HeartbeatArgs>(deps, {
     name: "ocw_heartbeat",
     label: "Heartbeat: what changed",
     description:
-      "Call once per wake-up: what changed near you since your last heartbeat (who came or went, chat you heard, objects that changed, your move's progress) and a few suggested next actions. Optionally do one action in the same call: action = {kind:'moveTo',dest:{tx,ty}} | {kind:'interact',targetId,action} | {kind:'chatSend',message,channel?} — copy a suggestion and add what it lacks. An action needs the matching tool (ocw_move_to / ocw_interact / ocw_chat_send) to be enabled for you.",
+      "Call once per wake-up: what changed near you since your last heartbeat, and suggested next actions. To act in the same call, pass one suggestion as action, completed (chatSend needs message).",
     parameters: Type.Object(
       {
         action: Type.Optional(
@@ -462,46 +462,33 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
                 type: "string",
                 enum: EmbeddedAction.options.map((variant) => variant.shape.kind.value),
               }),
-              dest: Type.Optional(
-                field<{ tx: number; ty: number }>(EmbeddedMove.shape.dest, "moveTo: destination tile"),
-              ),
-              targetId: Type.Optional(field<string>(EmbeddedInteract.shape.targetId, "interact: object id")),
-              action: Type.Optional(
-                field<string>(EmbeddedInteract.shape.action, "interact: affordance, e.g. read, open"),
-              ),
+              dest: Type.Optional(field<{ tx: number; ty: number }>(EmbeddedMove.shape.dest, "moveTo")),
+              targetId: Type.Optional(field<string>(EmbeddedInteract.shape.targetId, "interact")),
+              action: Type.Optional(field<string>(EmbeddedInteract.shape.action, "interact")),
               params: Type.Optional(Type.Object({}, { additionalProperties: true })),
-              channel: Type.Optional(Channel),
-              message: Type.Optional(field<string>(ChatMessage, "chatSend: what to say")),
+              channel: Type.Optional(field<"proximity" | "global">(ChatSendRequest.shape.channel)),
+              message: Type.Optional(field<string>(ChatMessage, "chatSend")),
+              expect: Type.Optional(Guards),
             },
-            { additionalProperties: false, description: "One action to do now (optional)" },
+            { additionalProperties: false },
           ),
         ),
-        contextToken: Type.Optional(
-          Type.String({ description: "Token of your last heartbeat (default: remembered for you)" }),
-        ),
         memory: Type.Optional(Memory),
-        roomId: Type.Optional(RoomId),
-        txId: Type.Optional(TxId),
       },
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const roomHint = args.roomId ?? deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
-      const token = args.contextToken ?? rememberedContextToken(deps.agentId, roomHint);
+      const roomHint = deps.backend.currentRoom(deps.agentId) ?? deps.config.defaultRoomId;
+      const token = rememberedContextToken(deps.agentId, roomHint);
       const body: Record<string, unknown> = token ? { contextToken: token } : {};
       if (args.memory !== undefined) body.memory = args.memory;
-      if (args.action) {
-        body.action = {
-          ...args.action,
-          txId: args.txId ?? txIdForToolCall("ocw_heartbeat", call.toolCallId),
-        };
-      }
+      if (args.action) body.action = { ...args.action, txId: txIdOf(deps, "ocw_heartbeat", call) };
       let note = "";
       let answer: { data: HeartbeatData; roomId: string };
       try {
-        answer = await callWorld<HeartbeatData>(deps, "heartbeat", body, args.roomId, call);
+        answer = await callWorld<HeartbeatData>(deps, "heartbeat", body, undefined, call);
       } catch (error) {
-        // A stale or missing context: perceive first, and let the model decide again on fresh facts.
+        // A stale context: perceive first, and let the model decide again on fresh facts.
         const details = error instanceof ToolError ? error.details : undefined;
         const stale =
           error instanceof ToolError &&
@@ -509,14 +496,24 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
           details?.field === "contextToken" &&
           (error.code === "bad_request" || error.code === "conflict");
         if (!stale) throw error;
-        note = `Your action was NOT applied (${error.message}). Here is what is going on now; decide again.\n`;
+        note = "Your action was NOT applied: the world changed since your last look. Decide again.\n";
         const fresh = args.memory !== undefined ? { memory: args.memory } : {};
-        answer = await callWorld<HeartbeatData>(deps, "heartbeat", fresh, args.roomId, call);
+        answer = await callWorld<HeartbeatData>(deps, "heartbeat", fresh, undefined, call);
       }
       rememberContextToken(deps.agentId, answer.data.self.roomId, answer.data.contextToken);
-      return { text: note + formatHeartbeat(answer.data), details: answer.data };
+      // Offer only what this agent may do: a suggestion its policy refuses is a wasted turn.
+      const data = {
+        ...answer.data,
+        suggestions: answer.data.suggestions.filter((s) =>
+          deps.allowedActionKinds.has(String(s.action.kind)),
+        ),
+      };
+      return { text: note + formatHeartbeat(data), details: data };
     },
   });
+  // The wake-up's one tool: sent as a definition even in Tool Search mode, where a catalog entry
+  // would reach the model as a name, and its result wrapped in its details.
+  return { ...heartbeat, catalogMode: "direct-only" };
 }
 
 interface ReflectArgs {
@@ -524,42 +521,30 @@ interface ReflectArgs {
   importance: number;
   topics?: string[];
   sources?: string[];
-  roomId?: string;
-  txId?: string;
 }
 
 export function reflectTool(deps: WorldToolDeps): AgentToolLike {
   return tool<ReflectArgs>(deps, {
     name: "ocw_reflect",
     label: "Remember a reflection",
-    description: `Store a reflection in your own world memory: what you concluded from what you saw and heard (e.g. "Ada answers questions about the garden"). It is kept with the world (snapshots, restarts) and comes back in ocw_heartbeat / ocw_observe with memory: N, weighted twice as much as plain episodes. Only you can write or read your memory. At most ${MEMORY_LIMITS.reflections} are kept; the least important old one goes first.`,
+    description: `Store what you concluded (e.g. "Ada knows the garden") in your private world memory; it comes back, weighted above what you saw, in ocw_heartbeat / ocw_observe with memory: N. At most ${MEMORY_LIMITS.reflections} kept.`,
     parameters: Type.Object(
       {
-        content: field<string>(ReflectRequest.shape.content, "The reflection, in your own words"),
-        importance: field<number>(
-          ReflectRequest.shape.importance,
-          "How much this matters to you, 0..1 (0.9: a belief that should guide you)",
-        ),
+        content: field<string>(ReflectRequest.shape.content),
+        importance: field<number>(ReflectRequest.shape.importance, "0.9: a belief to guide you"),
         topics: Type.Optional(
           Type.Unsafe<string[]>({
-            ...fieldSchema(ReflectRequest.shape.topics, "Short tags, e.g. people, garden"),
+            ...withoutPatterns(fieldSchema(ReflectRequest.shape.topics, "Short tags")),
             // The contract refuses repeated topics (a refinement JSON Schema says this way).
             uniqueItems: true,
           }),
         ),
-        sources: Type.Optional(
-          field<string[]>(
-            ReflectRequest.shape.sources,
-            "Cursors of the events (from ocw_poll_events) this reflection is drawn from",
-          ),
-        ),
-        roomId: Type.Optional(RoomId),
-        txId: Type.Optional(TxId),
+        sources: Type.Optional(field<string[]>(ReflectRequest.shape.sources, "Event cursors it draws on")),
       },
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = args.txId ?? txIdForToolCall("ocw_reflect", call.toolCallId);
+      const txId = txIdOf(deps, "ocw_reflect", call);
       const { data } = await callWorld<Parameters<typeof formatReflection>[0]>(
         deps,
         "reflect",
@@ -570,7 +555,7 @@ export function reflectTool(deps: WorldToolDeps): AgentToolLike {
           ...(args.topics ? { topics: args.topics } : {}),
           ...(args.sources ? { sources: args.sources } : {}),
         },
-        args.roomId,
+        undefined,
         call,
       );
       return { text: formatReflection(data), details: data };

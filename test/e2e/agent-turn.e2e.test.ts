@@ -95,4 +95,37 @@ describe("a real agent turn through the gateway's agent loop", () => {
     }
     expect(tile).toEqual(dest);
   }, 300_000);
+
+  it("Tool Search mode: ocw_heartbeat is a direct definition, its first call greets, its result is compact text", async () => {
+    const message = `hello from a first heartbeat ${Date.now()}`;
+    await model().define("turn-beat", [
+      {
+        toolCalls: [
+          {
+            name: "ocw_heartbeat",
+            arguments: { action: { kind: "chatSend", channel: "global", message } },
+            via: "direct",
+          },
+        ],
+      },
+      { text: "Said hello." },
+    ]);
+    const answer = await turn("greeter", "turn-beat", "wake up and greet the room");
+    expect(answer.status, answer.body).toBe(200);
+    const [first, second] = (await model().requests("turn-beat")) as [RecordedRequest, RecordedRequest];
+    // The gateway runs in its default Tool Search mode: the caller is offered, the catalog tools are
+    // not definitions, and the heartbeat (catalogMode "direct-only") is.
+    const offered = offeredTools(first.body);
+    expect(offered).toContain(TOOL_SEARCH_CALLER);
+    expect(offered).not.toContain("ocw_observe");
+    expect(offered).toContain("ocw_heartbeat");
+    // Its result reaches the model as the tool's text alone: no details JSON, no ids, no token.
+    const [result] = toolMessages(second);
+    expect(result).toContain("Your action: ");
+    expect(result).not.toMatch(/contextToken|serverTsMs|expiresAtMs|tx_|"details"/);
+    // And the world: the first heartbeat's chat was said (no token needed).
+    const heard = await invokeTool("ocw_chat_observe", { windowSec: 120 }, { agentId: "greeter" });
+    const details = heard.body.result?.details as { messages?: { message: string }[] } | undefined;
+    expect((details?.messages ?? []).map((m) => m.message)).toContain(message);
+  }, 300_000);
 });

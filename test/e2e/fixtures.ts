@@ -37,6 +37,8 @@ export const E2E_AGENT_POLICY = {
   thinker: { enabled: ["ocw_reflect"] },
   // The agent-turn e2e: a real turn through the gateway's agent loop that walks.
   turner: { enabled: ["ocw_move_to"] },
+  // The agent-turn e2e: a first heartbeat, in Tool Search mode, that greets the room.
+  greeter: { enabled: ["ocw_chat_send"] },
   // The town e2e: walks to the town, posts on its notice board, sits, talks in the council room.
   townie: { enabled: ["ocw_move_to", "ocw_interact", "ocw_chat_send"] },
 } as const;

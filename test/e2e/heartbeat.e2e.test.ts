@@ -21,21 +21,23 @@ async function call(path: string, body: unknown) {
 }
 
 describe("heartbeat over HTTP", () => {
-  it("token round trip, an embedded chat heard by a tool agent, idempotent with chatSend, refused without a token", async () => {
+  it("token round trip, an embedded chat heard by a tool agent, idempotent with chatSend, refused with a forged token", async () => {
     await call("join", { agentId: AGENT, roomId: "lobby" });
     const first = await call("heartbeat", { agentId: AGENT, roomId: "lobby" });
     expect(first.status).toBe(200);
     expect(checkResponse("HeartbeatResponseData", first.json, { oracle: false })).toEqual([]);
     const token: string = first.json.data.contextToken;
 
-    // No token, no action: 400 bad_request, nothing said.
+    // A token that is not this world's: the action is refused (conflict), nothing said.
+    const [body] = token.split(".");
     const refused = await call("heartbeat", {
       agentId: AGENT,
       roomId: "lobby",
+      contextToken: `${body}.AAAAAAAAAAAAAAAA`,
       action: { kind: "chatSend", txId: "tx_e2e_beat_0000", channel: "global", message: "never" },
     });
-    expect(refused.status).toBe(400);
-    expect(refused.json.error).toMatchObject({ code: "bad_request", details: { field: "contextToken" } });
+    expect(refused.status).toBe(200);
+    expect(refused.json.error).toMatchObject({ code: "conflict", details: { field: "contextToken" } });
 
     // A tool agent starts its own heartbeat context before the chat.
     const listenerStart = await invokeTool("ocw_heartbeat", {}, { agentId: "beater" });

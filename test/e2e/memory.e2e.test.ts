@@ -121,7 +121,7 @@ describe("ocw_reflect through /tools/invoke", () => {
     );
     expect(refused.status).toBe(403);
     expect(refused.body.error?.type).toBe("tool_call_blocked");
-    expect(refused.body.error?.message).toContain("ocw_reflect changes the world and is opt-in");
+    expect(refused.body.error?.message).toContain("ocw_reflect is not enabled for you");
     const mainBeat = await invokeTool("ocw_heartbeat", { memory: 20 }, { agentId: "main" });
     expect(JSON.stringify(mainBeat.body.result?.details)).not.toContain(`refused (${runId})`);
     const thinkerAgain = await invokeTool("ocw_heartbeat", { memory: 20 }, { agentId: "thinker" });

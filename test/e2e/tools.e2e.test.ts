@@ -32,7 +32,8 @@ describe("optional tools are opt-in, and deny wins", () => {
     const answer = await invokeTool(tool, args, { agentId: "main" });
     expect(answer.status).toBe(403);
     expect(answer.body.error?.type).toBe("tool_call_blocked");
-    expect(answer.body.error?.message).toContain("tools.enabled");
+    expect(answer.body.error?.message).toContain(`${tool} is not enabled for you`);
+    expect(answer.body.error?.message).not.toContain("tools.enabled");
   });
 
   it("runs when enabled for the agent", async () => {

@@ -10,6 +10,8 @@ export interface TestGateway {
   baseUrl: string;
   gatewayToken: string;
   logFile: string;
+  /** The config file the gateway watches (edit it to hot-reload the plugin). */
+  configPath: string;
   startupMs: number;
   pid: number;
   stop(): Promise<void>;
@@ -42,6 +44,7 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
     baseUrl: gw.baseUrl,
     gatewayToken: gw.gatewayToken,
     logFile: gw.logFile,
+    configPath: gw.configPath,
     startupMs: gw.startupMs,
     pid: gw.pid,
     async stop() {

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ConfigError, resolveConfig } from "../config/config.ts";
+import { createToolPolicyHook } from "../hooks/tool-policy.ts";
+import { ConfigError, resolveConfig } from "./config.ts";
 import {
-  createToolPolicyHook,
+  allowedEmbeddedKinds,
   decideToolCall,
   decideToolCallWithParams,
   EMBEDDED_ACTION_TOOL,
@@ -17,7 +18,7 @@ describe("tool policy", () => {
     expect(decideToolCall(policy, "ocw_observe", "main")).toEqual({ allowed: true });
     const blocked = decideToolCall(policy, "ocw_move_to", "main");
     expect(blocked.allowed).toBe(false);
-    expect(!blocked.allowed && blocked.reason).toMatch(/tools\.enabled/);
+    expect(!blocked.allowed && blocked.reason).toMatch(/not enabled for you/);
   });
 
   it("enables optional tools in either spelling", () => {
@@ -31,7 +32,7 @@ describe("tool policy", () => {
     const policy = policyOf({ enabled: ["ocw_chat_send"], denied: ["ocw.chat_send"] });
     const decision = decideToolCall(policy, "ocw_chat_send", "main");
     expect(decision.allowed).toBe(false);
-    expect(!decision.allowed && decision.reason).toMatch(/denied/);
+    expect(!decision.allowed && decision.reason).toMatch(/not enabled for you/);
   });
 
   it("can deny a required tool explicitly", () => {
@@ -59,13 +60,29 @@ describe("tool policy", () => {
     expect(() => policyOf({ denied: ["ocw_teleport"] })).toThrow(/unknown tool "ocw_teleport"/);
   });
 
-  it("the hook blocks with a reason that says how to enable", () => {
-    const hook = createToolPolicyHook(policyOf({}));
-    expect(hook({ toolName: "ocw_interact" }, { agentId: "main" })).toEqual({
-      block: true,
-      blockReason: expect.stringContaining('"enabled": ["ocw_interact"]'),
-    });
+  it("the hook blocks with a reason that speaks to the agent and names no config key", () => {
+    const policy = policyOf({ denied: ["ocw_chat_send"], perAgent: { a: { denied: ["ocw_status"] } } });
+    const hook = createToolPolicyHook(policy);
+    const reasons = [
+      hook({ toolName: "ocw_interact" }, { agentId: "main" }),
+      hook({ toolName: "ocw_chat_send" }, { agentId: "main" }),
+      hook({ toolName: "ocw_status" }, { agentId: "a" }),
+      hook({ toolName: "ocw_heartbeat", params: { action: { kind: "interact" } } }, { agentId: "main" }),
+    ].map((r) => r?.blockReason ?? "");
+    for (const reason of reasons) {
+      expect(reason).toMatch(/not enabled for you.*ask your operator/);
+      expect(reason).not.toMatch(/plugins\.|tools\.|perAgent|enabled"|alsoAllow|config/);
+    }
     expect(hook({ toolName: "ocw_status" }, {})).toBeUndefined();
+  });
+
+  it("lists the embedded action kinds an agent may send", () => {
+    const policy = policyOf({
+      enabled: ["ocw_chat_send"],
+      perAgent: { walker: { enabled: ["ocw_move_to"] } },
+    });
+    expect([...allowedEmbeddedKinds(policy, "walker")].sort()).toEqual(["chatSend", "moveTo"]);
+    expect([...allowedEmbeddedKinds(policy, "other")]).toEqual(["chatSend"]);
   });
 });
 
@@ -122,5 +139,51 @@ describe("ocw_heartbeat's embedded action", () => {
     expect(blocked).toMatchObject({ block: true });
     expect(blocked?.blockReason).toMatch(/counts as ocw_chat_send/);
     expect(hook({ toolName: "ocw_heartbeat", params: {} }, {})).toBeUndefined();
+  });
+
+  it("property: an action sent as a JSON string is judged exactly as the same action as an object", () => {
+    const policy = policyOf({ enabled: ["ocw_move_to"], perAgent: { bot: { enabled: ["ocw_chat_send"] } } });
+    const action = fc.oneof(
+      fc.record({ kind: fc.constantFrom("moveTo", "interact", "chatSend", "teleport", "__proto__", "") }),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+    );
+    fc.assert(
+      fc.property(
+        action,
+        fc.constantFrom("bot", "other", undefined),
+        fc.string().filter((t) => !t.includes('"')),
+        (a, agentId, pad) => {
+          const asObject = decideToolCallWithParams(policy, "ocw_heartbeat", { action: a }, agentId);
+          const asString = decideToolCallWithParams(
+            policy,
+            "ocw_heartbeat",
+            { action: ` ${JSON.stringify(a)}` },
+            agentId,
+          );
+          expect(asString.allowed).toBe(asObject.allowed);
+          // A string that opens an object but names no key never passes as an action.
+          const hostile = decideToolCallWithParams(policy, "ocw_heartbeat", { action: `{${pad}` }, agentId);
+          expect(hostile.allowed).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it("judges an action sent as a JSON string as the tool's coercion will read it (issue #30)", () => {
+    const policy = policyOf({ enabled: ["ocw_move_to"] });
+    const asString = JSON.stringify({ kind: "moveTo", dest: { tx: 3, ty: 4 } });
+    expect(decideToolCallWithParams(policy, "ocw_heartbeat", { action: asString }, "a")).toEqual({
+      allowed: true,
+    });
+    expect(decideToolCallWithParams(policy, "ocw_heartbeat", { action: ` ${asString}` }, "a")).toEqual({
+      allowed: true,
+    });
+    const chat = JSON.stringify({ kind: "chatSend", message: "hi" });
+    const blocked = decideToolCallWithParams(policy, "ocw_heartbeat", { action: chat }, "a");
+    expect(!blocked.allowed && blocked.reason).toMatch(/counts as ocw_chat_send/);
+    // A string that is not an object stays refused, whatever it spells.
+    for (const action of ["moveTo", "{not json", "[1]", '"moveTo"']) {
+      expect(decideToolCallWithParams(policy, "ocw_heartbeat", { action }, "a").allowed).toBe(false);
+    }
   });
 });

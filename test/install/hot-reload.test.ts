@@ -1,0 +1,154 @@
+// A plugin config change on a running gateway reloads the plugin in place (issue #25, item 4): the
+// gateway waits for the old instance's running calls, stops its service, and starts the new one. It
+// once left the world stopped ("1 still-running call(s)", "plugin host cleanup timed out"; tools
+// "not available", AIC 500 until a restart). Here the config changes twice in a row while an AIC
+// agent long-polls and holds an SSE stream, a gateway agent long-polls through a tool, and a human
+// is connected over the WebSocket; after each change the world runs, tools and AIC answer, and the
+// new config is the one in force. A gateway of its own: the shared e2e gateway must not be reloaded.
+import { readFile, writeFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { randomToken } from "../../scripts/lib/gateway.ts";
+import { startGateway, type TestGateway } from "../support/gateway.ts";
+
+const POLLER = "agent_poller";
+const pollerToken = randomToken();
+let gw: TestGateway;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  gw = await startGateway({
+    pluginConfig: { agents: { [POLLER]: { token: pollerToken, name: "Poller" } } },
+    agentIds: ["reloader"],
+  });
+});
+
+afterAll(async () => {
+  await gw?.stop();
+});
+
+function aic(endpoint: string, body: unknown, signal?: AbortSignal) {
+  return fetch(`${gw.baseUrl}/aic/v0.1/${endpoint}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${pollerToken}` },
+    body: JSON.stringify({ agentId: POLLER, roomId: "lobby", ...(body as object) }),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+async function invokeTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal) {
+  const res = await fetch(`${gw.baseUrl}/tools/invoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${gw.gatewayToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ tool, args, agentId: "reloader" }),
+    ...(signal ? { signal } : {}),
+  });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+/** Traffic that keeps calls in flight across a reload, until `signal` stops it. */
+function traffic(signal: AbortSignal) {
+  const loops: Promise<void>[] = [];
+  const forever = (step: () => Promise<unknown>) =>
+    loops.push(
+      (async () => {
+        while (!signal.aborted) {
+          await step().catch(() => sleep(200));
+        }
+      })(),
+    );
+  // An AIC agent parked in long-polls (each waits up to 20 s for an event).
+  forever(async () => {
+    const res = await aic("pollEvents", { sinceCursor: "c_0", waitMs: 20_000 }, signal);
+    await res.body?.cancel();
+    await sleep(100);
+  });
+  // The same agent's SSE stream, reopened when it ends.
+  forever(async () => {
+    const res = await fetch(`${gw.baseUrl}/aic/v0.1/events/stream?roomId=lobby&agentId=${POLLER}`, {
+      headers: { authorization: `Bearer ${pollerToken}` },
+      signal,
+    });
+    await res.body?.pipeTo(new WritableStream());
+  });
+  // A gateway agent long-polling through its tool.
+  forever(async () => {
+    await invokeTool("ocw_poll_events", { waitMs: 20_000 }, signal);
+    await sleep(100);
+  });
+  // A human on the WebSocket, reconnecting when the socket is closed.
+  forever(
+    () =>
+      new Promise<void>((resolve) => {
+        const ws = new WebSocket(`${gw.baseUrl.replace(/^http/, "ws")}/world/ws`);
+        const done = () => resolve();
+        ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: "Reload Watcher" })));
+        ws.once("close", done);
+        ws.once("error", done);
+        signal.addEventListener("abort", () => ws.close(), { once: true });
+      }),
+  );
+  return () => Promise.all(loops);
+}
+
+/** Edits the plugin's config in the file the gateway watches. */
+async function changePluginConfig(edit: (config: Record<string, unknown>) => void): Promise<void> {
+  const file = JSON.parse(await readFile(gw.configPath, "utf8")) as {
+    plugins: { entries: Record<string, { config: Record<string, unknown> }> };
+  };
+  edit(file.plugins.entries.openclawworld!.config);
+  await writeFile(gw.configPath, `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** Waits until the tools report `enabled` for the agent: the new config is in force. */
+async function untilToolsSee(enabled: string[]): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    const status = await invokeTool("ocw_status", {}).catch(() => undefined);
+    const caller = (status?.body.result as { details?: { caller?: { enabledOptionalTools?: string[] } } })
+      ?.details?.caller;
+    last = status?.body;
+    if (status?.status === 200 && JSON.stringify(caller?.enabledOptionalTools) === JSON.stringify(enabled))
+      return;
+    await sleep(1000);
+  }
+  throw new Error(`the reload did not take effect: ${JSON.stringify(last)}`);
+}
+
+async function worldAnswers(): Promise<void> {
+  const status = (await (await fetch(`${gw.baseUrl}/world/api/status`)).json()) as { running: boolean };
+  expect(status.running).toBe(true);
+  const observed = await invokeTool("ocw_observe", { radius: 64 });
+  expect(observed.status, JSON.stringify(observed.body)).toBe(200);
+  const res = await aic("observe", { radius: 64, detail: "lite" });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { status: string }).status).toBe("ok");
+}
+
+describe("hot reload under traffic", () => {
+  it("two config changes in a row leave the world running: status, tools and AIC answer", async () => {
+    expect((await aic("join", {})).status).toBe(200);
+    await worldAnswers();
+    const stop = new AbortController();
+    const running = traffic(stop.signal);
+    try {
+      await sleep(2000); // everything is parked or open
+      await changePluginConfig((config) => {
+        config.tools = { perAgent: { reloader: { enabled: ["ocw_chat_send"] } } };
+      });
+      await untilToolsSee(["ocw_chat_send"]);
+      await worldAnswers();
+      await changePluginConfig((config) => {
+        config.tools = { perAgent: { reloader: { enabled: ["ocw_move_to", "ocw_chat_send"] } } };
+      });
+      await untilToolsSee(["ocw_move_to", "ocw_chat_send"]);
+      await worldAnswers();
+    } finally {
+      stop.abort();
+      await running();
+    }
+    const log = await readFile(gw.logFile, "utf8");
+    expect(log).not.toMatch(/still-running call|plugin host cleanup timed out|forced retirement/);
+  }, 420_000);
+});
