@@ -88,17 +88,28 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
 
   return (ws) => {
     const conn: Connection = { id: randomToken(8), session: undefined, droppedFrames: 0 };
-    ws.on("message", (data, isBinary) => {
+    /** Whether the frame limiter lets this frame through; a long run of refusals closes the flood. */
+    const admitFrame = (): boolean => {
       const decision = frameLimiter.take(`conn:${conn.id}`, WS_FRAME_CLASS);
-      if (!decision.allowed) {
-        conn.droppedFrames += 1;
-        if (conn.droppedFrames === 1 || conn.droppedFrames % 50 === 0) {
-          sendError(ws, "rate_limited", `too many messages; retry in ${decision.retryAfterMs} ms`, true);
-        }
-        if (conn.droppedFrames > FLOOD_FRAMES) ws.close(1008, "flood");
-        return;
+      if (decision.allowed) {
+        conn.droppedFrames = 0;
+        return true;
       }
-      conn.droppedFrames = 0;
+      conn.droppedFrames += 1;
+      if (conn.droppedFrames === 1 || conn.droppedFrames % 50 === 0) {
+        sendError(ws, "rate_limited", `too many messages; retry in ${decision.retryAfterMs} ms`, true);
+      }
+      if (conn.droppedFrames > FLOOD_FRAMES) ws.close(1008, "flood");
+      return false;
+    };
+    // Protocol pings are frames like any other (the server turns ws's auto-pong off, which cut a
+    // socket without a close frame after 60 unanswered pongs): a burst within the frame limit is
+    // answered, the rest go unanswered, and a flood closes 1008 like a flood of messages.
+    ws.on("ping", (data) => {
+      if (admitFrame()) ws.pong(data);
+    });
+    ws.on("message", (data, isBinary) => {
+      if (!admitFrame()) return;
       const size = Array.isArray(data)
         ? data.reduce((n, b) => n + b.length, 0)
         : (data as Buffer | ArrayBuffer).byteLength;

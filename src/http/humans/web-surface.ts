@@ -153,7 +153,9 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
         );
         return;
       }
-      wss ??= new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+      // Pings are answered by connection.ts under the frame limit (ws's own auto-pong drops a socket
+      // without a close frame after a burst of 60).
+      wss ??= new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, autoPong: false });
       wss.handleUpgrade(req, socket, head, (ws) => {
         const slot = admission.connect(req);
         if (!slot.ok) {
