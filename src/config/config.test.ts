@@ -27,6 +27,7 @@ describe("plugin config: one zod schema", () => {
         maxConnectionsPerAddress: 20,
         maxHumans: 200,
         allowedOrigins: [],
+        allowedHosts: [],
         maxVisible: 64,
       },
       rateLimits: { disabled: false, classes: {} },

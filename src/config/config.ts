@@ -114,6 +114,13 @@ export const PluginConfigSchema = z.strictObject({
         .describe(
           "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
         ),
+      allowedHosts: z
+        .array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/))
+        .max(64)
+        .default([])
+        .describe(
+          "Host names (e.g. a reverse proxy's public name) under which /world and /aic answer, besides loopback names, the address the gateway serves and the hosts of allowedOrigins (a request naming another Host is refused 403: DNS rebinding)",
+        ),
       // The patch rate is separate from the tick rate: browsers get a patch every
       // round(tickRate / patchRate) ticks (src/http/humans/view-sync.ts). Unset: every tick.
       patchRate: z
@@ -241,6 +248,22 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
 export type ResolvedConfig = z.infer<typeof ResolvedConfigSchema>;
 export type ToolPolicyConfig = ResolvedConfig["tools"];
 export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
+
+/** The host names the plugin's routes answer to besides its own (src/http/host-rule.ts): the listed
+ * ones and those of the allowed browser origins, whose pages name them as Host. */
+export function allowedHosts(web: {
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+}): string[] {
+  const originHosts = web.allowedOrigins.flatMap((origin) => {
+    try {
+      return [new URL(origin).hostname];
+    } catch {
+      return []; // not a URL: admission.ts ignores it as an origin too
+    }
+  });
+  return [...web.allowedHosts, ...originHosts];
+}
 
 /** Parses plugin config once; a bad one fails the load with every problem and where it is. */
 export function resolveConfig(raw: unknown): ResolvedConfig {

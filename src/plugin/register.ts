@@ -1,8 +1,9 @@
 // The plugin's wiring: read config once, register the tools, the policy hook, the world service and
 // the HTTP routes (AIC, world, operator). Everything that needs the running world finds it through the process slot.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
-import { resolveConfig } from "../config/config.ts";
+import { allowedHosts, resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook } from "../hooks/tool-policy.ts";
+import { createHostRule } from "../http/host-rule.ts";
 import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
 import {
   aicRouteHandler,
@@ -24,6 +25,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
   const config = resolveConfig(api.pluginConfig);
   const logger = api.logger;
   const live: LiveSurfaces = activeHost;
+  const hostAllowed = createHostRule(allowedHosts(config.web));
   registerWorldTools(api, config, {
     aic: () => activeHost()?.aic,
     status: (agentId) => worldStatus(activeHost(), config, agentId),
@@ -34,14 +36,14 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: "/aic/v0.1",
     match: "prefix",
     auth: "plugin",
-    handler: aicRouteHandler(live, logger),
+    handler: aicRouteHandler(live, logger, hostAllowed),
   });
   api.registerHttpRoute({
     path: "/world",
     match: "prefix",
     auth: "plugin",
-    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger),
-    handleUpgrade: worldUpgradeHandler(live, logger),
+    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger, hostAllowed),
+    handleUpgrade: worldUpgradeHandler(live, logger, hostAllowed),
   });
   // Operator save/load and checkpoints: the gateway checks its own operator token.
   api.registerHttpRoute({

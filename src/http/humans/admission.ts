@@ -3,7 +3,7 @@
 // address and in total, a cap on human sessions, and load shedding while the tick runs near its
 // deadline. Refusals carry a clear reason (a WebSocket close code + text, or an HTTP status).
 import type { IncomingMessage } from "node:http";
-import { isIP } from "node:net";
+import { isLocalAddress, isLoopbackName } from "../host-rule.ts";
 
 export interface AdmissionLimits {
   /** Open WebSockets in total. */
@@ -30,8 +30,6 @@ export const CLOSE_POLICY = 1008;
 
 /** The tick's share of its interval above which new connections and joins are refused. */
 export const SHED_LOAD_RATIO = 0.8;
-
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 export type Refusal = { code: number; reason: string };
 
@@ -67,7 +65,7 @@ export function createAdmission(limits: AdmissionLimits, load: () => number): Ad
       const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
       if (port !== req.socket.localPort) return false;
       const host = url.hostname;
-      return LOOPBACK_NAMES.has(host) || sameAddress(host, req.socket.localAddress);
+      return isLoopbackName(host) || isLocalAddress(host, req.socket.localAddress);
     },
 
     connect(req) {
@@ -126,13 +124,4 @@ function normalizeOrigin(origin: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether a URL hostname names the local address the connection arrived on (IPv4, IPv6, mapped). */
-function sameAddress(hostname: string, localAddress: string | undefined): boolean {
-  if (!localAddress) return false;
-  const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
-  if (isIP(host) === 0) return false;
-  const local = localAddress.startsWith("::ffff:") ? localAddress.slice(7) : localAddress;
-  return host === local || host === localAddress;
 }
