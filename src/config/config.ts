@@ -5,7 +5,7 @@
 // canonicalised and known, required tools never enabled/disabled, agent tokens distinct.
 import * as z from "zod";
 import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
-import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
+import { AGENT_ID_PATTERN, nameProblem, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
 
@@ -51,7 +51,15 @@ export const PluginConfigSchema = z.strictObject({
       z.string().regex(AGENT_ID_PATTERN),
       z.strictObject({
         token: z.string().min(16).max(512).optional(),
-        name: z.string().min(1).max(64).optional(),
+        name: z
+          .string()
+          .min(1)
+          .max(64)
+          .superRefine((name, ctx) => {
+            const problem = nameProblem(name, "agent");
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          })
+          .optional(),
       }),
     )
     .default({}),

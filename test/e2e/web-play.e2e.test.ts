@@ -5,6 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
@@ -243,7 +244,7 @@ describe("broken play, fixed", () => {
     await until("Dee drawn", () => me(dee.page));
     const deeId = await ocw<string>(dee.page, "entityId");
     await until("Ada is told Dee joined", async () =>
-      (await notices(ada.page)).some((n) => n.text === "Dee joined" && n.kind === "social"),
+      (await notices(ada.page)).some((n) => n.text === `${isolate("Dee")} joined` && n.kind === "social"),
     );
     await walkTo(dee.page, (await me(ada.page)).tx, (await me(ada.page)).ty + 2);
     cut = true;
@@ -257,7 +258,7 @@ describe("broken play, fixed", () => {
     await shot(ada.page, "web-away.png");
     await until(
       "Dee leaves after the grace period, announced",
-      async () => (await notices(ada.page)).some((n) => n.text === "Dee left"),
+      async () => (await notices(ada.page)).some((n) => n.text === `${isolate("Dee")} left`),
       45_000,
     );
     expect((await seen(ada.page)).some((e) => e.id === deeId)).toBe(false);

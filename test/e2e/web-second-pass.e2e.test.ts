@@ -4,6 +4,7 @@
 // fixes (where each of them fails). Screenshots go to .test-artifacts/ (second-*.png).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
@@ -190,7 +191,7 @@ describe("issue #26: what broke on the second pass, fixed", () => {
         `${name} left`,
         async () => {
           if ((await seen(ada.page)).some((e) => e.id === id && e.away)) shownAway = true;
-          return (await notices(ada.page)).some((n) => n.text === `${name} left`);
+          return (await notices(ada.page)).some((n) => n.text === `${isolate(name)} left`);
         },
         20_000,
       );

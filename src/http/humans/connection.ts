@@ -15,7 +15,8 @@ const WS_FRAME_CLASS = "wsFrame";
  * which browsers send when a document unloads, and 4100, which the client sends itself on pagehide.
  * Anything else (1006: the network) is a drop the person may not know about yet. */
 export const PAGE_LEFT_CODES: ReadonlySet<number> = new Set([1001, 4100]);
-/** After this many frames dropped in a row by the frame limiter, the socket is closed as a flood. */
+/** Once this many more frames were dropped by the frame limiter than let through since the last
+ * drop-free moment, the socket is closed as a flood. */
 const FLOOD_FRAMES = 2000;
 
 export interface ConnectionDeps {
@@ -92,7 +93,9 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
     const admitFrame = (): boolean => {
       const decision = frameLimiter.take(`conn:${conn.id}`, WS_FRAME_CLASS);
       if (decision.allowed) {
-        conn.droppedFrames = 0;
+        // Drops are forgiven one per frame let through, not all at once: a flood the limiter
+        // refills into every few milliseconds (a busy gateway reads it slowly) still adds up.
+        conn.droppedFrames = Math.max(0, conn.droppedFrames - 1);
         return true;
       }
       conn.droppedFrames += 1;
@@ -122,7 +125,7 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
         );
       }
       const parsed = parseClientMessage(data.toString());
-      if (!parsed.ok) return sendError(ws, parsed.code, parsed.message, false);
+      if (!parsed.ok) return sendError(ws, parsed.code, parsed.message, false, parsed.forType);
       handleMessage(ws, conn, parsed.message).catch((error: unknown) => {
         logger.error(`openclawworld web: ${parsed.message.type} failed: ${(error as Error).message}`);
         sendError(ws, "internal", "internal error", true, parsed.message.type);

@@ -167,7 +167,7 @@ describe("web surface WebSocket", () => {
     const env = await setup();
     const raw = await RawWebSocket.open(Number(new URL(env.url).port));
     raw.send(0x9, "", 2500);
-    await raw.until(() => raw.closeCode() !== undefined || raw.ended, 5000);
+    await raw.until(() => raw.closeCode() !== undefined || raw.ended, 15_000);
     expect(raw.closeCode()).toBe(1008);
     raw.destroy();
   });
