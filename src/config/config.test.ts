@@ -26,6 +26,7 @@ describe("plugin config: one zod schema", () => {
         maxConnections: 200,
         maxConnectionsPerAddress: 20,
         maxHumans: 200,
+        maxHumansPerAddress: 20,
         allowedOrigins: [],
         allowedHosts: [],
         maxVisible: 64,

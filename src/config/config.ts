@@ -115,6 +115,14 @@ export const PluginConfigSchema = z.strictObject({
         .max(100_000)
         .default(200)
         .describe("Human sessions (connected, or within the resume grace period)"),
+      maxHumansPerAddress: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(20)
+        .describe(
+          "Human sessions one remote address may hold; at its share, its oldest dropped session gives up its seat to a newcomer from it",
+        ),
       allowedOrigins: z
         .array(z.string().regex(/^https?:\/\/[^/\s]+$/))
         .max(64)

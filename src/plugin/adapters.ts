@@ -64,6 +64,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
       maxConnections: config.web.maxConnections,
       maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
       maxHumans: config.web.maxHumans,
+      maxHumansPerAddress: config.web.maxHumansPerAddress,
       allowedOrigins: config.web.allowedOrigins,
     },
   });

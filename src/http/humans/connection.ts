@@ -55,7 +55,9 @@ export function actionOf(msg: ActionMessage): ActActionT {
 }
 
 /** Answers every connection; returns the handler for a newly upgraded socket. */
-export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) => Connection {
+export function createConnectionHandler(
+  deps: ConnectionDeps,
+): (ws: WebSocket, address: string) => Connection {
   const { service, reads, hooks, send, sendError, logger } = deps;
   // One limiter implementation (src/aic): here it bounds raw frames per connection; the actions those
   // frames ask for are limited again, per session, inside AicService.
@@ -87,8 +89,8 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
     report(ws, await service.act(session.actor, actionOf(msg)), msg.type);
   }
 
-  return (ws) => {
-    const conn: Connection = { id: randomToken(8), session: undefined, droppedFrames: 0 };
+  return (ws, address) => {
+    const conn: Connection = { id: randomToken(8), address, session: undefined, droppedFrames: 0 };
     /** Whether the frame limiter lets this frame through; a long run of refusals closes the flood. */
     const admitFrame = (): boolean => {
       const decision = frameLimiter.take(`conn:${conn.id}`, WS_FRAME_CLASS);

@@ -12,6 +12,7 @@ import type { WebSocket } from "ws";
 import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
+import type { JoinDecision } from "./admission.ts";
 import { isNameFor, uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
@@ -44,8 +45,9 @@ export interface RoomHooksDeps {
   maxVisible?: number;
   /** The entity id of a new human. */
   humanId(): string;
-  /** Why a new character may not join now (session cap, load shedding: admission.ts), if so. */
-  admitJoin?(): { code: number; reason: string } | undefined;
+  /** Whether a new character from `address` may join now (seat rule, load shedding: admission.ts),
+   * and which dropped sessions give up their seats for it. */
+  admitJoin?(address: string): JoinDecision<HumanSession>;
 }
 
 /** Long enough for a reload to come back (a page load and a WebSocket handshake), short enough that a
@@ -70,6 +72,8 @@ export interface RoomHooks {
 
 export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
   const { service, reads, sessions, view, presence, send, sendError } = deps;
+  /** Drops so far: orders dropped sessions for the seat rule (admission.ts). */
+  let drops = 0;
 
   /** A human's connection dropped or came back: everyone connected in their room is told. */
   function announceAway(session: HumanSession, away: boolean): void {
@@ -92,6 +96,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     if (session.ws && session.ws !== ws) session.ws.close(4000, "resumed elsewhere");
     if (session.graceTimer) clearTimeout(session.graceTimer);
     session.graceTimer = undefined;
+    session.droppedOrder = undefined;
     session.ws = ws;
     conn.session = session;
     announceAway(session, false);
@@ -132,11 +137,16 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       resumable.ws = undefined;
       await onLeave(resumable);
     }
-    const refusal = deps.admitJoin?.();
-    if (refusal) {
-      sendError(ws, "rate_limited", refusal.reason, true, "join");
-      ws.close(refusal.code, refusal.reason);
+    const admitted = deps.admitJoin?.(conn.address);
+    if (admitted && !admitted.ok) {
+      sendError(ws, "rate_limited", admitted.refusal.reason, true, "join");
+      ws.close(admitted.refusal.code, admitted.refusal.reason);
       return;
+    }
+    for (const dropped of admitted?.reclaim ?? []) {
+      if (dropped.graceTimer) clearTimeout(dropped.graceTimer);
+      dropped.graceTimer = undefined;
+      await onLeave(dropped);
     }
     const session = newSession(
       uniqueName(msg.name, everyoneNames()),
@@ -144,6 +154,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       deps.interestRadius(),
       deps.humanId(),
       deps.maxVisible,
+      conn.address,
     );
     conn.session = session;
     presence.setLook(session.actor.entityId, msg.look);
@@ -175,6 +186,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
 
   function onDrop(session: HumanSession, cause: DropCause = "network"): void {
     session.ws = undefined;
+    session.droppedOrder = ++drops;
     const pageLeft = cause === "page";
     if (!pageLeft) announceAway(session, true);
     if (session.graceTimer) clearTimeout(session.graceTimer);

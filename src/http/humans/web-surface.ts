@@ -133,7 +133,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     interestRadius: () => interestTiles * tileSize(),
     ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
     humanId: deps.humanIds ?? randomHumanId,
-    admitJoin: () => admission.join(sessions.size),
+    admitJoin: (address) => admission.join(address, [...sessions.values()]),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
@@ -166,7 +166,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
         sockets.add(ws);
         rawSockets.set(ws, socket);
         ws.on("close", () => sockets.delete(ws));
-        onSocket(ws);
+        onSocket(ws, req.socket.remoteAddress ?? "unknown");
       });
     },
 
