@@ -31,6 +31,14 @@ describe("plugin config: one zod schema", () => {
         allowedHosts: [],
         maxVisible: 64,
       },
+      events: {
+        parkedPollsPerAgent: 4,
+        parkedPollsTotal: 2000,
+        streamsPerAgent: 4,
+        streamsTotal: 1000,
+        streamMaxBufferedKiB: 1024,
+        streamSlowReaderSec: 10,
+      },
       rateLimits: { disabled: false, classes: {} },
       snapshot: { enabled: true, intervalSec: 60, fsync: true },
     });

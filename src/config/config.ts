@@ -157,6 +157,43 @@ export const PluginConfigSchema = z.strictObject({
         ),
     })
     .prefault({}),
+  // Event streams and long-polls (src/aic/event-feed.ts, src/http/aic/sse.ts): each holds a
+  // connection, so they are bounded; a refusal is rate_limited (429, retryable, Retry-After).
+  events: z
+    .strictObject({
+      parkedPollsPerAgent: z
+        .int()
+        .min(1)
+        .max(1000)
+        .default(4)
+        .describe("Long-polls one agent may have parked at once"),
+      parkedPollsTotal: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(2000)
+        .describe("Long-polls parked at once, all agents"),
+      streamsPerAgent: z
+        .int()
+        .min(1)
+        .max(1000)
+        .default(4)
+        .describe("SSE event streams one agent may have open"),
+      streamsTotal: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(1000)
+        .describe("SSE event streams open at once, all agents"),
+      streamMaxBufferedKiB: z
+        .int()
+        .min(16)
+        .max(65_536)
+        .default(1024)
+        .describe("An SSE stream whose unsent output stays above this for streamSlowReaderSec is closed"),
+      streamSlowReaderSec: z.int().min(1).max(600).default(10),
+    })
+    .prefault({}),
   rateLimits: z
     .strictObject({
       disabled: z.boolean().default(false),
@@ -256,6 +293,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
     ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,
+    events: raw.events,
     rateLimits: raw.rateLimits,
     snapshot: raw.snapshot,
   };

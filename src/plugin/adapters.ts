@@ -47,8 +47,17 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     agents: (agentId) => ({ name: config.agents[agentId]?.name ?? agentId }),
     limiter,
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
+    eventFeedLimits: config.events,
   });
-  const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
+  const aicHttp = createAicHttpHandler({
+    service: aic,
+    tokens: tokenDirectory(config.agents),
+    logger,
+    sseSlowReader: {
+      maxBufferedBytes: config.events.streamMaxBufferedKiB * 1024,
+      slowReaderMs: config.events.streamSlowReaderSec * 1000,
+    },
+  });
   const web = createWebSurface({
     service: aic,
     worldDir: config.worldDir,
