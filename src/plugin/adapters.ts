@@ -6,9 +6,8 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
-import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
-import { contextTokenKey, persistRateLimits } from "./durable-state.ts";
+import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 
@@ -63,7 +62,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
-    ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
+    ...(host.store ? { savedSessions: humanSessions(host) } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
     maxVisible: config.web.maxVisible,
     ...(config.web.patchRate
