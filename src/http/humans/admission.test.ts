@@ -181,6 +181,21 @@ describe("seats held by dropped sessions (issue #30)", () => {
   });
 });
 
+describe("joins on their way in hold their seats", () => {
+  it("eight joins at once into three seats: three get in, five are refused", async () => {
+    const s = await serve({ maxHumans: 3, maxHumansPerAddress: 10 });
+    const sockets = Array.from({ length: 8 }, () => s.open());
+    const inboxes = sockets.map((ws) => messages(ws));
+    await Promise.all(sockets.map((ws) => outcome(ws)));
+    sockets.forEach((ws, i) => ws.send(JSON.stringify({ type: "join", name: `Rush ${i}` })));
+    const answered = () =>
+      inboxes.filter((got) => got.some((m) => m.type === "welcome" || m.type === "error"));
+    await until(() => answered().length === 8);
+    expect(inboxes.filter((got) => got.some((m) => m.type === "welcome")).length).toBe(3);
+    expect(s.surface.stats().sessions).toBe(3);
+  });
+});
+
 describe("admission logic", () => {
   const req = (origin: string | undefined, localAddress = "127.0.0.1", remoteAddress = "127.0.0.1") =>
     ({

@@ -12,7 +12,7 @@ import type { WebSocket } from "ws";
 import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
-import type { JoinDecision } from "./admission.ts";
+import type { JoinDecision, Seat } from "./admission.ts";
 import { isNameFor, uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
@@ -46,8 +46,8 @@ export interface RoomHooksDeps {
   /** The entity id of a new human. */
   humanId(): string;
   /** Whether a new character from `address` may join now (seat rule, load shedding: admission.ts),
-   * and which dropped sessions give up their seats for it. */
-  admitJoin?(address: string): JoinDecision<HumanSession>;
+   * given the joins still on their way in, and which dropped sessions give up their seats for it. */
+  admitJoin?(address: string, joining: readonly Seat[]): JoinDecision<HumanSession | Seat>;
 }
 
 /** Long enough for a reload to come back (a page load and a WebSocket handshake), short enough that a
@@ -74,6 +74,8 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
   const { service, reads, sessions, view, presence, send, sendError } = deps;
   /** Drops so far: orders dropped sessions for the seat rule (admission.ts). */
   let drops = 0;
+  /** Seats of joins admitted but not yet in the world. */
+  const joining = new Set<Seat>();
 
   /** A human's connection dropped or came back: everyone connected in their room is told. */
   function announceAway(session: HumanSession, away: boolean): void {
@@ -137,13 +139,31 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       resumable.ws = undefined;
       await onLeave(resumable);
     }
-    const admitted = deps.admitJoin?.(conn.address);
+    const admitted = deps.admitJoin?.(conn.address, [...joining]);
     if (admitted && !admitted.ok) {
       sendError(ws, "rate_limited", admitted.refusal.reason, true, "join");
       ws.close(admitted.refusal.code, admitted.refusal.reason);
       return;
     }
-    for (const dropped of admitted?.reclaim ?? []) {
+    // Its seat is taken from now, not from when its join has gone through the tick: joins arriving
+    // meanwhile must count it.
+    const seat: Seat = { address: conn.address, droppedOrder: undefined };
+    joining.add(seat);
+    try {
+      await joinAs(ws, conn, msg, admitted?.reclaim ?? []);
+    } finally {
+      joining.delete(seat);
+    }
+  }
+
+  async function joinAs(
+    ws: WebSocket,
+    conn: Connection,
+    msg: Extract<ClientMessageT, { type: "join" }>,
+    reclaim: readonly (HumanSession | Seat)[],
+  ): Promise<void> {
+    for (const dropped of reclaim) {
+      if (!("actor" in dropped)) continue; // a join still on its way in holds no session to reclaim
       if (dropped.graceTimer) clearTimeout(dropped.graceTimer);
       dropped.graceTimer = undefined;
       await onLeave(dropped);

@@ -133,7 +133,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     interestRadius: () => interestTiles * tileSize(),
     ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
     humanId: deps.humanIds ?? randomHumanId,
-    admitJoin: (address) => admission.join(address, [...sessions.values()]),
+    admitJoin: (address, joining) => admission.join(address, [...sessions.values(), ...joining]),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
