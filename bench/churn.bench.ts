@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { WebSocket } from "ws";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
@@ -19,6 +18,7 @@ import { serveOnLoopback } from "../src/http/humans/testing/serve-loopback.ts";
 import { createWebSurface } from "../src/http/humans/web-surface.ts";
 import { humanSessions } from "../src/plugin/durable-state.ts";
 import { closeWorld, openWorld } from "../src/runtime/open-world.ts";
+import { churn } from "./lib/churn-loop.ts";
 
 const { values } = parseArgs({
   options: {
@@ -52,8 +52,6 @@ const surface = createWebSurface({
 const server = await serveOnLoopback(surface);
 runtime.start();
 
-let joins = 0;
-let refusals = 0;
 let peakRss = process.memoryUsage().rss;
 const tickMs: number[] = [];
 let lastTickAt = performance.now();
@@ -66,34 +64,8 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 100);
 
-async function churnOnce(n: number): Promise<void> {
-  const ws = new WebSocket(server.wsUrl);
-  await new Promise<void>((resolve) => {
-    ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Churn ${n}` })));
-    ws.on("message", (data, isBinary) => {
-      if (isBinary) return;
-      const type = (JSON.parse(String(data)) as { type: string }).type;
-      if (type === "welcome") joins += 1;
-      else if (type === "error") refusals += 1;
-      else return;
-      ws.terminate();
-      resolve();
-    });
-    ws.once("close", () => resolve());
-    ws.once("error", () => resolve());
-  });
-}
-
 const startTicks = runtime.health().ticks;
-const started = performance.now();
-const deadline = started + SECONDS * 1000;
-let n = 0;
-await Promise.all(
-  Array.from({ length: LOOPS }, async () => {
-    while (performance.now() < deadline) await churnOnce(n++);
-  }),
-);
-const elapsedSec = (performance.now() - started) / 1000;
+const { joins, refusals, elapsedSec } = await churn(server.wsUrl, LOOPS, SECONDS);
 const ticks = runtime.health().ticks - startTicks;
 clearInterval(sampler);
 const sorted = tickMs.slice(1).sort((a, b) => a - b);
