@@ -187,7 +187,7 @@ describe("joins on their way in hold their seats", () => {
     const sockets = Array.from({ length: 8 }, () => s.open());
     const inboxes = sockets.map((ws) => messages(ws));
     await Promise.all(sockets.map((ws) => outcome(ws)));
-    sockets.forEach((ws, i) => ws.send(JSON.stringify({ type: "join", name: `Rush ${i}` })));
+    for (const [i, ws] of sockets.entries()) ws.send(JSON.stringify({ type: "join", name: `Rush ${i}` }));
     const answered = () =>
       inboxes.filter((got) => got.some((m) => m.type === "welcome" || m.type === "error"));
     await until(() => answered().length === 8);
