@@ -340,7 +340,7 @@ describe("issue #26: what broke on the second pass, fixed", () => {
       `send(${JSON.stringify({ type: "interact", targetId: "obj_portal_to_garden", action: "use" })})`,
     );
     await until("Ada is told Ben went to the garden", async () =>
-      (await notices(ada.page)).some((n) => n.text === "Ben2p went to Garden"),
+      (await notices(ada.page)).some((n) => n.text === `${isolate("Ben2p")} went to Garden`),
     );
     await until("Ben in the garden", async () => (await ocw<string>(ben.page, "roomId")) === "garden");
     await ocw(ben.page, `send(${JSON.stringify({ type: "click_to_move", destTx: 2, destTy: 15 })})`);
@@ -353,11 +353,11 @@ describe("issue #26: what broke on the second pass, fixed", () => {
       `send(${JSON.stringify({ type: "interact", targetId: "obj_portal_to_lobby", action: "use" })})`,
     );
     await until("Ada is told Ben came back", async () =>
-      (await notices(ada.page)).some((n) => n.text === "Ben2p came from Garden"),
+      (await notices(ada.page)).some((n) => n.text === `${isolate("Ben2p")} came from Garden`),
     );
     const texts = (await notices(ada.page)).slice(earlier).map((n) => n.text);
-    expect(texts).not.toContain("Ben2p left");
-    expect(texts).not.toContain("Ben2p joined");
+    expect(texts).not.toContain(`${isolate("Ben2p")} left`);
+    expect(texts).not.toContain(`${isolate("Ben2p")} joined`);
   });
 
   it("9b. a taken name is suffixed and the newcomer is told so (twice)", async () => {
