@@ -8,6 +8,7 @@ import { notInRoom } from "./admission.ts";
 import { type CursorPosition, decodeCursor, encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { envelopeOf } from "./event-envelope.ts";
+import { Occupancy, type Slot } from "./occupancy.ts";
 import type { EventEnvelopeT, EventStreamQueryT, PollEventsRequestT, PollEventsResponse } from "./schemas.ts";
 
 /** A long-poll answers one agent at most this often: a poll that comes back sooner waits out the
@@ -20,31 +21,67 @@ export const LONG_POLL_MIN_INTERVAL_MS = 250;
 /** How many events one SSE read takes at most (the PollEvents maximum). */
 const STREAM_PAGE_LIMIT = 200;
 
-/** The event subscription behind SSE: reads continue from where the last read ended. */
+/** How many long-polls may be parked, and event streams open, at once: per agent and in all. */
+export interface EventFeedLimits {
+  parkedPollsPerAgent: number;
+  parkedPollsTotal: number;
+  streamsPerAgent: number;
+  streamsTotal: number;
+}
+
+export const DEFAULT_EVENT_FEED_LIMITS: EventFeedLimits = {
+  parkedPollsPerAgent: 4,
+  parkedPollsTotal: 2000,
+  streamsPerAgent: 4,
+  streamsTotal: 1000,
+};
+
+/** The Retry-After of a refused poll or stream: a slot frees when a poll is answered (within its
+ * waitMs) or a stream closes, so there is no exact time to name. */
+const SLOT_RETRY_AFTER_MS = 1000;
+
+/** The event subscription behind SSE: reads continue from where the last read ended. It holds one
+ * of its agent's stream slots until `close`. */
 export interface EventSubscription {
   readonly roomId: string;
   readonly cursor: string;
   next(waitMs: number, signal?: AbortSignal): Promise<AicResult<PollEventsResponse>>;
+  close(): void;
 }
 
 interface ReadOptions {
   limit: number;
   waitMs: number;
   signal: AbortSignal | undefined;
+  /** A stream's read: it parks on the stream's own slot, not a long-poll's. */
+  stream?: boolean;
 }
 
 export class EventFeed {
   private readonly runtime: WorldRuntime;
   private readonly clock: AicClock;
-  /** When each agent's last long-poll was answered (LONG_POLL_MIN_INTERVAL_MS); one entry per agent. */
-  private readonly lastLongPollAt = new Map<string, number>();
+  /** When each agent's next long-poll answer may go out (LONG_POLL_MIN_INTERVAL_MS after the last
+   * one, whichever of its parallel polls that was); one entry per agent. */
+  private readonly nextAnswerAt = new Map<string, number>();
+  private readonly parkedPolls: Occupancy;
+  private readonly streams: Occupancy;
   /** Parked long-polls and stream reads, each answered at once by close(). */
   private readonly parked = new Set<() => void>();
   private closed = false;
 
-  constructor(runtime: WorldRuntime, clock: AicClock) {
+  constructor(runtime: WorldRuntime, clock: AicClock, limits: EventFeedLimits = DEFAULT_EVENT_FEED_LIMITS) {
     this.runtime = runtime;
     this.clock = clock;
+    this.parkedPolls = new Occupancy({
+      perAgent: limits.parkedPollsPerAgent,
+      total: limits.parkedPollsTotal,
+    });
+    this.streams = new Occupancy({ perAgent: limits.streamsPerAgent, total: limits.streamsTotal });
+  }
+
+  /** Parked long-polls and open streams now (metrics, tests). */
+  stats(): { parkedPolls: number; streams: number } {
+    return { parkedPolls: this.parkedPolls.stats().held, streams: this.streams.stats().held };
   }
 
   /** `POST /pollEvents`, admitted. */
@@ -79,10 +116,13 @@ export class EventFeed {
         return aicError("bad_request", `invalid cursor: ${position.reason}`, { field: "sinceCursor" });
       afterSeq = this.positionFor(actor.entityId, position.position);
     }
+    const slot = this.streams.take(request.agentId);
+    if (!slot.ok) return refusedSlot(slot, "event streams");
     const feed = this;
     const roomId = request.roomId;
     return ok({
       roomId,
+      close: slot.release,
       get cursor() {
         return encodeCursor(roomId, afterSeq);
       },
@@ -91,6 +131,7 @@ export class EventFeed {
           limit: STREAM_PAGE_LIMIT,
           waitMs,
           signal,
+          stream: true,
         });
         if (result.status === "ok") {
           const position = decodeCursor(result.data.nextCursor, roomId);
@@ -126,16 +167,14 @@ export class EventFeed {
     }
     // A stream reading on would spin; a poller retries (retryable) and finds the next world.
     if (this.closed) return Promise.resolve(aicError("room_not_ready", "the world is stopping"));
-    const startedAt = this.clock.nowMs();
-    const last = this.lastLongPollAt.get(agentId);
-    const holdMs =
-      last === undefined ? 0 : Math.min(last + LONG_POLL_MIN_INTERVAL_MS - startedAt, options.waitMs);
-    if (first.data.events.length > 0 && holdMs <= 0) {
-      this.lastLongPollAt.set(agentId, startedAt);
+    if (first.data.events.length > 0 && this.paceWait(agentId) <= 0) {
+      this.nextAnswerAt.set(agentId, this.clock.nowMs() + LONG_POLL_MIN_INTERVAL_MS);
       return Promise.resolve(first);
     }
-    // Park until a tick appends an event this agent may see (and its interval since the last answer
-    // has passed), waitMs passes, or the caller goes away.
+    const slot = options.stream ? STREAM_READ : this.parkedPolls.take(agentId);
+    if (!slot.ok) return Promise.resolve(refusedSlot(slot, "parked long-polls"));
+    // Park until a tick appends an event this agent may see (and its interval since its last answer,
+    // to any of its polls, has passed), waitMs passes, or the caller goes away.
     return new Promise((resolve) => {
       let settled = false;
       let hold: unknown;
@@ -143,20 +182,26 @@ export class EventFeed {
         if (settled) return;
         settled = true;
         this.parked.delete(answerNow);
+        slot.release();
         unsubscribe();
         this.clock.clearTimeout(timer);
         if (hold !== undefined) this.clock.clearTimeout(hold);
         options.signal?.removeEventListener("abort", onAbort);
-        this.lastLongPollAt.set(agentId, this.clock.nowMs());
+        this.nextAnswerAt.set(agentId, this.clock.nowMs() + LONG_POLL_MIN_INTERVAL_MS);
         resolve(answer);
       };
       const answerNow = () => finish(this.page(entityId, roomId, afterSeq, options.limit));
       const onAbort = answerNow;
-      /** Events are there: answer now, or once the agent's interval has passed. */
+      /** Events are there: answer now, or once the agent's interval has passed — looked at again
+       * then, since a parallel poll of the same agent may have been answered meanwhile. */
       const ready = () => {
-        const wait = startedAt + holdMs - this.clock.nowMs();
+        const wait = this.paceWait(agentId);
         if (wait <= 0) answerNow();
-        else hold ??= this.clock.setTimeout(answerNow, wait);
+        else
+          hold ??= this.clock.setTimeout(() => {
+            hold = undefined;
+            ready();
+          }, wait);
       };
       const unsubscribe = this.runtime.onTick((info) => {
         if (hold !== undefined) return;
@@ -178,6 +223,11 @@ export class EventFeed {
   close(): void {
     this.closed = true;
     for (const answerNow of [...this.parked]) answerNow();
+  }
+
+  /** How long this agent's next long-poll answer must wait yet (≤ 0: it may go now). */
+  private paceWait(agentId: string): number {
+    return (this.nextAnswerAt.get(agentId) ?? 0) - this.clock.nowMs();
   }
 
   private page(
@@ -212,4 +262,21 @@ export class EventFeed {
     const events: EventEnvelopeT[] = page.events.map(envelopeOf);
     return ok({ events, nextCursor: encodeCursor(roomId, page.nextSeq), serverTsMs: world.serverTsMs });
   }
+}
+
+/** A stream's read holds no slot of its own (the stream holds one). */
+const STREAM_READ: Slot = { ok: true, release() {} };
+
+/** A bound on parked polls or open streams refused: retryable, 429 over HTTP, with Retry-After. */
+function refusedSlot(slot: Extract<Slot, { ok: false }>, what: string): AicResult<never> {
+  const whose = slot.scope === "agent" ? "for this agent" : "on this server";
+  return aicError(
+    "rate_limited",
+    `too many ${what} ${whose} (limit ${slot.limit}); close one or retry later`,
+    {
+      reason: slot.scope === "agent" ? "too_many_per_agent" : "too_many_in_total",
+      limit: slot.limit,
+      retryAfterMs: SLOT_RETRY_AFTER_MS,
+    },
+  );
 }

@@ -7,6 +7,7 @@ import {
   AGENT_ID_PATTERN,
   CHAT_MESSAGE_MAX_CHARS,
   ENTITY_ID_PATTERN,
+  nameProblem,
   REGION_ID_PATTERN,
   REGION_NAME_MAX_CHARS,
   ROOM_ID_PATTERN,
@@ -52,6 +53,18 @@ export const IdMessage = z.string().regex(MESSAGE_ID_PATTERN);
 export const tileCoordinate = () => z.int().min(0).max(TILE_COORD_MAX);
 /** A chat message's text. */
 export const chatText = () => z.string().min(1).max(CHAT_MESSAGE_MAX_CHARS);
+/** A person's display name as a join sends it: the world's name rule (`nameProblem`), checked at
+ * the door so the refusal names the field. */
+export const humanName = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .superRefine((name, ctx) => {
+      const problem = nameProblem(name, "human");
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    });
 /** An interaction's action name (`read`, `open`, ...). */
 export const actionName = () => z.string().min(1).max(64);
 

@@ -8,6 +8,7 @@ import { checkResponse } from "./testing/oracle.ts";
 
 const A = "agent_helper";
 const B = "agent_other";
+const C = "agent_third";
 const room = "lobby";
 
 function ticks(env: { runtime: { stepNow(): unknown } }, n: number) {
@@ -603,6 +604,104 @@ describe("AicService with the real lobby world", () => {
     expect(later).toMatchObject({ status: "error", error: { code: "room_not_ready", retryable: true } });
     expect(await stream.data.next(1000, undefined)).toMatchObject({ status: "error" });
     expect(listeners()).toBe(baseline);
+  });
+
+  it("parallel long-polls of one agent are paced per agent, not per request", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    const s = env.service;
+    await env.join(A, B);
+    const start = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
+    if (start.status !== "ok") throw new Error("poll failed");
+    const answeredAt: number[] = [];
+    const polls = [0, 1, 2].map(() =>
+      s
+        .call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: start.data.nextCursor, waitMs: 5000 })
+        .then((r) => {
+          answeredAt.push(clock.nowMs());
+          return r;
+        }),
+    );
+    await admitted();
+    const sent = s.call("chatSend", B, {
+      agentId: B,
+      roomId: room,
+      txId: "tx_parallel_01",
+      channel: "global",
+      message: "for all three",
+    });
+    env.runtime.stepNow();
+    await sent;
+    for (let i = 0; i < 12 && answeredAt.length < 3; i++) {
+      await admitted();
+      clock.advance(50);
+    }
+    await Promise.all(polls);
+    // One answer per LONG_POLL_MIN_INTERVAL_MS for the agent, whichever poll it went to.
+    const gaps = answeredAt.slice(1).map((t, i) => t - answeredAt[i]!);
+    expect(
+      gaps.every((gap) => gap >= LONG_POLL_MIN_INTERVAL_MS),
+      `answered at ${answeredAt}`,
+    ).toBe(true);
+  });
+
+  it("parked long-polls and event streams are bounded per agent and in all, with a retryable rate_limited", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({
+      clock,
+      eventFeedLimits: { parkedPollsPerAgent: 2, parkedPollsTotal: 3, streamsPerAgent: 1, streamsTotal: 2 },
+    });
+    const s = env.service;
+    await env.join(A, B, C);
+    const latest: Record<string, string> = {};
+    for (const agent of [A, B, C]) {
+      const now = await s.call("pollEvents", agent, {
+        agentId: agent,
+        roomId: room,
+        sinceCursor: "c_0",
+        limit: 200,
+      });
+      if (now.status !== "ok") throw new Error("poll failed");
+      latest[agent] = now.data.nextCursor;
+    }
+    const park = (agent: string) =>
+      s.call("pollEvents", agent, {
+        agentId: agent,
+        roomId: room,
+        sinceCursor: latest[agent]!,
+        waitMs: 5000,
+      });
+    const parked = [park(A), park(A)];
+    await admitted();
+    const third = await park(A);
+    expect(third).toMatchObject({
+      status: "error",
+      error: { code: "rate_limited", retryable: true, details: { reason: "too_many_per_agent", limit: 2 } },
+    });
+    parked.push(park(B));
+    await admitted();
+    expect(await park(C)).toMatchObject({
+      status: "error",
+      error: { code: "rate_limited", details: { reason: "too_many_in_total", limit: 3 } },
+    });
+    clock.advance(5000);
+    await Promise.all(parked);
+    const freed = park(C);
+    await admitted();
+    clock.advance(5000);
+    expect((await freed).status).toBe("ok");
+
+    const stream = async (agent: string) => s.subscribeEvents(agent, { agentId: agent, roomId: room });
+    const first = await stream(A);
+    if (first.status !== "ok") throw new Error("stream refused");
+    expect(await stream(A)).toMatchObject({ status: "error", error: { code: "rate_limited" } });
+    const second = await stream(B);
+    expect(second.status).toBe("ok");
+    expect(await stream(C)).toMatchObject({ error: { details: { reason: "too_many_in_total" } } });
+    first.data.close();
+    first.data.close(); // once only
+    expect((await stream(C)).status).toBe("ok");
+    expect((await stream(A)).status).toBe("error");
   });
 
   it("long-poll parks on onTick, wakes at the end of the tick with a visible event, empty at waitMs, clean abort", async () => {

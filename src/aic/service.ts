@@ -33,7 +33,7 @@ import {
   type ReadContext,
 } from "./endpoints.ts";
 import { type AicResult, ok } from "./errors.ts";
-import { EventFeed, type EventSubscription } from "./event-feed.ts";
+import { EventFeed, type EventFeedLimits, type EventSubscription } from "./event-feed.ts";
 import { TickCache } from "./observe.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { type WorldReads, worldReads } from "./reads.ts";
@@ -54,6 +54,8 @@ export interface AicServiceDeps {
   actionTimeoutMs?: number;
   /** Signs heartbeat context tokens; a fresh random key per service when omitted. */
   contextTokens?: ContextTokens;
+  /** Parked long-polls and open event streams, per agent and in all (event-feed.ts defaults). */
+  eventFeedLimits?: EventFeedLimits;
 }
 
 export interface CallOptions {
@@ -87,7 +89,7 @@ export class AicService {
     this.rates = new RateGate(deps.limiter);
     const clock = deps.clock ?? realClock;
     this.actions = new ActionPath(deps.runtime, this.rates, clock, deps.actionTimeoutMs ?? 10_000);
-    this.feed = new EventFeed(deps.runtime, clock);
+    this.feed = new EventFeed(deps.runtime, clock, deps.eventFeedLimits);
     const contextTokens = deps.contextTokens ?? new ContextTokens();
     this.context = {
       world: () => this.world,

@@ -5,7 +5,7 @@
 // canonicalised and known, required tools never enabled/disabled, agent tokens distinct.
 import * as z from "zod";
 import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
-import { AGENT_ID_PATTERN, ROOM_ID_PATTERN } from "../world/ids.ts";
+import { AGENT_ID_PATTERN, nameProblem, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
 
@@ -51,7 +51,15 @@ export const PluginConfigSchema = z.strictObject({
       z.string().regex(AGENT_ID_PATTERN),
       z.strictObject({
         token: z.string().min(16).max(512).optional(),
-        name: z.string().min(1).max(64).optional(),
+        name: z
+          .string()
+          .min(1)
+          .max(64)
+          .superRefine((name, ctx) => {
+            const problem = nameProblem(name, "agent");
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          })
+          .optional(),
       }),
     )
     .default({}),
@@ -107,12 +115,27 @@ export const PluginConfigSchema = z.strictObject({
         .max(100_000)
         .default(200)
         .describe("Human sessions (connected, or within the resume grace period)"),
+      maxHumansPerAddress: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(20)
+        .describe(
+          "Human sessions one remote address may hold; at its share, its oldest dropped session gives up its seat to a newcomer from it",
+        ),
       allowedOrigins: z
         .array(z.string().regex(/^https?:\/\/[^/\s]+$/))
         .max(64)
         .default([])
         .describe(
           "Browser origins (scheme://host[:port]) besides the gateway's own (loopback names and the address it serves) that may open the WebSocket",
+        ),
+      allowedHosts: z
+        .array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/))
+        .max(64)
+        .default([])
+        .describe(
+          "Host names (e.g. a reverse proxy's public name) under which /world and /aic answer, besides loopback names, the address the gateway serves and the hosts of allowedOrigins (a request naming another Host is refused 403: DNS rebinding)",
         ),
       // The patch rate is separate from the tick rate: browsers get a patch every
       // round(tickRate / patchRate) ticks (src/http/humans/view-sync.ts). Unset: every tick.
@@ -132,6 +155,43 @@ export const PluginConfigSchema = z.strictObject({
         .describe(
           "Actors each browser is streamed in full at most, its own included: the nearest ones (the rest show as minimap dots)",
         ),
+    })
+    .prefault({}),
+  // Event streams and long-polls (src/aic/event-feed.ts, src/http/aic/sse.ts): each holds a
+  // connection, so they are bounded; a refusal is rate_limited (429, retryable, Retry-After).
+  events: z
+    .strictObject({
+      parkedPollsPerAgent: z
+        .int()
+        .min(1)
+        .max(1000)
+        .default(4)
+        .describe("Long-polls one agent may have parked at once"),
+      parkedPollsTotal: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(2000)
+        .describe("Long-polls parked at once, all agents"),
+      streamsPerAgent: z
+        .int()
+        .min(1)
+        .max(1000)
+        .default(4)
+        .describe("SSE event streams one agent may have open"),
+      streamsTotal: z
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(1000)
+        .describe("SSE event streams open at once, all agents"),
+      streamMaxBufferedKiB: z
+        .int()
+        .min(16)
+        .max(65_536)
+        .default(1024)
+        .describe("An SSE stream whose unsent output stays above this for streamSlowReaderSec is closed"),
+      streamSlowReaderSec: z.int().min(1).max(600).default(10),
     })
     .prefault({}),
   rateLimits: z
@@ -233,6 +293,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
     ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,
+    events: raw.events,
     rateLimits: raw.rateLimits,
     snapshot: raw.snapshot,
   };
@@ -241,6 +302,22 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
 export type ResolvedConfig = z.infer<typeof ResolvedConfigSchema>;
 export type ToolPolicyConfig = ResolvedConfig["tools"];
 export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
+
+/** The host names the plugin's routes answer to besides its own (src/http/host-rule.ts): the listed
+ * ones and those of the allowed browser origins, whose pages name them as Host. */
+export function allowedHosts(web: {
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+}): string[] {
+  const originHosts = web.allowedOrigins.flatMap((origin) => {
+    try {
+      return [new URL(origin).hostname];
+    } catch {
+      return []; // not a URL: admission.ts ignores it as an origin too
+    }
+  });
+  return [...web.allowedHosts, ...originHosts];
+}
 
 /** Parses plugin config once; a bad one fails the load with every problem and where it is. */
 export function resolveConfig(raw: unknown): ResolvedConfig {

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { aicError } from "../aic/errors.ts";
+import { type HostRule, hostnameOf, isLoopbackName } from "./host-rule.ts";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
 /** The AIC HTTP adapter as the routes see it. */
@@ -42,6 +43,8 @@ export const METRICS_PATH = "/world/metrics";
 export function isLocalCaller(req: IncomingMessage): boolean {
   const headers = req.headers;
   if (headers.forwarded || headers["x-forwarded-for"] || headers["x-real-ip"]) return false;
+  // A rebound page connects from loopback too; only its Host gives it away.
+  if (headers.host !== undefined && !isLoopbackName(hostnameOf(headers.host) ?? "")) return false;
   const address = req.socket?.remoteAddress ?? "";
   return address === "::1" || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
@@ -56,10 +59,25 @@ function pathOf(req: IncomingMessage): string {
   }
 }
 
-function guarded(logger: RouteLogger, handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+/** A Host this gateway does not answer to (host-rule.ts), in the AIC error shape. */
+function misdirected(req: IncomingMessage) {
+  return aicError(
+    "forbidden",
+    `this gateway does not answer to the host "${hostnameOf(req.headers.host ?? "") ?? "(malformed)"}"; an operator may list it in web.allowedHosts`,
+  );
+}
+
+function guarded(
+  logger: RouteLogger,
+  hostAllowed: HostRule,
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    // Agents and browsers see simulation time only: no `Date` header with the host's clock.
+    res.sendDate = false;
     try {
-      await handler(req, res);
+      if (!hostAllowed(req)) sendJson(res, 403, misdirected(req));
+      else await handler(req, res);
     } catch (error) {
       logger.error(`openclawworld: ${req.method} ${pathOf(req)} failed: ${describe(error)}`);
       if (!res.headersSent) {
@@ -73,8 +91,8 @@ function guarded(logger: RouteLogger, handler: (req: IncomingMessage, res: Serve
 }
 
 /** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). */
-export function aicRouteHandler(live: LiveSurfaces, logger: RouteLogger) {
-  return guarded(logger, async (req, res) => {
+export function aicRouteHandler(live: LiveSurfaces, logger: RouteLogger, hostAllowed: HostRule) {
+  return guarded(logger, hostAllowed, async (req, res) => {
     const host = live();
     if (!host?.aicHttp) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
     await host.aicHttp.handle(req, res);
@@ -82,8 +100,13 @@ export function aicRouteHandler(live: LiveSurfaces, logger: RouteLogger) {
 }
 
 /** `/world/...`: the status API (`status` answers it), the web client and its WebSocket. */
-export function worldRouteHandler(live: LiveSurfaces, status: () => unknown, logger: RouteLogger) {
-  return guarded(logger, async (req, res) => {
+export function worldRouteHandler(
+  live: LiveSurfaces,
+  status: () => unknown,
+  logger: RouteLogger,
+  hostAllowed: HostRule,
+) {
+  return guarded(logger, hostAllowed, async (req, res) => {
     const path = pathOf(req);
     if (path === "/world/api/status") {
       if (req.method !== "GET" && req.method !== "HEAD") {
@@ -122,9 +145,13 @@ async function serveMetrics(
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-export function worldUpgradeHandler(live: LiveSurfaces, logger: RouteLogger) {
+export function worldUpgradeHandler(live: LiveSurfaces, logger: RouteLogger, hostAllowed: HostRule) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
+      if (!hostAllowed(req)) {
+        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        return;
+      }
       const host = live();
       if (!host?.web) {
         socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");

@@ -6,9 +6,8 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
-import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
-import { contextTokenKey, persistRateLimits } from "./durable-state.ts";
+import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 
@@ -47,14 +46,23 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     agents: (agentId) => ({ name: config.agents[agentId]?.name ?? agentId }),
     limiter,
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
+    eventFeedLimits: config.events,
   });
-  const aicHttp = createAicHttpHandler({ service: aic, tokens: tokenDirectory(config.agents), logger });
+  const aicHttp = createAicHttpHandler({
+    service: aic,
+    tokens: tokenDirectory(config.agents),
+    logger,
+    sseSlowReader: {
+      maxBufferedBytes: config.events.streamMaxBufferedKiB * 1024,
+      slowReaderMs: config.events.streamSlowReaderSec * 1000,
+    },
+  });
   const web = createWebSurface({
     service: aic,
     worldDir: config.worldDir,
     logger,
     resumeGraceMs: config.web.resumeGraceSec * 1000,
-    ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
+    ...(host.store ? { savedSessions: humanSessions(host) } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
     maxVisible: config.web.maxVisible,
     ...(config.web.patchRate
@@ -64,6 +72,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
       maxConnections: config.web.maxConnections,
       maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
       maxHumans: config.web.maxHumans,
+      maxHumansPerAddress: config.web.maxHumansPerAddress,
       allowedOrigins: config.web.allowedOrigins,
     },
   });

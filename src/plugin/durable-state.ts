@@ -5,12 +5,14 @@
 // file is private (0600 in a 0700 directory), like the gateway's own state.
 import { randomBytes } from "node:crypto";
 import type { BucketChange, RateLimiter } from "../aic/rate-limit.ts";
+import type { DurableSessions } from "../http/humans/session.ts";
 import type { OpenedWorld } from "../runtime/open-world.ts";
 import { sessionSpace } from "../runtime/persistence.ts";
 
 /** Side-table scope of the rate limiter's buckets; a row's key is JSON `[className, key]`. */
 export const RATE_SCOPE = "rate";
 const SECRETS_SCOPE = "aic";
+const HUMANS_SCOPE = "humans";
 const CONTEXT_KEY = "contextTokenKey";
 
 /** Loads the stored buckets into `limiter` and makes its changes durable from now on. */
@@ -65,4 +67,9 @@ export function contextTokenKey(host: OpenedWorld): Buffer | undefined {
   const key = randomBytes(32);
   secrets.put(CONTEXT_KEY, key.toString("base64url"));
   return key;
+}
+
+/** Where the web surface keeps humans' resume tokens: today a row written (and fsynced) per change. */
+export function humanSessions(host: OpenedWorld): DurableSessions | undefined {
+  return host.store ? sessionSpace(host.store, HUMANS_SCOPE) : undefined;
 }

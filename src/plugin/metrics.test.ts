@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { RateLimiter } from "../aic/rate-limit.ts";
+import { createHostRule } from "../http/host-rule.ts";
 import { isLocalCaller, worldRouteHandler } from "../http/routes.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../runtime/world-runtime.ts";
@@ -112,14 +113,20 @@ describe("world metrics", () => {
   });
 });
 
-function fakeRequest(remoteAddress: string, headers: Record<string, string> = {}, method = "GET") {
-  return { method, url: "/world/metrics", headers, socket: { remoteAddress } } as unknown as IncomingMessage;
+function fakeRequest(
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  url = "/world/metrics",
+) {
+  return { method, url, headers, socket: { remoteAddress } } as unknown as IncomingMessage;
 }
 
 function fakeResponse() {
   const out = { status: 0, headers: {} as Record<string, unknown>, body: "" };
   const res = {
     headersSent: false,
+    sendDate: true,
     writeHead(status: number, headers: Record<string, unknown>) {
       out.status = status;
       out.headers = headers;
@@ -143,12 +150,40 @@ describe("/world/metrics access", () => {
     expect(isLocalCaller(fakeRequest("127.0.0.1", { forwarded: "for=203.0.113.9" }))).toBe(false);
   });
 
+  it("is not local to a page that rebound its name to loopback: the Host must be a loopback name", () => {
+    expect(isLocalCaller(fakeRequest("127.0.0.1", { host: "evil.example:9000" }))).toBe(false);
+    expect(isLocalCaller(fakeRequest("127.0.0.1", { host: "127.0.0.1:9000" }))).toBe(true);
+    expect(isLocalCaller(fakeRequest("::1", { host: "localhost" }))).toBe(true);
+  });
+
+  it("answers 403 to a Host the gateway does not answer to, with no Date header", async () => {
+    const { metrics } = await setup();
+    const handler = worldRouteHandler(
+      () => ({ metrics }),
+      () => ({ status: "fine" }),
+      quiet,
+      createHostRule([]),
+    );
+    for (const url of ["/world/metrics", "/world/api/status", "/world/"]) {
+      const rebound = fakeResponse();
+      await handler(fakeRequest("127.0.0.1", { host: "evil.example" }, "GET", url), rebound.res);
+      expect(rebound.out.status).toBe(403);
+      expect(JSON.parse(rebound.out.body).error.code).toBe("forbidden");
+      expect(rebound.res.sendDate).toBe(false);
+    }
+    const own = fakeResponse();
+    await handler(fakeRequest("127.0.0.1", { host: "localhost:9000" }, "GET", "/world/api/status"), own.res);
+    expect(own.out.status).toBe(200);
+    expect(own.res.sendDate).toBe(false);
+  });
+
   it("answers 403 to a remote caller, 405 to a POST and the text format to a local GET", async () => {
     const { metrics } = await setup();
     const handler = worldRouteHandler(
       () => ({ metrics }),
       () => ({}),
       quiet,
+      createHostRule([]),
     );
     const remote = fakeResponse();
     await handler(fakeRequest("192.0.2.1"), remote.res);
@@ -169,6 +204,7 @@ describe("/world/metrics access", () => {
       () => undefined,
       () => ({}),
       quiet,
+      createHostRule([]),
     );
     const { res, out } = fakeResponse();
     await handler(fakeRequest("127.0.0.1"), res);

@@ -2,8 +2,9 @@
 // the HTTP routes (AIC, world, operator). Everything that needs the running world finds it through the process slot.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
-import { resolveConfig } from "../config/config.ts";
+import { allowedHosts, resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook } from "../hooks/tool-policy.ts";
+import { createHostRule } from "../http/host-rule.ts";
 import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
 import {
   aicRouteHandler,
@@ -25,6 +26,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
   const config = resolveConfig(api.pluginConfig);
   const logger = api.logger;
   const live: LiveSurfaces = activeHost;
+  const hostAllowed = createHostRule(allowedHosts(config.web));
   registerWorldTools(api, config, {
     aic: () => activeHost()?.aic,
     status: (agentId) => worldStatus(activeHost(), config, agentId),
@@ -35,14 +37,14 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: "/aic/v0.1",
     match: "prefix",
     auth: "plugin",
-    handler: answeredInBackground(aicRouteHandler(live, logger), logger),
+    handler: answeredInBackground(aicRouteHandler(live, logger, hostAllowed), logger),
   });
   api.registerHttpRoute({
     path: "/world",
     match: "prefix",
     auth: "plugin",
-    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger),
-    handleUpgrade: worldUpgradeHandler(live, logger),
+    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger, hostAllowed),
+    handleUpgrade: worldUpgradeHandler(live, logger, hostAllowed),
   });
   // Operator save/load and checkpoints: the gateway checks its own operator token.
   api.registerHttpRoute({

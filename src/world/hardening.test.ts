@@ -67,6 +67,27 @@ describe("per-input isolation in a tick", () => {
     expect(world.snapshotHash()).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("refuses names that hide or reorder text, and a person named like an AI (every door joins here)", () => {
+    const world = populated();
+    for (const name of [
+      "\u202e1a tnegA",
+      "nul\u0000",
+      "bell\u0007",
+      "Agent a7 · AI",
+      "Sam (AI)",
+      "Sam [bot]",
+    ]) {
+      expect(one(world, { ...join("hum_x"), name } as Input), name).toMatchObject({
+        ok: false,
+        error: { code: "bad_request" },
+      });
+    }
+    expect(world.getEntity("hum_x")).toBeUndefined();
+    expect(one(world, { ...join("agt_labelled"), actorKind: "agent", name: "Helper · AI" } as Input).ok).toBe(
+      true,
+    );
+  });
+
   it("never stores text it cannot hash: a lone surrogate in a chat, a name or params is bad_request", () => {
     const world = populated();
     const before = world.snapshotHash();

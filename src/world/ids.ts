@@ -31,3 +31,30 @@ export const TILE_COORD_MAX = 100_000;
 export const REGION_ID_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
 /** A region's human name (`Town Hall`). */
 export const REGION_NAME_MAX_CHARS = 64;
+
+/** Characters no display name may hold: controls (NUL, BEL, line breaks), line and paragraph
+ * separators, and invisible format characters — bidirectional overrides and isolates among them, which
+ * make `\u202e1a tnegA` read as "Agent a1". ZWNJ and ZWJ stay: some scripts (Persian) and emoji
+ * sequences need them. */
+const NAME_FORBIDDEN_CHARS = /[\p{Cc}\p{Zl}\p{Zp}]|(?![\u200c\u200d])\p{Cf}/u;
+/** The words the web client puts after an agent's name (" · AI", " (AI)", "(AI agent)") and their
+ * kin, set off as a label: a human whose name carries one reads as an AI. */
+const AI_WORD = String.raw`(?:ai|a\.i\.|bot|agent|ai\s*agent)`;
+const LABEL_SEPARATOR = String.raw`[·•∙⋅・‧|:\-–—/]`;
+const AI_LABEL = new RegExp(
+  String.raw`[(\[{<]\s*${AI_WORD}\s*[)\]}>]|${LABEL_SEPARATOR}\s*${AI_WORD}\s*$|^\s*${AI_WORD}\s*${LABEL_SEPARATOR}`,
+  "iu",
+);
+
+/** Why a display name may not join the world, or undefined when it may: no hidden or reordering
+ * characters for anyone, and no AI label on a human (compared after NFKC, so full-width letters and
+ * look-alike compatibility forms count as the plain ones). */
+export function nameProblem(name: string, actorKind: "human" | "agent"): string | undefined {
+  if (NAME_FORBIDDEN_CHARS.test(name)) {
+    return "a name may not hold control characters, bidirectional controls or other invisible characters";
+  }
+  if (actorKind === "human" && AI_LABEL.test(name.normalize("NFKC"))) {
+    return 'a person\'s name may not carry an AI label such as "· AI", "(AI)" or "[bot]": only agents are shown as AI';
+  }
+  return undefined;
+}

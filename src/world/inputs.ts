@@ -4,6 +4,7 @@ import {
   ACTOR_ID_PATTERN,
   AGENT_ENTITY_PREFIX,
   HUMAN_ENTITY_PREFIX,
+  nameProblem,
   OPERATOR_ENTITY_ID,
   ROOM_ID_PATTERN,
 } from "./ids.ts";
@@ -123,6 +124,8 @@ export function checkInput(input: unknown): WorldError | undefined {
       if (!i.entityId.startsWith(prefix)) return bad(`a ${i.actorKind} entityId starts with ${prefix}`);
       if (typeof i.name !== "string" || i.name.length < 1 || i.name.length > 64)
         return bad("name must be 1..64 chars");
+      const refused = nameProblem(i.name, i.actorKind);
+      if (refused) return bad(refused);
       if (
         i.joinRoomId !== undefined &&
         (typeof i.joinRoomId !== "string" || !ROOM_ID_PATTERN.test(i.joinRoomId))

@@ -22,6 +22,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Only the town e2e uses these two (they live in the town, away from the other files' lobby).
     agent_town: { token: randomToken(), name: "Town Bot" },
     agent_town_peer: { token: randomToken(), name: "Town Peer" },
+    // Only the doors e2e uses it (it opens streams up to its bound).
+    agent_doors: { token: randomToken(), name: "Doors Bot" },
   };
   const model = await startScriptedModel();
   const gateway = await startGateway({
@@ -54,6 +56,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_memo_peer: { token: agents.agent_memo_peer.token },
       agent_town: { token: agents.agent_town.token },
       agent_town_peer: { token: agents.agent_town_peer.token },
+      agent_doors: { token: agents.agent_doors.token },
     },
   };
   project.provide("gateway", provided);

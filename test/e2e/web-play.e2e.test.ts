@@ -5,6 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
@@ -252,7 +253,7 @@ describe("broken play, fixed", () => {
     await until("Dee drawn", () => me(dee.page));
     const deeId = await ocw<string>(dee.page, "entityId");
     await until("Ada is told Dee joined", async () =>
-      (await notices(ada.page)).some((n) => n.text === "Dee joined" && n.kind === "social"),
+      (await notices(ada.page)).some((n) => n.text === `${isolate("Dee")} joined` && n.kind === "social"),
     );
     await walkTo(dee.page, (await me(ada.page)).tx, (await me(ada.page)).ty + 2);
     cut = true;
@@ -266,7 +267,7 @@ describe("broken play, fixed", () => {
     await shot(ada.page, "web-away.png");
     await until(
       "Dee leaves after the grace period, announced",
-      async () => (await notices(ada.page)).some((n) => n.text === "Dee left"),
+      async () => (await notices(ada.page)).some((n) => n.text === `${isolate("Dee")} left`),
       45_000,
     );
     expect((await seen(ada.page)).some((e) => e.id === deeId)).toBe(false);
@@ -363,8 +364,9 @@ describe("a finished product", () => {
       (window as unknown as { __ocw: { tags(): string[] } }).__ocw.tags(),
     );
     expect(tags.some((t) => t.endsWith("· AI"))).toBe(true);
-    expect(tags).toContain("Ada (2)");
-    expect(tags.some((t) => t.startsWith("Bartholomew") && t.endsWith("…"))).toBe(true);
+    // Names are shown inside bidi isolates (web/client/bidi.ts), the cut one too.
+    expect(tags).toContain(isolate("Ada (2)"));
+    expect(tags.some((t) => t.startsWith("\u2068Bartholomew") && t.endsWith("…\u2069"))).toBe(true);
     // Neighbours' tags never print over each other (a lifted tag has a line down to its owner).
     const onScreen = (r: Rect) =>
       r.x >= 0 && r.y >= 0 && r.x + r.w <= DESKTOP.width && r.y + r.h <= DESKTOP.height;

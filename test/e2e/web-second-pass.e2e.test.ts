@@ -4,6 +4,7 @@
 // fixes (where each of them fails). Screenshots go to .test-artifacts/ (second-*.png).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
@@ -190,7 +191,7 @@ describe("issue #26: what broke on the second pass, fixed", () => {
         `${name} left`,
         async () => {
           if ((await seen(ada.page)).some((e) => e.id === id && e.away)) shownAway = true;
-          return (await notices(ada.page)).some((n) => n.text === `${name} left`);
+          return (await notices(ada.page)).some((n) => n.text === `${isolate(name)} left`);
         },
         20_000,
       );
@@ -339,7 +340,7 @@ describe("issue #26: what broke on the second pass, fixed", () => {
       `send(${JSON.stringify({ type: "interact", targetId: "obj_portal_to_garden", action: "use" })})`,
     );
     await until("Ada is told Ben went to the garden", async () =>
-      (await notices(ada.page)).some((n) => n.text === "Ben2p went to Garden"),
+      (await notices(ada.page)).some((n) => n.text === `${isolate("Ben2p")} went to Garden`),
     );
     await until("Ben in the garden", async () => (await ocw<string>(ben.page, "roomId")) === "garden");
     await ocw(ben.page, `send(${JSON.stringify({ type: "click_to_move", destTx: 2, destTy: 15 })})`);
@@ -352,11 +353,11 @@ describe("issue #26: what broke on the second pass, fixed", () => {
       `send(${JSON.stringify({ type: "interact", targetId: "obj_portal_to_lobby", action: "use" })})`,
     );
     await until("Ada is told Ben came back", async () =>
-      (await notices(ada.page)).some((n) => n.text === "Ben2p came from Garden"),
+      (await notices(ada.page)).some((n) => n.text === `${isolate("Ben2p")} came from Garden`),
     );
     const texts = (await notices(ada.page)).slice(earlier).map((n) => n.text);
-    expect(texts).not.toContain("Ben2p left");
-    expect(texts).not.toContain("Ben2p joined");
+    expect(texts).not.toContain(`${isolate("Ben2p")} left`);
+    expect(texts).not.toContain(`${isolate("Ben2p")} joined`);
   });
 
   it("9b. a taken name is suffixed and the newcomer is told so (twice)", async () => {

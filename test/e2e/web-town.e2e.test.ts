@@ -4,6 +4,7 @@
 // action twice in a row. Screenshots of every new place go to .test-artifacts/ (town-*.png).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   mapBlocked,
@@ -114,7 +115,7 @@ describe("the town's places, in the browser", () => {
     await walk(bo.page, 25, 18);
     await ana.page.click("#chat-input");
     await until("Bo would hear", async () => (await hearing(ana.page))?.ids.includes(boId));
-    expect(await ana.page.locator("#chat-hearers").textContent()).toBe("Heard by Bo.");
+    expect(await ana.page.locator("#chat-hearers").textContent()).toBe(`Heard by ${isolate("Bo")}.`);
     await shot(ana.page, "town-square-hearing.png");
     await ana.page.keyboard.type("hello Bo");
     await ana.page.keyboard.press("Enter");

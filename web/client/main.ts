@@ -2,6 +2,7 @@
 // presence, notices, sign card, touch pad). Text from the world is always set with textContent:
 // markup never runs.
 import * as Phaser from "phaser";
+import { isolate } from "./bidi.ts";
 import { Connection, type ConnState, type ServerMessage } from "./net.ts";
 import { type Notice, type NoticeKind, noticeForError, noticeForOutcome } from "./notices.ts";
 import {
@@ -134,7 +135,7 @@ function renderCard(): void {
       const li = document.createElement("li");
       const who = document.createElement("span");
       who.className = "note-by";
-      who.textContent = `${n.name}${n.by.startsWith("agt_") ? " · AI" : ""}`;
+      who.textContent = `${isolate(n.name)}${n.by.startsWith("agt_") ? " · AI" : ""}`;
       const text = document.createElement("span");
       text.className = "text";
       text.textContent = n.text;
@@ -177,8 +178,8 @@ function renderPresence(): void {
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((r) => {
         const li = document.createElement("li");
-        li.textContent = r.name;
-        li.title = `${r.name}${r.kind === "agent" ? " (AI agent)" : ""}${r.away ? " — away" : ""}`;
+        li.textContent = isolate(r.name);
+        li.title = `${isolate(r.name)}${r.kind === "agent" ? " (AI agent)" : ""}${r.away ? " — away" : ""}`;
         li.dataset.kind = r.kind;
         li.dataset.id = r.id;
         if (r.away) li.dataset.away = "true";
@@ -197,8 +198,8 @@ function addChatLine(from: string, fromName: string, channel: string, message: s
   chan.textContent = channel === "global" ? "room" : "near";
   const who = document.createElement("span");
   who.className = "who";
-  who.textContent = `${fromName}:`;
-  who.title = fromName;
+  who.textContent = `${isolate(fromName)}:`;
+  who.title = isolate(fromName);
   li.append(chan);
   // An AI agent says so in the log, as its tag does over its head.
   if (from.startsWith("agt_")) {
@@ -273,8 +274,9 @@ async function enterRoom(
   await scene.loadRoom(room, state.entityId!, entities, objects);
 }
 
+/** Someone's name as it is shown in a sentence. */
 function nameOf(id: string): string {
-  return state.roster.get(id)?.name ?? id;
+  return isolate(state.roster.get(id)?.name ?? id);
 }
 
 function onEvents(events: WireEvent[]): void {
@@ -287,7 +289,7 @@ function onEvents(events: WireEvent[]): void {
       state.roster.set(id, { id, name: String(p.name), kind });
       renderPresence();
       // A portal trip is an arrival from somewhere, not someone new.
-      const who = `${String(p.name)}${kind === "agent" ? " (AI)" : ""}`;
+      const who = `${isolate(String(p.name))}${kind === "agent" ? " (AI)" : ""}`;
       if (id !== state.entityId)
         notify(typeof p.fromRoom === "string" ? `${who} came from ${p.fromRoom}` : `${who} joined`, "social");
     } else if (e.type === "presence.leave") {
@@ -420,7 +422,7 @@ function onMessage(message: ServerMessage): void {
       }
       scene.setAway(message.id, message.away === true);
       if (r && message.id !== state.entityId)
-        notify(message.away ? `${r.name} lost connection` : `${r.name} is back`, "social");
+        notify(message.away ? `${isolate(r.name)} lost connection` : `${isolate(r.name)} is back`, "social");
       break;
     }
     case "events":
@@ -431,7 +433,11 @@ function onMessage(message: ServerMessage): void {
       break;
     case "error": {
       state.errors.push({ code: message.code, message: message.message });
-      if (message.for === "join" && (message.code === "forbidden" || message.code === "conflict")) {
+      // A join refused for good (a join code, a name it may not take): back to the join form.
+      if (
+        message.for === "join" &&
+        (message.code === "forbidden" || message.code === "conflict" || message.code === "bad_request")
+      ) {
         connection.giveUp(message.message);
         showJoin(message.message, message.code === "forbidden");
         break;

@@ -6,6 +6,7 @@ import * as Phaser from "phaser";
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 // The place rules are the world's own (pure, no server code bundled beyond them).
 import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
+import { isolate } from "./bidi.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
 import { agentKey, avatarKey, defaultLook, drawTextures, seatKey } from "./textures.ts";
 
@@ -96,7 +97,7 @@ const LABEL_STYLE = {
 /** The name tag: short enough not to run into neighbours; agents say so in the tag itself. */
 export function tagText(e: Pick<WireEntity, "name" | "kind">, away: boolean): string {
   const name = e.name.length > MAX_TAG_CHARS ? `${e.name.slice(0, MAX_TAG_CHARS - 1)}…` : e.name;
-  return `${name}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}`;
+  return `${isolate(name)}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}`;
 }
 
 export class WorldScene extends Phaser.Scene {

@@ -4,6 +4,7 @@ import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { WorldDefinition } from "../../world/types.ts";
 import { World } from "../../world/world.ts";
+import type { EventFeedLimits } from "../event-feed.ts";
 import { type RateLimitConfig, RateLimiter } from "../rate-limit.ts";
 import { type AicClock, AicService } from "../service.ts";
 
@@ -79,6 +80,7 @@ export async function createTestEnv(
     patch?: Partial<WorldDefinition>;
     /** Who is provisioned; default TEST_AGENTS. */
     agents?: (agentId: string) => { name: string } | undefined;
+    eventFeedLimits?: EventFeedLimits;
   } = {},
 ): Promise<TestEnv> {
   const definition = { ...(await lobbyDefinition()), ...(options.patch ?? {}) };
@@ -93,6 +95,7 @@ export async function createTestEnv(
     agents: options.agents ?? ((id) => TEST_AGENTS[id]),
     limiter,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.eventFeedLimits ? { eventFeedLimits: options.eventFeedLimits } : {}),
   });
   const tick = async <T>(pending: Promise<T>): Promise<T> => {
     await admitted();

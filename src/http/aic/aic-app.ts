@@ -28,6 +28,9 @@ export interface AicHttpDeps {
   logger: AicHttpLogger;
   /** SSE comment heartbeat interval; default 10 s (PRD 9.3). */
   sseHeartbeatMs?: number;
+  /** An SSE stream whose unsent bytes stay over `maxBufferedBytes` for `slowReaderMs` is closed;
+   * defaults 1 MiB and 10 s (the WebSocket's rule). */
+  sseSlowReader?: { maxBufferedBytes: number; slowReaderMs: number };
 }
 
 export interface AicHttpHandler {
@@ -71,6 +74,8 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     heartbeatMs: Math.max(10, deps.sseHeartbeatMs ?? 10_000),
     abortOnDisconnect,
     opened: (res) => started.get(res)?.(),
+    maxBufferedBytes: deps.sseSlowReader?.maxBufferedBytes ?? 1024 * 1024,
+    slowReaderMs: deps.sseSlowReader?.slowReaderMs ?? 10_000,
   });
 
   const methodNotAllowed = (req: IncomingMessage, res: ServerResponse, allow: string) =>

@@ -3,6 +3,7 @@
 // deadline. Real sockets on 127.0.0.1 with the real lobby world; the pure parts on fake requests.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RateLimiter } from "../../aic/rate-limit.ts";
@@ -46,8 +47,11 @@ async function serve(admission: Partial<AdmissionLimits> = {}) {
   return {
     port,
     surface,
-    open(headers: Record<string, string> = {}) {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/world/ws`, { headers });
+    open(headers: Record<string, string> = {}, localAddress?: string) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/world/ws`, {
+        headers,
+        ...(localAddress ? { localAddress } : {}),
+      });
       sockets.push(ws);
       return ws;
     },
@@ -151,6 +155,47 @@ describe("connection and session caps", () => {
   });
 });
 
+describe("seats held by dropped sessions (issue #30)", () => {
+  it("one address churning join + disconnect cannot keep a visitor from another address out", async () => {
+    const s = await serve({ maxHumans: 4, maxHumansPerAddress: 3 });
+    const joinFrom = async (name: string, localAddress: string) => {
+      const ws = s.open({}, localAddress);
+      const got = messages(ws);
+      await outcome(ws);
+      const end = closed(ws);
+      ws.send(JSON.stringify({ type: "join", name }));
+      await until(() => got.some((m) => m.type === "welcome" || m.type === "error"));
+      return { ws, welcomed: got.some((m) => m.type === "welcome"), end };
+    };
+    for (let i = 0; i < 10; i++) {
+      const churn = await joinFrom(`Churn${i}`, "127.0.0.1");
+      expect(churn.welcomed).toBe(true);
+      churn.ws.terminate(); // a network drop: the session keeps its seat for the grace period
+      await churn.end;
+    }
+    await until(() => s.surface.stats().connected === 0);
+    expect(s.surface.stats().sessions).toBe(3);
+    const visitor = await joinFrom("Visitor", "127.0.0.2");
+    expect(visitor.welcomed).toBe(true);
+    expect(s.surface.stats().sessions).toBe(4);
+  });
+});
+
+describe("joins on their way in hold their seats", () => {
+  it("eight joins at once into three seats: three get in, five are refused", async () => {
+    const s = await serve({ maxHumans: 3, maxHumansPerAddress: 10 });
+    const sockets = Array.from({ length: 8 }, () => s.open());
+    const inboxes = sockets.map((ws) => messages(ws));
+    await Promise.all(sockets.map((ws) => outcome(ws)));
+    for (const [i, ws] of sockets.entries()) ws.send(JSON.stringify({ type: "join", name: `Rush ${i}` }));
+    const answered = () =>
+      inboxes.filter((got) => got.some((m) => m.type === "welcome" || m.type === "error"));
+    await until(() => answered().length === 8);
+    expect(inboxes.filter((got) => got.some((m) => m.type === "welcome")).length).toBe(3);
+    expect(s.surface.stats().sessions).toBe(3);
+  });
+});
+
 describe("admission logic", () => {
   const req = (origin: string | undefined, localAddress = "127.0.0.1", remoteAddress = "127.0.0.1") =>
     ({
@@ -176,17 +221,79 @@ describe("admission logic", () => {
       ok: false,
       refusal: { code: 1013, reason: expect.stringMatching(/busy/) },
     });
-    expect(a.join(0)?.reason).toMatch(/busy/);
+    expect(a.join("127.0.0.1", [])).toMatchObject({
+      ok: false,
+      refusal: { reason: expect.stringMatching(/busy/) },
+    });
     load = 0.3;
     const admitted = a.connect(req(undefined));
     expect(admitted.ok).toBe(true);
-    expect(a.join(0)).toBeUndefined();
+    expect(a.join("127.0.0.1", [])).toEqual({ ok: true, reclaim: [] });
     expect(a.stats()).toEqual({ connections: 1, addresses: 1 });
     if (admitted.ok) {
       admitted.release();
       admitted.release(); // idempotent
     }
     expect(a.stats()).toEqual({ connections: 0, addresses: 0 });
+  });
+
+  it("seats: an address at its share reclaims its own oldest dropped seat, or is refused if all are connected", () => {
+    const a = createAdmission({ ...DEFAULT_ADMISSION_LIMITS, maxHumansPerAddress: 3 }, () => 0);
+    const seat = (address: string, droppedOrder?: number) => ({ address, droppedOrder });
+    const churned = [seat("10.0.0.1", 5), seat("10.0.0.1", 2), seat("10.0.0.1", 9)];
+    expect(a.join("10.0.0.1", churned)).toEqual({ ok: true, reclaim: [churned[1]] });
+    const live = [seat("10.0.0.1"), seat("10.0.0.1"), seat("10.0.0.1")];
+    expect(a.join("10.0.0.1", live)).toMatchObject({
+      ok: false,
+      refusal: { code: 1013, reason: "too many people from this address (limit 3)" },
+    });
+    expect(a.join("10.0.0.2", live)).toEqual({ ok: true, reclaim: [] });
+  });
+
+  it("seats: a full world reclaims a dropped seat of the address holding the most before refusing anyone", () => {
+    const a = createAdmission({ ...DEFAULT_ADMISSION_LIMITS, maxHumans: 4, maxHumansPerAddress: 3 }, () => 0);
+    const seat = (address: string, droppedOrder?: number) => ({ address, droppedOrder });
+    const full = [seat("10.0.0.1", 7), seat("10.0.0.1", 4), seat("10.0.0.1"), seat("10.0.0.9", 1)];
+    expect(a.join("10.0.0.2", full)).toEqual({ ok: true, reclaim: [full[1]] });
+    const connected = [seat("10.0.0.1"), seat("10.0.0.1"), seat("10.0.0.3"), seat("10.0.0.9")];
+    expect(a.join("10.0.0.2", connected)).toMatchObject({
+      ok: false,
+      refusal: { reason: "the world is full (limit 4 humans)" },
+    });
+  });
+
+  it("seats, any crowd: never reclaims a connected seat; refuses only an address whose share is all connected, or a world full of connected people", () => {
+    const seatArb = fc.record({
+      address: fc.constantFrom("a", "b", "c", ""),
+      droppedOrder: fc.option(fc.nat(1000), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(seatArb, { maxLength: 12 }),
+        fc.constantFrom("a", "b", "d"),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        (seats, address, maxHumans, maxHumansPerAddress) => {
+          const a = createAdmission({ ...DEFAULT_ADMISSION_LIMITS, maxHumans, maxHumansPerAddress }, () => 0);
+          const decision = a.join(address, seats);
+          const mine = seats.filter((s) => s.address === address);
+          if (decision.ok) {
+            expect(decision.reclaim.every((s) => s.droppedOrder !== undefined)).toBe(true);
+            expect(seats.length - decision.reclaim.length).toBeLessThan(maxHumans);
+            const left = mine.filter((s) => !decision.reclaim.includes(s));
+            expect(left.length).toBeLessThan(maxHumansPerAddress);
+          } else {
+            // Refused only when what is dropped cannot make room: the address's share all connected,
+            // or the world full of connected people once the address's own drops are counted out.
+            const dropped = (list: typeof seats) => list.filter((s) => s.droppedOrder !== undefined).length;
+            const shareLive = mine.length - dropped(mine) >= maxHumansPerAddress;
+            const fullLive = seats.length - dropped(seats) >= maxHumans;
+            expect(shareLive || fullLive).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it("config: caps are configurable and origins must be real origins", () => {

@@ -3,7 +3,7 @@
 // address and in total, a cap on human sessions, and load shedding while the tick runs near its
 // deadline. Refusals carry a clear reason (a WebSocket close code + text, or an HTTP status).
 import type { IncomingMessage } from "node:http";
-import { isIP } from "node:net";
+import { isLocalAddress, isLoopbackName } from "../host-rule.ts";
 
 export interface AdmissionLimits {
   /** Open WebSockets in total. */
@@ -12,6 +12,8 @@ export interface AdmissionLimits {
   maxConnectionsPerAddress: number;
   /** Human sessions (connected, or disconnected within the resume grace period). */
   maxHumans: number;
+  /** Human sessions one remote address may hold (connected or within their grace period). */
+  maxHumansPerAddress: number;
   /** Extra browser origins allowed to open the WebSocket, e.g. "https://world.example". */
   allowedOrigins: readonly string[];
 }
@@ -20,6 +22,7 @@ export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
   maxConnections: 200,
   maxConnectionsPerAddress: 20,
   maxHumans: 200,
+  maxHumansPerAddress: 20,
   allowedOrigins: [],
 };
 
@@ -31,17 +34,26 @@ export const CLOSE_POLICY = 1008;
 /** The tick's share of its interval above which new connections and joins are refused. */
 export const SHED_LOAD_RATIO = 0.8;
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
 export type Refusal = { code: number; reason: string };
+
+/** A human session as the seat rule sees it. */
+export interface Seat {
+  /** The remote address it joined from ("" for one restored after a restart: nobody's). */
+  readonly address: string;
+  /** When its socket dropped, as an order (1, 2, ...); undefined while connected. */
+  readonly droppedOrder: number | undefined;
+}
+
+/** A join is let in, reclaiming the seats of these dropped sessions first; or refused. */
+export type JoinDecision<S extends Seat> = { ok: true; reclaim: S[] } | { ok: false; refusal: Refusal };
 
 export interface Admission {
   /** Whether a browser page at this request's Origin may open the WebSocket. */
   originAllowed(req: IncomingMessage): boolean;
   /** Count a new connection, or say why it is refused. `release` must be called once it closes. */
   connect(req: IncomingMessage): { ok: true; release(): void } | { ok: false; refusal: Refusal };
-  /** Whether one more human session may start now (`sessions` exist already). */
-  join(sessions: number): Refusal | undefined;
+  /** Whether one more human session from `address` may start now, given the sessions there are. */
+  join<S extends Seat>(address: string, seats: readonly S[]): JoinDecision<S>;
   stats(): { connections: number; addresses: number };
 }
 
@@ -67,7 +79,7 @@ export function createAdmission(limits: AdmissionLimits, load: () => number): Ad
       const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
       if (port !== req.socket.localPort) return false;
       const host = url.hostname;
-      return LOOPBACK_NAMES.has(host) || sameAddress(host, req.socket.localAddress);
+      return isLoopbackName(host) || isLocalAddress(host, req.socket.localAddress);
     },
 
     connect(req) {
@@ -97,20 +109,70 @@ export function createAdmission(limits: AdmissionLimits, load: () => number): Ad
       };
     },
 
-    join(sessions) {
-      if (sessions >= limits.maxHumans) {
-        return {
-          code: CLOSE_TRY_AGAIN_LATER,
-          reason: `the world is full (limit ${limits.maxHumans} humans)`,
-        };
-      }
-      return overloaded();
+    join(address, seats) {
+      const reclaim = seatsToReclaim(limits, address, seats);
+      if (!Array.isArray(reclaim)) return { ok: false, refusal: reclaim };
+      const busy = overloaded();
+      return busy ? { ok: false, refusal: busy } : { ok: true, reclaim };
     },
 
     stats() {
       return { connections: total, addresses: perAddress.size };
     },
   };
+}
+
+/**
+ * The seat rule. A dropped human keeps a seat for its resume grace period, so one address churning
+ * join + disconnect could hold every seat and keep everyone else out. So: an address holds at most
+ * `maxHumansPerAddress` seats, and at its share its own oldest dropped seat is reclaimed for the
+ * newcomer; and when the world is full, a dropped seat is reclaimed — of the address holding the most
+ * seats, its oldest drop — before anyone is refused. Only a world full of connected people says no.
+ * (A reclaimed session leaves at once: its person, coming back, joins as someone new.)
+ */
+function seatsToReclaim<S extends Seat>(
+  limits: AdmissionLimits,
+  address: string,
+  seats: readonly S[],
+): S[] | Refusal {
+  const reclaim: S[] = [];
+  const kept = () => seats.filter((seat) => !reclaim.includes(seat));
+  // Loops, not one step: a lowered cap can find the world over it already.
+  for (
+    let mine = kept().filter((seat) => seat.address === address);
+    mine.length >= limits.maxHumansPerAddress;
+  ) {
+    const own = oldestDropped(mine);
+    if (!own) {
+      return {
+        code: CLOSE_TRY_AGAIN_LATER,
+        reason: `too many people from this address (limit ${limits.maxHumansPerAddress})`,
+      };
+    }
+    reclaim.push(own);
+    mine = mine.filter((seat) => seat !== own);
+  }
+  for (let left = kept(); left.length >= limits.maxHumans; left = kept()) {
+    const held = new Map<string, number>();
+    for (const seat of left) held.set(seat.address, (held.get(seat.address) ?? 0) + 1);
+    const dropped = left.filter((seat) => seat.droppedOrder !== undefined);
+    const most = Math.max(0, ...dropped.map((seat) => held.get(seat.address) ?? 0));
+    const other = oldestDropped(dropped.filter((seat) => held.get(seat.address) === most));
+    if (!other) {
+      return { code: CLOSE_TRY_AGAIN_LATER, reason: `the world is full (limit ${limits.maxHumans} humans)` };
+    }
+    reclaim.push(other);
+  }
+  return reclaim;
+}
+
+function oldestDropped<S extends Seat>(seats: readonly S[]): S | undefined {
+  let oldest: S | undefined;
+  for (const seat of seats) {
+    if (seat.droppedOrder === undefined) continue;
+    if (!oldest || seat.droppedOrder < oldest.droppedOrder!) oldest = seat;
+  }
+  return oldest;
 }
 
 function refuse(reason: string): { ok: false; refusal: Refusal } {
@@ -126,13 +188,4 @@ function normalizeOrigin(origin: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether a URL hostname names the local address the connection arrived on (IPv4, IPv6, mapped). */
-function sameAddress(hostname: string, localAddress: string | undefined): boolean {
-  if (!localAddress) return false;
-  const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
-  if (isIP(host) === 0) return false;
-  const local = localAddress.startsWith("::ffff:") ? localAddress.slice(7) : localAddress;
-  return host === local || host === localAddress;
 }

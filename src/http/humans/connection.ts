@@ -15,7 +15,8 @@ const WS_FRAME_CLASS = "wsFrame";
  * which browsers send when a document unloads, and 4100, which the client sends itself on pagehide.
  * Anything else (1006: the network) is a drop the person may not know about yet. */
 export const PAGE_LEFT_CODES: ReadonlySet<number> = new Set([1001, 4100]);
-/** After this many frames dropped in a row by the frame limiter, the socket is closed as a flood. */
+/** Once this many more frames were dropped by the frame limiter than let through since the last
+ * drop-free moment, the socket is closed as a flood. */
 const FLOOD_FRAMES = 2000;
 
 export interface ConnectionDeps {
@@ -54,7 +55,9 @@ export function actionOf(msg: ActionMessage): ActActionT {
 }
 
 /** Answers every connection; returns the handler for a newly upgraded socket. */
-export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) => Connection {
+export function createConnectionHandler(
+  deps: ConnectionDeps,
+): (ws: WebSocket, address: string) => Connection {
   const { service, reads, hooks, send, sendError, logger } = deps;
   // One limiter implementation (src/aic): here it bounds raw frames per connection; the actions those
   // frames ask for are limited again, per session, inside AicService.
@@ -86,19 +89,32 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
     report(ws, await service.act(session.actor, actionOf(msg)), msg.type);
   }
 
-  return (ws) => {
-    const conn: Connection = { id: randomToken(8), session: undefined, droppedFrames: 0 };
-    ws.on("message", (data, isBinary) => {
+  return (ws, address) => {
+    const conn: Connection = { id: randomToken(8), address, session: undefined, droppedFrames: 0 };
+    /** Whether the frame limiter lets this frame through; a long run of refusals closes the flood. */
+    const admitFrame = (): boolean => {
       const decision = frameLimiter.take(`conn:${conn.id}`, WS_FRAME_CLASS);
-      if (!decision.allowed) {
-        conn.droppedFrames += 1;
-        if (conn.droppedFrames === 1 || conn.droppedFrames % 50 === 0) {
-          sendError(ws, "rate_limited", `too many messages; retry in ${decision.retryAfterMs} ms`, true);
-        }
-        if (conn.droppedFrames > FLOOD_FRAMES) ws.close(1008, "flood");
-        return;
+      if (decision.allowed) {
+        // Drops are forgiven one per frame let through, not all at once: a flood the limiter
+        // refills into every few milliseconds (a busy gateway reads it slowly) still adds up.
+        conn.droppedFrames = Math.max(0, conn.droppedFrames - 1);
+        return true;
       }
-      conn.droppedFrames = 0;
+      conn.droppedFrames += 1;
+      if (conn.droppedFrames === 1 || conn.droppedFrames % 50 === 0) {
+        sendError(ws, "rate_limited", `too many messages; retry in ${decision.retryAfterMs} ms`, true);
+      }
+      if (conn.droppedFrames > FLOOD_FRAMES) ws.close(1008, "flood");
+      return false;
+    };
+    // Protocol pings are frames like any other (the server turns ws's auto-pong off, which cut a
+    // socket without a close frame after 60 unanswered pongs): a burst within the frame limit is
+    // answered, the rest go unanswered, and a flood closes 1008 like a flood of messages.
+    ws.on("ping", (data) => {
+      if (admitFrame()) ws.pong(data);
+    });
+    ws.on("message", (data, isBinary) => {
+      if (!admitFrame()) return;
       const size = Array.isArray(data)
         ? data.reduce((n, b) => n + b.length, 0)
         : (data as Buffer | ArrayBuffer).byteLength;
@@ -111,7 +127,7 @@ export function createConnectionHandler(deps: ConnectionDeps): (ws: WebSocket) =
         );
       }
       const parsed = parseClientMessage(data.toString());
-      if (!parsed.ok) return sendError(ws, parsed.code, parsed.message, false);
+      if (!parsed.ok) return sendError(ws, parsed.code, parsed.message, false, parsed.forType);
       handleMessage(ws, conn, parsed.message).catch((error: unknown) => {
         logger.error(`openclawworld web: ${parsed.message.type} failed: ${(error as Error).message}`);
         sendError(ws, "internal", "internal error", true, parsed.message.type);

@@ -1,7 +1,7 @@
 // The human WebSocket protocol: client messages validated strictly with zod, from the same field
 // rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
-import { actionName, ChatChannel, chatText, IdEntity, tileCoordinate } from "../../aic/schemas.ts";
+import { actionName, ChatChannel, chatText, humanName, IdEntity, tileCoordinate } from "../../aic/schemas.ts";
 import { refineText } from "../../aic/text.ts";
 
 const MoveStep = () => z.int().min(-1).max(1);
@@ -13,7 +13,7 @@ export const ClientMessage = z
   .discriminatedUnion("type", [
     z.strictObject({
       type: z.literal("join"),
-      name: z.string().trim().min(1).max(32),
+      name: humanName(),
       resumeToken: z
         .string()
         .regex(/^[A-Za-z0-9_-]{16,128}$/)
@@ -48,7 +48,16 @@ export const MAX_FRAME_BYTES = 4096;
 
 export type ParseResult =
   | { ok: true; message: ClientMessageT }
-  | { ok: false; code: "bad_request"; message: string };
+  | { ok: false; code: "bad_request"; message: string; forType?: ClientMessageT["type"] };
+
+const CLIENT_TYPES: ReadonlySet<string> = new Set(ClientMessage.options.map((o) => o.shape.type.value));
+
+/** The message type a refused frame meant to be, so the client can tell a refused join (a name it
+ * may not take) from any other bad frame. */
+function intendedType(value: unknown): ClientMessageT["type"] | undefined {
+  const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
+  return typeof type === "string" && CLIENT_TYPES.has(type) ? (type as ClientMessageT["type"]) : undefined;
+}
 
 /** Never throws: bad JSON, unknown types and out-of-bounds fields all become a typed error. */
 export function parseClientMessage(raw: string): ParseResult {
@@ -64,7 +73,8 @@ export function parseClientMessage(raw: string): ParseResult {
     .slice(0, 3)
     .map((i) => `${i.path.join(".") || "message"}: ${i.message}`)
     .join("; ");
-  return { ok: false, code: "bad_request", message: issues };
+  const forType = intendedType(value);
+  return { ok: false, code: "bad_request", message: issues, ...(forType ? { forType } : {}) };
 }
 
 /** What the browser is told about an entity; positions rounded to whole world units. */

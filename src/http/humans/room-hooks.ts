@@ -12,6 +12,7 @@ import type { WebSocket } from "ws";
 import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
+import type { JoinDecision, Seat } from "./admission.ts";
 import { isNameFor, uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
@@ -44,8 +45,9 @@ export interface RoomHooksDeps {
   maxVisible?: number;
   /** The entity id of a new human. */
   humanId(): string;
-  /** Why a new character may not join now (session cap, load shedding: admission.ts), if so. */
-  admitJoin?(): { code: number; reason: string } | undefined;
+  /** Whether a new character from `address` may join now (seat rule, load shedding: admission.ts),
+   * given the joins still on their way in, and which dropped sessions give up their seats for it. */
+  admitJoin?(address: string, joining: readonly Seat[]): JoinDecision<HumanSession | Seat>;
 }
 
 /** Long enough for a reload to come back (a page load and a WebSocket handshake), short enough that a
@@ -70,6 +72,10 @@ export interface RoomHooks {
 
 export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
   const { service, reads, sessions, view, presence, send, sendError } = deps;
+  /** Drops so far: orders dropped sessions for the seat rule (admission.ts). */
+  let drops = 0;
+  /** Seats of joins admitted but not yet in the world. */
+  const joining = new Set<Seat>();
 
   /** A human's connection dropped or came back: everyone connected in their room is told. */
   function announceAway(session: HumanSession, away: boolean): void {
@@ -92,6 +98,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     if (session.ws && session.ws !== ws) session.ws.close(4000, "resumed elsewhere");
     if (session.graceTimer) clearTimeout(session.graceTimer);
     session.graceTimer = undefined;
+    session.droppedOrder = undefined;
     session.ws = ws;
     conn.session = session;
     announceAway(session, false);
@@ -132,11 +139,34 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       resumable.ws = undefined;
       await onLeave(resumable);
     }
-    const refusal = deps.admitJoin?.();
-    if (refusal) {
-      sendError(ws, "rate_limited", refusal.reason, true, "join");
-      ws.close(refusal.code, refusal.reason);
+    const admitted = deps.admitJoin?.(conn.address, [...joining]);
+    if (admitted && !admitted.ok) {
+      sendError(ws, "rate_limited", admitted.refusal.reason, true, "join");
+      ws.close(admitted.refusal.code, admitted.refusal.reason);
       return;
+    }
+    // Its seat is taken from now, not from when its join has gone through the tick: joins arriving
+    // meanwhile must count it.
+    const seat: Seat = { address: conn.address, droppedOrder: undefined };
+    joining.add(seat);
+    try {
+      await joinAs(ws, conn, msg, admitted?.reclaim ?? []);
+    } finally {
+      joining.delete(seat);
+    }
+  }
+
+  async function joinAs(
+    ws: WebSocket,
+    conn: Connection,
+    msg: Extract<ClientMessageT, { type: "join" }>,
+    reclaim: readonly (HumanSession | Seat)[],
+  ): Promise<void> {
+    for (const dropped of reclaim) {
+      if (!("actor" in dropped)) continue; // a join still on its way in holds no session to reclaim
+      if (dropped.graceTimer) clearTimeout(dropped.graceTimer);
+      dropped.graceTimer = undefined;
+      await onLeave(dropped);
     }
     const session = newSession(
       uniqueName(msg.name, everyoneNames()),
@@ -144,6 +174,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       deps.interestRadius(),
       deps.humanId(),
       deps.maxVisible,
+      conn.address,
     );
     conn.session = session;
     presence.setLook(session.actor.entityId, msg.look);
@@ -175,6 +206,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
 
   function onDrop(session: HumanSession, cause: DropCause = "network"): void {
     session.ws = undefined;
+    session.droppedOrder = ++drops;
     const pageLeft = cause === "page";
     if (!pageLeft) announceAway(session, true);
     if (session.graceTimer) clearTimeout(session.graceTimer);

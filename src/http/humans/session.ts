@@ -21,11 +21,18 @@ export interface HumanSession {
   sent: SentView;
   interest: InterestSet;
   graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The remote address it joined from ("" when restored after a restart): admission.ts's seats. */
+  address: string;
+  /** When its socket dropped, as an order; undefined while connected (admission.ts reclaims the
+   * oldest drops first). */
+  droppedOrder: number | undefined;
 }
 
 /** One WebSocket; it gets a session when it joins (or resumes one). */
 export interface Connection {
   id: string;
+  /** The remote address the socket came from. */
+  address: string;
   session: HumanSession | undefined;
   droppedFrames: number;
 }
@@ -41,6 +48,7 @@ export function newSession(
   interestRadius: number,
   entityId: string,
   maxVisible: number = DEFAULT_MAX_VISIBLE,
+  address = "",
 ): HumanSession {
   const sessionId = randomToken(12);
   return {
@@ -58,6 +66,8 @@ export function newSession(
     sent: new SentView(),
     interest: new InterestSet(interestRadius, interestRadius * HYSTERESIS, maxVisible),
     graceTimer: undefined,
+    address,
+    droppedOrder: undefined,
   };
 }
 
@@ -92,6 +102,8 @@ export function restoredSession(
     sent: new SentView(),
     interest: new InterestSet(interestRadius, interestRadius * HYSTERESIS, maxVisible),
     graceTimer: undefined,
+    address: "",
+    droppedOrder: undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import { BUNDLED_WORLD_DIR } from "../../config/config.ts";
 import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
+import { RawWebSocket } from "./testing/raw-socket.ts";
 import { type LoopbackServer, serveOnLoopback } from "./testing/serve-loopback.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
 import { ServerFrameReader } from "./wire-delta.ts";
@@ -147,6 +148,28 @@ describe("web surface WebSocket", () => {
     // Chat actions hit the shared AIC limiter for humans too (1/s, burst 3).
     for (let i = 0; i < 6; i++) client.send({ type: "chat_send", channel: "global", message: `m${i}` });
     await client.next((m) => m.type === "error" && m.code === "rate_limited" && m.for === "chat_send");
+  });
+
+  it("a burst of 100 protocol pings is answered within the frame limit and the socket stays open", async () => {
+    const env = await setup();
+    const raw = await RawWebSocket.open(Number(new URL(env.url).port));
+    raw.send(0x9, "", 100);
+    const pongs = () => raw.frames().filter((f) => f.opcode === 0xa).length;
+    await raw.until(() => pongs() >= 60, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(raw.ended).toBe(false);
+    raw.send(0x1, JSON.stringify({ type: "ping", t: 7 }));
+    await raw.until(() => raw.frames().some((f) => f.opcode === 0x1 && f.payload.includes('"pong"')), 5000);
+    raw.destroy();
+  });
+
+  it("a flood of protocol pings is closed 1008 with a close frame", async () => {
+    const env = await setup();
+    const raw = await RawWebSocket.open(Number(new URL(env.url).port));
+    raw.send(0x9, "", 2500);
+    await raw.until(() => raw.closeCode() !== undefined || raw.ended, 15_000);
+    expect(raw.closeCode()).toBe(1008);
+    raw.destroy();
   });
 
   it("a reconnect within the grace period gets the same entity back; after it, the entity leaves", async () => {

@@ -133,7 +133,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     interestRadius: () => interestTiles * tileSize(),
     ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
     humanId: deps.humanIds ?? randomHumanId,
-    admitJoin: () => admission.join(sessions.size),
+    admitJoin: (address, joining) => admission.join(address, [...sessions.values(), ...joining]),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
@@ -153,7 +153,9 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
         );
         return;
       }
-      wss ??= new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+      // Pings are answered by connection.ts under the frame limit (ws's own auto-pong drops a socket
+      // without a close frame after a burst of 60).
+      wss ??= new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, autoPong: false });
       wss.handleUpgrade(req, socket, head, (ws) => {
         const slot = admission.connect(req);
         if (!slot.ok) {
@@ -164,7 +166,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
         sockets.add(ws);
         rawSockets.set(ws, socket);
         ws.on("close", () => sockets.delete(ws));
-        onSocket(ws);
+        onSocket(ws, req.socket.remoteAddress ?? "unknown");
       });
     },
 
