@@ -2,7 +2,7 @@
 // docs/aic/v0.1; a test fails when the files are stale).
 import * as z from "zod";
 import { ENDPOINTS, type EndpointName, endpointPath } from "./endpoints.ts";
-import { aicRegistry, eventsRegistry } from "./schemas.ts";
+import { aicRegistry, eventsRegistry, uniqueItemArrays } from "./schemas.ts";
 
 export const AIC_VERSION = "0.1";
 export const AIC_BASE_PATH = "/aic/v0.1";
@@ -21,6 +21,7 @@ function defsFrom(registry: typeof aicRegistry, refPrefix: string): Record<strin
         registry.get(ctx.zodSchema as unknown as z.ZodType) as { maxProperties?: number } | undefined
       )?.maxProperties;
       if (maxProperties !== undefined) ctx.jsonSchema.maxProperties = maxProperties;
+      if (uniqueItemArrays.has(ctx.zodSchema as unknown as z.ZodType)) ctx.jsonSchema.uniqueItems = true;
     },
   }) as { schemas: Record<string, JsonObject> };
   const defs: Record<string, JsonObject> = {};

@@ -29,6 +29,16 @@ function named<T extends z.ZodType>(id: string, schema: T, description?: string)
   return schema;
 }
 
+/** Arrays whose items must differ (a refine zod cannot state in JSON Schema): the documents mark
+ * them `uniqueItems` (documents.ts). */
+export const uniqueItemArrays = new WeakSet<z.ZodType>();
+
+function uniqueItems<T extends z.ZodArray<z.ZodType>>(schema: T, what: string): T {
+  const refined = schema.refine((items) => new Set(items).size === items.length, `${what} must be unique`);
+  uniqueItemArrays.add(refined);
+  return refined;
+}
+
 /** A request body: strict (an unknown key is a bad_request) and under the one text rule (text.ts). */
 function request<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject(shape).superRefine(refineText);
@@ -567,14 +577,8 @@ export const ReflectRequest = named(
     roomId: IdRoom,
     txId: IdTx,
     content: reflectionContent(),
-    topics: z
-      .array(Topic)
-      .max(MEMORY_LIMITS.topics)
-      .refine((topics) => new Set(topics).size === topics.length, "topics must be unique")
-      .default([]),
-    sources: z
-      .array(Cursor)
-      .max(MEMORY_LIMITS.sources)
+    topics: uniqueItems(z.array(Topic).max(MEMORY_LIMITS.topics), "topics").default([]),
+    sources: uniqueItems(z.array(Cursor).max(MEMORY_LIMITS.sources), "sources")
       .default([])
       .describe("Cursors of the events (EventEnvelope.cursor) the reflection was drawn from."),
     importance: Importance(),
