@@ -1,5 +1,5 @@
 // Operator save/load and checkpoints (seed 001), and that a restore stays invisible to agents.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -166,6 +166,26 @@ describe("operator save/load", () => {
       endpoints: { web: "/world/", aicBase: "/aic/v0.1", status: "/world/api/status" },
     });
     expect(operatorStatus(host)).toMatchObject({ origin: "restored", health: { running: false } });
+  });
+});
+
+describe("store problems in the operator status (issue #30)", () => {
+  it("a damaged store's set-aside, salvage and fallback are listed; a clean start lists none", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const first = await setup(dir);
+    expect(operatorStatus(first.host).durability).toMatchObject({ problems: [] });
+    first.host.runtime.stop();
+    first.host.store?.close();
+    const file = first.host.store!.file;
+    writeFileSync(file, "garbage ".repeat(4096));
+    for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
+
+    const second = await setup(dir);
+    const problems = (operatorStatus(second.host).durability as { problems: string[] }).problems;
+    expect(problems.join("\n")).toMatch(/is not usable .* kept it at .*damaged/);
+    expect(problems.join("\n")).toMatch(/salvage of .*: nothing of it could be read/);
+    expect(problems.join("\n")).toMatch(/started from the snapshot copy/);
   });
 });
 

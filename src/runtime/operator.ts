@@ -7,7 +7,7 @@ import { ENTITY_ID_PATTERN, OPERATOR_ENTITY_ID } from "../world/ids.ts";
 import { type Note, notesOf } from "../world/objects/notice-board.ts";
 import type { WorldSnapshot } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import type { OpenedWorld } from "./open-world.ts";
+import { type OpenedWorld, storeAutoSnapshot } from "./open-world.ts";
 import { checkStoredSnapshot, parseForeignSnapshot, snapshotEntry } from "./persistence.ts";
 import type { SnapshotManifest } from "./store.ts";
 
@@ -52,6 +52,7 @@ export function durabilityStatus(host: OpenedWorld) {
     log: host.store.logStats(),
     checkpoints: host.store.checkpoints().length,
     quarantined: host.store.quarantined(),
+    problems: host.problems,
     recovery: host.recovery,
   };
 }
@@ -65,7 +66,7 @@ export function saveNow(host: OpenedWorld): SavedSnapshot {
   const store = requireStore(host);
   const snapshot = host.runtime.world.snapshot();
   const entry = snapshotEntry(snapshot);
-  store.saveAutoSnapshot(entry);
+  storeAutoSnapshot({ ...host, store }, entry);
   return describeSnapshot(snapshot, entry.hash);
 }
 
@@ -107,7 +108,7 @@ function adopt(host: OpenedWorld, snapshot: WorldSnapshot): SavedSnapshot {
     throw error;
   }
   const entry = snapshotEntry(world.snapshot());
-  host.store?.resetTimeline(entry);
+  storeAutoSnapshot(host, entry, "new-timeline");
   host.runtime.replaceWorld(world);
   host.origin = "restored";
   return describeSnapshot(world.snapshot(), entry.hash);

@@ -166,6 +166,8 @@ export function checkStoredSnapshot(stored: StoredSnapshot): SnapshotCheck {
 export function recoverWorld(
   definition: WorldDefinition,
   store: WorldStore,
+  /** Tried when no snapshot of the store checks out: the copy of the last one (snapshot-copy.ts). */
+  fallback?: () => Omit<StoredSnapshot, "id" | "kind" | "label"> | undefined,
 ): { world: World; report: RecoveryReport } {
   const problems: string[] = [];
   let quarantinedSnapshots = 0;
@@ -188,6 +190,20 @@ export function recoverWorld(
     problems.push(`snapshot #${stored.id} (tick ${stored.tick}) rejected: ${reason}`);
     store.quarantineSnapshot(stored.id, reason ?? "rejected");
     quarantinedSnapshots += 1;
+  }
+  const copy = world ? undefined : fallback?.();
+  if (copy) {
+    const check = checkStoredSnapshot({ ...copy, id: 0, kind: "auto", label: null });
+    try {
+      if (!check.ok) throw new Error(check.reason);
+      world = World.restore(definition, check.snapshot);
+      base = { kind: "snapshot", tick: world.tick, hash: copy.hash };
+      problems.push(
+        `no snapshot in the store checked out: started from the snapshot copy (tick ${copy.tick})`,
+      );
+    } catch (error) {
+      problems.push(`the snapshot copy (tick ${copy.tick}) was rejected too: ${(error as Error).message}`);
+    }
   }
   if (!world) world = World.create(definition);
 

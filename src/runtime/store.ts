@@ -275,6 +275,29 @@ export class WorldStore {
     });
   }
 
+  /** Takes in what was salvaged of a damaged store (or its snapshot copy) in one transaction: auto
+   * snapshots in the given order (the last is the newest), checkpoints, log rows and side-table rows.
+   * Nothing is compacted: recovery decides what of it checks out. */
+  importRows(rows: {
+    autoSnapshots?: readonly Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">[];
+    checkpoints?: readonly (Omit<StoredSnapshot, "id" | "kind" | "savedAt"> & { label: string | null })[];
+    ticks?: readonly TickRow[];
+    side?: readonly { scope: string; key: string; value: string }[];
+  }): void {
+    this.transaction(() => {
+      for (const entry of rows.autoSnapshots ?? [])
+        this.insertSnapshot({ ...entry, kind: "auto", label: null });
+      for (const entry of rows.checkpoints ?? []) {
+        if (entry.label === null) continue;
+        this.db.prepare("DELETE FROM snapshots WHERE kind = 'checkpoint' AND label = ?").run(entry.label);
+        this.insertSnapshot({ ...entry, kind: "checkpoint" });
+      }
+      const putTick = this.db.prepare("INSERT OR IGNORE INTO ticks (tick, body, checksum) VALUES (?, ?, ?)");
+      for (const row of rows.ticks ?? []) putTick.run(row.tick, row.body, row.checksum);
+      for (const row of rows.side ?? []) this.putSide.run(row.scope, row.key, row.value);
+    });
+  }
+
   /** Starts a new timeline at this snapshot: every auto snapshot and log row of the old one goes
    * (checkpoints stay). Used when the operator restores an earlier state. */
   resetTimeline(entry: Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">): number {
