@@ -8,6 +8,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   rmSync,
   statSync,
   truncateSync,
@@ -16,6 +17,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -284,7 +286,8 @@ describe("corruption", () => {
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "two" }]);
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "three" }]);
     const row = a.store!.ticksAfter(badTick - 1)[0]!;
-    a.store!.corruptTickForTest(badTick, row.body.replace("two", "twO"));
+    // More than one bit: beyond the single-bit repair.
+    a.store!.corruptTickForTest(badTick, row.body.replace("two", "tw0"));
     crash(a);
 
     const log = logger();
@@ -299,6 +302,34 @@ describe("corruption", () => {
     const c = await host(dir);
     expect(c.recovery?.problems).toEqual([]);
     expect(c.runtime.world.snapshotHash()).toBe(goodHash);
+  });
+
+  it("one flipped bit in a logged tick (on disk) is repaired: neither it nor a later tick is lost", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    await tick(a, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
+    for (let i = 0; i < 7; i++)
+      await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: `flip-${i}-here` }]);
+    const hash = a.runtime.world.snapshotHash();
+    const lastTick = a.runtime.world.tick;
+    crash(a);
+    // Everything into the main file, then one bit of one record's bytes flipped there.
+    const file = storeFile(dir);
+    const db = new DatabaseSync(file);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf("flip-2-here");
+    expect(at).toBeGreaterThan(0);
+    expect(bytes.indexOf("flip-2-here", at + 1)).toBe(-1);
+    bytes[at + 5]! ^= 0x04;
+    writeFileSync(file, bytes);
+
+    const b = await host(dir);
+    expect(b.runtime.world.tick).toBe(lastTick);
+    expect(b.runtime.world.snapshotHash()).toBe(hash);
+    expect(b.recovery?.quarantinedTicks).toBe(0);
+    expect(b.problems.join()).toMatch(/checksum mismatch; one flipped bit \(byte \d+, bit 2\) was repaired/);
   });
 
   it("a snapshot whose hash does not match is rejected; the older one plus the log give the exact state", async () => {

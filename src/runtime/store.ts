@@ -232,6 +232,19 @@ export class WorldStore {
       .all(tick) as unknown as TickRow[];
   }
 
+  /** A log row's body as the bytes on disk (a damaged one may not be valid UTF-8). */
+  tickBytes(tick: number): Uint8Array | undefined {
+    const row = this.db.prepare("SELECT CAST(body AS BLOB) AS bytes FROM ticks WHERE tick = ?").get(tick) as
+      | { bytes: Uint8Array }
+      | undefined;
+    return row?.bytes;
+  }
+
+  /** Puts back a log row's repaired body and checksum. */
+  repairTick(tick: number, body: string, checksum: string): void {
+    this.db.prepare("UPDATE ticks SET body = ?, checksum = ? WHERE tick = ?").run(body, checksum, tick);
+  }
+
   /** Test and repair helper: overwrite a row's body without fixing its checksum. */
   corruptTickForTest(tick: number, body: string): void {
     this.db.prepare("UPDATE ticks SET body = ? WHERE tick = ?").run(body, tick);
