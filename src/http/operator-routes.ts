@@ -1,7 +1,7 @@
 // The operator's admin surface under /openclawworld/admin, registered with auth "gateway": only a
 // caller holding the gateway's operator token gets here (agents never have it). Save/load and
 // checkpoints (seed 001), plus the status agents are not shown (origin, wall-clock health, store).
-//   GET  /openclawworld/admin/status
+//   GET  /openclawworld/admin/status                       (also while the service waits for its store)
 //   GET  /openclawworld/admin/snapshot                     the live world's snapshot (JSON)
 //   POST /openclawworld/admin/save                         save a snapshot now (compacts the log)
 //   GET  /openclawworld/admin/checkpoints                  the manifest: label, tick, time, hash
@@ -68,7 +68,13 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export function operatorRouteHandler(live: () => OperatorActions | undefined, logger: RouteLogger) {
+/** `notRunning` says why the world is not running (e.g. its store is locked and the service is
+ * retrying): the 503 answers carry it, and GET /status answers it as the status. */
+export function operatorRouteHandler(
+  live: () => OperatorActions | undefined,
+  logger: RouteLogger,
+  notRunning: () => Record<string, unknown> | undefined = () => undefined,
+) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const method = req.method ?? "GET";
     let route: string;
@@ -80,9 +86,19 @@ export function operatorRouteHandler(live: () => OperatorActions | undefined, lo
     try {
       const ops = live();
       if (!ops) {
+        const why = notRunning();
+        if (method === "GET" && route === "/status" && why) {
+          sendJson(res, 200, { status: "ok", data: { running: false, ...why } });
+          return true;
+        }
         sendJson(res, 503, {
           status: "error",
-          error: { code: "room_not_ready", message: "the world is not running" },
+          error: {
+            code: "room_not_ready",
+            message: "the world is not running",
+            retryable: true,
+            ...(why ? { details: why } : {}),
+          },
         });
         return true;
       }
