@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
-import { type EndpointName, endpointAt } from "../../aic/endpoints.ts";
+import { type EndpointName, endpointAt, requestFromQuery, servedByGet } from "../../aic/endpoints.ts";
 import { aicError } from "../../aic/errors.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
@@ -151,6 +151,23 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     }
   };
 
+  /** GET /<read>?...: the same read, its request from the query string (no body). */
+  const endpointByQuery = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: EndpointName,
+    queryText: string,
+  ): Promise<void> => {
+    const caller = authenticate(req, res);
+    if (!caller) return;
+    if (closed) return answer(res, adapterClosed());
+    const request = requestFromQuery(name, caller, { ...parseQuery(queryText) });
+    if (!request) return methodNotAllowed(req, res, "POST");
+    if (!request.ok) return answer(res, request.error);
+    const result = await service.call(name, caller, request.body);
+    if (!res.writableEnded && !res.destroyed) answer(res, result);
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? "/";
     const queryAt = url.indexOf("?");
@@ -164,7 +181,10 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
 
     const name = endpointAt(rest);
     if (name) {
-      if (method !== "POST") return methodNotAllowed(req, res, "POST");
+      const byGet = servedByGet(name);
+      if (readMethod && byGet)
+        return endpointByQuery(req, res, name, queryAt < 0 ? "" : url.slice(queryAt + 1));
+      if (method !== "POST") return methodNotAllowed(req, res, byGet ? "GET, POST" : "POST");
       return endpoint(req, res, name);
     }
     switch (rest) {
