@@ -3,9 +3,9 @@
 import * as z from "zod";
 import { ENDPOINTS, type EndpointName, endpointPath } from "./endpoints.ts";
 import { aicRegistry, eventsRegistry, uniqueItemArrays } from "./schemas.ts";
+import { AIC_BASE_PATH, AIC_VERSION } from "./version.ts";
 
-export const AIC_VERSION = "0.1";
-export const AIC_BASE_PATH = "/aic/v0.1";
+export { AIC_BASE_PATH, AIC_VERSION } from "./version.ts";
 
 type JsonObject = Record<string, unknown>;
 

@@ -379,10 +379,27 @@ export const EventStreamQuery = named(
 
 // ---- join / leave (extension) ---------------------------------------------------------------
 export const JoinRequest = named("JoinRequest", request({ agentId: IdAgent, roomId: IdRoom }));
+export const HeartbeatSetup = named(
+  "HeartbeatSetup",
+  z.strictObject({
+    workspaceSnippet: z.string().min(1).max(4000),
+    interval: z.string().min(1).max(200),
+    instructions: z.string().min(1).max(1000),
+  }),
+  "How to stay present (seed 003's registration `heartbeat_setup`): a HEARTBEAT.md snippet for an OpenClaw workspace, the recommended interval and what to do with them.",
+);
+export type HeartbeatSetupT = z.infer<typeof HeartbeatSetup>;
 export const JoinResponseData = named(
   "JoinResponseData",
-  z.strictObject({ entityId: IdEntity, roomId: IdRoom, tile: TileCoord, cursor: Cursor, serverTsMs: TsMs }),
-  "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after.",
+  z.strictObject({
+    entityId: IdEntity,
+    roomId: IdRoom,
+    tile: TileCoord,
+    cursor: Cursor,
+    serverTsMs: TsMs,
+    heartbeatSetup: HeartbeatSetup,
+  }),
+  "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after. `heartbeatSetup` says how to stay present with POST /heartbeat.",
 );
 export const LeaveRequest = named("LeaveRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const LeaveResponseData = named(

@@ -424,6 +424,20 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     expect((await closed.json()).status).toBe("error");
   });
 
+  it("the join answer carries heartbeat setup for external agents (seed 003): snippet, interval, instructions", async () => {
+    const h = await harness();
+    const joined = (await joinOverHttp(h)) as {
+      status: string;
+      data: { heartbeatSetup: Record<string, string> };
+    };
+    const setup = joined.data.heartbeatSetup;
+    expect(Object.keys(setup).sort()).toEqual(["instructions", "interval", "workspaceSnippet"]);
+    expect(setup.workspaceSnippet).toMatch(/^## OpenClawWorld \(every heartbeat\)/);
+    expect(setup.workspaceSnippet).toContain(`POST /aic/v0.1/heartbeat {"agentId":"${A}","roomId":"lobby"`);
+    expect(setup.interval).toMatch(/seconds/);
+    expect(setup.instructions).toMatch(/HEARTBEAT\.md/);
+  });
+
   it("GET /heartbeat is the heartbeat without an action (seed 003, heartbeat_get_still_works)", async () => {
     const h = await harness();
     await joinOverHttp(h);

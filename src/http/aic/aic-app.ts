@@ -12,14 +12,14 @@ import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
 import { type EndpointName, endpointAt, requestFromQuery, servedByGet } from "../../aic/endpoints.ts";
 import { aicError } from "../../aic/errors.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
+import { AIC_BASE_PATH } from "../../aic/version.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
 import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
 import { createEventStream } from "./sse.ts";
 
-export { AIC_BODY_LIMIT_BYTES, type AicHttpLogger };
-
 /** Where the routes below are mounted (the plugin registers this prefix with the gateway). */
-export const AIC_BASE_PATH = "/aic/v0.1";
+export { AIC_BASE_PATH } from "../../aic/version.ts";
+export { AIC_BODY_LIMIT_BYTES, type AicHttpLogger };
 
 export interface AicHttpDeps {
   service: AicService;
