@@ -8,6 +8,11 @@
 //   POST /openclawworld/admin/checkpoints  {"label"}       save a named checkpoint
 //   POST /openclawworld/admin/checkpoints/<label>/restore  restore one
 //   POST /openclawworld/admin/load  <snapshot JSON>        restore a snapshot (same world only)
+//   GET  /openclawworld/admin/runs                         run manifests (seed 001 record_run)
+//   POST /openclawworld/admin/runs {"label"}               start a bounded run at the current tick
+//   GET  /openclawworld/admin/runs/<id>                    one run's manifest
+//   POST /openclawworld/admin/runs/<id>/label {"label"}    relabel it
+//   POST /openclawworld/admin/runs/<id>/close              end it at the current tick
 //   GET  /openclawworld/admin/notes                        every notice board's notes
 //   POST /openclawworld/admin/notes/remove {"objectId","noteId"}  take a note down
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -27,6 +32,11 @@ export interface OperatorActions {
   load(snapshot: unknown): unknown;
   notes(): unknown;
   removeNote(body: unknown): Promise<unknown>;
+  listRuns(): unknown;
+  startRun(label: unknown): unknown;
+  getRun(id: string): unknown;
+  labelRun(id: string, label: unknown): unknown;
+  closeRun(id: string): unknown;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -103,6 +113,7 @@ export function operatorRouteHandler(
         return true;
       }
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
+      const run = /^\/runs\/([^/]+)(?:\/(label|close))?$/.exec(route);
       let data: unknown;
       if (method === "GET" && route === "/status") data = ops.status();
       else if (method === "GET" && route === "/snapshot") data = ops.snapshot();
@@ -113,6 +124,15 @@ export function operatorRouteHandler(
         data = ops.createCheckpoint(body?.label);
       } else if (method === "POST" && restore) data = ops.restoreCheckpoint(decodeURIComponent(restore[1]!));
       else if (method === "POST" && route === "/load") data = ops.load(await readJson(req));
+      else if (method === "GET" && route === "/runs") data = { runs: ops.listRuns() };
+      else if (method === "POST" && route === "/runs") {
+        const body = (await readJson(req)) as { label?: unknown } | undefined;
+        data = ops.startRun(body?.label);
+      } else if (method === "GET" && run && !run[2]) data = ops.getRun(decodeURIComponent(run[1]!));
+      else if (method === "POST" && run?.[2] === "label") {
+        const body = (await readJson(req)) as { label?: unknown } | undefined;
+        data = ops.labelRun(decodeURIComponent(run[1]!), body?.label);
+      } else if (method === "POST" && run?.[2] === "close") data = ops.closeRun(decodeURIComponent(run[1]!));
       else if (method === "GET" && route === "/notes") data = { boards: ops.notes() };
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));

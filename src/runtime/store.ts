@@ -37,6 +37,54 @@ export interface StoredSnapshot extends SnapshotManifest {
   body: string | Uint8Array;
 }
 
+/** A run's manifest (seed 001 `record_run`): a bounded stretch of the world that replay tooling can
+ * order and label. Ticks and times are simulation time; `startedAt`/`endedAt` are wall clock, for the
+ * operator only. */
+export interface RunManifest {
+  id: number;
+  label: string;
+  state: "open" | "closed";
+  sceneHash: string;
+  start: { tick: number; time: number };
+  end?: { tick: number; time: number };
+  /** The checkpoints saved while it was open, in order. */
+  checkpoints: { label: string; tick: number; time: number; hash: string }[];
+  startedAt: string;
+  endedAt?: string;
+}
+
+interface RunRow {
+  id: number;
+  label: string;
+  scene_hash: string;
+  start_tick: number;
+  start_time: number;
+  end_tick: number | null;
+  end_time: number | null;
+  checkpoints: string;
+  started_at: string;
+  ended_at: string | null;
+}
+
+function runManifest(row: RunRow): RunManifest {
+  return {
+    id: row.id,
+    label: row.label,
+    state: row.end_tick === null ? "open" : "closed",
+    sceneHash: row.scene_hash,
+    start: { tick: row.start_tick, time: row.start_time },
+    ...(row.end_tick !== null && row.end_time !== null
+      ? { end: { tick: row.end_tick, time: row.end_time } }
+      : {}),
+    checkpoints: JSON.parse(row.checkpoints) as RunManifest["checkpoints"],
+    startedAt: row.started_at,
+    ...(row.ended_at !== null ? { endedAt: row.ended_at } : {}),
+  };
+}
+
+/** Runs kept: the oldest closed ones go beyond this. */
+export const MAX_RUNS = 1_000;
+
 export interface TickRow {
   tick: number;
   body: string;
@@ -77,6 +125,18 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE UNIQUE INDEX IF NOT EXISTS checkpoint_label ON snapshots(label) WHERE kind = 'checkpoint';
 CREATE TABLE IF NOT EXISTS sessions (scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY (scope, key));
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  label TEXT NOT NULL,
+  scene_hash TEXT NOT NULL,
+  start_tick INTEGER NOT NULL,
+  start_time INTEGER NOT NULL,
+  end_tick INTEGER,
+  end_time INTEGER,
+  checkpoints TEXT NOT NULL DEFAULT '[]',
+  started_at TEXT NOT NULL,
+  ended_at TEXT
+);
 CREATE TABLE IF NOT EXISTS quarantine (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   what TEXT NOT NULL,
@@ -381,6 +441,64 @@ export class WorldStore {
       reason: string;
       at: string;
     }[];
+  }
+
+  // ---- runs (seed 001 record_run) -------------------------------------------------------------
+
+  /** The open run, if any (at most one is open at a time). */
+  openRun(): RunManifest | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE end_tick IS NULL ORDER BY id DESC LIMIT 1").get() as
+      | RunRow
+      | undefined;
+    return row ? runManifest(row) : undefined;
+  }
+
+  run(id: number): RunManifest | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+    return row ? runManifest(row) : undefined;
+  }
+
+  runs(): RunManifest[] {
+    return (this.db.prepare("SELECT * FROM runs ORDER BY id").all() as unknown as RunRow[]).map(runManifest);
+  }
+
+  startRun(label: string, sceneHash: string, at: { tick: number; time: number }): RunManifest {
+    const id = this.transaction(() => {
+      const result = this.db
+        .prepare(
+          "INSERT INTO runs (label, scene_hash, start_tick, start_time, started_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .run(label, sceneHash, at.tick, at.time, new Date().toISOString());
+      this.db
+        .prepare(
+          "DELETE FROM runs WHERE end_tick IS NOT NULL AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?)",
+        )
+        .run(MAX_RUNS);
+      return Number(result.lastInsertRowid);
+    });
+    return this.run(id)!;
+  }
+
+  closeRun(id: number, at: { tick: number; time: number }): void {
+    this.db
+      .prepare("UPDATE runs SET end_tick = ?, end_time = ?, ended_at = ? WHERE id = ? AND end_tick IS NULL")
+      .run(at.tick, at.time, new Date().toISOString(), id);
+  }
+
+  labelRun(id: number, label: string): void {
+    this.db.prepare("UPDATE runs SET label = ? WHERE id = ?").run(label, id);
+  }
+
+  /** Records a checkpoint in the open run's manifest (bounded like the checkpoints themselves). */
+  addRunCheckpoint(checkpoint: RunManifest["checkpoints"][number]): void {
+    this.transaction(() => {
+      const open = this.openRun();
+      if (!open) return;
+      const checkpoints = [...open.checkpoints, checkpoint].slice(-MAX_RUNS);
+      this.db
+        .prepare("UPDATE runs SET checkpoints = ? WHERE id = ?")
+        .run(JSON.stringify(checkpoints), open.id);
+    });
   }
 
   // ---- side tables (the SQL table is called `sessions`: it began with humans' sessions) ---------
