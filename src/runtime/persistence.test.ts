@@ -26,6 +26,7 @@ import type { Input, InputResult } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { BUNDLED_WORLD_DIR } from "./load-world-dir.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorld, saveWorldInSlices } from "./open-world.ts";
+import { startRun } from "./operator.ts";
 import {
   checkStoredSnapshot,
   commitTick,
@@ -417,6 +418,7 @@ describe("corruption", () => {
       const a = await host(dir);
       const markers = await tenMarkers(a);
       const hash = a.runtime.world.snapshotHash();
+      const run = startRun(a, "before-damage");
       crash(a);
       scramble(storeFile(dir), offset, 16);
 
@@ -426,6 +428,7 @@ describe("corruption", () => {
       expect(b.problems.join("\n")).toMatch(/is not usable .* kept it at .*damaged/);
       expect(b.problems.join("\n")).toMatch(/salvaged \d+ log rows, \d+ snapshots/);
       expect(b.recovery?.problems).toEqual(b.problems);
+      expect(b.store!.runs()).toEqual([run]);
       // The next start is clean, from the new store.
       crash(b);
       const c = await host(dir);

@@ -29,6 +29,8 @@ export interface SalvagedStore {
   ticks: TickRow[];
   side: { scope: string; key: string; value: string }[];
   meta: { key: string; value: string }[];
+  /** Run records (operator.ts), as their rows. */
+  runs: Record<string, unknown>[];
   /** What could not be read, in plain words. */
   problems: string[];
 }
@@ -62,7 +64,7 @@ export function salvageStore(file: string): SalvagedStore {
 }
 
 function empty() {
-  return { autoSnapshots: [], checkpoints: [], ticks: [], side: [], meta: [] };
+  return { autoSnapshots: [], checkpoints: [], ticks: [], side: [], meta: [], runs: [] };
 }
 
 /** The WAL's own header names the page size (bytes 8-11); otherwise SQLite's default comes first. */
@@ -146,6 +148,7 @@ function readTables(file: string): Tables | undefined {
       ticks: rows<TickRow>("ticks", "SELECT tick, body, checksum FROM ticks ORDER BY tick"),
       side: rows("sessions", "SELECT scope, key, value FROM sessions"),
       meta: rows("meta", "SELECT key, value FROM meta"),
+      runs: rows("runs", "SELECT * FROM runs ORDER BY id"),
       problems,
     };
   } catch {

@@ -11,7 +11,7 @@
 // Everything here is synchronous on purpose: a tick commits before the tick loop goes on.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { privateDirSync, privateFileSync } from "./private-files.ts";
 
 export type SnapshotKind = "auto" | "checkpoint";
@@ -81,6 +81,19 @@ function runManifest(row: RunRow): RunManifest {
     ...(row.ended_at !== null ? { endedAt: row.ended_at } : {}),
   };
 }
+
+const RUN_COLUMNS = [
+  "id",
+  "label",
+  "scene_hash",
+  "start_tick",
+  "start_time",
+  "end_tick",
+  "end_time",
+  "checkpoints",
+  "started_at",
+  "ended_at",
+] as const;
 
 /** Runs kept: the oldest closed ones go beyond this. */
 export const MAX_RUNS = 1_000;
@@ -356,6 +369,7 @@ export class WorldStore {
     checkpoints?: readonly (Omit<StoredSnapshot, "id" | "kind" | "savedAt"> & { label: string | null })[];
     ticks?: readonly TickRow[];
     side?: readonly { scope: string; key: string; value: string }[];
+    runs?: readonly Record<string, unknown>[];
   }): void {
     this.transaction(() => {
       for (const entry of rows.autoSnapshots ?? [])
@@ -368,6 +382,11 @@ export class WorldStore {
       const putTick = this.db.prepare("INSERT OR IGNORE INTO ticks (tick, body, checksum) VALUES (?, ?, ?)");
       for (const row of rows.ticks ?? []) putTick.run(row.tick, row.body, row.checksum);
       for (const row of rows.side ?? []) this.putSide.run(row.scope, row.key, row.value);
+      const putRun = this.db.prepare(
+        `INSERT OR IGNORE INTO runs (${RUN_COLUMNS.join(", ")}) VALUES (${RUN_COLUMNS.map(() => "?").join(", ")})`,
+      );
+      for (const row of rows.runs ?? [])
+        putRun.run(...RUN_COLUMNS.map((c) => (row[c] ?? null) as SQLInputValue));
     });
   }
 
