@@ -13,6 +13,7 @@ import {
   recoverWorld,
   SideTables,
   type SnapshotEntry,
+  sessionSpace,
   snapshotEntry,
   snapshotEntryInSlices,
 } from "./persistence.ts";
@@ -103,12 +104,24 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     store,
     side,
     recovery: report,
-    problems: [...report.problems],
+    problems: keepProblems(store, report.problems),
   };
   // A new base snapshot right away: the next recovery starts here, and the replayed log is compacted.
   storeAutoSnapshot(host, snapshotEntry(world.snapshot()));
   return host;
 }
+
+/** Recovery problems are kept in the store (the newest 50), so the operator status still shows them
+ * after the service restarted (a config reload, another start) on the repaired store. */
+function keepProblems(store: WorldStore, problems: readonly string[]): string[] {
+  const space = sessionSpace(store, PROBLEMS_SCOPE);
+  const at = `${Date.now()}`.padStart(16, "0");
+  for (const [i, problem] of problems.entries()) space.put(`${at}-${String(i).padStart(4, "0")}`, problem);
+  const kept = space.list();
+  for (const { key } of kept.slice(0, Math.max(0, kept.length - 50))) space.delete(key);
+  return kept.slice(-50).map(({ value }) => String(value));
+}
+const PROBLEMS_SCOPE = "recovery-problems";
 
 /** The copy of the store's last snapshot, if it is of this world. */
 function snapshotCopyOf(file: string, definition: WorldDefinition) {
