@@ -3,10 +3,12 @@
 // result maps to. The world decides everything else (rooms, reach, paths, txId replay).
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import { agentIdOfEntity } from "../world/ids.ts";
 import type { MemorySource } from "../world/memory.ts";
 import type { Guard, Input, InputResult } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
+import { heartbeatSetup } from "./heartbeat-setup.ts";
 import type {
   ApproachResponse,
   ExpectT,
@@ -190,6 +192,7 @@ export function mapResult(
         tile: { tx: value.tile.tx, ty: value.tile.ty },
         cursor: encodeCursor(value.roomId, context?.seqBefore?.get(value.roomId) ?? 0),
         serverTsMs,
+        heartbeatSetup: heartbeatSetup(agentIdOfEntity(value.entityId), value.roomId),
       });
     case "leave":
       return ok({ entityId: value.entityId, roomId: context?.roomBefore ?? extras.roomId ?? "", serverTsMs });

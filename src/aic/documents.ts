@@ -2,10 +2,10 @@
 // docs/aic/v0.1; a test fails when the files are stale).
 import * as z from "zod";
 import { ENDPOINTS, type EndpointName, endpointPath } from "./endpoints.ts";
-import { aicRegistry, eventsRegistry } from "./schemas.ts";
+import { aicRegistry, eventsRegistry, uniqueItemArrays } from "./schemas.ts";
+import { AIC_BASE_PATH, AIC_VERSION } from "./version.ts";
 
-export const AIC_VERSION = "0.1";
-export const AIC_BASE_PATH = "/aic/v0.1";
+export { AIC_BASE_PATH, AIC_VERSION } from "./version.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,6 +21,7 @@ function defsFrom(registry: typeof aicRegistry, refPrefix: string): Record<strin
         registry.get(ctx.zodSchema as unknown as z.ZodType) as { maxProperties?: number } | undefined
       )?.maxProperties;
       if (maxProperties !== undefined) ctx.jsonSchema.maxProperties = maxProperties;
+      if (uniqueItemArrays.has(ctx.zodSchema as unknown as z.ZodType)) ctx.jsonSchema.uniqueItems = true;
     },
   }) as { schemas: Record<string, JsonObject> };
   const defs: Record<string, JsonObject> = {};
@@ -98,6 +99,62 @@ const REQUEST_ID_HEADER = {
   schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
 };
 
+/** The 200 answer: `status: ok` with the endpoint's data, or the error wrapper. */
+function resultWrapper(responseId: string): JsonObject {
+  return {
+    oneOf: [
+      {
+        type: "object",
+        additionalProperties: false,
+        required: ["status", "data"],
+        properties: {
+          status: { type: "string", const: "ok" },
+          data: { $ref: `#/components/schemas/${responseId}` },
+        },
+      },
+      { $ref: "#/components/schemas/ResultError" },
+    ],
+  };
+}
+
+/** A read also served by GET: its request's fields as query parameters (agentId: the caller's). */
+function getOperation(
+  name: EndpointName,
+  request: JsonObject,
+  query: Readonly<Record<string, "string" | "integer">>,
+  responseId: string,
+): JsonObject {
+  const properties = (request.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((request.required ?? []) as string[]);
+  return {
+    operationId: `${name}ByGet`,
+    summary: `${ENDPOINTS[name].summary} (GET: the same read from query parameters)`,
+    description:
+      "The backwards-compatible read (seed 003, heartbeat_get_still_works): the same answer as POST with the same fields, given as query parameters; `agentId` defaults to the caller's. A parameter not listed (an embedded `action`) is a bad_request: it needs POST.",
+    security: [{ bearerAuth: [] }],
+    parameters: [
+      ...Object.keys(query).map((key) => ({
+        name: key,
+        in: "query",
+        required: key !== "agentId" && required.has(key),
+        schema: properties[key] ?? { type: query[key] },
+      })),
+      REQUEST_ID_HEADER,
+    ],
+    responses: {
+      "200": {
+        description: "`status: ok` with data, or `status: error` for a domain error",
+        content: {
+          "application/json": {
+            schema: resultWrapper(responseId),
+          },
+        },
+      },
+      ...errorResponses(["400", "401", "403", "404", "405", "429", "500"]),
+    },
+  };
+}
+
 /** docs/aic/v0.1/openapi.json (OpenAPI 3.1). */
 export function buildOpenApi(): JsonObject {
   const schemas = defsFrom(aicRegistry, "#/components/schemas/");
@@ -122,26 +179,16 @@ export function buildOpenApi(): JsonObject {
             description: "Processed: `status: ok` with data, or `status: error` for a domain error",
             content: {
               "application/json": {
-                schema: {
-                  oneOf: [
-                    {
-                      type: "object",
-                      additionalProperties: false,
-                      required: ["status", "data"],
-                      properties: {
-                        status: { type: "string", const: "ok" },
-                        data: { $ref: `#/components/schemas/${responseId}` },
-                      },
-                    },
-                    { $ref: "#/components/schemas/ResultError" },
-                  ],
-                },
+                schema: resultWrapper(responseId),
               },
             },
           },
           ...errorResponses(["400", "401", "403", "404", "405", "413", "429", "500"]),
         },
       },
+      ...(endpoint.kind === "read" && endpoint.query
+        ? { get: getOperation(name, schemas[requestId]!, endpoint.query, responseId) }
+        : {}),
     };
   }
   paths[`${AIC_BASE_PATH}/events/stream`] = {

@@ -60,6 +60,9 @@ export interface ReadRow<S extends RequestSchema = RequestSchema, R extends z.Zo
   rateClass: string;
   /** The same caller sending the same bytes within one tick gets the answer already built. */
   sameAnswerWithinTick?: boolean;
+  /** Also served by GET, its request read from these query parameters (integers parsed): a read
+   * that cannot change the world (seed 003's backwards-compatible heartbeat). */
+  query?: Readonly<Record<string, "string" | "integer">>;
   answer(
     ctx: ReadContext,
     world: WorldApi,
@@ -186,6 +189,8 @@ export const ENDPOINTS = {
     description:
       "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` runs on a first heartbeat (no token: the answer mints one) and otherwise needs the token valid (conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
     rateClass: "heartbeat",
+    // GET is the heartbeat without an action (seed 003, heartbeat_get_still_works): same answer.
+    query: { agentId: "string", roomId: "string", contextToken: "string", memory: "integer" },
     answer: (ctx, _world, request, actor, signal) => heartbeatAnswer(ctx, request, actor, signal),
   }),
   reflect: action({
@@ -230,6 +235,36 @@ export function rateClassOf(name: EndpointName): string {
 export function endpointPath(name: EndpointName): string {
   const row: EndpointRow = ENDPOINTS[name];
   return row.path ?? name;
+}
+
+/** Whether an endpoint is also served by GET (a read with query parameters). */
+export function servedByGet(name: EndpointName): boolean {
+  const row: EndpointRow = ENDPOINTS[name];
+  return row.kind === "read" && row.query !== undefined;
+}
+
+/** The request a GET of a read stands for, from its query string: the caller's own agentId unless
+ * one is given; a parameter the row does not take (an embedded `action`, say) is a bad_request. */
+export function requestFromQuery(
+  name: EndpointName,
+  caller: string,
+  query: Record<string, string | string[] | undefined>,
+): { ok: true; body: Record<string, unknown> } | { ok: false; error: AicResult<never> } | undefined {
+  const row: EndpointRow = ENDPOINTS[name];
+  const fields = row.kind === "read" ? row.query : undefined;
+  if (!fields) return undefined;
+  const body: Record<string, unknown> = { agentId: caller };
+  for (const [key, value] of Object.entries(query)) {
+    const type = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (!type || typeof value !== "string") {
+      const why = type
+        ? "is given more than once"
+        : `is not a parameter of GET (it takes ${Object.keys(fields).join(", ")}; anything else needs POST)`;
+      return { ok: false, error: aicError("bad_request", `query parameter "${key}" ${why}`, { field: key }) };
+    }
+    body[key] = type === "integer" && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+  }
+  return { ok: true, body };
 }
 
 const ENDPOINT_BY_PATH = new Map(ENDPOINT_NAMES.map((name) => [endpointPath(name), name]));

@@ -1,6 +1,7 @@
 // Property: malformed requests never throw, never map to a 5xx, and always answer the error wrapper.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { encodeCursor } from "./cursor.ts";
 import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
 import { httpStatusFor } from "./errors.ts";
 import { generatedAic } from "./schema-check.ts";
@@ -172,5 +173,36 @@ describe("malformed requests (fast-check)", () => {
       { numRuns: 1500 },
     );
     expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+});
+
+describe("repeated reflection sources (fast-check, issue #30)", () => {
+  it("any list naming one source twice is bad_request and stores nothing", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    await env.join(A);
+    const seq = env.world.latestSeq("lobby");
+    const cursor = fc.integer({ min: 1, max: seq }).map((s) => encodeCursor("lobby", s));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(cursor, { minLength: 1, maxLength: 14 }),
+        fc.nat(),
+        fc.nat(),
+        async (sources, from, to) => {
+          const repeated = [...sources];
+          repeated.splice(to % (repeated.length + 1), 0, sources[from % sources.length]!);
+          const pending = call(env.service, "reflect", {
+            ...VALID.reflect,
+            txId: `tx_fuzz_dup_${from}_${to}_${sources.length}`,
+            sources: repeated,
+          });
+          env.runtime.stepNow();
+          const result = (await pending) as Parameters<typeof httpStatusFor>[0];
+          expect(result).toMatchObject({ status: "error", error: { code: "bad_request" } });
+          expect(env.world.memoryOf(`agt_${A}`)?.reflections ?? []).toEqual([]);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

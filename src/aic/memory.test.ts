@@ -127,6 +127,9 @@ describe("POST /memory/reflect", () => {
     expect(await code({ sources: [encodeCursor(room, 0)] })).toBe("bad_request");
     expect(await code({ sources: [encodeCursor(room, 999_999)] })).toBe("bad_request");
     expect(await code({ sources: ["not a cursor!"] })).toBe("bad_request");
+    // Strict validation: a source is named once (issue #30).
+    const seen = encodeCursor(room, env.world.latestSeq(room));
+    expect(await code({ sources: [seen, seen] })).toBe("bad_request");
     expect(await code({ txId: "nope" })).toBe("bad_request");
     // Another agent's id: forbidden, whoever the agent is.
     expect(await code({ agentId: B })).toBe("forbidden");

@@ -59,6 +59,21 @@ describe("RateLimiter (token bucket)", () => {
     expect(capped.size).toBeLessThanOrEqual(100);
   });
 
+  it("at the cap, refilled buckets go before a long class's empty one is forgotten (issue #30)", () => {
+    const clock = { now: 0 };
+    const limiter = new RateLimiter({
+      maxBuckets: 16,
+      now: () => clock.now,
+      classes: { reflect: { perSec: 1 / 3600, burst: 1 } },
+    });
+    expect(limiter.take("agent:slow", "reflect").allowed).toBe(true);
+    for (let i = 0; i < 15; i++) limiter.take(`agent:${i}`, "observe");
+    clock.now += 10_000; // the observe buckets have refilled; the hourly one has not
+    for (let i = 15; i < 25; i++) limiter.take(`agent:${i}`, "observe");
+    expect(limiter.size).toBeLessThanOrEqual(16);
+    expect(limiter.take("agent:slow", "reflect")).toMatchObject({ allowed: false });
+  });
+
   it("counts on the wall clock by default, so a stored bucket means the same in the next process", () => {
     const limiter = new RateLimiter({ classes: { observe: { perSec: 1, burst: 1 } } });
     const before = Date.now();

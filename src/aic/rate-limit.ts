@@ -63,6 +63,8 @@ export class RateLimiter {
   // Map iteration order is insertion order; re-inserting on use makes it an LRU.
   private readonly buckets = new Map<string, Bucket>();
   private callsSinceSweep = 0;
+  /** Calls at the cap until the next sweep there (see evictOverflow). */
+  private overflowSweepIn = 0;
   /** Requests refused, per class, since this limiter was made (for metrics). */
   private readonly denied = new Map<string, number>();
   /** Buckets changed since the last `written()`; only recorded once `persist` was called. */
@@ -118,7 +120,7 @@ export class RateLimiter {
       const bucket = { tokens: tokens - 1, updatedMs: now };
       this.buckets.set(id, bucket);
       this.changed(id, bucket);
-      this.evictOverflow();
+      this.evictOverflow(now);
       return { allowed: true };
     }
     // A refusal keeps the bucket as it was (only its LRU position moves): the same refill curve, so
@@ -186,7 +188,7 @@ export class RateLimiter {
         updatedMs: Math.min(now, bucket.updatedMs),
       });
     }
-    this.evictOverflow();
+    this.evictOverflow(now);
   }
 
   /** Every bucket held (tests compare limiters with it). */
@@ -224,7 +226,17 @@ export class RateLimiter {
     }
   }
 
-  private evictOverflow(): void {
+  private evictOverflow(now = this.now()): void {
+    if (this.buckets.size <= this.maxBuckets) return;
+    // Refilled buckets carry nothing, so they go before any LRU eviction: otherwise the cap could
+    // forget a limit that still holds (a long class's empty bucket, issue #30) while keeping ones
+    // that no longer do. A sweep that freed little is not repeated for as many calls as it cost.
+    if (this.overflowSweepIn <= 0) {
+      const before = this.buckets.size;
+      this.sweep(now);
+      this.overflowSweepIn =
+        before - this.buckets.size >= this.maxBuckets / 8 ? 0 : Math.ceil(this.maxBuckets / 8);
+    } else this.overflowSweepIn -= 1;
     while (this.buckets.size > this.maxBuckets) {
       const oldest = this.buckets.keys().next().value;
       if (oldest === undefined) break;

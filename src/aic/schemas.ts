@@ -30,6 +30,16 @@ function named<T extends z.ZodType>(id: string, schema: T, description?: string)
   return schema;
 }
 
+/** Arrays whose items must differ (a refine zod cannot state in JSON Schema): the documents mark
+ * them `uniqueItems` (documents.ts). */
+export const uniqueItemArrays = new WeakSet<z.ZodType>();
+
+function uniqueItems<T extends z.ZodArray<z.ZodType>>(schema: T, what: string): T {
+  const refined = schema.refine((items) => new Set(items).size === items.length, `${what} must be unique`);
+  uniqueItemArrays.add(refined);
+  return refined;
+}
+
 /** A request body: strict (an unknown key is a bad_request) and under the one text rule (text.ts). */
 function request<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject(shape).superRefine(refineText);
@@ -382,10 +392,27 @@ export const EventStreamQuery = named(
 
 // ---- join / leave (extension) ---------------------------------------------------------------
 export const JoinRequest = named("JoinRequest", request({ agentId: IdAgent, roomId: IdRoom }));
+export const HeartbeatSetup = named(
+  "HeartbeatSetup",
+  z.strictObject({
+    workspaceSnippet: z.string().min(1).max(4000),
+    interval: z.string().min(1).max(200),
+    instructions: z.string().min(1).max(1000),
+  }),
+  "How to stay present (seed 003's registration `heartbeat_setup`): a HEARTBEAT.md snippet for an OpenClaw workspace, the recommended interval and what to do with them.",
+);
+export type HeartbeatSetupT = z.infer<typeof HeartbeatSetup>;
 export const JoinResponseData = named(
   "JoinResponseData",
-  z.strictObject({ entityId: IdEntity, roomId: IdRoom, tile: TileCoord, cursor: Cursor, serverTsMs: TsMs }),
-  "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after.",
+  z.strictObject({
+    entityId: IdEntity,
+    roomId: IdRoom,
+    tile: TileCoord,
+    cursor: Cursor,
+    serverTsMs: TsMs,
+    heartbeatSetup: HeartbeatSetup,
+  }),
+  "`cursor` points just before the join: pollEvents from it sees the agent's own presence.join and everything after. `heartbeatSetup` says how to stay present with POST /heartbeat.",
 );
 export const LeaveRequest = named("LeaveRequest", request({ agentId: IdAgent, roomId: IdRoom }));
 export const LeaveResponseData = named(
@@ -582,14 +609,8 @@ export const ReflectRequest = named(
     roomId: IdRoom,
     txId: IdTx,
     content: reflectionContent(),
-    topics: z
-      .array(Topic)
-      .max(MEMORY_LIMITS.topics)
-      .refine((topics) => new Set(topics).size === topics.length, "topics must be unique")
-      .default([]),
-    sources: z
-      .array(Cursor)
-      .max(MEMORY_LIMITS.sources)
+    topics: uniqueItems(z.array(Topic).max(MEMORY_LIMITS.topics), "topics").default([]),
+    sources: uniqueItems(z.array(Cursor).max(MEMORY_LIMITS.sources), "sources")
       .default([])
       .describe("Cursors of the events (EventEnvelope.cursor) the reflection was drawn from."),
     importance: Importance(),

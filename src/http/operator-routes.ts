@@ -1,13 +1,18 @@
 // The operator's admin surface under /openclawworld/admin, registered with auth "gateway": only a
 // caller holding the gateway's operator token gets here (agents never have it). Save/load and
 // checkpoints (seed 001), plus the status agents are not shown (origin, wall-clock health, store).
-//   GET  /openclawworld/admin/status
+//   GET  /openclawworld/admin/status                       (also while the service waits for its store)
 //   GET  /openclawworld/admin/snapshot                     the live world's snapshot (JSON)
 //   POST /openclawworld/admin/save                         save a snapshot now (compacts the log)
 //   GET  /openclawworld/admin/checkpoints                  the manifest: label, tick, time, hash
 //   POST /openclawworld/admin/checkpoints  {"label"}       save a named checkpoint
 //   POST /openclawworld/admin/checkpoints/<label>/restore  restore one
 //   POST /openclawworld/admin/load  <snapshot JSON>        restore a snapshot (same world only)
+//   GET  /openclawworld/admin/runs                         run manifests (seed 001 record_run)
+//   POST /openclawworld/admin/runs {"label"}               start a bounded run at the current tick
+//   GET  /openclawworld/admin/runs/<id>                    one run's manifest
+//   POST /openclawworld/admin/runs/<id>/label {"label"}    relabel it
+//   POST /openclawworld/admin/runs/<id>/close              end it at the current tick
 //   GET  /openclawworld/admin/notes                        every notice board's notes
 //   POST /openclawworld/admin/notes/remove {"objectId","noteId"}  take a note down
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -27,6 +32,11 @@ export interface OperatorActions {
   load(snapshot: unknown): unknown;
   notes(): unknown;
   removeNote(body: unknown): Promise<unknown>;
+  listRuns(): unknown;
+  startRun(label: unknown): unknown;
+  getRun(id: string): unknown;
+  labelRun(id: string, label: unknown): unknown;
+  closeRun(id: string): unknown;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -68,7 +78,13 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export function operatorRouteHandler(live: () => OperatorActions | undefined, logger: RouteLogger) {
+/** `notRunning` says why the world is not running (e.g. its store is locked and the service is
+ * retrying): the 503 answers carry it, and GET /status answers it as the status. */
+export function operatorRouteHandler(
+  live: () => OperatorActions | undefined,
+  logger: RouteLogger,
+  notRunning: () => Record<string, unknown> | undefined = () => undefined,
+) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const method = req.method ?? "GET";
     let route: string;
@@ -80,13 +96,24 @@ export function operatorRouteHandler(live: () => OperatorActions | undefined, lo
     try {
       const ops = live();
       if (!ops) {
+        const why = notRunning();
+        if (method === "GET" && route === "/status" && why) {
+          sendJson(res, 200, { status: "ok", data: { running: false, ...why } });
+          return true;
+        }
         sendJson(res, 503, {
           status: "error",
-          error: { code: "room_not_ready", message: "the world is not running" },
+          error: {
+            code: "room_not_ready",
+            message: "the world is not running",
+            retryable: true,
+            ...(why ? { details: why } : {}),
+          },
         });
         return true;
       }
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
+      const run = /^\/runs\/([^/]+)(?:\/(label|close))?$/.exec(route);
       let data: unknown;
       if (method === "GET" && route === "/status") data = ops.status();
       else if (method === "GET" && route === "/snapshot") data = ops.snapshot();
@@ -97,6 +124,15 @@ export function operatorRouteHandler(live: () => OperatorActions | undefined, lo
         data = ops.createCheckpoint(body?.label);
       } else if (method === "POST" && restore) data = ops.restoreCheckpoint(decodeURIComponent(restore[1]!));
       else if (method === "POST" && route === "/load") data = ops.load(await readJson(req));
+      else if (method === "GET" && route === "/runs") data = { runs: ops.listRuns() };
+      else if (method === "POST" && route === "/runs") {
+        const body = (await readJson(req)) as { label?: unknown } | undefined;
+        data = ops.startRun(body?.label);
+      } else if (method === "GET" && run && !run[2]) data = ops.getRun(decodeURIComponent(run[1]!));
+      else if (method === "POST" && run?.[2] === "label") {
+        const body = (await readJson(req)) as { label?: unknown } | undefined;
+        data = ops.labelRun(decodeURIComponent(run[1]!), body?.label);
+      } else if (method === "POST" && run?.[2] === "close") data = ops.closeRun(decodeURIComponent(run[1]!));
       else if (method === "GET" && route === "/notes") data = { boards: ops.notes() };
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));

@@ -1,5 +1,5 @@
-// `openclaw ocw checkpoint save|list|restore`: the operator's checkpoints from a terminal (seed 001,
-// issue #11). A plugin CLI command runs in the CLI process, not in the gateway that hosts the world,
+// `openclaw ocw checkpoint save|list|restore` and `openclaw ocw run start|label|close|list`: the
+// operator's checkpoints and run records from a terminal (seed 001, issues #11, #30). A plugin CLI command runs in the CLI process, not in the gateway that hosts the world,
 // so it goes through the same door as curl: the running gateway's operator route, with the gateway's
 // operator token (the gateway checks it; the plugin never sees it). URL and token come from the
 // options, else the environment and the config the CLI reads, like the gateway's own commands.
@@ -106,7 +106,47 @@ export function registerWorldCli(api: OpenClawPluginApi): void {
         .argument("<objectId>", "the board, e.g. obj_board_square")
         .argument("<noteId>", "the note, e.g. n3")
         .description("Take a note down");
-      for (const command of [list, save, restore, notesList, notesRemove])
+      const runs = ocw
+        .command("run")
+        .description("Record bounded runs: start, label and close; manifests for replay tooling");
+      const runStart = runs
+        .command("start")
+        .argument("<label>", "name, [A-Za-z0-9._-]{1,64}")
+        .description("Start a run at the current tick");
+      const runLabel = runs
+        .command("label")
+        .argument("<id>", "a run")
+        .argument("<label>", "its new name")
+        .description("Relabel a run");
+      const runClose = runs.command("close").argument("<id>", "the open run").description("End a run now");
+      const runList = runs
+        .command("list")
+        .description("List runs: label, start/end ticks, scene hash, checkpoints");
+      runStart.action((label: string, options: GatewayOptions) =>
+        run(options, (target) => operatorCall(target, "POST", "/runs", { label })),
+      );
+      runLabel.action((id: string, label: string, options: GatewayOptions) =>
+        run(options, (target) =>
+          operatorCall(target, "POST", `/runs/${encodeURIComponent(id)}/label`, { label }),
+        ),
+      );
+      runClose.action((id: string, options: GatewayOptions) =>
+        run(options, (target) => operatorCall(target, "POST", `/runs/${encodeURIComponent(id)}/close`)),
+      );
+      runList.action((options: GatewayOptions) =>
+        run(options, (target) => operatorCall(target, "GET", "/runs")),
+      );
+      for (const command of [
+        list,
+        save,
+        restore,
+        notesList,
+        notesRemove,
+        runStart,
+        runLabel,
+        runClose,
+        runList,
+      ])
         for (const [flags, description] of gatewayOptions) command.option(flags, description);
       notesList.action((options: GatewayOptions) =>
         run(options, (target) => operatorCall(target, "GET", "/notes")),

@@ -244,6 +244,43 @@ describe("rate-limit buckets survive a crash", () => {
   });
 });
 
+describe("a long rate class survives restarts (issue #30)", () => {
+  it("a bucket that refills over an hour is still empty after a crash and after a clean stop", async () => {
+    const dir = tempDir();
+    const hourly = { ...CLASSES, observe: { perSec: 1 / 3600, burst: 1 } };
+    const startHourly = async () => {
+      const config = resolveConfig({ snapshot: { fsync: false } });
+      const host = await createHost({ config, logger: quiet, stateDir: dir });
+      open.push(host);
+      const limiter = new RateLimiter({ classes: hourly });
+      persistRateLimits(host, limiter);
+      const aic = new AicService({ runtime: host.runtime, agents: (id) => ({ name: id }), limiter });
+      return { host, limiter, aic };
+    };
+    const first = await startHourly();
+    await joinAll(first);
+    expect((await observe(first, AGENTS[0])).status).toBe("ok");
+    crash(first.host);
+
+    vi.setSystemTime(T0 + 20 * 60_000);
+    const second = await startHourly();
+    expect(await observe(second, AGENTS[0])).toMatchObject({ error: { code: "rate_limited" } });
+    // A clean stop (snapshot, close) keeps it too; an hour after the grant it has refilled.
+    saveWorld(second.host);
+    second.host.runtime.stop();
+    second.host.store?.close();
+    vi.setSystemTime(T0 + 50 * 60_000);
+    const third = await startHourly();
+    const refused = await observe(third, AGENTS[0]);
+    expect(refused).toMatchObject({ error: { code: "rate_limited" } });
+    expect(
+      (refused as unknown as { error: { details: { retryAfterMs: number } } }).error.details.retryAfterMs,
+    ).toBe(10 * 60_000);
+    vi.setSystemTime(T0 + 60 * 60_000);
+    expect((await observe(third, AGENTS[0])).status).toBe("ok");
+  });
+});
+
 describe("heartbeat context tokens survive a restart", () => {
   it("the signing key is the world's: a token from before a crash embeds an action after it", async () => {
     const dir = tempDir();

@@ -1,5 +1,5 @@
 // Operator save/load and checkpoints (seed 001), and that a restore stays invisible to agents.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,15 +7,20 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { resolveConfig } from "../config/config.ts";
 import {
+  closeRun,
   createCheckpoint,
   currentSnapshot,
+  getRun,
+  labelRun,
   listCheckpoints,
   listNotes,
+  listRuns,
   loadSnapshot,
   OperatorError,
   removeNote,
   restoreCheckpoint,
   saveNow,
+  startRun,
 } from "../runtime/operator.ts";
 import { smallWorld } from "../world/testing/fixtures.ts";
 import { World } from "../world/world.ts";
@@ -166,6 +171,76 @@ describe("operator save/load", () => {
       endpoints: { web: "/world/", aicBase: "/aic/v0.1", status: "/world/api/status" },
     });
     expect(operatorStatus(host)).toMatchObject({ origin: "restored", health: { running: false } });
+  });
+});
+
+describe("run records (seed 001 record_run, issue #30)", () => {
+  it("starts, labels and closes a bounded run; its manifest has start/end ticks, scene hash, checkpoints; durable", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { host } = await setup(dir);
+    for (let i = 0; i < 3; i++) host.runtime.stepNow();
+    const started = startRun(host, "demo-1");
+    expect(started).toMatchObject({
+      label: "demo-1",
+      state: "open",
+      sceneHash: host.definition.sceneHash,
+      start: { tick: 3, time: host.runtime.world.serverTsMs },
+      checkpoints: [],
+    });
+    expect(started.end).toBeUndefined();
+    expect(errorOf(() => startRun(host, "demo-2"))).toMatchObject({ status: 409, code: "conflict" });
+    for (let i = 0; i < 2; i++) host.runtime.stepNow();
+    const saved = createCheckpoint(host, "mid-run");
+    host.runtime.stepNow();
+    expect(labelRun(host, String(started.id), "demo-final").label).toBe("demo-final");
+    const closed = closeRun(host, String(started.id));
+    expect(closed).toMatchObject({
+      id: started.id,
+      label: "demo-final",
+      state: "closed",
+      start: { tick: 3 },
+      end: { tick: 6, time: host.runtime.world.serverTsMs },
+      checkpoints: [{ label: "mid-run", tick: 5, time: saved.time, hash: saved.hash }],
+    });
+    // Checkpoints after the run closed are not part of it.
+    createCheckpoint(host, "after-run");
+    expect(getRun(host, String(started.id)).checkpoints.map((c) => c.label)).toEqual(["mid-run"]);
+    // Typed refusals.
+    expect(errorOf(() => closeRun(host, String(started.id)))).toMatchObject({ status: 409 });
+    expect(errorOf(() => getRun(host, "99"))).toMatchObject({ status: 404, code: "not_found" });
+    expect(errorOf(() => getRun(host, "x'; DROP"))).toMatchObject({ status: 404 });
+    expect(errorOf(() => startRun(host, "no spaces"))).toMatchObject({ status: 400, code: "bad_request" });
+    expect(errorOf(() => labelRun(host, String(started.id), ""))).toMatchObject({ status: 400 });
+    const second = startRun(host, "demo-2");
+    expect(second.id).toBeGreaterThan(started.id);
+    // Durable: a restart lists the same manifests (the open run stays open).
+    const before = listRuns(host);
+    host.runtime.stop();
+    host.store?.close();
+    const again = await setup(dir);
+    expect(listRuns(again.host)).toEqual(before);
+    expect(listRuns(again.host).map((r) => r.state)).toEqual(["closed", "open"]);
+  });
+});
+
+describe("store problems in the operator status (issue #30)", () => {
+  it("a damaged store's set-aside, salvage and fallback are listed; a clean start lists none", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const first = await setup(dir);
+    expect(operatorStatus(first.host).durability).toMatchObject({ problems: [] });
+    first.host.runtime.stop();
+    first.host.store?.close();
+    const file = first.host.store!.file;
+    writeFileSync(file, "garbage ".repeat(4096));
+    for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
+
+    const second = await setup(dir);
+    const problems = (operatorStatus(second.host).durability as { problems: string[] }).problems;
+    expect(problems.join("\n")).toMatch(/is not usable .* kept it at .*damaged/);
+    expect(problems.join("\n")).toMatch(/salvage of .*: nothing of it could be read/);
+    expect(problems.join("\n")).toMatch(/started from the snapshot copy/);
   });
 });
 

@@ -1,14 +1,19 @@
 // The operator's actions on the live host, for the admin route (src/http/operator-routes.ts).
 import type { OperatorActions } from "../http/operator-routes.ts";
 import {
+  closeRun,
   createCheckpoint,
   currentSnapshot,
+  getRun,
+  labelRun,
   listCheckpoints,
   listNotes,
+  listRuns,
   loadSnapshot,
   removeNote,
   restoreCheckpoint,
   saveNow,
+  startRun,
 } from "../runtime/operator.ts";
 import type { WorldHost } from "./host.ts";
 import { operatorStatus } from "./status.ts";
@@ -24,5 +29,10 @@ export function operatorActions(host: WorldHost): OperatorActions {
     load: (snapshot) => loadSnapshot(host, snapshot),
     notes: () => listNotes(host),
     removeNote: (body) => removeNote(host, body),
+    listRuns: () => listRuns(host),
+    startRun: (label) => startRun(host, label),
+    getRun: (id) => getRun(host, id),
+    labelRun: (id, label) => labelRun(host, id, label),
+    closeRun: (id) => closeRun(host, id),
   };
 }

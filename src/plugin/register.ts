@@ -17,7 +17,7 @@ import { attachAdapters } from "./adapters.ts";
 import { registerWorldCli } from "./cli.ts";
 import { operatorActions } from "./operator.ts";
 import { createWorldService } from "./service.ts";
-import { activeHost } from "./singleton.ts";
+import { activeHost, processSlot } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
 
 export function registerPlugin(api: OpenClawPluginApi): void {
@@ -51,10 +51,17 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: OPERATOR_ROUTE,
     match: "prefix",
     auth: "gateway",
-    handler: operatorRouteHandler(() => {
-      const host = activeHost();
-      return host ? operatorActions(host) : undefined;
-    }, logger),
+    handler: operatorRouteHandler(
+      () => {
+        const host = activeHost();
+        return host ? operatorActions(host) : undefined;
+      },
+      logger,
+      () => {
+        const waiting = processSlot().waiting;
+        return waiting ? { waitingForStore: waiting } : undefined;
+      },
+    ),
   });
 }
 

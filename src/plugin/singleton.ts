@@ -3,8 +3,18 @@
 // instance's tools and the HTTP routes all find the same one.
 import type { WorldHost } from "./host.ts";
 
+/** Why the world service is not running yet while it retries (operator status only). */
+export interface StartWait {
+  reason: string;
+  /** Tries so far. */
+  attempts: number;
+  nextRetryInMs: number;
+}
+
 interface ProcessSlot {
   host: WorldHost | undefined;
+  /** Set while the service waits to open its store (it is locked by another process). */
+  waiting?: StartWait | undefined;
 }
 
 const SLOT_KEY = Symbol.for("openclawworld.runtime");

@@ -12,9 +12,18 @@ import {
   type RecoveryReport,
   recoverWorld,
   SideTables,
+  type SnapshotEntry,
+  sessionSpace,
   snapshotEntry,
   snapshotEntryInSlices,
 } from "./persistence.ts";
+import { salvageStore } from "./salvage.ts";
+import {
+  readSnapshotCopy,
+  snapshotCopyFile,
+  writeSnapshotCopy,
+  writeSnapshotCopySync,
+} from "./snapshot-copy.ts";
 import { WorldStore } from "./store.ts";
 import { describe, type RuntimeLogger, WorldRuntime } from "./world-runtime.ts";
 
@@ -44,6 +53,8 @@ export interface OpenedWorld {
   side: SideTables | undefined;
   /** What the start-up recovery found (operator status; never shown to agents). */
   recovery: RecoveryReport | undefined;
+  /** Every problem with the store since start, recovery's first (operator status only). */
+  problems: string[];
 }
 
 export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
@@ -57,33 +68,102 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   }
   if (!storeFile) {
     const runtime = new WorldRuntime(World.create(definition), logger);
-    return { definition, runtime, origin: "fresh", store: undefined, side: undefined, recovery: undefined };
+    return {
+      definition,
+      runtime,
+      origin: "fresh",
+      store: undefined,
+      side: undefined,
+      recovery: undefined,
+      problems: [],
+    };
   }
-  const store = openStoreFor(storeFile, definition, logger, options.storeSync ?? "full");
-  const { world, report } = recoverWorld(definition, store);
-  for (const problem of report.problems) logger.error(`openclawworld: recovery: ${problem}`);
+  const opened = openStoreFor(storeFile, definition, logger, options.storeSync ?? "full");
+  const store = opened.store;
+  const copy = snapshotCopyFile(storeFile);
+  const recovered = recoverWorld(definition, store, () => snapshotCopyOf(copy, definition));
+  const { world } = recovered;
+  const report = { ...recovered.report, problems: [...opened.problems, ...recovered.report.problems] };
+  for (const problem of recovered.report.problems) logger.error(`openclawworld: recovery: ${problem}`);
   const origin = report.base.kind === "snapshot" || report.replayedTicks > 0 ? "restored" : "fresh";
   if (origin === "restored") {
     logger.info(
       `openclawworld: restored world at tick ${world.tick} (snapshot at tick ${report.base.tick} + ${report.replayedTicks} logged ticks) from ${store.file}`,
     );
   }
-  // A new base snapshot right away: the next recovery starts here, and the replayed log is compacted.
-  store.saveAutoSnapshot(snapshotEntry(world.snapshot()));
   const runtime = new WorldRuntime(world, logger);
   const side = new SideTables(store);
   runtime.journal = {
     commit: (inputs, result) => commitTick(store, inputs, result, side),
     recover: () => recoverWorld(definition, store).world,
   };
-  return { definition, runtime, origin, store, side, recovery: report };
+  const host: OpenedWorld = {
+    definition,
+    runtime,
+    origin,
+    store,
+    side,
+    recovery: report,
+    problems: keepProblems(store, report.problems),
+  };
+  // A new base snapshot right away: the next recovery starts here, and the replayed log is compacted.
+  storeAutoSnapshot(host, snapshotEntry(world.snapshot()));
+  return host;
+}
+
+/** Recovery problems are kept in the store (the newest 50), so the operator status still shows them
+ * after the service restarted (a config reload, another start) on the repaired store. */
+function keepProblems(store: WorldStore, problems: readonly string[]): string[] {
+  const space = sessionSpace(store, PROBLEMS_SCOPE);
+  const at = `${Date.now()}`.padStart(16, "0");
+  for (const [i, problem] of problems.entries()) space.put(`${at}-${String(i).padStart(4, "0")}`, problem);
+  const kept = space.list();
+  for (const { key } of kept.slice(0, Math.max(0, kept.length - 50))) space.delete(key);
+  return kept.slice(-50).map(({ value }) => String(value));
+}
+const PROBLEMS_SCOPE = "recovery-problems";
+
+/** The copy of the store's last snapshot, if it is of this world. */
+function snapshotCopyOf(file: string, definition: WorldDefinition) {
+  const read = readSnapshotCopy(file);
+  if (!read.ok) return undefined;
+  const mine = read.identity.world === definition.name && read.identity.sceneHash === definition.sceneHash;
+  return mine ? read.snapshot : undefined;
+}
+
+/** Saves an auto snapshot (compacting the log) and then its copy outside the database. A copy that
+ * cannot be written leaves the store's snapshot standing: it is reported, not thrown. */
+export function storeAutoSnapshot(
+  host: Pick<OpenedWorld, "store" | "definition" | "problems">,
+  entry: SnapshotEntry,
+  how: "save" | "new-timeline" = "save",
+): void {
+  const store = host.store;
+  if (!store) return;
+  if (how === "save") store.saveAutoSnapshot(entry);
+  else store.resetTimeline(entry);
+  try {
+    writeSnapshotCopySync(snapshotCopyFile(store.file), identityOf(host.definition), entry);
+  } catch (error) {
+    reportCopyFailure(host, error);
+  }
+}
+
+function identityOf(definition: WorldDefinition) {
+  return { world: definition.name, sceneHash: definition.sceneHash };
+}
+
+function reportCopyFailure(host: Pick<OpenedWorld, "problems">, error: unknown): void {
+  host.problems.push(`the snapshot copy could not be written: ${describe(error)}`);
+  // Bounded: a disk that stays full must not grow the status without end.
+  if (host.problems.length > 50) host.problems.splice(0, host.problems.length - 50);
 }
 
 /** Saves a snapshot of the live world (compacting the log behind it), at once: the event loop waits
  * (at 1,000 actors and 20,000 retained events about 0.4 s). For start-up and shutdown; the periodic one is saveWorldInSlices. */
-export function saveWorld(opened: Pick<OpenedWorld, "store" | "runtime">): void {
+export function saveWorld(opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems">): void {
   if (!opened.store?.isOpen) return;
-  opened.store.saveAutoSnapshot(snapshotEntry(opened.runtime.world.snapshot()));
+  storeAutoSnapshot(opened, snapshotEntry(opened.runtime.world.snapshot()));
 }
 
 /** Stores with a saveWorldInSlices under way. */
@@ -96,7 +176,7 @@ const saving = new WeakSet<WorldStore>();
  * way, nor when meanwhile the store closed, started a new timeline (an operator restore) or got a
  * newer snapshot (a shutdown's): this one would then describe a world that is gone or older. */
 export async function saveWorldInSlices(
-  opened: Pick<OpenedWorld, "store" | "runtime">,
+  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems">,
   options: { sliceMs?: number } = {},
 ): Promise<boolean> {
   const store = opened.store;
@@ -109,6 +189,9 @@ export async function saveWorldInSlices(
     const newest = store.newestAutoTick();
     if (newest !== undefined && newest >= entry.tick) return false;
     store.saveAutoSnapshot(entry);
+    await writeSnapshotCopy(snapshotCopyFile(store.file), identityOf(opened.definition), entry).catch(
+      (error: unknown) => reportCopyFailure(opened, error),
+    );
     return true;
   } finally {
     saving.delete(store);
@@ -129,26 +212,30 @@ export function closeWorld(opened: OpenedWorld, logger: RuntimeLogger): void {
   }
 }
 
-/** Opens the store of this world. A file that is not a usable database, or the store of another
- * world or scene (the world files changed), is set aside with a reason in the log, never deleted. */
+/** Opens the store of this world. A file that is not a usable database is set aside (never deleted)
+ * and what is still readable of it (salvage.ts) is taken into a new one; the store of another world
+ * or scene (the world files changed) is set aside. Every such step is a problem for the status. */
 function openStoreFor(
   file: string,
   definition: WorldDefinition,
   logger: RuntimeLogger,
   synchronous: "full" | "normal",
-): WorldStore {
+): { store: WorldStore; problems: string[] } {
+  const problems: string[] = [];
   let store: WorldStore;
   try {
     store = WorldStore.open(file, { synchronous });
   } catch (error) {
+    if (isLocked(error)) throw new StoreLockedError(file, error);
     const aside = setAside(file, "damaged");
-    logger.error(
-      `openclawworld: ${file} is not usable (${describe(error)}); kept it at ${aside}, starting fresh`,
-    );
+    const problem = `${file} is not usable (${describe(error)}); kept it at ${aside}`;
+    logger.error(`openclawworld: ${problem}`);
+    problems.push(problem);
     store = WorldStore.open(file, { synchronous });
+    problems.push(...takeInSalvage(store, aside, definition));
   }
   const identity = store.identity();
-  const mine = { world: definition.name, sceneHash: definition.sceneHash };
+  const mine = identityOf(definition);
   if (identity && (identity.world !== mine.world || identity.sceneHash !== mine.sceneHash)) {
     store.close();
     const aside = setAside(file, "other-world");
@@ -158,7 +245,47 @@ function openStoreFor(
     store = WorldStore.open(file, { synchronous });
   }
   if (store.identity() === undefined) store.setIdentity(mine);
-  return store;
+  return { store, problems };
+}
+
+/** Reads what it can of the damaged file set aside at `aside` into the new `store`. */
+function takeInSalvage(store: WorldStore, aside: string, definition: WorldDefinition): string[] {
+  const salvaged = salvageStore(aside);
+  const problems = salvaged.problems.map((p) => `salvage of ${aside}: ${p}`);
+  if (!salvaged.readAs) return problems;
+  const world = salvaged.meta.find((m) => m.key === "world")?.value;
+  const scene = salvaged.meta.find((m) => m.key === "sceneHash")?.value;
+  if (
+    (world !== undefined && world !== definition.name) ||
+    (scene !== undefined && scene !== definition.sceneHash)
+  )
+    return [...problems, `salvage of ${aside}: it is the store of another world or scene; not taken in`];
+  try {
+    store.importRows(salvaged);
+    problems.push(
+      `salvaged ${salvaged.ticks.length} log rows, ${salvaged.autoSnapshots.length} snapshots, ${salvaged.checkpoints.length} checkpoints and ${salvaged.side.length} side rows from it${salvaged.readAs === "rebuilt-header" ? " (its header was rebuilt)" : ""}`,
+    );
+  } catch (error) {
+    problems.push(`salvage of ${aside}: the rows read could not be stored: ${describe(error)}`);
+  }
+  return problems;
+}
+
+/** The store is held by another process (SQLITE_BUSY): nothing is wrong with it, so it is not set
+ * aside; the service retries (service.ts). */
+export class StoreLockedError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(`${file} is locked by another process (${describe(cause)})`);
+    this.name = "StoreLockedError";
+  }
+}
+
+function isLocked(error: unknown): boolean {
+  const { errcode, message } = error as { errcode?: unknown; message?: unknown };
+  // SQLITE_BUSY is 5; an extended code keeps it in its low byte.
+  return (
+    (typeof errcode === "number" && (errcode & 0xff) === 5) || /database is locked/i.test(String(message))
+  );
 }
 
 function setAside(file: string, label: string): string {

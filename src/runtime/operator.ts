@@ -7,9 +7,9 @@ import { ENTITY_ID_PATTERN, OPERATOR_ENTITY_ID } from "../world/ids.ts";
 import { type Note, notesOf } from "../world/objects/notice-board.ts";
 import type { WorldSnapshot } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import type { OpenedWorld } from "./open-world.ts";
+import { type OpenedWorld, storeAutoSnapshot } from "./open-world.ts";
 import { checkStoredSnapshot, parseForeignSnapshot, snapshotEntry } from "./persistence.ts";
-import type { SnapshotManifest } from "./store.ts";
+import type { RunManifest, SnapshotManifest } from "./store.ts";
 
 export class OperatorError extends Error {
   readonly status: 400 | 404 | 409;
@@ -52,6 +52,7 @@ export function durabilityStatus(host: OpenedWorld) {
     log: host.store.logStats(),
     checkpoints: host.store.checkpoints().length,
     quarantined: host.store.quarantined(),
+    problems: host.problems,
     recovery: host.recovery,
   };
 }
@@ -65,7 +66,7 @@ export function saveNow(host: OpenedWorld): SavedSnapshot {
   const store = requireStore(host);
   const snapshot = host.runtime.world.snapshot();
   const entry = snapshotEntry(snapshot);
-  store.saveAutoSnapshot(entry);
+  storeAutoSnapshot({ ...host, store }, entry);
   return describeSnapshot(snapshot, entry.hash);
 }
 
@@ -78,7 +79,64 @@ export function createCheckpoint(host: OpenedWorld, label: unknown): SnapshotMan
   if (typeof label !== "string" || !LABEL.test(label))
     throw new OperatorError(400, "bad_request", "label must match ^[A-Za-z0-9._-]{1,64}$");
   store.saveCheckpoint(label, snapshotEntry(host.runtime.world.snapshot()));
-  return store.checkpoints().find((c) => c.label === label)!;
+  const saved = store.checkpoints().find((c) => c.label === label)!;
+  store.addRunCheckpoint({ label, tick: saved.tick, time: saved.time, hash: saved.hash });
+  return saved;
+}
+
+// ---- runs (seed 001 record_run) ----------------------------------------------------------------
+
+function worldAt(host: OpenedWorld) {
+  const world = host.runtime.world;
+  return { tick: world.tick, time: world.serverTsMs };
+}
+
+function labelOf(label: unknown): string {
+  if (typeof label !== "string" || !LABEL.test(label))
+    throw new OperatorError(400, "bad_request", "label must match ^[A-Za-z0-9._-]{1,64}$");
+  return label;
+}
+
+function requireRun(host: OpenedWorld, id: string): RunManifest {
+  const run = /^[1-9]\d{0,15}$/.test(id) ? requireStore(host).run(Number(id)) : undefined;
+  if (!run) throw new OperatorError(404, "not_found", `no run ${JSON.stringify(id)}`);
+  return run;
+}
+
+/** Starts a bounded run at the current tick; one at a time (close the open one first). */
+export function startRun(host: OpenedWorld, label: unknown): RunManifest {
+  const store = requireStore(host);
+  const name = labelOf(label);
+  const open = store.openRun();
+  if (open)
+    throw new OperatorError(
+      409,
+      "conflict",
+      `run ${open.id} ("${open.label}") is still open: close it first`,
+    );
+  return store.startRun(name, host.definition.sceneHash, worldAt(host));
+}
+
+export function labelRun(host: OpenedWorld, id: string, label: unknown): RunManifest {
+  const run = requireRun(host, id);
+  requireStore(host).labelRun(run.id, labelOf(label));
+  return requireStore(host).run(run.id)!;
+}
+
+/** Closes a run at the current tick: its manifest is then complete. */
+export function closeRun(host: OpenedWorld, id: string): RunManifest {
+  const run = requireRun(host, id);
+  if (run.state === "closed") throw new OperatorError(409, "conflict", `run ${run.id} is already closed`);
+  requireStore(host).closeRun(run.id, worldAt(host));
+  return requireStore(host).run(run.id)!;
+}
+
+export function listRuns(host: OpenedWorld): RunManifest[] {
+  return requireStore(host).runs();
+}
+
+export function getRun(host: OpenedWorld, id: string): RunManifest {
+  return requireRun(host, id);
 }
 
 export function restoreCheckpoint(host: OpenedWorld, label: string): SavedSnapshot {
@@ -107,7 +165,7 @@ function adopt(host: OpenedWorld, snapshot: WorldSnapshot): SavedSnapshot {
     throw error;
   }
   const entry = snapshotEntry(world.snapshot());
-  host.store?.resetTimeline(entry);
+  storeAutoSnapshot(host, entry, "new-timeline");
   host.runtime.replaceWorld(world);
   host.origin = "restored";
   return describeSnapshot(world.snapshot(), entry.hash);

@@ -2,17 +2,22 @@
 // store file is all that is left) comes back at exactly the last acknowledged tick, and damaged
 // records are detected, reported and kept aside while the last good state is used.
 import {
+  closeSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
+  readFileSync,
   rmSync,
   statSync,
   truncateSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -21,6 +26,7 @@ import type { Input, InputResult } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { BUNDLED_WORLD_DIR } from "./load-world-dir.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorld, saveWorldInSlices } from "./open-world.ts";
+import { startRun } from "./operator.ts";
 import {
   checkStoredSnapshot,
   commitTick,
@@ -281,7 +287,8 @@ describe("corruption", () => {
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "two" }]);
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "three" }]);
     const row = a.store!.ticksAfter(badTick - 1)[0]!;
-    a.store!.corruptTickForTest(badTick, row.body.replace("two", "twO"));
+    // More than one bit: beyond the single-bit repair.
+    a.store!.corruptTickForTest(badTick, row.body.replace("two", "tw0"));
     crash(a);
 
     const log = logger();
@@ -296,6 +303,34 @@ describe("corruption", () => {
     const c = await host(dir);
     expect(c.recovery?.problems).toEqual([]);
     expect(c.runtime.world.snapshotHash()).toBe(goodHash);
+  });
+
+  it("one flipped bit in a logged tick (on disk) is repaired: neither it nor a later tick is lost", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    await tick(a, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
+    for (let i = 0; i < 7; i++)
+      await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: `flip-${i}-here` }]);
+    const hash = a.runtime.world.snapshotHash();
+    const lastTick = a.runtime.world.tick;
+    crash(a);
+    // Everything into the main file, then one bit of one record's bytes flipped there.
+    const file = storeFile(dir);
+    const db = new DatabaseSync(file);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf("flip-2-here");
+    expect(at).toBeGreaterThan(0);
+    expect(bytes.indexOf("flip-2-here", at + 1)).toBe(-1);
+    bytes[at + 5]! ^= 0x04;
+    writeFileSync(file, bytes);
+
+    const b = await host(dir);
+    expect(b.runtime.world.tick).toBe(lastTick);
+    expect(b.runtime.world.snapshotHash()).toBe(hash);
+    expect(b.recovery?.quarantinedTicks).toBe(0);
+    expect(b.problems.join()).toMatch(/checksum mismatch; one flipped bit \(byte \d+, bit 2\) was repaired/);
   });
 
   it("a snapshot whose hash does not match is rejected; the older one plus the log give the exact state", async () => {
@@ -352,6 +387,83 @@ describe("corruption", () => {
     const h = await host(dir, log);
     expect(log.lines.join()).toMatch(/is not usable .* kept it at .*damaged/);
     expect(h.runtime.world.tick).toBe(0);
+  });
+
+  /** Ten acknowledged chat markers, the first five before a snapshot, the rest in the log only. */
+  async function tenMarkers(h: OpenedWorld): Promise<string[]> {
+    await tick(h, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
+    const markers = Array.from({ length: 10 }, (_, i) => `marker-${i}-acknowledged`);
+    for (const [i, message] of markers.entries()) {
+      if (i === 5) saveWorld(h);
+      const [answer] = await tick(h, [{ kind: "chat", entityId: "agt_a", channel: "global", message }]);
+      expect(answer?.ok).toBe(true);
+    }
+    return markers;
+  }
+  const survivors = (h: OpenedWorld, markers: string[]) => {
+    const text = JSON.stringify(h.runtime.world.snapshot());
+    return markers.filter((m) => text.includes(m));
+  };
+  function scramble(file: string, offset: number, length: number): void {
+    const fd = openSync(file, "r+");
+    const bytes = Buffer.from(Array.from({ length }, (_, i) => (i * 151 + 77) & 0xff));
+    writeSync(fd, bytes, 0, length, offset);
+    closeSync(fd);
+  }
+
+  it.each([0, 16, 28, 40])(
+    "16 scrambled bytes in the database header (offset %i) lose nothing: the file is read with a rebuilt header",
+    async (offset) => {
+      const dir = tempDir();
+      const a = await host(dir);
+      const markers = await tenMarkers(a);
+      const hash = a.runtime.world.snapshotHash();
+      const run = startRun(a, "before-damage");
+      crash(a);
+      scramble(storeFile(dir), offset, 16);
+
+      const b = await host(dir);
+      expect(survivors(b, markers)).toEqual(markers);
+      expect(b.runtime.world.snapshotHash()).toBe(hash);
+      expect(b.problems.join("\n")).toMatch(/is not usable .* kept it at .*damaged/);
+      expect(b.problems.join("\n")).toMatch(/salvaged \d+ log rows, \d+ snapshots/);
+      expect(b.recovery?.problems).toEqual(b.problems);
+      expect(b.store!.runs()).toEqual([run]);
+      // The next start is clean, from the new store; the status still lists what happened.
+      crash(b);
+      const c = await host(dir);
+      expect(c.recovery?.problems).toEqual([]);
+      expect(c.problems).toEqual(b.problems);
+      expect(c.runtime.world.snapshotHash()).toBe(hash);
+    },
+  );
+
+  it("a store replaced by garbage falls back to the copy of its last snapshot, and says so", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    const markers = await tenMarkers(a);
+    crash(a);
+    const file = storeFile(dir);
+    writeFileSync(file, Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919) & 0xff)));
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+
+    const b = await host(dir);
+    // The five saved before the snapshot; the rest were only in the log of the lost file.
+    expect(survivors(b, markers)).toEqual(markers.slice(0, 5));
+    expect(b.problems.join("\n")).toMatch(/started from the snapshot copy \(tick \d+\)/);
+    expect(b.origin).toBe("restored");
+  });
+
+  it("a store that is gone starts from the copy of its last snapshot", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    const markers = await tenMarkers(a);
+    saveWorld(a);
+    crash(a);
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(storeFile(dir) + suffix, { force: true });
+    const b = await host(dir);
+    expect(survivors(b, markers)).toEqual(markers);
   });
 
   it("a snapshot of another world or format is refused with a clear error", async () => {

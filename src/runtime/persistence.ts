@@ -15,7 +15,8 @@ import {
   type WorldSnapshot,
 } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import { type SideWrite, type StoredSnapshot, tickChecksum, type WorldStore } from "./store.ts";
+import { repairFlippedBit } from "./bit-repair.ts";
+import { type SideWrite, type StoredSnapshot, type TickRow, tickChecksum, type WorldStore } from "./store.ts";
 
 /** What the log keeps per tick. */
 interface TickBody {
@@ -166,6 +167,8 @@ export function checkStoredSnapshot(stored: StoredSnapshot): SnapshotCheck {
 export function recoverWorld(
   definition: WorldDefinition,
   store: WorldStore,
+  /** Tried when no snapshot of the store checks out: the copy of the last one (snapshot-copy.ts). */
+  fallback?: () => Omit<StoredSnapshot, "id" | "kind" | "label"> | undefined,
 ): { world: World; report: RecoveryReport } {
   const problems: string[] = [];
   let quarantinedSnapshots = 0;
@@ -189,6 +192,20 @@ export function recoverWorld(
     store.quarantineSnapshot(stored.id, reason ?? "rejected");
     quarantinedSnapshots += 1;
   }
+  const copy = world ? undefined : fallback?.();
+  if (copy) {
+    const check = checkStoredSnapshot({ ...copy, id: 0, kind: "auto", label: null });
+    try {
+      if (!check.ok) throw new Error(check.reason);
+      world = World.restore(definition, check.snapshot);
+      base = { kind: "snapshot", tick: world.tick, hash: copy.hash };
+      problems.push(
+        `no snapshot in the store checked out: started from the snapshot copy (tick ${copy.tick})`,
+      );
+    } catch (error) {
+      problems.push(`the snapshot copy (tick ${copy.tick}) was rejected too: ${(error as Error).message}`);
+    }
+  }
   if (!world) world = World.create(definition);
 
   let replayedTicks = 0;
@@ -202,7 +219,8 @@ export function recoverWorld(
     problems.push(reason);
     quarantinedTicks += store.quarantineTicksFrom(rows[stale].tick, reason);
   } else {
-    for (const row of rows.slice(stale)) {
+    for (const original of rows.slice(stale)) {
+      const row = repaired(store, original, problems);
       const problem = replayRow(world, row);
       if (problem) {
         problems.push(`tick ${row.tick}: ${problem}; it and later ticks were quarantined`);
@@ -216,6 +234,22 @@ export function recoverWorld(
     world,
     report: { base, replayedTicks, tick: world.tick, problems, quarantinedTicks, quarantinedSnapshots },
   };
+}
+
+/** The row, or when its checksum fails and one flipped bit explains it, the row as it was written
+ * (put back in the store; the repair is reported). */
+function repaired(store: WorldStore, row: TickRow, problems: string[]): TickRow {
+  if (tickChecksum(row.tick, row.body) === row.checksum) return row;
+  const bytes = store.tickBytes(row.tick);
+  const repair = bytes ? repairFlippedBit(row.tick, bytes, row.checksum) : undefined;
+  if (!repair) return row;
+  store.repairTick(row.tick, repair.body, repair.checksum);
+  problems.push(
+    repair.repaired === "body"
+      ? `tick ${row.tick}: checksum mismatch; one flipped bit (byte ${repair.byte}, bit ${repair.bit}) was repaired, nothing lost`
+      : `tick ${row.tick}: its checksum had one flipped bit; repaired, nothing lost`,
+  );
+  return { tick: row.tick, body: repair.body, checksum: repair.checksum };
 }
 
 function replayRow(world: World, row: { tick: number; body: string; checksum: string }): string | undefined {

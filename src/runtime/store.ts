@@ -11,7 +11,7 @@
 // Everything here is synchronous on purpose: a tick commits before the tick loop goes on.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { privateDirSync, privateFileSync } from "./private-files.ts";
 
 export type SnapshotKind = "auto" | "checkpoint";
@@ -36,6 +36,67 @@ export interface StoredSnapshot extends SnapshotManifest {
    * canonical JSON (the text its hash is of), gzipped (see snapshotEntry). */
   body: string | Uint8Array;
 }
+
+/** A run's manifest (seed 001 `record_run`): a bounded stretch of the world that replay tooling can
+ * order and label. Ticks and times are simulation time; `startedAt`/`endedAt` are wall clock, for the
+ * operator only. */
+export interface RunManifest {
+  id: number;
+  label: string;
+  state: "open" | "closed";
+  sceneHash: string;
+  start: { tick: number; time: number };
+  end?: { tick: number; time: number };
+  /** The checkpoints saved while it was open, in order. */
+  checkpoints: { label: string; tick: number; time: number; hash: string }[];
+  startedAt: string;
+  endedAt?: string;
+}
+
+interface RunRow {
+  id: number;
+  label: string;
+  scene_hash: string;
+  start_tick: number;
+  start_time: number;
+  end_tick: number | null;
+  end_time: number | null;
+  checkpoints: string;
+  started_at: string;
+  ended_at: string | null;
+}
+
+function runManifest(row: RunRow): RunManifest {
+  return {
+    id: row.id,
+    label: row.label,
+    state: row.end_tick === null ? "open" : "closed",
+    sceneHash: row.scene_hash,
+    start: { tick: row.start_tick, time: row.start_time },
+    ...(row.end_tick !== null && row.end_time !== null
+      ? { end: { tick: row.end_tick, time: row.end_time } }
+      : {}),
+    checkpoints: JSON.parse(row.checkpoints) as RunManifest["checkpoints"],
+    startedAt: row.started_at,
+    ...(row.ended_at !== null ? { endedAt: row.ended_at } : {}),
+  };
+}
+
+const RUN_COLUMNS = [
+  "id",
+  "label",
+  "scene_hash",
+  "start_tick",
+  "start_time",
+  "end_tick",
+  "end_time",
+  "checkpoints",
+  "started_at",
+  "ended_at",
+] as const;
+
+/** Runs kept: the oldest closed ones go beyond this. */
+export const MAX_RUNS = 1_000;
 
 export interface TickRow {
   tick: number;
@@ -77,6 +138,18 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE UNIQUE INDEX IF NOT EXISTS checkpoint_label ON snapshots(label) WHERE kind = 'checkpoint';
 CREATE TABLE IF NOT EXISTS sessions (scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY (scope, key));
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  label TEXT NOT NULL,
+  scene_hash TEXT NOT NULL,
+  start_tick INTEGER NOT NULL,
+  start_time INTEGER NOT NULL,
+  end_tick INTEGER,
+  end_time INTEGER,
+  checkpoints TEXT NOT NULL DEFAULT '[]',
+  started_at TEXT NOT NULL,
+  ended_at TEXT
+);
 CREATE TABLE IF NOT EXISTS quarantine (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   what TEXT NOT NULL,
@@ -232,6 +305,19 @@ export class WorldStore {
       .all(tick) as unknown as TickRow[];
   }
 
+  /** A log row's body as the bytes on disk (a damaged one may not be valid UTF-8). */
+  tickBytes(tick: number): Uint8Array | undefined {
+    const row = this.db.prepare("SELECT CAST(body AS BLOB) AS bytes FROM ticks WHERE tick = ?").get(tick) as
+      | { bytes: Uint8Array }
+      | undefined;
+    return row?.bytes;
+  }
+
+  /** Puts back a log row's repaired body and checksum. */
+  repairTick(tick: number, body: string, checksum: string): void {
+    this.db.prepare("UPDATE ticks SET body = ?, checksum = ? WHERE tick = ?").run(body, checksum, tick);
+  }
+
   /** Test and repair helper: overwrite a row's body without fixing its checksum. */
   corruptTickForTest(tick: number, body: string): void {
     this.db.prepare("UPDATE ticks SET body = ? WHERE tick = ?").run(body, tick);
@@ -272,6 +358,35 @@ export class WorldStore {
       this.db.prepare("DELETE FROM snapshots WHERE kind = 'auto' AND id < ?").run(oldest.id);
       this.db.prepare("DELETE FROM ticks WHERE tick <= ?").run(Math.min(...kept.map((k) => k.tick)));
       return id;
+    });
+  }
+
+  /** Takes in what was salvaged of a damaged store (or its snapshot copy) in one transaction: auto
+   * snapshots in the given order (the last is the newest), checkpoints, log rows and side-table rows.
+   * Nothing is compacted: recovery decides what of it checks out. */
+  importRows(rows: {
+    autoSnapshots?: readonly Omit<StoredSnapshot, "id" | "kind" | "label" | "savedAt">[];
+    checkpoints?: readonly (Omit<StoredSnapshot, "id" | "kind" | "savedAt"> & { label: string | null })[];
+    ticks?: readonly TickRow[];
+    side?: readonly { scope: string; key: string; value: string }[];
+    runs?: readonly Record<string, unknown>[];
+  }): void {
+    this.transaction(() => {
+      for (const entry of rows.autoSnapshots ?? [])
+        this.insertSnapshot({ ...entry, kind: "auto", label: null });
+      for (const entry of rows.checkpoints ?? []) {
+        if (entry.label === null) continue;
+        this.db.prepare("DELETE FROM snapshots WHERE kind = 'checkpoint' AND label = ?").run(entry.label);
+        this.insertSnapshot({ ...entry, kind: "checkpoint" });
+      }
+      const putTick = this.db.prepare("INSERT OR IGNORE INTO ticks (tick, body, checksum) VALUES (?, ?, ?)");
+      for (const row of rows.ticks ?? []) putTick.run(row.tick, row.body, row.checksum);
+      for (const row of rows.side ?? []) this.putSide.run(row.scope, row.key, row.value);
+      const putRun = this.db.prepare(
+        `INSERT OR IGNORE INTO runs (${RUN_COLUMNS.join(", ")}) VALUES (${RUN_COLUMNS.map(() => "?").join(", ")})`,
+      );
+      for (const row of rows.runs ?? [])
+        putRun.run(...RUN_COLUMNS.map((c) => (row[c] ?? null) as SQLInputValue));
     });
   }
 
@@ -345,6 +460,64 @@ export class WorldStore {
       reason: string;
       at: string;
     }[];
+  }
+
+  // ---- runs (seed 001 record_run) -------------------------------------------------------------
+
+  /** The open run, if any (at most one is open at a time). */
+  openRun(): RunManifest | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE end_tick IS NULL ORDER BY id DESC LIMIT 1").get() as
+      | RunRow
+      | undefined;
+    return row ? runManifest(row) : undefined;
+  }
+
+  run(id: number): RunManifest | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+    return row ? runManifest(row) : undefined;
+  }
+
+  runs(): RunManifest[] {
+    return (this.db.prepare("SELECT * FROM runs ORDER BY id").all() as unknown as RunRow[]).map(runManifest);
+  }
+
+  startRun(label: string, sceneHash: string, at: { tick: number; time: number }): RunManifest {
+    const id = this.transaction(() => {
+      const result = this.db
+        .prepare(
+          "INSERT INTO runs (label, scene_hash, start_tick, start_time, started_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .run(label, sceneHash, at.tick, at.time, new Date().toISOString());
+      this.db
+        .prepare(
+          "DELETE FROM runs WHERE end_tick IS NOT NULL AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?)",
+        )
+        .run(MAX_RUNS);
+      return Number(result.lastInsertRowid);
+    });
+    return this.run(id)!;
+  }
+
+  closeRun(id: number, at: { tick: number; time: number }): void {
+    this.db
+      .prepare("UPDATE runs SET end_tick = ?, end_time = ?, ended_at = ? WHERE id = ? AND end_tick IS NULL")
+      .run(at.tick, at.time, new Date().toISOString(), id);
+  }
+
+  labelRun(id: number, label: string): void {
+    this.db.prepare("UPDATE runs SET label = ? WHERE id = ?").run(label, id);
+  }
+
+  /** Records a checkpoint in the open run's manifest (bounded like the checkpoints themselves). */
+  addRunCheckpoint(checkpoint: RunManifest["checkpoints"][number]): void {
+    this.transaction(() => {
+      const open = this.openRun();
+      if (!open) return;
+      const checkpoints = [...open.checkpoints, checkpoint].slice(-MAX_RUNS);
+      this.db
+        .prepare("UPDATE runs SET checkpoints = ? WHERE id = ?")
+        .run(JSON.stringify(checkpoints), open.id);
+    });
   }
 
   // ---- side tables (the SQL table is called `sessions`: it began with humans' sessions) ---------

@@ -215,6 +215,50 @@ describe("idempotency", () => {
   });
 });
 
+describe("idempotency records are bounded per actor (issue #30)", () => {
+  const say = (entityId: string, n: number): Input => ({
+    kind: "chat",
+    entityId,
+    channel: "global",
+    message: `m${n}`,
+    tx: { key: `${entityId}:tx_${n}`, payloadHash: `h${n}` },
+  });
+
+  it("an actor keeps its newest tx_max_per_actor results; a flood never costs another actor one", () => {
+    const world = World.create(smallWorld({ tx_max_per_actor: 3 }));
+    one(world, join("agt_a"));
+    one(world, join("agt_b"));
+    one(world, say("agt_b", 0));
+    for (let n = 0; n < 6; n++) one(world, say("agt_a", n));
+    expect([0, 1, 2].map((n) => world.lookupTx(`agt_a:tx_${n}`))).toEqual([undefined, undefined, undefined]);
+    expect([3, 4, 5].every((n) => world.lookupTx(`agt_a:tx_${n}`) !== undefined)).toBe(true);
+    expect(world.lookupTx("agt_b:tx_0")).toBeDefined();
+    // A snapshot holds the bound's state: the restored world forgets the same records next.
+    const restored = World.restore(world.definition, world.snapshot());
+    for (const w of [world, restored]) one(w, say("agt_a", 6));
+    expect(restored.lookupTx("agt_a:tx_3")).toBeUndefined();
+    expect(restored.snapshotHash()).toBe(world.snapshotHash());
+  });
+
+  it("records of a snapshot written before the bound (no owner) are restored whole and expire by TTL", () => {
+    const world = World.create(smallWorld({ tx_max_per_actor: 2, tx_ttl_sec: 10 }));
+    one(world, join("agt_a"));
+    for (let n = 0; n < 2; n++) one(world, say("agt_a", n));
+    const snapshot = world.snapshot();
+    const old = { ...snapshot, state: { ...snapshot.state } } as typeof snapshot;
+    const tx = (old.state as { tx: { owner?: string }[] }).tx;
+    (old.state as { tx: unknown[] }).tx = [
+      ...tx.map(({ owner: _owner, ...rest }) => rest),
+      ...tx.map(({ owner: _owner, ...rest }, i) => ({ ...rest, key: `legacy_${i}` })),
+    ];
+    const restored = World.restore(world.definition, old);
+    expect(restored.lookupTx("legacy_0")).toBeDefined();
+    expect(restored.lookupTx("agt_a:tx_0")).toBeDefined();
+    run(restored, 10 * 20);
+    expect(restored.lookupTx("legacy_0")).toBeUndefined();
+  });
+});
+
 describe("guards", () => {
   it("tick_is and snapshot_hash_is compare with the state at the start of the step", () => {
     const world = World.create(smallWorld());

@@ -167,6 +167,12 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     integer: true,
   });
   const txTtlSec = sim.number("tx_ttl_sec", { fallback: 600, min: 1, max: 86_400, integer: true });
+  const txMaxPerActor = sim.number("tx_max_per_actor", {
+    fallback: 1_000,
+    min: 1,
+    max: 1_000_000,
+    integer: true,
+  });
 
   const roomsRaw = doc.rooms;
   if (roomsRaw === undefined)
@@ -244,6 +250,7 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     walkSpeed,
     chatMaxLength,
     txTtlSec,
+    txMaxPerActor,
     sceneHash: computeSceneHash(files),
     rooms,
   };

@@ -20,6 +20,11 @@ export function agentEntityId(agentId: string): string {
   return `${AGENT_ENTITY_PREFIX}${agentId}`;
 }
 
+/** The agentId an agent's entity id stands for (the inverse of agentEntityId). */
+export function agentIdOfEntity(entityId: string): string {
+  return entityId.startsWith(AGENT_ENTITY_PREFIX) ? entityId.slice(AGENT_ENTITY_PREFIX.length) : entityId;
+}
+
 /** The longest chat message anyone may send (a world may set a lower `chat_max_length`). */
 export const CHAT_MESSAGE_MAX_CHARS = 500;
 

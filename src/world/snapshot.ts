@@ -246,6 +246,7 @@ const WorldStateSchema = z.strictObject({
       payloadHash: z.string().max(128),
       expiresAtMs: NonNegInt,
       result: z.record(z.string(), z.unknown()),
+      owner: z.string().min(1).max(256).optional(),
     }),
     (t) => t.key,
     "tx key",
@@ -330,6 +331,7 @@ export function captureSnapshot(
     payloadHash: e.payloadHash,
     expiresAtMs: e.expiresAtMs,
     result: e.result,
+    ...(e.owner === undefined ? {} : { owner: e.owner }),
   }));
   const state: Record<string, unknown> = {
     rng: scalars.rng,

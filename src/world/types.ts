@@ -121,6 +121,9 @@ export interface WorldDefinition {
   chatMaxLength: number;
   /** How long idempotent results are kept, in simulation seconds. */
   txTtlSec: number;
+  /** At most this many idempotent results kept per actor (its oldest go first); unbounded when
+   * absent (hand-made definitions). */
+  txMaxPerActor?: number;
   /** SHA-256 over the world directory's files; snapshots carry it. */
   sceneHash: string;
   rooms: Record<string, RoomDefinition>;

@@ -72,7 +72,7 @@ export class World implements WorldApi {
   private readonly actors = new Map<string, Actor>();
   private readonly objects = new Map<string, WorldObject>();
   private readonly proximity = new ProximityTracker();
-  private readonly txStore = new TxStore();
+  private readonly txStore: TxStore;
   /** Agents' memories by entity id (memory.ts): created by the first episode or reflection. */
   private readonly memory = new Map<string, AgentMemory>();
   private stepEvents: WorldEvent[] = [];
@@ -82,6 +82,7 @@ export class World implements WorldApi {
 
   private constructor(def: WorldDefinition) {
     this.definition = def;
+    this.txStore = new TxStore(def.txMaxPerActor);
     this.nowMs = def.epochMs;
     this.rng = WorldRng.fromSeed(def.seed);
     this.proximityRadius = def.proximityRadiusTiles * this.tileSizeOf(def);
@@ -248,6 +249,7 @@ export class World implements WorldApi {
         payloadHash: tx.payloadHash,
         result,
         expiresAtMs: this.nowMs + this.definition.txTtlSec * 1000,
+        owner: input.entityId,
       });
     }
     return result;

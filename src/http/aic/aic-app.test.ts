@@ -424,6 +424,56 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     expect((await closed.json()).status).toBe("error");
   });
 
+  it("the join answer carries heartbeat setup for external agents (seed 003): snippet, interval, instructions", async () => {
+    const h = await harness();
+    const joined = (await joinOverHttp(h)) as {
+      status: string;
+      data: { heartbeatSetup: Record<string, string> };
+    };
+    const setup = joined.data.heartbeatSetup;
+    expect(Object.keys(setup).sort()).toEqual(["instructions", "interval", "workspaceSnippet"]);
+    expect(setup.workspaceSnippet).toMatch(/^## OpenClawWorld \(every heartbeat\)/);
+    expect(setup.workspaceSnippet).toContain(`POST /aic/v0.1/heartbeat {"agentId":"${A}","roomId":"lobby"`);
+    expect(setup.interval).toMatch(/seconds/);
+    expect(setup.instructions).toMatch(/HEARTBEAT\.md/);
+  });
+
+  it("GET /heartbeat is the heartbeat without an action (seed 003, heartbeat_get_still_works)", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const auth = { authorization: "Bearer tok-helper" };
+    const byPost = (await (await post(h, "heartbeat", { agentId: A, roomId: "lobby" })).json()) as {
+      data: { contextToken: string };
+    };
+    const got = await fetch(`${h.base}/heartbeat?roomId=lobby`, { headers: auth });
+    expect(got.status).toBe(200);
+    const byGet = (await got.json()) as { status: string; data: Record<string, unknown> };
+    // The same answer as POST (the same format; the token differs only by being issued again).
+    expect(Object.keys(byGet.data).sort()).toEqual(Object.keys(byPost.data).sort());
+    const next = await fetch(
+      `${h.base}/heartbeat?agentId=${A}&roomId=lobby&memory=5&contextToken=${encodeURIComponent(byPost.data.contextToken)}`,
+      { headers: auth },
+    );
+    expect(next.status).toBe(200);
+    expect(((await next.json()) as { data: { reset?: boolean } }).data.reset).toBeUndefined();
+    // What only POST may carry, a bad value, another agent, no credential: typed refusals.
+    for (const [query, status, code] of [
+      ["roomId=lobby&action=%7B%7D", 400, "bad_request"],
+      ["roomId=lobby&memory=lots", 400, "bad_request"],
+      ["roomId=lobby&roomId=garden", 400, "bad_request"],
+      [`roomId=lobby&agentId=${B}`, 403, "forbidden"],
+    ] as const) {
+      const res = await fetch(`${h.base}/heartbeat?${query}`, { headers: auth });
+      expect(res.status).toBe(status);
+      expect(await res.json()).toMatchObject({ status: "error", error: { code } });
+    }
+    expect((await fetch(`${h.base}/heartbeat?roomId=lobby`)).status).toBe(401);
+    const put = await fetch(`${h.base}/heartbeat`, { method: "PUT", headers: auth });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET, POST");
+    expect(h.logs).toEqual([]);
+  });
+
   it("routing: a trailing slash and a query string reach the endpoint; HEAD reads; other methods 405; a second request on the same connection is answered", async () => {
     const h = await harness();
     await joinOverHttp(h);

@@ -9,17 +9,17 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
-import { type EndpointName, endpointAt } from "../../aic/endpoints.ts";
+import { type EndpointName, endpointAt, requestFromQuery, servedByGet } from "../../aic/endpoints.ts";
 import { aicError } from "../../aic/errors.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
+import { AIC_BASE_PATH } from "../../aic/version.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
 import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
 import { createEventStream } from "./sse.ts";
 
-export { AIC_BODY_LIMIT_BYTES, type AicHttpLogger };
-
 /** Where the routes below are mounted (the plugin registers this prefix with the gateway). */
-export const AIC_BASE_PATH = "/aic/v0.1";
+export { AIC_BASE_PATH } from "../../aic/version.ts";
+export { AIC_BODY_LIMIT_BYTES, type AicHttpLogger };
 
 export interface AicHttpDeps {
   service: AicService;
@@ -156,6 +156,23 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     }
   };
 
+  /** GET /<read>?...: the same read, its request from the query string (no body). */
+  const endpointByQuery = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: EndpointName,
+    queryText: string,
+  ): Promise<void> => {
+    const caller = authenticate(req, res);
+    if (!caller) return;
+    if (closed) return answer(res, adapterClosed());
+    const request = requestFromQuery(name, caller, { ...parseQuery(queryText) });
+    if (!request) return methodNotAllowed(req, res, "POST");
+    if (!request.ok) return answer(res, request.error);
+    const result = await service.call(name, caller, request.body);
+    if (!res.writableEnded && !res.destroyed) answer(res, result);
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? "/";
     const queryAt = url.indexOf("?");
@@ -169,7 +186,10 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
 
     const name = endpointAt(rest);
     if (name) {
-      if (method !== "POST") return methodNotAllowed(req, res, "POST");
+      const byGet = servedByGet(name);
+      if (readMethod && byGet)
+        return endpointByQuery(req, res, name, queryAt < 0 ? "" : url.slice(queryAt + 1));
+      if (method !== "POST") return methodNotAllowed(req, res, byGet ? "GET, POST" : "POST");
       return endpoint(req, res, name);
     }
     switch (rest) {

@@ -1,0 +1,105 @@
+// The world service when its store is locked by another process at start (issue #30): it is not set
+// aside nor replaced by a fresh world; the service retries with backoff, says so (operator status,
+// service health) and starts the saved world once the lock is released.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resolveConfig } from "../config/config.ts";
+import { storeFile } from "./host.ts";
+import { createWorldService } from "./service.ts";
+import { activeHost, processSlot } from "./singleton.ts";
+
+const cleanup: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+describe("a store locked by another process at start", () => {
+  it("is retried with backoff, reported while it waits, and the saved world starts once it is free", async () => {
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-service-"));
+    cleanup.push(() => rmSync(stateDir, { recursive: true, force: true }));
+    const failures: string[] = [];
+    const ctx = {
+      stateDir,
+      logger: { info() {}, warn() {}, error() {} },
+      serviceHealth: {
+        reportFailure: (error: unknown) => failures.push(String(error)),
+        clearFailure: () => failures.splice(0),
+      },
+    };
+    const service = createWorldService(resolveConfig({}), () => {}, { firstMs: 1_000, maxMs: 4_000 });
+    cleanup.push(() => service.stop(ctx));
+
+    // A first run leaves a saved world at some tick.
+    await service.start(ctx);
+    activeHost()!.runtime.stop();
+    for (let i = 0; i < 5; i++) activeHost()!.runtime.stepNow();
+    const savedTick = activeHost()!.runtime.world.tick;
+    await service.stop(ctx);
+
+    const other = new DatabaseSync(storeFile(stateDir));
+    other.exec("PRAGMA locking_mode = EXCLUSIVE");
+    other.exec("BEGIN EXCLUSIVE");
+    other.exec("COMMIT");
+    cleanup.push(() => {
+      if (other.isOpen) other.close();
+    });
+
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    await service.start(ctx);
+    expect(activeHost()).toBeUndefined();
+    expect(processSlot().waiting).toMatchObject({ attempts: 1, nextRetryInMs: 1_000 });
+    expect(processSlot().waiting?.reason).toMatch(/locked by another process/);
+    expect(failures.join()).toMatch(/locked by another process \(database is locked\); retrying in 1000 ms/);
+
+    // Still locked: the waits double, up to the bound.
+    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.waitFor(() =>
+      expect(processSlot().waiting).toMatchObject({ attempts: 2, nextRetryInMs: 2_000 }),
+    );
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() =>
+      expect(processSlot().waiting).toMatchObject({ attempts: 3, nextRetryInMs: 4_000 }),
+    );
+    await vi.advanceTimersByTimeAsync(4_000);
+    await vi.waitFor(() =>
+      expect(processSlot().waiting).toMatchObject({ attempts: 4, nextRetryInMs: 4_000 }),
+    );
+
+    other.close();
+    await vi.advanceTimersByTimeAsync(4_000);
+    await vi.waitFor(() => expect(activeHost()).toBeDefined());
+    const host = activeHost()!;
+    expect(processSlot().waiting).toBeUndefined();
+    expect(host.origin).toBe("restored");
+    expect(host.runtime.world.tick).toBeGreaterThanOrEqual(savedTick);
+    expect(host.problems[0]).toMatch(/locked by another process at start; opened at try 5/);
+    expect(failures).toEqual([]);
+    // Nothing was set aside: the same store file, never a fresh world.
+    expect(host.store!.file).toBe(storeFile(stateDir));
+  });
+
+  it("a stop while it waits ends the retries", async () => {
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-service-"));
+    cleanup.push(() => rmSync(stateDir, { recursive: true, force: true }));
+    const ctx = { stateDir, logger: { info() {}, warn() {}, error() {} } };
+    const service = createWorldService(resolveConfig({}), () => {}, { firstMs: 1_000, maxMs: 4_000 });
+    await service.start(ctx);
+    await service.stop(ctx);
+    const other = new DatabaseSync(storeFile(stateDir));
+    other.exec("PRAGMA locking_mode = EXCLUSIVE");
+    other.exec("BEGIN EXCLUSIVE");
+    other.exec("COMMIT");
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    await service.start(ctx);
+    expect(processSlot().waiting).toBeDefined();
+    await service.stop(ctx);
+    other.close();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(activeHost()).toBeUndefined();
+    expect(processSlot().waiting).toBeUndefined();
+  });
+});
