@@ -8,6 +8,7 @@ import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import { sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 import { contextTokenKey, persistRateLimits } from "./durable-state.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
@@ -31,6 +32,15 @@ export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: s
   };
 }
 
+/** Residents' configured avatar looks, by entity id (the web client draws them as people). */
+function residentLooks(config: WorldHost["config"]): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(config.residents).flatMap(([agentId, r]) =>
+      r.look === undefined ? [] : [[agentEntityId(agentId), r.look]],
+    ),
+  );
+}
+
 export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   const { config } = host;
   const limiter = new RateLimiter({
@@ -44,7 +54,9 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   // gateway), so every agent id gets a name: the configured one or the id itself.
   const aic = new AicService({
     runtime: host.runtime,
-    agents: (agentId) => ({ name: config.agents[agentId]?.name ?? agentId }),
+    agents: (agentId) => ({
+      name: config.agents[agentId]?.name ?? config.residents[agentId]?.name ?? agentId,
+    }),
     limiter,
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
   });
@@ -56,6 +68,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     resumeGraceMs: config.web.resumeGraceSec * 1000,
     ...(host.store ? { savedSessions: sessionSpace(host.store, "humans") } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    looks: residentLooks(config),
     maxVisible: config.web.maxVisible,
     ...(config.web.patchRate
       ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
