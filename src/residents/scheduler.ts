@@ -29,7 +29,8 @@ export interface TurnRecord {
   startedAtMs: number;
   endedAtMs?: number;
   happenings: number;
-  promptChars: number;
+  /** What the turn was told (the operator status shows it; agents never see another's prompt). */
+  prompt: string;
   error?: string;
 }
 
@@ -257,7 +258,7 @@ export class ResidentScheduler {
       startedAtTick: reads.tick,
       startedAtMs: now,
       happenings: happenings.length,
-      promptChars: prompt.length,
+      prompt,
     };
     r.ledger.inFlight = true;
     r.ledger.starts.push(now);
