@@ -14,6 +14,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
+import { BUNDLED_GUIDE } from "./lib/guide.ts";
 import { deepMerge } from "./lib/merge.ts";
 
 function fail(message: string, code = 2): never {
@@ -72,16 +73,21 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 const generatedToken = !process.env.OPENCLAW_GATEWAY_TOKEN;
 const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || randomToken();
 
+const userGatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
+const primaryModel = (userGatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
+  ?.defaults?.model?.primary;
+// The bundled world's resident, a guide at the plaza: a gateway agent of its own that the world wakes
+// when someone talks to it. It lives only when the gateway has a model to think with.
+const guide = primaryModel ? BUNDLED_GUIDE : undefined;
 const pluginConfig = deepMerge(
   {
     defaultRoomId: "lobby",
     agents: { agent_helper: { token: await demoAgentToken(), name: "Helper Bot" } },
+    ...(guide ? guide.pluginConfig : {}),
   },
   await jsonFileFrom("OCW_CONFIG"),
 );
-const gatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
-const primaryModel = (gatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
-  ?.defaults?.model?.primary;
+const gatewayConfig = guide ? deepMerge(guide.gatewayConfig, userGatewayConfig) : userGatewayConfig;
 
 // Ctrl-C or SIGTERM while the gateway is still coming up stops it too, rather than leaving it behind.
 let stopping = false;
@@ -157,6 +163,11 @@ ${
     primaryModel
       ? `${primaryModel} (from OCW_GATEWAY_CONFIG): the gateway's agents can take turns`
       : "none configured, so the gateway's agents cannot take turns; add a provider with\n                OCW_GATEWAY_CONFIG=<file> (see examples/gateway-config.example.json)"
+  }
+  Resident:     ${
+    guide
+      ? `${guide.name} stands in the plaza (tile ${guide.home.tx},${guide.home.ty}): walk up and say hello`
+      : `none: with a model (OCW_GATEWAY_CONFIG), ${BUNDLED_GUIDE.name} the guide lives in the plaza and answers`
   }
   Gateway log:  ${gateway.logFile}
 

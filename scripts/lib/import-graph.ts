@@ -19,6 +19,7 @@ export const LAYERS: Record<string, number> = {
   "src/http": 3,
   "src/tools": 3,
   "src/hooks": 3,
+  "src/residents": 3,
   conformance: 4,
   "src/plugin": 4,
   "web/client": 4,
@@ -31,6 +32,7 @@ export const ADAPTER_REACH: Record<string, readonly string[]> = {
   "src/http": ["src/aic", "src/config"],
   "src/tools": ["src/aic", "src/config"],
   "src/hooks": ["src/config"],
+  "src/residents": ["src/aic", "src/config"],
 };
 
 const ROOTS = ["index.ts", "src", "conformance", "web/client"];

@@ -32,8 +32,10 @@ export interface Actor {
  * schema, built from the same field schemas as the AIC requests) and what each agent endpoint
  * becomes once its request is admitted (its ENDPOINTS row says how). */
 export type ActActionT =
-  | { kind: "join"; roomId?: string }
+  | { kind: "join"; roomId?: string; at?: TileCoordT }
   | { kind: "leave" }
+  /** A resident's agent turn started or ended (the plugin's resident scheduler, never a request). */
+  | { kind: "thinking"; thinking: boolean }
   | { kind: "moveTo"; dest: TileCoordT; roomId?: string }
   | { kind: "approach"; targetId: string }
   | { kind: "moveDir"; dx: number; dy: number }
@@ -54,6 +56,7 @@ export type ActData =
   | { applied: boolean; serverTsMs: number; result: "accepted" | "rejected" | "no_op" }
   | Omit<ApproachResponse, "txId">
   | { applied: boolean; serverTsMs: number }
+  | { applied: boolean; serverTsMs: number; thinking: boolean }
   | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
   | { applied: boolean; serverTsMs: number; chatMessageId: string }
   | Omit<ReflectResponse, "txId">;
@@ -69,6 +72,7 @@ export const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
   moveDir: "moveDir",
   chat: "chatSend",
   reflect: "reflect",
+  thinking: "presence",
 };
 
 /** What comes with an action besides itself: the room it acts in (a join names its room in the
@@ -132,7 +136,10 @@ export function buildInput(actor: Actor, action: ActActionT, extras: ActionExtra
         actorKind: actor.kind,
         name: actor.name,
         ...(action.roomId ? { joinRoomId: action.roomId } : {}),
+        ...(action.at ? { at: { tx: action.at.tx, ty: action.at.ty } } : {}),
       };
+    case "thinking":
+      return { ...base, kind: "thinking", thinking: action.thinking };
     case "leave":
       return { ...base, kind: "leave", reason: "disconnect" };
     case "moveTo":
@@ -209,6 +216,8 @@ export function mapResult(
       });
     case "moveDir":
       return ok({ applied: true, serverTsMs });
+    case "thinking":
+      return ok({ applied: true, serverTsMs, thinking: value.thinking });
     case "interact":
       return ok({
         applied: value.outcome.type === "ok" || value.outcome.type === "no_effect",

@@ -4,7 +4,7 @@
 import type { TickInfo, WorldRuntime } from "../runtime/world-runtime.ts";
 import type { WorldApi } from "../world/types.ts";
 
-export { HUMAN_ENTITY_PREFIX } from "../world/ids.ts";
+export { AGENT_ENTITY_PREFIX, agentEntityId, HUMAN_ENTITY_PREFIX } from "../world/ids.ts";
 /** What the reads answer with: adapters name these types here, never in src/world. */
 export type { EntityView, TileCoord, WorldEvent } from "../world/types.ts";
 export type { TickInfo };

@@ -20,6 +20,7 @@ describe("plugin config: one zod schema", () => {
       worldDir: BUNDLED_WORLD_DIR,
       defaultRoomId: "lobby",
       agents: {},
+      residents: {},
       tools: { enabled: [], denied: [], perAgent: {}, timeoutMs: 30_000 },
       web: {
         resumeGraceSec: 30,
@@ -42,6 +43,28 @@ describe("plugin config: one zod schema", () => {
       rateLimits: { disabled: false, classes: {} },
       snapshot: { enabled: true, intervalSec: 60, fsync: true },
     });
+  });
+
+  it("a resident gets its defaults, and its home room is the default room unless named", () => {
+    const config = resolveConfig({
+      defaultRoomId: "garden",
+      residents: { guide: { name: "Guide", look: 3, home: { tx: 17, ty: 12 } } },
+    });
+    expect(config.residents.guide).toEqual({
+      name: "Guide",
+      look: 3,
+      home: { roomId: "garden", tx: 17, ty: 12 },
+      wake: { nearby: true, name: true, approach: false },
+      minIntervalSec: 3,
+      maxTurnsPerHour: 60,
+      turnTimeoutSec: 120,
+    });
+    expect(() => resolveConfig({ residents: { guide: { name: "Guide" } } })).toThrow(
+      /residents\.guide\.home/,
+    );
+    expect(() =>
+      resolveConfig({ residents: { guide: { name: "G", home: { tx: 1, ty: 1 }, look: 8 } } }),
+    ).toThrow(/look/);
   });
 
   it("normalises what the plugin uses: tool spellings, agent names, the remote URL", () => {

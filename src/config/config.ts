@@ -38,6 +38,38 @@ const ToolLists = {
   denied: toolNameList().default([]),
 };
 
+/** How many avatar looks the web client draws (its LOOKS; a resident's `look` indexes them). */
+const AVATAR_LOOK_COUNT = 8;
+
+/** A gateway agent that lives in the world: it stands at home and the world wakes it (a turn of the
+ * gateway's own agent loop, src/residents) when someone speaks near it or says its name. */
+const ResidentSchema = z.strictObject({
+  name: z.string().min(1).max(64).describe("Its name in the world (also what wakes it when said)"),
+  look: z
+    .int()
+    .min(0)
+    .max(AVATAR_LOOK_COUNT - 1)
+    .optional()
+    .describe("Avatar look (0-7) in the web client; without it, the AI agent figure"),
+  home: z
+    .strictObject({
+      roomId: z.string().regex(ROOM_ID_PATTERN).optional().describe("Its room (default: defaultRoomId)"),
+      tx: z.int().min(0).max(4095),
+      ty: z.int().min(0).max(4095),
+    })
+    .describe("Where it stands when the world starts (a walkable tile)"),
+  wake: z
+    .strictObject({
+      nearby: z.boolean().default(true).describe("Someone speaks within its hearing"),
+      name: z.boolean().default(true).describe("Someone in its room says its name, from anywhere"),
+      approach: z.boolean().default(false).describe("A person comes near it"),
+    })
+    .prefault({}),
+  minIntervalSec: z.number().min(0).max(3600).default(3).describe("Least time between two turns"),
+  maxTurnsPerHour: z.int().min(1).max(3600).default(60),
+  turnTimeoutSec: z.int().min(5).max(900).default(120).describe("A turn running longer is cancelled"),
+});
+
 /** The config as written in `plugins.entries.openclawworld.config`. */
 /** `web.maxVisible` unless configured: the nearest 64 actors (the viewer's own included) per browser. */
 export const DEFAULT_MAX_VISIBLE = 64;
@@ -63,6 +95,10 @@ export const PluginConfigSchema = z.strictObject({
       }),
     )
     .default({}),
+  residents: z
+    .record(z.string().regex(AGENT_ID_PATTERN), ResidentSchema)
+    .default({})
+    .describe("Gateway agents (by agent id) that live in the world and are woken by it"),
   tools: z
     .strictObject({
       ...ToolLists,
@@ -290,6 +326,12 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
         { ...(a.token ? { token: a.token } : {}), name: a.name ?? agentId },
       ]),
     ) as Record<string, { token?: string; name: string }>,
+    residents: Object.fromEntries(
+      Object.entries(raw.residents).map(([agentId, r]) => [
+        agentId,
+        { ...r, home: { roomId: r.home.roomId ?? raw.defaultRoomId, tx: r.home.tx, ty: r.home.ty } },
+      ]),
+    ),
     tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
     ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,
@@ -302,6 +344,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
 export type ResolvedConfig = z.infer<typeof ResolvedConfigSchema>;
 export type ToolPolicyConfig = ResolvedConfig["tools"];
 export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
+export type ResidentConfig = ResolvedConfig["residents"][string];
 
 /** The host names the plugin's routes answer to besides its own (src/http/host-rule.ts): the listed
  * ones and those of the allowed browser origins, whose pages name them as Host. */

@@ -7,6 +7,7 @@ import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
@@ -30,6 +31,15 @@ export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: s
   };
 }
 
+/** Residents' configured avatar looks, by entity id (the web client draws them as people). */
+function residentLooks(config: WorldHost["config"]): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(config.residents).flatMap(([agentId, r]) =>
+      r.look === undefined ? [] : [[agentEntityId(agentId), r.look]],
+    ),
+  );
+}
+
 export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   const { config } = host;
   const limiter = new RateLimiter({
@@ -43,7 +53,9 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   // gateway), so every agent id gets a name: the configured one or the id itself.
   const aic = new AicService({
     runtime: host.runtime,
-    agents: (agentId) => ({ name: config.agents[agentId]?.name ?? agentId }),
+    agents: (agentId) => ({
+      name: config.agents[agentId]?.name ?? config.residents[agentId]?.name ?? agentId,
+    }),
     limiter,
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
     eventFeedLimits: config.events,
@@ -64,6 +76,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     resumeGraceMs: config.web.resumeGraceSec * 1000,
     ...(host.store ? { savedSessions: humanSessions(host) } : {}),
     ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    looks: residentLooks(config),
     maxVisible: config.web.maxVisible,
     ...(config.web.patchRate
       ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { AicService } from "../aic/service.ts";
 import type { ResolvedConfig } from "../config/config.ts";
 import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.ts";
+import type { ResidentScheduler } from "../residents/scheduler.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorldInSlices } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 
@@ -17,6 +18,8 @@ export interface WorldHost extends OpenedWorld {
   web?: WebSurface;
   /** Prometheus metrics of this world (served at /world/metrics to loopback callers). */
   metrics?: MetricsSurface;
+  /** The residents' scheduler, when the config names residents (started once the world ticks). */
+  residents?: ResidentScheduler;
 }
 
 export interface HostOptions {

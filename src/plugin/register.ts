@@ -16,6 +16,7 @@ import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
 import { registerWorldCli } from "./cli.ts";
 import { operatorActions } from "./operator.ts";
+import { attachResidents } from "./residents.ts";
 import { createWorldService } from "./service.ts";
 import { activeHost, processSlot } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
@@ -32,7 +33,12 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     status: (agentId) => worldStatus(activeHost(), config, agentId),
   });
   api.on("before_tool_call", createToolPolicyHook(config.tools), { priority: 100 });
-  api.registerService(createWorldService(config, attachAdapters));
+  api.registerService(
+    createWorldService(config, (host, runtimeLogger) => {
+      attachAdapters(host, runtimeLogger);
+      attachResidents(host, runtimeLogger, api.runtime);
+    }),
+  );
   api.registerHttpRoute({
     path: "/aic/v0.1",
     match: "prefix",

@@ -69,6 +69,10 @@ export function createWorldService(
     attach(host, logger);
     slot.host = host;
     host.runtime.start();
+    // Residents join once the world ticks (a join is an action, applied on a tick).
+    await host.residents?.start().catch((error: unknown) => {
+      logger.error(`openclawworld: residents failed to start: ${describe(error)}`);
+    });
     ctx.serviceHealth?.clearFailure();
     if (host.store) {
       // Every tick is already durable in the log; the periodic snapshot only compacts it, which

@@ -48,6 +48,8 @@ export interface WorldStatus {
   /** World signals of every room (only for a caller: the unauthenticated status leaves out what
    * participants do; see DECISIONS.md). */
   signals?: RoomSignalsT[];
+  /** The configured residents: awake, thinking (a turn runs) or asleep (with the reason). */
+  residents?: { agentId: string; entityId: string; name: string; state: string; reason?: string }[];
 }
 
 export function worldStatus(
@@ -71,6 +73,13 @@ export function worldStatus(
       mode,
       ...(caller ? { caller } : {}),
     };
+  const residents = host.residents?.states().map(({ agentId, entityId, name, state, reason }) => ({
+    agentId,
+    entityId,
+    name,
+    state,
+    ...(reason ? { reason } : {}),
+  }));
   const world = host.runtime.world;
   const self = caller ? world.getEntity(caller.entityId) : undefined;
   const region = self ? world.regionsAt(self.roomId, self.tile)[0]?.id : undefined;
@@ -113,6 +122,7 @@ export function worldStatus(
         }
       : {}),
     ...(signals ? { signals } : {}),
+    ...(residents ? { residents } : {}),
   };
 }
 
@@ -124,5 +134,7 @@ export function operatorStatus(host: WorldHost) {
     origin: host.origin,
     health: host.runtime.health() satisfies RuntimeHealth,
     durability: durabilityStatus(host),
+    // With wall-clock facts: turns in the last hour, the last turn's times and error.
+    ...(host.residents ? { residents: host.residents.states() } : {}),
   };
 }

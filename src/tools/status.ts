@@ -21,6 +21,7 @@ export interface WorldStatus {
     location?: { roomId: string; region?: string; tile: { tx: number; ty: number } };
   };
   signals?: RoomSignalsT[];
+  residents?: { name: string; state: string; reason?: string }[];
 }
 
 /** The world status as seen by one agent. */
@@ -46,6 +47,10 @@ export function statusText(status: WorldStatus): string {
     lines.push(where, tools);
   }
   for (const room of status.signals ?? []) lines.push(...signalsText(room));
+  if (status.residents?.length)
+    lines.push(
+      `Residents: ${status.residents.map((r) => `${r.name} (${r.state}${r.reason ? `: ${r.reason}` : ""})`).join(", ")}.`,
+    );
   return lines.join("\n");
 }
 

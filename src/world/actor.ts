@@ -23,6 +23,8 @@ export interface Actor {
   dirY: number;
   /** Whether the actor moved during the last tick. */
   moving: boolean;
+  /** A resident whose agent turn is running (set by a `thinking` input; browsers show a mark). */
+  thinking: boolean;
   /** Position in the world's (room id, actor id) order, refreshed every tick before proximity is
    * settled, so changes sort by integers instead of id strings (not serialized). */
   rank: number;

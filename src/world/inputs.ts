@@ -132,8 +132,14 @@ export function checkInput(input: unknown): WorldError | undefined {
       ) {
         return bad(`joinRoomId must match ${ROOM_ID_PATTERN.source}`);
       }
+      if (i.at !== undefined) {
+        const at = i.at as Record<string, unknown>;
+        if (!isPlainObject(at) || !isInt(at.tx) || !isInt(at.ty)) return bad("at must be {tx, ty} integers");
+      }
       return undefined;
     }
+    case "thinking":
+      return typeof i.thinking === "boolean" ? undefined : bad("thinking must be a boolean");
     case "leave":
       return i.reason === "disconnect" || i.reason === "kicked" || i.reason === "room_closed"
         ? undefined

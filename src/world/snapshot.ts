@@ -86,6 +86,8 @@ const ActorRecord = z.strictObject({
   dirX: z.int().min(-1).max(1),
   dirY: z.int().min(-1).max(1),
   moving: z.boolean(),
+  /** Absent when false, so a world without residents hashes as before. */
+  thinking: z.literal(true).optional(),
 });
 type ActorRecord = z.output<typeof ActorRecord>;
 
@@ -308,6 +310,7 @@ export function captureSnapshot(
       dirX: a.dirX,
       dirY: a.dirY,
       moving: a.moving,
+      ...(a.thinking ? { thinking: true as const } : {}),
     }));
   const objects = [...parts.objects.values()]
     .sort((a, b) => compareIds(a.def.id, b.def.id))
@@ -529,6 +532,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     const room = parts.rooms.get(r.roomId)!;
     const actor: Actor = {
       ...r,
+      thinking: r.thinking === true,
       path: r.path.length > 0 ? r.path : NO_PATH,
       tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
       ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),

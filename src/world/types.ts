@@ -164,7 +164,11 @@ export type Input =
       name: string;
       /** Room to join; the world's default room when omitted. */
       joinRoomId?: string;
+      /** Where to appear (a resident's home); a random spawn point when omitted, blocked or outside. */
+      at?: TileCoord;
     })
+  /** A resident's agent turn started or ended: shown to browsers as a "thinking" mark. */
+  | (InputBase & { kind: "thinking"; thinking: boolean })
   | (InputBase & { kind: "leave"; reason: "disconnect" | "kicked" | "room_closed" })
   | (InputBase & { kind: "moveTo"; dest: TileCoord })
   /** Walk into reach of an object: to the reachable tile nearest by walking from which it can be
@@ -217,6 +221,7 @@ export type InputValue =
   | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }
   | { kind: "approach"; result: "accepted" | "no_op"; pathLength: number; dest: TileCoord }
   | { kind: "moveDir" }
+  | { kind: "thinking"; thinking: boolean }
   | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
   | { kind: "moderate"; outcome: { type: InteractOutcomeType; message?: string } }
   | { kind: "chat"; chatMessageId: string }
@@ -241,6 +246,8 @@ export interface EntityView {
   facing: Facing;
   speed?: number;
   meta?: Record<string, unknown>;
+  /** Present (true) while a resident's agent turn runs. */
+  thinking?: true;
 }
 
 export interface ObjectView {

@@ -303,6 +303,12 @@ export class World implements WorldApi {
         this.removeActor(actor, input.reason);
         return { ok: true, value: { kind: "leave", entityId: input.entityId } };
       }
+      case "thinking": {
+        const actor = this.actors.get(input.entityId);
+        if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
+        actor.thinking = input.thinking;
+        return { ok: true, value: { kind: "thinking", thinking: input.thinking } };
+      }
       case "moveTo":
         return this.applyMoveTo(input.entityId, input.dest);
       case "approach":
@@ -397,7 +403,7 @@ export class World implements WorldApi {
     }
     // Moving between rooms is a leave + join; "disconnect" is the closest reason the events schema allows.
     if (existing) this.removeActor(existing, "disconnect");
-    const tile = this.pickSpawn(room);
+    const tile = this.homeTile(room, input.at) ?? this.pickSpawn(room);
     const ts = room.tileSize;
     const actor: Actor = {
       id: input.entityId,
@@ -416,6 +422,7 @@ export class World implements WorldApi {
       dirX: 0,
       dirY: 0,
       moving: false,
+      thinking: false,
       regionMask: 0,
       cell: -1,
       proximityCount: 0,
@@ -424,6 +431,12 @@ export class World implements WorldApi {
     };
     this.placeActor(actor, room);
     return { ok: true, value: { kind: "join", entityId: actor.id, roomId, tile } };
+  }
+
+  /** The tile a join asked for, when it is inside the room and walkable. */
+  private homeTile(room: Room, at: TileCoord | undefined): TileCoord | undefined {
+    if (!at || at.tx < 0 || at.ty < 0 || at.tx >= room.width || at.ty >= room.height) return undefined;
+    return room.def.blocked[at.ty * room.width + at.tx] === 1 ? undefined : { tx: at.tx, ty: at.ty };
   }
 
   /** A random free spawn point (any spawn when all are occupied), from the seeded RNG. A few random
@@ -1029,6 +1042,7 @@ export class World implements WorldApi {
       tile: { tx: actor.tx, ty: actor.ty },
       facing: actor.facing,
       speed: actor.moving ? this.definition.walkSpeed : 0,
+      ...(actor.thinking ? { thinking: true as const } : {}),
     };
   }
 

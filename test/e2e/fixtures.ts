@@ -41,6 +41,23 @@ export const E2E_AGENT_POLICY = {
   greeter: { enabled: ["ocw_chat_send"] },
   // The town e2e: walks to the town, posts on its notice board, sits, talks in the council room.
   townie: { enabled: ["ocw_move_to", "ocw_interact", "ocw_chat_send"] },
+  // The residents e2e: the world wakes it; it answers with ocw_chat_send.
+  keeper: { enabled: ["ocw_chat_send"] },
+} as const;
+
+/** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
+ * (they stay in the plaza, the paths and the reading corner), paced so the caps show in one run. */
+export const E2E_RESIDENT = {
+  agentId: "keeper",
+  entityId: "agt_keeper",
+  config: {
+    name: "Keeper",
+    home: { roomId: "lobby", tx: 44, ty: 28 },
+    minIntervalSec: 8,
+    maxTurnsPerHour: 5,
+    // A turn on a busy 2-core machine was seen to take over 2 minutes (the agent loop's preparation).
+    turnTimeoutSec: 600,
+  },
 } as const;
 
 export function gateway(): E2EGateway {

@@ -6,7 +6,7 @@ import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway } from "../support/gateway.ts";
 import { startScriptedModel } from "../support/scripted-model.ts";
-import { E2E_AGENT_POLICY, type E2EGateway } from "./fixtures.ts";
+import { E2E_AGENT_POLICY, E2E_RESIDENT, type E2EGateway } from "./fixtures.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const agents = {
@@ -29,7 +29,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const gateway = await startGateway({
     // A closed tab leaves after 10 s instead of 30 (the default): the grace period is what the
     // web-play test waits out to see a departure announced.
-    pluginConfig: { agents, tools: { perAgent: E2E_AGENT_POLICY }, web: { resumeGraceSec: 10 } },
+    pluginConfig: {
+      agents,
+      tools: { perAgent: E2E_AGENT_POLICY },
+      web: { resumeGraceSec: 10 },
+      residents: { [E2E_RESIDENT.agentId]: E2E_RESIDENT.config },
+    },
     agentIds: Object.keys(E2E_AGENT_POLICY),
     gatewayConfig: deepMerge(model.providerConfig(), {
       gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } },

@@ -37,6 +37,26 @@ describe("scenario and step from the request alone", () => {
       step: 0,
     });
   });
+
+  it("within one message the last marker wins (a wake prompt quotes what was said, newest last)", () => {
+    const prompt =
+      '- Ann said near you: "hi ocw-scenario:first"\n- Ann said near you: "again ocw-scenario:second"';
+    expect(pickStep({ messages: [{ role: "user", content: prompt }] })).toEqual({
+      scenario: "second",
+      step: 0,
+    });
+  });
+});
+
+describe("a step that takes its time", () => {
+  it("is answered after its delay, and the record says when it came and went", async () => {
+    model = await startScriptedModel();
+    model.define("slow", [{ text: "ok", delayMs: 300 }]);
+    const res = await complete({ messages: [{ role: "user", content: "ocw-scenario:slow" }] });
+    expect(res.status).toBe(200);
+    const [recorded] = model.requests("slow");
+    expect(recorded!.answeredAtMs - recorded!.receivedAtMs).toBeGreaterThanOrEqual(290);
+  });
 });
 
 describe("the scripted model server", () => {

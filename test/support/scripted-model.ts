@@ -4,7 +4,8 @@
 //
 // Scenarios are data. A scenario is a name and a list of steps; each step is the model's reply to one
 // call: tool calls, or text. A request picks its scenario by a marker anywhere in its messages,
-// `ocw-scenario:<name>` (usually in the user's message; the last message carrying one wins), and its
+// `ocw-scenario:<name>` (usually in the user's message; the last message carrying one wins, and within
+// a message its last marker: a resident's wake prompt quotes what people said, newest last), and its
 // step by how many assistant replies follow that message: the first call of a turn gets step 0, the
 // call after the first tool results step 1, and so on. The choice depends on the request alone, so
 // retries, parallel turns and sessions never disturb each other. Past the last step, and for a request
@@ -31,9 +32,12 @@ import type { AddressInfo } from "node:net";
 
 export interface ToolCallStep {
   toolCalls: { name: string; arguments: Record<string, unknown>; via?: "auto" | "direct" }[];
+  /** Answer this long after the request arrived (a model that takes its time). */
+  delayMs?: number;
 }
 export interface TextStep {
   text: string;
+  delayMs?: number;
 }
 export type Step = ToolCallStep | TextStep;
 
@@ -62,9 +66,12 @@ export interface RecordedRequest {
   body: ChatRequest;
   /** What the model answered. */
   reply: Step;
+  /** Wall-clock (Date.now) when the request arrived and when its answer was sent. */
+  receivedAtMs: number;
+  answeredAtMs: number;
 }
 
-export const SCENARIO_MARKER = /\bocw-scenario:([A-Za-z0-9_.-]+)/;
+export const SCENARIO_MARKER = /\bocw-scenario:([A-Za-z0-9_.-]+)/g;
 export const MODEL_ID = "scripted-1";
 export const PROVIDER_ID = "scripted";
 /** The Tool Search caller's name in openclaw 2026.9.6. */
@@ -89,7 +96,7 @@ export function messageText(content: unknown): string {
 export function pickStep(request: ChatRequest): { scenario: string | undefined; step: number } {
   const messages = request.messages ?? [];
   for (let i = messages.length - 1; i >= 0; i--) {
-    const match = SCENARIO_MARKER.exec(messageText(messages[i]?.content));
+    const match = [...messageText(messages[i]?.content).matchAll(SCENARIO_MARKER)].at(-1);
     if (match) {
       const step = messages.slice(i + 1).filter((m) => m.role === "assistant").length;
       return { scenario: match[1], step };
@@ -145,11 +152,25 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     res.end(JSON.stringify(body));
   };
 
-  const complete = (req: IncomingMessage, res: ServerResponse, request: ChatRequest) => {
+  const complete = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: ChatRequest,
+    receivedAtMs: number,
+  ) => {
     const { scenario, step } = pickStep(request);
     const steps = scenario ? scenarios.get(scenario) : undefined;
     const reply: Step = steps?.[step] ?? { text: "done" };
-    recorded.push({ index: recorded.length, path: req.url ?? "", scenario, step, body: request, reply });
+    recorded.push({
+      index: recorded.length,
+      path: req.url ?? "",
+      scenario,
+      step,
+      body: request,
+      reply,
+      receivedAtMs,
+      answeredAtMs: Date.now(),
+    });
     const id = `chatcmpl-${recorded.length}`;
     const created = Math.floor(Date.now() / 1000);
     const model = request.model ?? MODEL_ID;
@@ -195,7 +216,19 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     req.on("end", () => {
       try {
         if (req.method === "POST" && url.pathname.endsWith("/chat/completions")) {
-          complete(req, res, JSON.parse(raw) as ChatRequest);
+          const receivedAtMs = Date.now();
+          const request = JSON.parse(raw) as ChatRequest;
+          const { scenario, step } = pickStep(request);
+          const delayMs = (scenario ? scenarios.get(scenario)?.[step]?.delayMs : undefined) ?? 0;
+          const answer = () => {
+            try {
+              complete(req, res, request, receivedAtMs);
+            } catch (error) {
+              json(res, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
+            }
+          };
+          if (delayMs > 0) setTimeout(answer, delayMs);
+          else answer();
         } else if (req.method === "GET" && url.pathname.endsWith("/models")) {
           json(res, 200, { object: "list", data: [{ id: MODEL_ID, object: "model", owned_by: "tests" }] });
         } else if (req.method === "PUT" && url.pathname.startsWith("/scenarios/")) {

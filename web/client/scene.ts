@@ -95,9 +95,9 @@ const LABEL_STYLE = {
 };
 
 /** The name tag: short enough not to run into neighbours; agents say so in the tag itself. */
-export function tagText(e: Pick<WireEntity, "name" | "kind">, away: boolean): string {
+export function tagText(e: Pick<WireEntity, "name" | "kind" | "thinking">, away: boolean): string {
   const name = e.name.length > MAX_TAG_CHARS ? `${e.name.slice(0, MAX_TAG_CHARS - 1)}…` : e.name;
-  return `${isolate(name)}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}`;
+  return `${isolate(name)}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}${e.thinking ? " 💭" : ""}`;
 }
 
 export class WorldScene extends Phaser.Scene {
@@ -320,7 +320,8 @@ export class WorldScene extends Phaser.Scene {
   // ---- entities -------------------------------------------------------------------------------
 
   private textureFor(a: { data: WireEntity }, frame: number): string {
-    return a.data.kind === "agent"
+    // A configured look (a resident) draws an agent as a person; its tag still says AI.
+    return a.data.kind === "agent" && a.data.look === undefined
       ? agentKey(a.data.facing, frame)
       : avatarKey(a.data.look ?? defaultLook(a.data.id), a.data.facing, frame);
   }
@@ -374,7 +375,8 @@ export class WorldScene extends Phaser.Scene {
     const a = this.actors.get(change.id);
     if (!a) return;
     a.data = { ...a.data, ...change };
-    if (change.name !== undefined || change.away !== undefined) this.refreshTag(a);
+    if (change.name !== undefined || change.away !== undefined || change.thinking !== undefined)
+      this.refreshTag(a);
   }
 
   /** A human's connection dropped (true) or came back (false): shown faded with "(away)". */

@@ -27,6 +27,7 @@ const sameWire = (a: WireEntity, b: WireEntity) =>
   a.kind === b.kind &&
   a.look === b.look &&
   a.away === b.away &&
+  a.thinking === b.thinking &&
   a.h === b.h;
 
 /** What one browser has: one wire entity per actor it shows (its deltas are against these). Kept as

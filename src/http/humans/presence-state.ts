@@ -24,6 +24,11 @@ export class PresenceState {
     else this.looks.set(entityId, look);
   }
 
+  /** Looks that never change (a resident's configured look); a person's own pick is setLook. */
+  constructor(fixedLooks: Readonly<Record<string, number>> = {}) {
+    for (const [entityId, look] of Object.entries(fixedLooks)) this.looks.set(entityId, look);
+  }
+
   /** The person left for good. */
   forget(entityId: string): void {
     this.away.delete(entityId);

@@ -93,6 +93,8 @@ export interface WireEntity {
   look?: number;
   /** Humans whose connection dropped, during the resume grace period. */
   away?: boolean;
+  /** A resident whose agent turn is running (the world's actor state). */
+  thinking?: boolean;
 }
 
 export interface WireObject {

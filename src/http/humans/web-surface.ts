@@ -43,6 +43,8 @@ export interface WebSurfaceDeps {
   patchEveryTicks?: number;
   /** Connection and session caps, allowed origins (admission.ts). */
   admission?: AdmissionLimits;
+  /** Avatar looks fixed by configuration, by entity id (residents). */
+  looks?: Readonly<Record<string, number>>;
 }
 
 export interface WebSurfaceHandle {
@@ -101,7 +103,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     send(ws, { type: "error", code, message, retryable, ...(forType ? { for: forType } : {}) });
   }
 
-  const presence = new PresenceState();
+  const presence = new PresenceState(deps.looks);
   const deliveryListeners = new Set<(patch: PatchDelivery) => void>();
   const view = createViewSync(reads, (s, message) => send(s.ws, message), logger.warn, presence, {
     together: (s, write) => {

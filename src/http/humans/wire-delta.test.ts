@@ -31,6 +31,7 @@ const actorArb = (id: string) =>
     ty: fc.integer({ min: 0, max: 300 }),
     facing: fc.constantFrom(...FACINGS),
     look: fc.option(fc.integer({ min: 0, max: 7 }), { nil: undefined }),
+    thinking: fc.option(fc.constant(true), { nil: undefined }),
   });
 
 /** One patch: which actors exist and where, and per viewer whether its socket keeps up, whether it

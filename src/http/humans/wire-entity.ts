@@ -14,5 +14,6 @@ export function toWire(view: EntityView, h: number): WireEntity {
     tx: view.tile.tx,
     ty: view.tile.ty,
     facing: view.facing,
+    ...(view.thinking ? { thinking: true } : {}),
   };
 }

@@ -1,0 +1,188 @@
+// Residents benchmark (issue #25): a real gateway, the scripted model answering at once, a person on a
+// WebSocket (the web client's protocol) two tiles from a resident saying hello, TURNS times. It measures
+// how soon the world starts the resident's turn after the tick that carried the chat (`wakeTicks`, from
+// the operator status: the tick that woke it and the tick the turn started on), how soon the person
+// sees the reply beyond the model's own time (`replySeen*Ms`: chat sent -> reply received, minus the
+// time the scripted model held its requests), the part of it after the model answered with the tool
+// call (`afterModel*Ms`), the part before the gateway's first model request of the turn
+// (`toModelRequest*Ms`: the agent loop preparing the turn), and the o200k tokens of the wake prompt and of the tool list the model was
+// sent (direct mode: the gateway's Tool Search off). The first turn (the gateway prepares the agent's
+// session once) is reported apart (`firstReplySeenMs`). Last line: one JSON object.
+import { performance } from "node:perf_hooks";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { WebSocket } from "ws";
+import { deepMerge } from "../scripts/lib/merge.ts";
+import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";
+import { startGateway } from "../test/support/gateway.ts";
+import { messageText, type RecordedRequest, startScriptedModel } from "../test/support/scripted-model.ts";
+
+const TURNS = Number(process.env.RESIDENT_BENCH_TURNS ?? 12);
+const HOME = { roomId: "lobby", tx: 21, ty: 13 };
+const SPOT = { tx: 23, ty: 13 };
+const REPLY = "Hello from the guide!";
+
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+};
+const round = (x: number) => Math.round(x * 10) / 10;
+const wakePrompt = (r: RecordedRequest) => {
+  const text = r.body.messages
+    .filter((m) => m.role === "user")
+    .map((m) => messageText(m.content))
+    .reverse()
+    .find((t) => t.includes("[OpenClawWorld]"));
+  return text ? text.slice(text.indexOf("[OpenClawWorld]")) : "";
+};
+
+async function main() {
+  const model = await startScriptedModel();
+  model.define("bench-reply", [
+    { toolCalls: [{ name: "ocw_chat_send", arguments: { message: REPLY } }] },
+    { text: "done" },
+  ]);
+  const gw = await startGateway({
+    pluginConfig: {
+      residents: {
+        bench: { name: "Guide", home: HOME, minIntervalSec: 0, maxTurnsPerHour: 3600, turnTimeoutSec: 600 },
+      },
+      tools: { perAgent: { bench: { enabled: ["ocw_chat_send"] } } },
+      rateLimits: { disabled: true },
+    },
+    agentIds: ["bench"],
+    gatewayConfig: deepMerge(model.providerConfig(), {
+      agents: { defaults: { heartbeat: { every: "0m" } } },
+      tools: { toolSearch: false },
+    }),
+  });
+  const ws = new WebSocket(`${gw.baseUrl.replace(/^http/, "ws")}/world/ws`, {
+    perMessageDeflate: false,
+    headers: { origin: gw.baseUrl },
+  });
+  try {
+    const reader = new ServerFrameReader();
+    let me: { id: string; tx: number; ty: number } | undefined;
+    const replies: number[] = [];
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
+      const now = performance.now();
+      const msg = reader.read(isBinary ? data : data.toString()) as {
+        type: string;
+        entityId?: string;
+        entities?: { id: string; tx: number; ty: number }[];
+        update?: { id: string; tx?: number; ty?: number }[];
+        events?: { type: string; payload: { fromEntityId?: string; message?: string } }[];
+      };
+      if (msg.type === "welcome") me = msg.entities?.find((e) => e.id === msg.entityId);
+      for (const u of msg.update ?? []) {
+        if (me && u.id === me.id)
+          me = {
+            ...me,
+            ...(u.tx !== undefined ? { tx: u.tx } : {}),
+            ...(u.ty !== undefined ? { ty: u.ty } : {}),
+          };
+      }
+      for (const e of msg.events ?? []) {
+        if (
+          e.type === "chat.message" &&
+          e.payload.fromEntityId === "agt_bench" &&
+          e.payload.message === REPLY
+        )
+          replies.push(now);
+      }
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
+    const send = (message: unknown) => ws.send(JSON.stringify(message));
+    const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 180_000) => {
+      const deadline = performance.now() + ms;
+      while (!(await check())) {
+        if (performance.now() > deadline) throw new Error(`timed out: ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    send({ type: "join", name: "Bench Human" });
+    await until("welcome", () => me !== undefined);
+    send({ type: "click_to_move", destTx: SPOT.tx, destTy: SPOT.ty });
+    await until("at the guide", () => me?.tx === SPOT.tx && me.ty === SPOT.ty, 30_000);
+
+    const operator = async () => {
+      const res = await fetch(`${gw.baseUrl}/openclawworld/admin/status`, {
+        headers: { authorization: `Bearer ${gw.gatewayToken}` },
+      });
+      const body = (await res.json()) as {
+        data: {
+          residents: {
+            state: string;
+            lastTurn?: { wokeAtTick: number; startedAtTick: number; prompt: string };
+          }[];
+        };
+      };
+      return body.data.residents[0]!;
+    };
+    const wakeTicks: number[] = [];
+    const replySeen: number[] = [];
+    const afterModel: number[] = [];
+    const toModel: number[] = [];
+    const promptTokens: number[] = [];
+    let toolListTokens = 0;
+    for (let i = 0; i < TURNS; i++) {
+      const tag = `#${i}#`;
+      const before = replies.length;
+      const sentAt = performance.now();
+      const sentEpoch = Date.now();
+      send({ type: "chat_send", channel: "proximity", message: `hello ${tag} ocw-scenario:bench-reply` });
+      await until(`reply ${i}`, () => replies.length > before);
+      const seenAt = replies[before]!;
+      const seenEpoch = sentEpoch + (seenAt - sentAt);
+      await until(`turn ${i} over`, async () => (await operator()).state === "awake");
+      const turn = (await operator()).lastTurn!;
+      const requests = model.requests("bench-reply").filter((r) => wakePrompt(r).includes(tag));
+      const modelMs = requests
+        .filter((r) => r.receivedAtMs < seenEpoch)
+        .reduce((sum, r) => sum + (r.answeredAtMs - r.receivedAtMs), 0);
+      const toolCall = requests.find((r) => r.step === 0)!;
+      wakeTicks.push(turn.startedAtTick - turn.wokeAtTick);
+      replySeen.push(seenAt - sentAt - modelMs);
+      afterModel.push(seenEpoch - toolCall.answeredAtMs);
+      toModel.push(toolCall.receivedAtMs - sentEpoch);
+      // The prompt the world wrote (the gateway wraps it in context of its own in the request).
+      promptTokens.push(encode(turn.prompt).length);
+      toolListTokens = encode(JSON.stringify(toolCall.body.tools ?? [])).length;
+      console.log(
+        `turn ${i}: wake ${wakeTicks.at(-1)} ticks, reply seen ${round(replySeen.at(-1)!)} ms beyond model time (${round(modelMs)} ms), ${round(afterModel.at(-1)!)} ms after the model's tool call, prompt ${promptTokens.at(-1)} tokens`,
+      );
+    }
+    const steady = (xs: number[]) => (xs.length > 1 ? xs.slice(1) : xs);
+    console.log(
+      JSON.stringify({
+        bench: "resident",
+        turns: TURNS,
+        wakeTicks: quantile(wakeTicks, 0.95),
+        wakeTicksP50: quantile(wakeTicks, 0.5),
+        replySeenP50Ms: round(quantile(steady(replySeen), 0.5)),
+        replySeenP95Ms: round(quantile(steady(replySeen), 0.95)),
+        firstReplySeenMs: round(replySeen[0]!),
+        afterModelP50Ms: round(quantile(steady(afterModel), 0.5)),
+        afterModelP95Ms: round(quantile(steady(afterModel), 0.95)),
+        // Chat sent -> the gateway's first model request of the turn: the agent loop's own preparation.
+        toModelRequestP50Ms: round(quantile(steady(toModel), 0.5)),
+        toModelRequestP95Ms: round(quantile(steady(toModel), 0.95)),
+        wakePromptTokens: Math.max(...promptTokens),
+        toolListTokens,
+        toolListMode: "direct",
+        tokenizer: "gpt-tokenizer o200k_base",
+      }),
+    );
+  } finally {
+    ws.close();
+    await gw.stop();
+    await model.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+// Puts the residents' scheduler (src/residents) around a host whose config names residents: turns
+// run in this gateway's agent loop (resident-turns.ts), and a resident without a model sleeps.
+import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
+import { ResidentScheduler } from "../residents/scheduler.ts";
+import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import type { WorldHost } from "./host.ts";
+import { embeddedTurnRunner, residentAsleepReason } from "./resident-turns.ts";
+
+export function attachResidents(
+  host: WorldHost,
+  logger: RuntimeLogger,
+  runtime: OpenClawPluginApi["runtime"],
+): void {
+  const { config } = host;
+  if (!host.aic || Object.keys(config.residents).length === 0) return;
+  const scheduler = new ResidentScheduler({
+    service: host.aic,
+    residents: config.residents,
+    runTurn: embeddedTurnRunner(runtime),
+    asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
+    logger,
+  });
+  host.residents = scheduler;
+  host.closers.push(() => scheduler.stop());
+}

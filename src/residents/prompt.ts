@@ -1,0 +1,59 @@
+// The compact world prompt a resident's turn starts with: where it is, what happened since its last
+// turn (who spoke, what they said, who came near) and who is near now. It stays within a few hundred
+// tokens (the benchmark measures it; prompt.test.ts bounds the worst case): the resident looks
+// further with its ocw_* tools if it wants to.
+import type { Happening } from "./wake.ts";
+
+export interface PromptPerson {
+  name: string;
+  kind: "human" | "agent";
+  /** Tiles away (Chebyshev), when known. */
+  tiles?: number;
+}
+
+export interface WakeContext {
+  agentId: string;
+  name: string;
+  roomName: string;
+  tile: { tx: number; ty: number };
+  /** Happenings since its last turn, oldest first (the prompt keeps the newest). */
+  happenings: readonly (Happening & { from: PromptPerson })[];
+  /** Others near it now, nearest first. */
+  nearby: readonly PromptPerson[];
+}
+
+/** What the prompt keeps: the newest happenings, short quotes, a few neighbours, short names. */
+export const PROMPT_LIMITS = { happenings: 3, quoteChars: 72, nearby: 3, nameChars: 16 } as const;
+
+const clip = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+const who = (p: PromptPerson) =>
+  `${clip(p.name, PROMPT_LIMITS.nameChars)} (${p.kind === "human" ? "person" : "AI"}${p.tiles !== undefined ? `, ${p.tiles} tiles` : ""})`;
+
+function line(h: Happening & { from: PromptPerson }): string {
+  const quote = h.message !== undefined ? `: "${clip(h.message, PROMPT_LIMITS.quoteChars)}"` : "";
+  switch (h.reason) {
+    case "spoken_nearby":
+      return `- ${who(h.from)} said near you${quote}`;
+    case "name_said":
+      return `- ${who(h.from)} said your name${quote}`;
+    case "approached":
+      return `- ${who(h.from)} came near you`;
+  }
+}
+
+export function wakePrompt(ctx: WakeContext): string {
+  const kept = ctx.happenings.slice(-PROMPT_LIMITS.happenings);
+  const earlier = ctx.happenings.length - kept.length;
+  const near = ctx.nearby.slice(0, PROMPT_LIMITS.nearby);
+  return [
+    `[OpenClawWorld] You are ${clip(ctx.name, PROMPT_LIMITS.nameChars)}, a resident of the world (agent "${ctx.agentId}"), in ${clip(ctx.roomName, PROMPT_LIMITS.nameChars)} at tile ${ctx.tile.tx},${ctx.tile.ty}. Since your last turn:`,
+    ...(earlier > 0 ? [`- (${earlier} earlier ${earlier === 1 ? "thing" : "things"} left out)`] : []),
+    ...kept.map(line),
+    near.length > 0 ? `Near you now: ${near.map(who).join(", ")}.` : "Nobody is near you now.",
+    "People see only what you say with ocw_chat_send; answer there, briefly. ocw_heartbeat shows more.",
+  ].join("\n");
+}

@@ -1,0 +1,196 @@
+// The scheduler against a real world behind the contract, stepped by hand, with a scripted turn
+// runner and a hand clock: who is woken when, what the turn is told, the thinking mark, pacing,
+// cancellation and a stuck resident.
+import { describe, expect, it } from "vitest";
+import type { Actor } from "../aic/service.ts";
+import { admitted, createTestEnv, ManualClock, type TestEnv } from "../aic/testing/local-world.ts";
+import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
+import { ResidentScheduler, type TurnRequest } from "./scheduler.ts";
+
+const HOME = { tx: 17, ty: 12 };
+
+function residentConfig(overrides: Record<string, unknown> = {}): ResidentConfig {
+  const parsed = ResolvedConfigSchema.parse({
+    residents: { guide: { name: "Guide", home: HOME, minIntervalSec: 2, maxTurnsPerHour: 3, ...overrides } },
+  });
+  return parsed.residents.guide!;
+}
+
+/** A turn runner whose turns end when the test says. */
+function scriptedTurns() {
+  const turns: (TurnRequest & { finish(error?: Error): void })[] = [];
+  const runTurn = (turn: TurnRequest) =>
+    new Promise<void>((resolve, reject) => {
+      turns.push({ ...turn, finish: (error) => (error ? reject(error) : resolve()) });
+      turn.signal.addEventListener("abort", () => reject(turn.signal.reason));
+    });
+  return { turns, runTurn };
+}
+
+const ann: Actor = { entityId: "hum_ann00000", kind: "human", name: "Ann", rateKey: "s:ann" };
+const bob: Actor = { entityId: "hum_bob00000", kind: "human", name: "Bob", rateKey: "s:bob" };
+
+/** Steps the world until `pending` settles. */
+async function settle<T>(env: TestEnv, pending: Promise<T>): Promise<T> {
+  let done = false;
+  const watched = pending.finally(() => {
+    done = true;
+  });
+  for (let i = 0; i < 20 && !done; i++) {
+    await admitted();
+    env.runtime.stepNow();
+    await admitted();
+  }
+  return watched;
+}
+
+async function setup(residents: Record<string, ResidentConfig>, asleep?: (id: string) => string | undefined) {
+  const env = await createTestEnv({
+    agents: (id) => ({ name: residents[id]?.name ?? id }),
+  });
+  const clock = new ManualClock();
+  const { turns, runTurn } = scriptedTurns();
+  const scheduler = new ResidentScheduler({
+    service: env.service,
+    residents,
+    runTurn,
+    logger: { info() {}, warn() {} },
+    clock: {
+      now: () => clock.now,
+      setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+      clearTimeout: (h) => clock.clearTimeout(h),
+    },
+    ...(asleep ? { asleepReason: asleep } : {}),
+  });
+  await settle(env, scheduler.start());
+  const say = (who: Actor, message: string, channel: "proximity" | "global" = "proximity") =>
+    settle(env, env.service.act(who, { kind: "chat", channel, message }));
+  const place = (who: Actor, tile: { tx: number; ty: number }) =>
+    settle(env, env.service.act(who, { kind: "join", roomId: "lobby", at: tile }));
+  const thinking = (agentId = "guide") => env.world.getEntity(`agt_${agentId}`)?.thinking === true;
+  return { env, clock, turns, scheduler, say, place, thinking };
+}
+
+describe("the residents' scheduler", () => {
+  it("puts a resident at its home tile when the world starts, awake and not thinking", async () => {
+    const { env, scheduler, thinking } = await setup({ guide: residentConfig() });
+    expect(env.world.getEntity("agt_guide")).toMatchObject({
+      kind: "agent",
+      name: "Guide",
+      roomId: "lobby",
+      tile: HOME,
+    });
+    expect(thinking()).toBe(false);
+    expect(scheduler.states()).toMatchObject([{ agentId: "guide", state: "awake", pending: 0 }]);
+  });
+
+  it("hello nearby starts its turn on the chat's own tick, with who spoke and what; the mark shows while it runs", async () => {
+    const { env, turns, scheduler, say, place, thinking } = await setup({ guide: residentConfig() });
+    await place(ann, { tx: HOME.tx + 2, ty: HOME.ty });
+    await say(ann, "hello");
+    expect(turns).toHaveLength(1);
+    const chatTick = env.world.tick;
+    expect(scheduler.states()[0]?.lastTurn).toMatchObject({
+      wokeAtTick: chatTick,
+      startedAtTick: chatTick,
+      happenings: 1,
+    });
+    expect(turns[0]?.agentId).toBe("guide");
+    expect(turns[0]?.prompt).toContain('Ann (person, 2 tiles) said near you: "hello"');
+    await settle(env, admitted());
+    expect(thinking()).toBe(true);
+    expect(scheduler.states()[0]?.state).toBe("thinking");
+    turns[0]?.finish();
+    await settle(env, admitted());
+    expect(thinking()).toBe(false);
+    expect(scheduler.states()[0]).toMatchObject({ state: "awake", turnsLastHour: 1 });
+  });
+
+  it("its name said from afar wakes it; speech it does not hear without its name does not", async () => {
+    const { turns, say, place } = await setup({ guide: residentConfig() });
+    await place(bob, { tx: 40, ty: 25 });
+    await say(bob, "anyone here?");
+    expect(turns).toHaveLength(0);
+    await say(bob, "Guide, where is the garden?");
+    expect(turns).toHaveLength(1);
+    expect(turns[0]?.prompt).toContain('said your name: "Guide, where is the garden?"');
+  });
+
+  it("a turn in flight coalesces: what happens meanwhile goes into one next turn, after the least interval", async () => {
+    const { env, clock, turns, say, place } = await setup({ guide: residentConfig() });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    await say(ann, "are you there?");
+    await say(ann, "hello??");
+    expect(turns).toHaveLength(1);
+    turns[0]?.finish();
+    await settle(env, admitted());
+    expect(turns).toHaveLength(1); // the least interval (2 s) has not passed
+    clock.advance(2000);
+    expect(turns).toHaveLength(2);
+    expect(turns[1]?.prompt).toContain('"are you there?"');
+    expect(turns[1]?.prompt).toContain('"hello??"');
+    expect(turns[1]?.prompt).not.toContain('"hello"\n');
+  });
+
+  it("at most maxTurnsPerHour turns: the next waits until the oldest is an hour old", async () => {
+    const { env, clock, turns, say, place, scheduler } = await setup({ guide: residentConfig() });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    for (let i = 0; i < 3; i++) {
+      await say(ann, `hi ${i}`);
+      turns[i]?.finish();
+      await settle(env, admitted());
+      clock.advance(2000);
+    }
+    expect(turns).toHaveLength(3);
+    await say(ann, "one more");
+    clock.advance(60_000);
+    expect(turns).toHaveLength(3);
+    expect(scheduler.states()[0]).toMatchObject({ pending: 1, turnsLastHour: 3 });
+    clock.advance(3_600_000);
+    expect(turns).toHaveLength(4);
+  });
+
+  it("a failed turn is recorded and the next one runs", async () => {
+    const { env, clock, turns, say, place, scheduler } = await setup({ guide: residentConfig() });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    turns[0]?.finish(new Error("model unreachable"));
+    await settle(env, admitted());
+    expect(scheduler.states()[0]?.lastTurn?.error).toBe("model unreachable");
+    clock.advance(2000);
+    await say(ann, "hello again");
+    expect(turns).toHaveLength(2);
+  });
+
+  it("stop() cancels a running turn through its AbortSignal", async () => {
+    const { turns, say, place, scheduler } = await setup({ guide: residentConfig() });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    await scheduler.stop();
+    expect(turns[0]?.signal.aborted).toBe(true);
+  });
+
+  it("a resident without a model sleeps: it stands at home, says why, and is never woken", async () => {
+    const { env, turns, say, place, scheduler } = await setup(
+      { guide: residentConfig() },
+      () => "no model is configured",
+    );
+    expect(env.world.getEntity("agt_guide")?.tile).toEqual(HOME);
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello Guide");
+    expect(turns).toHaveLength(0);
+    expect(scheduler.states()[0]).toMatchObject({ state: "asleep", reason: "no model is configured" });
+  });
+
+  it("a resident whose turn never ends blocks nobody else", async () => {
+    const sage = { ...residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } }) };
+    const { turns, say, place } = await setup({ guide: residentConfig(), sage });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    await place(bob, { tx: 31, ty: 25 });
+    await say(bob, "hello Sage");
+    await say(ann, "Guide?");
+    expect(turns.map((t) => t.agentId)).toEqual(["guide", "sage"]);
+  });
+});

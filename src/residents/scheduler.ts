@@ -1,0 +1,324 @@
+// The residents' scheduler, the effectful edge of the wake logic: it puts each resident at home when
+// the world starts, reads every tick's events (wake.ts decides who is woken), starts a turn when
+// pacing.ts allows, and marks the resident "thinking" in the world for as long as the turn runs.
+// Turns run through `runTurn` (the plugin passes the gateway's own agent loop). Every timer callback
+// and promise here catches its own errors: an uncaught throw would take the gateway down.
+import { agentRateKey } from "../aic/admission.ts";
+import { agentEntityId, type TickInfo } from "../aic/reads.ts";
+import type { Actor, AicService } from "../aic/service.ts";
+import type { ResidentConfig } from "../config/config.ts";
+import { nextStart, type Pacing, pruneLedger, type TurnLedger } from "./pacing.ts";
+import { type PromptPerson, wakePrompt } from "./prompt.ts";
+import { type Happening, wakeHappenings } from "./wake.ts";
+
+export interface TurnRequest {
+  agentId: string;
+  prompt: string;
+  runId: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** Runs one agent turn to its end; rejects when it failed or was cancelled. */
+export type RunTurn = (turn: TurnRequest) => Promise<void>;
+
+export interface TurnRecord {
+  /** The tick of the oldest happening it answers, and the tick it started on. */
+  wokeAtTick: number;
+  startedAtTick: number;
+  startedAtMs: number;
+  endedAtMs?: number;
+  happenings: number;
+  /** What the turn was told (the operator status shows it; agents never see another's prompt). */
+  prompt: string;
+  error?: string;
+}
+
+export interface ResidentState {
+  agentId: string;
+  entityId: string;
+  name: string;
+  /** asleep: it is never woken (the reason says why); thinking: a turn runs; awake: waiting for news. */
+  state: "awake" | "thinking" | "asleep";
+  reason?: string;
+  pending: number;
+  turnsLastHour: number;
+  lastTurn?: TurnRecord;
+}
+
+export interface ResidentClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: ResidentClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface SchedulerDeps {
+  service: AicService;
+  residents: Readonly<Record<string, ResidentConfig>>;
+  runTurn: RunTurn;
+  /** Why a resident cannot take turns (no model configured), or undefined when it can. */
+  asleepReason?: (agentId: string) => string | undefined;
+  logger: { info(m: string): void; warn(m: string): void };
+  clock?: ResidentClock;
+  /** Told as each turn starts (benchmarks and tests watch it). */
+  onTurnStart?: (agentId: string, record: TurnRecord) => void;
+}
+
+/** Happenings kept per resident between turns; older ones are dropped (the prompt shows few anyway). */
+const MAX_PENDING = 32;
+/** How long stop() waits for cancelled turns to settle before it lets go. */
+const STOP_GRACE_MS = 5_000;
+
+interface Resident {
+  agentId: string;
+  config: ResidentConfig;
+  actor: Actor;
+  pacing: Pacing;
+  ledger: TurnLedger;
+  pending: Happening[];
+  asleep?: string;
+  timer?: unknown;
+  turn?: { controller: AbortController; done: Promise<void> };
+  lastTurn?: TurnRecord;
+}
+
+export class ResidentScheduler {
+  private readonly residents: Resident[];
+  private readonly residentIds: ReadonlySet<string>;
+  private readonly clock: ResidentClock;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+  private runs = 0;
+
+  private readonly deps: SchedulerDeps;
+
+  constructor(deps: SchedulerDeps) {
+    this.deps = deps;
+    this.clock = deps.clock ?? realClock;
+    this.residents = Object.entries(deps.residents).map(([agentId, config]) => ({
+      agentId,
+      config,
+      actor: {
+        entityId: agentEntityId(agentId),
+        kind: "agent",
+        name: config.name,
+        rateKey: agentRateKey(agentId),
+      },
+      pacing: { minIntervalMs: config.minIntervalSec * 1000, maxTurnsPerHour: config.maxTurnsPerHour },
+      ledger: { inFlight: false, starts: [] },
+      pending: [],
+    }));
+    this.residentIds = new Set(this.residents.map((r) => r.actor.entityId));
+  }
+
+  /** Puts every resident at home (a "thinking" mark left by a stopped gateway is cleared) and starts
+   * listening to the world. */
+  async start(): Promise<void> {
+    for (const r of this.residents) {
+      r.asleep = this.deps.asleepReason?.(r.agentId);
+      const home = r.config.home;
+      const joined = await this.deps.service.act(r.actor, {
+        kind: "join",
+        roomId: home.roomId,
+        at: { tx: home.tx, ty: home.ty },
+      });
+      if (joined.status !== "ok") {
+        this.deps.logger.warn(`openclawworld: resident ${r.agentId} could not join: ${joined.error.message}`);
+        r.asleep ??= `could not join the world: ${joined.error.message}`;
+        continue;
+      }
+      await this.setThinking(r, false);
+      if (r.asleep) this.deps.logger.warn(`openclawworld: resident ${r.agentId} is asleep: ${r.asleep}`);
+    }
+    if (!this.stopped) this.unsubscribe = this.deps.service.reads.onTick((info) => this.onTick(info));
+  }
+
+  /** Cancels running turns (their AbortSignal fires), waits a little for them to settle, and stops. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    const running: Promise<void>[] = [];
+    for (const r of this.residents) {
+      if (r.timer !== undefined) this.clock.clearTimeout(r.timer);
+      r.timer = undefined;
+      if (r.turn) {
+        r.turn.controller.abort(new Error("the world is stopping"));
+        running.push(r.turn.done);
+      }
+    }
+    if (running.length === 0) return;
+    let grace: unknown;
+    await Promise.race([
+      Promise.allSettled(running),
+      new Promise<void>((resolve) => {
+        grace = this.clock.setTimeout(resolve, STOP_GRACE_MS);
+      }),
+    ]);
+    this.clock.clearTimeout(grace);
+  }
+
+  states(): ResidentState[] {
+    const now = this.clock.now();
+    return this.residents.map((r) => {
+      pruneLedger(r.ledger, now);
+      return {
+        agentId: r.agentId,
+        entityId: r.actor.entityId,
+        name: r.config.name,
+        state: r.asleep ? "asleep" : r.turn ? "thinking" : "awake",
+        ...(r.asleep ? { reason: r.asleep } : {}),
+        pending: r.pending.length,
+        turnsLastHour: r.ledger.starts.length,
+        ...(r.lastTurn ? { lastTurn: { ...r.lastTurn } } : {}),
+      };
+    });
+  }
+
+  private onTick(info: TickInfo): void {
+    if (this.stopped || info.events.length === 0) return;
+    const reads = this.deps.service.reads;
+    for (const r of this.residents) {
+      if (r.asleep) continue;
+      const roomId = reads.getEntity(r.actor.entityId)?.roomId;
+      const woken = wakeHappenings(
+        { entityId: r.actor.entityId, name: r.config.name, wake: r.config.wake },
+        roomId,
+        info.events,
+        this.residentIds,
+      );
+      if (woken.length === 0) continue;
+      r.pending.push(...woken);
+      if (r.pending.length > MAX_PENDING) r.pending.splice(0, r.pending.length - MAX_PENDING);
+      this.schedule(r);
+    }
+  }
+
+  /** Starts a turn now if pacing allows, or sets one timer for when it will. */
+  private schedule(r: Resident): void {
+    if (this.stopped || r.timer !== undefined) return;
+    const decision = nextStart(r.ledger, r.pending.length, this.clock.now(), r.pacing);
+    if (decision.kind === "now") this.startTurn(r);
+    else if (decision.kind === "wait") {
+      r.timer = this.clock.setTimeout(() => {
+        r.timer = undefined;
+        try {
+          this.schedule(r);
+        } catch (error) {
+          this.deps.logger.warn(`openclawworld: resident ${r.agentId}: ${describe(error)}`);
+        }
+      }, decision.ms);
+    }
+  }
+
+  private startTurn(r: Resident): void {
+    const happenings = r.pending.splice(0);
+    const reads = this.deps.service.reads;
+    const self = reads.getEntity(r.actor.entityId);
+    if (!self) {
+      r.pending.unshift(...happenings);
+      return;
+    }
+    const person = (entityId: string): PromptPerson => {
+      const e = reads.getEntity(entityId);
+      return {
+        name: e?.name ?? entityId,
+        kind: entityId.startsWith("hum_") ? "human" : "agent",
+        ...(e && e.roomId === self.roomId
+          ? { tiles: Math.max(Math.abs(e.tile.tx - self.tile.tx), Math.abs(e.tile.ty - self.tile.ty)) }
+          : {}),
+      };
+    };
+    const radius = reads.definition.chatRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
+    const nearby = reads
+      .queryRadius(self.roomId, self.pos, radius, 8)
+      .filter(({ entity }) => entity.id !== self.id && entity.kind !== "object")
+      .map(({ entity }) => person(entity.id));
+    const prompt = wakePrompt({
+      agentId: r.agentId,
+      name: r.config.name,
+      roomName: reads.definition.rooms[self.roomId]?.name ?? self.roomId,
+      tile: self.tile,
+      happenings: happenings.map((h) => ({ ...h, from: person(h.fromEntityId) })),
+      nearby,
+    });
+    const now = this.clock.now();
+    const record: TurnRecord = {
+      wokeAtTick: Math.min(...happenings.map((h) => h.tick)),
+      startedAtTick: reads.tick,
+      startedAtMs: now,
+      happenings: happenings.length,
+      prompt,
+    };
+    r.ledger.inFlight = true;
+    r.ledger.starts.push(now);
+    r.lastTurn = record;
+    const controller = new AbortController();
+    this.runs += 1;
+    const runId = `openclawworld-${r.agentId}-${now}-${this.runs}`;
+    const done = this.runTurn(r, { prompt, runId, controller, record });
+    r.turn = { controller, done };
+    this.deps.onTurnStart?.(r.agentId, record);
+  }
+
+  private async runTurn(
+    r: Resident,
+    turn: { prompt: string; runId: string; controller: AbortController; record: TurnRecord },
+  ): Promise<void> {
+    const timeoutMs = r.config.turnTimeoutSec * 1000;
+    const timeout = this.clock.setTimeout(
+      () => turn.controller.abort(new Error(`the turn took longer than ${r.config.turnTimeoutSec} s`)),
+      timeoutMs,
+    );
+    try {
+      // The mark goes up on the next tick while the turn already starts (it waits for no tick).
+      const marked = this.setThinking(r, true).catch(() => undefined);
+      await this.deps.runTurn({
+        agentId: r.agentId,
+        prompt: turn.prompt,
+        runId: turn.runId,
+        timeoutMs,
+        signal: turn.controller.signal,
+      });
+      await marked;
+    } catch (error) {
+      turn.record.error = describe(error);
+      if (!this.stopped)
+        this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s turn failed: ${turn.record.error}`);
+    } finally {
+      this.clock.clearTimeout(timeout);
+      turn.record.endedAtMs = this.clock.now();
+      r.turn = undefined;
+      r.ledger.inFlight = false;
+      await this.setThinking(r, false).catch(() => undefined);
+      // What happened during the turn goes into the next one.
+      try {
+        this.schedule(r);
+      } catch (error) {
+        this.deps.logger.warn(`openclawworld: resident ${r.agentId}: ${describe(error)}`);
+      }
+    }
+  }
+
+  private async setThinking(r: Resident, thinking: boolean): Promise<void> {
+    // A stopped world applies nothing; start() clears a mark left in its saved state.
+    if (this.stopped) return;
+    const result = await this.deps.service.act(r.actor, { kind: "thinking", thinking });
+    if (result.status !== "ok" && !this.stopped)
+      this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s thinking mark: ${result.error.message}`);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,80 @@
+// Who the world wakes, and with what: a pure function of one tick's events. A resident is woken by
+// speech it hears nearby, by its name said anywhere in its room, and (when configured) by a person
+// coming near. Speech by residents never wakes residents: two of them would otherwise talk to each
+// other for as long as their turn caps allow.
+import type { WorldEvent } from "../aic/reads.ts";
+
+export interface WakeRules {
+  /** Speech on the proximity channel that reaches it. */
+  nearby: boolean;
+  /** Its name said in its room, on any channel, from anywhere. */
+  name: boolean;
+  /** A person (not an agent) comes within proximity. */
+  approach: boolean;
+}
+
+export interface WakeSubject {
+  entityId: string;
+  name: string;
+  wake: WakeRules;
+}
+
+export type WakeReason = "spoken_nearby" | "name_said" | "approached";
+
+/** One thing that happened to a resident, kept until its next turn. */
+export interface Happening {
+  reason: WakeReason;
+  tick: number;
+  roomId: string;
+  fromEntityId: string;
+  message?: string;
+}
+
+const NOT_WORD = "[^\\p{L}\\p{N}_]";
+
+/** Whether `message` says `name` as a word of its own, whatever the case. */
+export function saysName(message: string, name: string): boolean {
+  const escaped = name.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (escaped.length === 0) return false;
+  return new RegExp(`(^|${NOT_WORD})${escaped}($|${NOT_WORD})`, "iu").test(message);
+}
+
+const heardBy = (event: WorldEvent, entityId: string) =>
+  event.audience.kind === "room" || event.audience.ids.includes(entityId);
+
+/**
+ * What in `events` (one tick's, in order) wakes `subject`, which is in `roomId` now.
+ * `residentIds`: every resident's entity id (their speech wakes no resident).
+ */
+export function wakeHappenings(
+  subject: WakeSubject,
+  roomId: string | undefined,
+  events: readonly WorldEvent[],
+  residentIds: ReadonlySet<string>,
+): Happening[] {
+  if (roomId === undefined) return [];
+  const found: Happening[] = [];
+  for (const event of events) {
+    if (event.roomId !== roomId) continue;
+    if (event.type === "chat.message") {
+      const from = event.payload.fromEntityId;
+      const message = event.payload.message;
+      if (typeof from !== "string" || typeof message !== "string") continue;
+      if (from === subject.entityId || residentIds.has(from)) continue;
+      const nearby = event.payload.channel === "proximity" && heardBy(event, subject.entityId);
+      const reason: WakeReason | undefined =
+        subject.wake.nearby && nearby
+          ? "spoken_nearby"
+          : subject.wake.name && saysName(message, subject.name)
+            ? "name_said"
+            : undefined;
+      if (reason) found.push({ reason, tick: event.tick, roomId, fromEntityId: from, message });
+    } else if (event.type === "proximity.enter" && subject.wake.approach) {
+      const other = event.payload.otherId;
+      if (event.payload.subjectId !== subject.entityId || typeof other !== "string") continue;
+      if (!other.startsWith("hum_")) continue;
+      found.push({ reason: "approached", tick: event.tick, roomId, fromEntityId: other });
+    }
+  }
+  return found;
+}
