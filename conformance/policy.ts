@@ -66,8 +66,11 @@ async function harmlessArgs(
   agentId: string,
   runId: string,
 ): Promise<Record<string, unknown>> {
-  if (tool === "ocw_chat_send") return { message: `policy check ${runId}` };
-  if (tool === "ocw_reflect") return { content: `policy check ${runId}`, importance: 0.1 };
+  // Each agent's own text: an allowed agent standing nearby says the same check aloud, and a refused
+  // agent hearing it is no delivery of its own. The reflection matters most, so a memory crowded with
+  // what the agent perceived still lists it.
+  if (tool === "ocw_chat_send") return { message: `policy check ${runId} by ${agentId}` };
+  if (tool === "ocw_reflect") return { content: `policy check ${runId} by ${agentId}`, importance: 1 };
   if (tool === "ocw_interact") return { targetId: "obj_sign_welcome", action: "read" };
   const seen = await invoke(gw, "ocw_observe", { radius: 1 }, agentId);
   const tile = (seen.body.result?.details?.self as { tile?: { tx: number; ty: number } } | undefined)?.tile;

@@ -137,7 +137,7 @@ describe("issue #9 hardening through the real gateway", () => {
   it("ocw_chat_send with a lone surrogate through /tools/invoke is 400 naming the field", async () => {
     const answer = await invokeTool(
       "ocw_chat_send",
-      { message: "\ud800", channel: "global", roomId: "lobby" },
+      { message: "\ud800", channel: "global" },
       { agentId: "chatter" },
     );
     expect(answer.status).toBe(400);

@@ -6,6 +6,7 @@
 // says, which the wake prompt quotes).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
@@ -86,7 +87,7 @@ describe("a resident of the world", () => {
       ).find((e) => e.id === KEEPER);
       return keeper?.kind === "agent" && keeper.tx === HOME.tx && keeper.ty === HOME.ty;
     });
-    expect(await tags(ann.page)).toContain("Keeper · AI");
+    expect(await tags(ann.page)).toContain(`${isolate("Keeper")} · AI`);
     const status = (await (await fetch(`${gateway().baseUrl}/world/api/status`)).json()) as {
       residents: { agentId: string; state: string }[];
     };
@@ -160,7 +161,7 @@ describe("a resident of the world", () => {
     await say(ann.page, "a hard question ocw-scenario:res-slow");
     await until(
       "the Keeper shows it is thinking",
-      async () => (await tags(ann.page)).includes("Keeper · AI 💭"),
+      async () => (await tags(ann.page)).includes(`${isolate("Keeper")} · AI 💭`),
       60_000,
     );
     const slowStart = (await keeperStatus()).lastTurn!.startedAtMs;
@@ -178,7 +179,7 @@ describe("a resident of the world", () => {
     expect(laterStart - slowStart).toBeGreaterThanOrEqual(E2E_RESIDENT.config.minIntervalSec * 1000);
     await until(
       "the mark is gone after the turn",
-      async () => !(await tags(ann.page)).includes("Keeper · AI 💭"),
+      async () => !(await tags(ann.page)).includes(`${isolate("Keeper")} · AI 💭`),
     );
   }, 600_000);
 

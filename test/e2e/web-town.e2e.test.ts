@@ -98,10 +98,15 @@ describe("the town's places, in the browser", () => {
       await walk(ana.page, tx - 2, ty + 1);
       const p = await settledPoint(ana.page, tx, ty);
       const clip = { x: p.x - half, y: p.y - half, width: 2 * half, height: 2 * half };
+      // Several looks over ~2.5 s, not one pair: a pair taken a whole animation cycle apart (the water's
+      // three frames last 1.35 s; a slow screenshot can stretch the gap to that) would see the same frame.
       const first = await ana.page.screenshot({ clip });
-      await ana.page.waitForTimeout(500);
-      const second = await ana.page.screenshot({ clip });
-      expect(first.equals(second), `${what} moves`).toBe(false);
+      let moved = false;
+      for (let look = 0; look < 8 && !moved; look++) {
+        await ana.page.waitForTimeout(310);
+        moved = !first.equals(await ana.page.screenshot({ clip }));
+      }
+      expect(moved, `${what} moves`).toBe(true);
     }
     const mini = await ocw<{ x: number; y: number; width: number; height: number }>(ana.page, "minimap()");
     await ana.page.screenshot({
