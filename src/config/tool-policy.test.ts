@@ -4,6 +4,7 @@ import { createToolPolicyHook } from "../hooks/tool-policy.ts";
 import { ConfigError, resolveConfig } from "./config.ts";
 import {
   allowedEmbeddedKinds,
+  allowedWorldTools,
   decideToolCall,
   decideToolCallWithParams,
   EMBEDDED_ACTION_TOOL,
@@ -83,6 +84,18 @@ describe("tool policy", () => {
     });
     expect([...allowedEmbeddedKinds(policy, "walker")].sort()).toEqual(["chatSend", "moveTo"]);
     expect([...allowedEmbeddedKinds(policy, "other")]).toEqual(["chatSend"]);
+  });
+
+  it("lists every ocw_* tool an agent may call (a resident's turn gets exactly these)", () => {
+    const policy = policyOf({
+      perAgent: { guide: { enabled: ["ocw_chat_send"], denied: ["ocw_status"] } },
+    });
+    const guide = allowedWorldTools(policy, "guide");
+    expect(guide).toContain("ocw_chat_send");
+    expect(guide).toContain("ocw_heartbeat");
+    expect(guide).not.toContain("ocw_status");
+    expect(guide).not.toContain("ocw_move_to");
+    expect(allowedWorldTools(policy, "other")).not.toContain("ocw_chat_send");
   });
 });
 

@@ -3,6 +3,7 @@
 // read it to offer only what the agent may do (heartbeat suggestions). A refusal speaks to the agent
 // that was refused: the model cannot edit the config and must not be told which keys would let it.
 import {
+  ALL_TOOLS,
   canonicalToolName,
   OPTIONAL_TOOLS,
   type OptionalToolName,
@@ -30,6 +31,11 @@ export function enabledOptionalTools(
 ): OptionalToolName[] {
   const { enabled, denied } = effectiveLists(policy, agentId);
   return OPTIONAL_TOOLS.filter((name) => enabled.has(name) && !denied.has(name));
+}
+
+/** Every ocw_* tool this agent may call: what a resident's turn is given, and nothing else. */
+export function allowedWorldTools(policy: ToolPolicyConfig, agentId: string | undefined): string[] {
+  return ALL_TOOLS.filter((name) => decideToolCall(policy, name, agentId).allowed);
 }
 
 /** Deny wins over enable; required tools run unless denied; optional tools need an explicit enable. */

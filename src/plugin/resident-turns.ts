@@ -6,13 +6,37 @@ import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import type { RunTurn } from "../residents/scheduler.ts";
 
 type PluginRuntime = OpenClawPluginApi["runtime"];
+type EmbeddedRunParams = Parameters<PluginRuntime["agent"]["runEmbeddedAgent"]>[0];
 
 /** The session a resident's turns share, so it remembers its earlier turns. */
 export function residentSessionKey(agentId: string): string {
   return `agent:${agentId}:openclawworld`;
 }
 
-export function embeddedTurnRunner(runtime: PluginRuntime): RunTurn {
+/** The options that keep a resident's turn small: it is given only the world tools its policy lets it
+ * call (not every enabled plugin's tools: 25,137 tokens per request and most of the gateway's
+ * preparation time before this), no message tool (the world is not a channel) and no trajectory
+ * file. Its workspace files (identity, persona) stay: it lives in the world as itself. */
+export function residentTurnOptions(
+  tools: readonly string[],
+): Pick<
+  EmbeddedRunParams,
+  "toolsAllow" | "disableMessageTool" | "disableTrajectory" | "terminalReplyExpectation"
+> {
+  return {
+    toolsAllow: [...tools],
+    disableMessageTool: true,
+    disableTrajectory: true,
+    // The world is not a channel: a text answer goes nowhere, what the resident says it says with
+    // ocw_chat_send.
+    terminalReplyExpectation: "optional",
+  };
+}
+
+export function embeddedTurnRunner(
+  runtime: PluginRuntime,
+  toolsFor: (agentId: string) => readonly string[],
+): RunTurn {
   return async ({ agentId, prompt, runId, timeoutMs, signal }) => {
     // current() is a readonly view of the same config resolveAgentWorkspaceDir takes.
     const config = runtime.config.current() as Parameters<
@@ -27,9 +51,7 @@ export function embeddedTurnRunner(runtime: PluginRuntime): RunTurn {
       prompt,
       timeoutMs,
       abortSignal: signal,
-      // The world is not a channel: a text answer goes nowhere, what the resident says it says with
-      // ocw_chat_send.
-      terminalReplyExpectation: "optional",
+      ...residentTurnOptions(toolsFor(agentId)),
     });
   };
 }

@@ -1,6 +1,7 @@
 // Puts the residents' scheduler (src/residents) around a host whose config names residents: turns
 // run in this gateway's agent loop (resident-turns.ts), and a resident without a model sleeps.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
+import { allowedWorldTools } from "../config/tool-policy.ts";
 import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
@@ -16,7 +17,7 @@ export function attachResidents(
   const scheduler = new ResidentScheduler({
     service: host.aic,
     residents: config.residents,
-    runTurn: embeddedTurnRunner(runtime),
+    runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,
   });
