@@ -9,7 +9,24 @@ import { worldAgentId } from "./identity.ts";
 import { inProcessBackend } from "./in-process-backend.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 import { type StatusSource, statusTool } from "./status.ts";
+import type { AgentToolLike } from "./tool-kit.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
+
+/** The tools that tell an agent about the world. In the gateway's Tool Search mode a catalog tool
+ * reaches the model as a name, and its result as JSON with the whole `details` (ids, timestamps,
+ * tokens: several times the text). These are sent as definitions instead (`catalogMode:
+ * "direct-only"`), so a wake-up needs no search and each answer is the tool's short text, as in
+ * direct mode. The tools that change the world stay in the catalog: their answers are short. */
+export const DIRECT_TOOLS: ReadonlySet<string> = new Set([
+  "ocw_heartbeat",
+  "ocw_observe",
+  "ocw_poll_events",
+  "ocw_chat_observe",
+  "ocw_status",
+]);
+
+const asCatalogued = (tool: AgentToolLike): AgentToolLike =>
+  DIRECT_TOOLS.has(tool.name) ? { ...tool, catalogMode: "direct-only" } : tool;
 
 /** What the gateway tells a tool factory about the call (OpenClawPluginToolContext, the part used). */
 interface ToolContext {
@@ -54,20 +71,22 @@ export function registerWorldTools(api: ToolRegistrar, config: ResolvedConfig, w
   const backend = backendFor(config, world);
   // In remote mode the remote key belongs to one agent; locally each OpenClaw agent is its own.
   const agentFor = (ctx: { agentId?: string }) => worldAgentId(config.remote?.defaultAgentId ?? ctx.agentId);
-  api.registerTool((ctx) => statusTool(config, agentFor(ctx), timeoutMs, world.status), {
+  api.registerTool((ctx) => asCatalogued(statusTool(config, agentFor(ctx), timeoutMs, world.status)), {
     name: "ocw_status",
   });
   for (const [name, factory] of Object.entries(WORLD_TOOL_FACTORIES)) {
     const build = (ctx: ToolContext) =>
-      factory({
-        config,
-        backend,
-        agentId: agentFor(ctx),
-        timeoutMs,
-        session: ctx.sessionId ?? ctx.sessionKey ?? "",
-        // The policy is keyed by the gateway's agent id, as the hook sees it.
-        allowedActionKinds: allowedEmbeddedKinds(config.tools, ctx.agentId),
-      });
+      asCatalogued(
+        factory({
+          config,
+          backend,
+          agentId: agentFor(ctx),
+          timeoutMs,
+          session: ctx.sessionId ?? ctx.sessionKey ?? "",
+          // The policy is keyed by the gateway's agent id, as the hook sees it.
+          allowedActionKinds: allowedEmbeddedKinds(config.tools, ctx.agentId),
+        }),
+      );
     api.registerTool(build, {
       name,
       ...((OPTIONAL_TOOLS as readonly string[]).includes(name) ? { optional: true } : {}),

@@ -3,7 +3,7 @@
 // stay direct in Tool Search mode. A real world behind the in-process AIC service, ticking.
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnv, type TestEnv } from "../aic/testing/local-world.ts";
-import { resolveConfig } from "../config/config.ts";
+import { ALL_TOOLS, resolveConfig } from "../config/config.ts";
 import { registerWorldTools } from "./index.ts";
 import type { AgentToolLike, ToolResult } from "./tool-kit.ts";
 
@@ -44,11 +44,16 @@ async function toolsFor(pluginConfig: Record<string, unknown>, rateLimits?: Reco
 const text = (result: ToolResult) => result.content[0]!.text;
 
 describe("tools as models see them", () => {
-  it("only ocw_heartbeat is sent directly in Tool Search mode", async () => {
+  it("the tools that tell about the world are sent directly in Tool Search mode, the actions are not", async () => {
     const tool = await toolsFor({});
-    const names = ["ocw_status", "ocw_observe", "ocw_poll_events", "ocw_heartbeat", "ocw_move_to"];
-    const direct = names.filter((name) => tool(name, { agentId: "a" }).catalogMode === "direct-only");
-    expect(direct).toEqual(["ocw_heartbeat"]);
+    const direct = ALL_TOOLS.filter((name) => tool(name, { agentId: "a" }).catalogMode === "direct-only");
+    expect(direct).toEqual([
+      "ocw_status",
+      "ocw_observe",
+      "ocw_poll_events",
+      "ocw_chat_observe",
+      "ocw_heartbeat",
+    ]);
   });
 
   it("ocw_observe lists the caller itself by default, as AIC does (#30)", async () => {

@@ -447,7 +447,7 @@ type HeartbeatData = Parameters<typeof formatHeartbeat>[0] & {
 };
 
 export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
-  const heartbeat = tool<HeartbeatArgs>(deps, {
+  return tool<HeartbeatArgs>(deps, {
     name: "ocw_heartbeat",
     label: "Heartbeat: what changed",
     description:
@@ -511,9 +511,6 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
       return { text: note + formatHeartbeat(data), details: data };
     },
   });
-  // The wake-up's one tool: sent as a definition even in Tool Search mode, where a catalog entry
-  // would reach the model as a name, and its result wrapped in its details.
-  return { ...heartbeat, catalogMode: "direct-only" };
 }
 
 interface ReflectArgs {

@@ -113,11 +113,11 @@ describe("a real agent turn through the gateway's agent loop", () => {
     const answer = await turn("greeter", "turn-beat", "wake up and greet the room");
     expect(answer.status, answer.body).toBe(200);
     const [first, second] = (await model().requests("turn-beat")) as [RecordedRequest, RecordedRequest];
-    // The gateway runs in its default Tool Search mode: the caller is offered, the catalog tools are
-    // not definitions, and the heartbeat (catalogMode "direct-only") is.
+    // The gateway runs in its default Tool Search mode: the caller is offered, the tools that change
+    // the world are not definitions, and the heartbeat (catalogMode "direct-only") is.
     const offered = offeredTools(first.body);
     expect(offered).toContain(TOOL_SEARCH_CALLER);
-    expect(offered).not.toContain("ocw_observe");
+    expect(offered).not.toContain("ocw_chat_send");
     expect(offered).toContain("ocw_heartbeat");
     // Its result reaches the model as the tool's text alone: no details JSON, no ids, no token.
     const [result] = toolMessages(second);
@@ -127,5 +127,26 @@ describe("a real agent turn through the gateway's agent loop", () => {
     const heard = await invokeTool("ocw_chat_observe", { windowSec: 120 }, { agentId: "greeter" });
     const details = heard.body.result?.details as { messages?: { message: string }[] } | undefined;
     expect((details?.messages ?? []).map((m) => m.message)).toContain(message);
+  }, 300_000);
+
+  it("Tool Search mode: observe, poll events, chat observe and status answer the model in their short text", async () => {
+    const looks = ["ocw_observe", "ocw_poll_events", "ocw_chat_observe", "ocw_status"];
+    await model().define("turn-look", [
+      { toolCalls: looks.map((name) => ({ name, arguments: {} })) },
+      { text: "Looked around." },
+    ]);
+    const answer = await turn("greeter", "turn-look", "look around");
+    expect(answer.status, answer.body).toBe(200);
+    const [first, second] = (await model().requests("turn-look")) as [RecordedRequest, RecordedRequest];
+    const offered = offeredTools(first.body);
+    expect(offered).toContain(TOOL_SEARCH_CALLER);
+    for (const name of looks) expect(offered).toContain(name);
+    // Each result is the tool's text alone: not Tool Search's JSON wrapper with the whole details.
+    const results = toolMessages(second);
+    expect(results).toHaveLength(looks.length);
+    for (const result of results) {
+      expect(result).not.toMatch(/"details"|"result"|serverTsMs|"tsMs"|"cursor"/);
+    }
+    expect(results.join("\n")).toContain("is running");
   }, 300_000);
 });
