@@ -35,7 +35,7 @@ describe("heartbeat: delta perception", () => {
     const first = data(await beat(env));
     expect(first.delta).toEqual({});
     // The bundled lobby's spawns are on the plaza: its own arrival is the room's only activity.
-    expect(first.self.region).toBe("plaza");
+    expect(first.self.place?.id).toBe("plaza");
     expect(first.signals).toEqual({ plaza: { arrive: 1 } });
     expect(first.serverTsMs).toBe(env.world.serverTsMs);
     expect(first.expiresAtMs).toBe(env.world.serverTsMs + CONTEXT_TOKEN_TTL_MS);
@@ -110,12 +110,11 @@ describe("heartbeat: delta perception", () => {
     ticks(env, 100);
     const arrived = data(await beat(env, { contextToken: moving.contextToken }));
     expect(arrived.delta.move).toEqual({ dest: { tx: 21, ty: 13 }, status: "arrived" });
+    // Standing still is the default, and the region is the place's id: neither is spelled out.
     expect(arrived.self).toEqual({
       roomId: room,
-      region: "plaza",
       place: { id: "plaza", name: "Plaza" },
       tile: { tx: 21, ty: 13 },
-      moving: false,
     });
     expect(arrived.suggestions).toContainEqual(
       expect.objectContaining({ action: { kind: "interact", targetId: "obj_sign_welcome", action: "read" } }),
@@ -158,7 +157,7 @@ describe("heartbeat: own object changes and world signals", () => {
     });
     const a1 = data(await beat(env, { contextToken: a0.contextToken }));
     expect(a1.delta.objects).toBeUndefined();
-    expect(a1.self.region).toBe("town_hall");
+    expect(a1.self.place?.id).toBe("town_hall");
     const b1 = data(
       await env.service.call("heartbeat", B, { agentId: B, roomId: room, contextToken: b0.contextToken }),
     );
@@ -187,7 +186,7 @@ describe("heartbeat: own object changes and world signals", () => {
     await walk(C, "tx_sig_walk_c1", 44, 16); // the east gate
     ticks(env, 600);
     const hb = data(await beat(env));
-    expect(hb.self.region).toBe("reading_corner");
+    expect(hb.self.place?.id).toBe("reading_corner");
     const view = env.world.signals(room)!;
     const total = (id: string) => {
       const c = view.regions.find((r) => r.id === id)!.counts;
@@ -220,7 +219,7 @@ describe("heartbeat: own object changes and world signals", () => {
     ticks(env, 1400); // past the window: the arrival on the plaza is forgotten
     const hb = data(await beat(env));
     expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual({ tx: 5, ty: 5 });
-    expect(hb.self.region).toBeUndefined();
+    expect(hb.self.place?.id).toBeUndefined();
     expect(hb.signals).toBeUndefined();
   });
 });

@@ -92,15 +92,16 @@ export async function heartbeatAnswer(
     ...(moveDest && delta.move?.status !== "arrived" ? { moveDest } : {}),
   });
   const tile = after?.tile ?? self.tile;
-  const { region, signals } = regionActivity(now, actor.entityId);
+  const { signals } = regionActivity(now, actor.entityId);
   const place = placeOf(now, after ?? self);
+  // Only what is not empty or default (an agent pays for every token): the region is its place's
+  // id, and standing still is the default.
   const data: HeartbeatResponse = {
     self: {
       roomId,
-      ...(region ? { region } : {}),
       ...(place ? { place } : {}),
       tile: { tx: tile.tx, ty: tile.ty },
-      moving: ((after ?? self).speed ?? 0) > 0,
+      ...(((after ?? self).speed ?? 0) > 0 ? { moving: true as const } : {}),
     },
     delta,
     ...(signals ? { signals } : {}),

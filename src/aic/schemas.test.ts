@@ -161,7 +161,7 @@ describe("PRD 10.1 invalid requests are rejected by zod, generated and oracle sc
 
 describe("world signals in the heartbeat: strict and bounded in zod and the generated schema alike", () => {
   const answer = (patch: Record<string, unknown>) => ({
-    self: { roomId: "lobby", region: "plaza", tile: { tx: 1, ty: 2 }, moving: false },
+    self: { roomId: "lobby", place: { id: "plaza", name: "Plaza" }, tile: { tx: 1, ty: 2 } },
     delta: {},
     signals: { plaza: { chat: 3, arrive: 2 } },
     suggestions: [],
@@ -189,7 +189,12 @@ describe("world signals in the heartbeat: strict and bounded in zod and the gene
     ["a zero count (zero counts are left out)", { signals: { plaza: { chat: 0 } } }],
     ["an unknown kind", { signals: { plaza: { teleport: 1 } } }],
     ["a region id that is not one", { signals: { "Big Plaza": { chat: 1 } } }],
-    ["a bad self.region", { self: { roomId: "lobby", region: "", tile: { tx: 1, ty: 2 }, moving: false } }],
+    ["a bad self.place", { self: { roomId: "lobby", place: { id: "", name: "x" }, tile: { tx: 1, ty: 2 } } }],
+    [
+      "moving: false (left out instead)",
+      { self: { roomId: "lobby", tile: { tx: 1, ty: 2 }, moving: false } },
+    ],
+    ["the older self.region", { self: { roomId: "lobby", region: "plaza", tile: { tx: 1, ty: 2 } } }],
     ["the old per-type counts", { delta: { counts: {} } }],
   ])("refuses %s", (_what, patch) => {
     expect(valid(answer(patch))).toBe(false);

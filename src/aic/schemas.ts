@@ -520,7 +520,7 @@ export const HeartbeatSignals = z
 aicRegistry.add(HeartbeatSignals, {
   id: "HeartbeatSignals",
   description:
-    "Recent activity by region id: the agent's own region (self.region) when anything happened there, then the busiest other regions of its room.",
+    "Recent activity by region id: the agent's own region (self.place) when anything happened there, then the busiest other regions of its room.",
   maxProperties: MAX_HEARTBEAT_REGIONS,
 });
 const SignalCountsFull = z.strictObject({
@@ -575,10 +575,9 @@ export const HeartbeatResponseData = named(
   z.strictObject({
     self: z.strictObject({
       roomId: IdRoom,
-      region: RegionId.optional(),
       place: Place.optional(),
       tile: TileCoord,
-      moving: z.boolean(),
+      moving: z.literal(true).optional(),
     }),
     delta: HeartbeatDelta,
     signals: HeartbeatSignals.optional(),
@@ -598,7 +597,7 @@ export const HeartbeatResponseData = named(
       .optional(),
     serverTsMs: TsMs,
   }),
-  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.region` is the most specific named region the agent stands in, `self.place` names it (and says when it is private); `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.place` is the most specific named region the agent stands in (left out outside any region; it says when it is private), `self.moving` is there only while the agent walks; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
 );
 
 // ---- memory/reflect (extension, issue #12) --------------------------------------------------

@@ -151,7 +151,7 @@ export function formatChat(data: {
 type Activity = Partial<Record<"move" | "chat" | "interact" | "arrive" | "depart", number>>;
 
 interface HeartbeatView {
-  self: { roomId: string; region?: string; place?: PlaceView; tile: Tile; moving: boolean };
+  self: { roomId: string; place?: PlaceView & { id: string }; tile: Tile; moving?: boolean };
   delta: {
     arrived?: { id: string; name: string }[];
     departed?: { id: string; name: string }[];
@@ -196,7 +196,7 @@ function actionLine(action: NonNullable<HeartbeatView["action"]>): string {
 /** A heartbeat in a few lines: what changed, then what could be done next. */
 export function formatHeartbeat(data: HeartbeatView): string {
   const { self, delta } = data;
-  const where = self.region ? `${self.roomId}/${self.region}` : self.roomId;
+  const where = self.place ? `${self.roomId}/${self.place.id}` : self.roomId;
   const lines = [`In ${where}${at(self.tile)}${inPlace(self.place)}${self.moving ? ", walking" : ""}.`];
   if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
   if (data.action) lines.push(actionLine(data.action));

@@ -32,7 +32,7 @@ describe("world signals through the gateway", () => {
     expect(walk.json).toMatchObject({ status: "ok", data: { result: "accepted" } });
     let beat = await call("heartbeat", { agentId: AGENT, roomId: ROOM });
     const deadline = Date.now() + 90_000;
-    while (beat.json.data.self.region !== "reading_corner" || beat.json.data.self.moving) {
+    while (beat.json.data.self.place?.id !== "reading_corner" || beat.json.data.self.moving) {
       if (Date.now() > deadline) throw new Error(`never arrived: ${JSON.stringify(beat.json.data.self)}`);
       await new Promise((r) => setTimeout(r, 1000));
       beat = await call("heartbeat", {
@@ -57,7 +57,7 @@ describe("world signals through the gateway", () => {
     });
     expect(after.status).toBe(200);
     expect(checkResponse("HeartbeatResponseData", after.json, { oracle: false })).toEqual([]);
-    expect(after.json.data.self.region).toBe("reading_corner");
+    expect(after.json.data.self.place?.id).toBe("reading_corner");
     const here = after.json.data.signals?.reading_corner;
     expect(Object.keys(after.json.data.signals ?? {})[0]).toBe("reading_corner"); // its own region first
     expect(here?.chat ?? 0).toBeGreaterThanOrEqual(1);
