@@ -4,6 +4,7 @@
 // one next turn; the least interval and the hourly cap hold. Asserted on the requests the gateway sent
 // the model and on world state, never on model text (the scenario marker rides in what the person
 // says, which the wake prompt quotes).
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
@@ -17,7 +18,12 @@ import {
   type WatchedPage,
   walkTo,
 } from "../support/browser.ts";
-import { messageText, type RecordedRequest, scriptedModelClient } from "../support/scripted-model.ts";
+import {
+  messageText,
+  offeredTools,
+  type RecordedRequest,
+  scriptedModelClient,
+} from "../support/scripted-model.ts";
 import { E2E_RESIDENT, gateway } from "./fixtures.ts";
 
 const model = () => scriptedModelClient(gateway().modelOrigin);
@@ -114,6 +120,10 @@ describe("a resident of the world", () => {
       120_000,
     );
     const first = (await model().requests("res-hello")).find((r) => r.step === 0)!;
+    // The turn is given the world tools its policy allows (here behind Tool Search's own controls),
+    // not every enabled plugin's tools: about 25,000 tokens of them per request before.
+    expect(offeredTools(first.body).filter((name) => !/^(ocw|tool)_/.test(name))).toEqual([]);
+    expect(encode(JSON.stringify(first.body.tools ?? [])).length).toBeLessThan(2_500);
     expect(wakePrompt(first)).toContain("You are Keeper");
     expect(wakePrompt(first)).toContain(
       'Ann (person, 2 tiles) said near you: "hello ocw-scenario:res-hello"',
