@@ -1,5 +1,6 @@
-// The conformance CLI as a user runs it (a child process), against servers on 127.0.0.1: a correct
-// one passes, deliberately broken ones fail with messages that say what is wrong.
+// The conformance CLI against servers on 127.0.0.1: a correct one passes, deliberately broken ones
+// fail with messages that say what is wrong. As a user runs it (a child process) where the exit code
+// and the process's output are the point; in-process otherwise, since each child costs a node start.
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnv, silentLogger, type TestEnv } from "../src/aic/testing/local-world.ts";
 import { createAicHttpHandler } from "../src/http/aic/aic-app.ts";
 import { PRD_ENDPOINTS } from "./capabilities.ts";
+import { conformanceCommand } from "./command.ts";
 
 const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
 const TOKENS: Record<string, string> = { "token-of-conf-a-0001": "conf_a", "token-of-conf-b-0001": "conf_b" };
@@ -26,6 +28,16 @@ function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr:
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
+}
+
+async function runInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await conformanceCommand(args, {
+    log: (line) => stdout.push(`${line}\n`),
+    error: (line) => stderr.push(`${line}\n`),
+  });
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
@@ -83,7 +95,7 @@ describe("conformance CLI", () => {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("not found");
     });
-    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS]);
+    const run = await runInProcess(["--base-url", baseUrl, ...AGENT_ARGS]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
       passed: number;
@@ -130,7 +142,7 @@ describe("conformance CLI", () => {
         return call(name, caller, clamped, opts);
       }) as typeof env.service.call;
     });
-    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS, "--suite", "contract"]);
+    const run = await runInProcess(["--base-url", baseUrl, ...AGENT_ARGS, "--suite", "contract"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "FAIL contract observe: radius 2001 (above max): expected bad_request, got status ok (an invalid request was accepted)",
@@ -143,7 +155,7 @@ describe("conformance CLI", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ status: "ok", data: {} }));
     });
-    const run = await runCli(["--base-url", baseUrl, ...AGENT_ARGS]);
+    const run = await runInProcess(["--base-url", baseUrl, ...AGENT_ARGS]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
       /FAIL contract join before the contract cases: join: data does not match JoinResponseData/,
@@ -154,7 +166,7 @@ describe("conformance CLI", () => {
   });
 
   it("fails with a clear message when nothing answers", async () => {
-    const run = await runCli([
+    const run = await runInProcess([
       "--base-url",
       "http://127.0.0.1:9/aic/v0.1",
       ...AGENT_ARGS,

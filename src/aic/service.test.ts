@@ -15,6 +15,22 @@ function ticks(env: { runtime: { stepNow(): unknown } }, n: number) {
   for (let i = 0; i < n; i++) env.runtime.stepNow();
 }
 
+/** A world on a hand-moved clock with `agents` joined, and A's cursor past everything so far. */
+async function caughtUp(...agents: string[]) {
+  const clock = new ManualClock();
+  const env = await createTestEnv({ clock });
+  await env.join(...agents);
+  const start = await env.service.call("pollEvents", A, {
+    agentId: A,
+    roomId: room,
+    sinceCursor: "c_0",
+    limit: 200,
+  });
+  if (start.status !== "ok") throw new Error("poll failed");
+  const listeners = () => (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
+  return { clock, env, s: env.service, cursor: start.data.nextCursor, listeners };
+}
+
 describe("AicService with the real lobby world", () => {
   it("PRD flow: join, observe, moveTo, interact(read), chatSend, chatObserve, pollEvents from c_0 — all schema-valid", async () => {
     const env = await createTestEnv();
@@ -574,14 +590,7 @@ describe("AicService with the real lobby world", () => {
   });
 
   it("close() answers every parked read at once and parks no more: no call outlives a stopping world (#25)", async () => {
-    const clock = new ManualClock();
-    const env = await createTestEnv({ clock });
-    const s = env.service;
-    await env.join(A);
-    const start = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
-    if (start.status !== "ok") throw new Error("poll failed");
-    const cursor = start.data.nextCursor;
-    const listeners = () => (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
+    const { clock, s, cursor, listeners } = await caughtUp(A);
     const baseline = listeners();
     const parked = s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: cursor, waitMs: 25000 });
     const stream = await s.subscribeEvents(A, { agentId: A, roomId: room });
@@ -607,20 +616,13 @@ describe("AicService with the real lobby world", () => {
   });
 
   it("parallel long-polls of one agent are paced per agent, not per request", async () => {
-    const clock = new ManualClock();
-    const env = await createTestEnv({ clock });
-    const s = env.service;
-    await env.join(A, B);
-    const start = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
-    if (start.status !== "ok") throw new Error("poll failed");
+    const { clock, env, s, cursor } = await caughtUp(A, B);
     const answeredAt: number[] = [];
     const polls = [0, 1, 2].map(() =>
-      s
-        .call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: start.data.nextCursor, waitMs: 5000 })
-        .then((r) => {
-          answeredAt.push(clock.nowMs());
-          return r;
-        }),
+      s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: cursor, waitMs: 5000 }).then((r) => {
+        answeredAt.push(clock.nowMs());
+        return r;
+      }),
     );
     await admitted();
     const sent = s.call("chatSend", B, {
@@ -705,14 +707,7 @@ describe("AicService with the real lobby world", () => {
   });
 
   it("long-poll parks on onTick, wakes at the end of the tick with a visible event, empty at waitMs, clean abort", async () => {
-    const clock = new ManualClock();
-    const env = await createTestEnv({ clock });
-    const s = env.service;
-    await env.join(A, B);
-    const start = await s.call("pollEvents", A, { agentId: A, roomId: room, sinceCursor: "c_0", limit: 200 });
-    if (start.status !== "ok") throw new Error("poll failed");
-    const cursor = start.data.nextCursor;
-    const listeners = () => (env.runtime as unknown as { listeners: Set<unknown> }).listeners.size;
+    const { clock, env, s, cursor, listeners } = await caughtUp(A, B);
     const baseline = listeners();
 
     let settled = false;

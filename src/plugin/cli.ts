@@ -1,6 +1,7 @@
-// `openclaw ocw checkpoint save|list|restore` and `openclaw ocw run start|label|close|list`: the
-// operator's checkpoints and run records from a terminal (seed 001, issues #11, #30). A plugin CLI command runs in the CLI process, not in the gateway that hosts the world,
-// so it goes through the same door as curl: the running gateway's operator route, with the gateway's
+// `openclaw ocw checkpoint save|list|restore`, `ocw notes list|remove` and `ocw run
+// start|label|close|list`: the operator's checkpoints, notice boards and run records from a terminal
+// (seed 001, issues #11, #30), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
+// CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
 // operator token (the gateway checks it; the plugin never sees it). URL and token come from the
 // options, else the environment and the config the CLI reads, like the gateway's own commands.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
@@ -67,104 +68,128 @@ export async function operatorCall(
   );
 }
 
+type Request = { method: "GET" | "POST"; route: string; body?: unknown };
+
+/** One `openclaw ocw <group> <name> <args...>` command: its arguments and the operator request they make. */
+interface OperatorCommand {
+  group: keyof typeof GROUPS;
+  name: string;
+  description: string;
+  args?: readonly (readonly [spec: string, description: string])[];
+  request: (...args: string[]) => Request;
+}
+
+const GROUPS = {
+  checkpoint: "Save, list and restore named checkpoints of the running world",
+  notes: "Review and take down notes on the notice boards",
+  run: "Record bounded runs: start, label and close; manifests for replay tooling",
+};
+
+const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
+const at = encodeURIComponent;
+
+const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
+  {
+    group: "checkpoint",
+    name: "list",
+    description: "List checkpoints: label, tick, sim time, hash",
+    request: () => ({ method: "GET", route: "/checkpoints" }),
+  },
+  {
+    group: "checkpoint",
+    name: "save",
+    description: "Save the running world as a named checkpoint",
+    args: [LABEL_ARG],
+    request: (label) => ({ method: "POST", route: "/checkpoints", body: { label } }),
+  },
+  {
+    group: "checkpoint",
+    name: "restore",
+    description: "Restore a checkpoint into the running world",
+    args: [["<label>", "a saved checkpoint"]],
+    request: (label) => ({ method: "POST", route: `/checkpoints/${at(label!)}/restore` }),
+  },
+  {
+    group: "notes",
+    name: "list",
+    description: "List every board's notes: id, author, text",
+    request: () => ({ method: "GET", route: "/notes" }),
+  },
+  {
+    group: "notes",
+    name: "remove",
+    description: "Take a note down",
+    args: [
+      ["<objectId>", "the board, e.g. obj_board_square"],
+      ["<noteId>", "the note, e.g. n3"],
+    ],
+    request: (objectId, noteId) => ({ method: "POST", route: "/notes/remove", body: { objectId, noteId } }),
+  },
+  {
+    group: "run",
+    name: "start",
+    description: "Start a run at the current tick",
+    args: [LABEL_ARG],
+    request: (label) => ({ method: "POST", route: "/runs", body: { label } }),
+  },
+  {
+    group: "run",
+    name: "label",
+    description: "Relabel a run",
+    args: [
+      ["<id>", "a run"],
+      ["<label>", "its new name"],
+    ],
+    request: (id, label) => ({ method: "POST", route: `/runs/${at(id!)}/label`, body: { label } }),
+  },
+  {
+    group: "run",
+    name: "close",
+    description: "End a run now",
+    args: [["<id>", "the open run"]],
+    request: (id) => ({ method: "POST", route: `/runs/${at(id!)}/close` }),
+  },
+  {
+    group: "run",
+    name: "list",
+    description: "List runs: label, start/end ticks, scene hash, checkpoints",
+    request: () => ({ method: "GET", route: "/runs" }),
+  },
+];
+
+const GATEWAY_OPTIONS = [
+  ["--url <url>", "gateway base URL (default http://127.0.0.1:<gateway port>)"],
+  ["--token <token>", "gateway operator token (default $OPENCLAW_GATEWAY_TOKEN)"],
+] as const;
+
 export function registerWorldCli(api: OpenClawPluginApi): void {
   api.registerCli(
     ({ program, config }: CliContext) => {
       const ocw = program.command("ocw").description("OpenClawWorld: operate the world of a running gateway");
-      const checkpoint = ocw
-        .command("checkpoint")
-        .description("Save, list and restore named checkpoints of the running world");
-      const run = async (
-        options: GatewayOptions,
-        what: (target: ReturnType<typeof operatorTarget>) => Promise<unknown>,
-      ) => {
-        try {
-          const data = await what(operatorTarget(options, config));
-          process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-        } catch (error) {
-          process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);
-          process.exitCode = 1;
-        }
-      };
-      const gatewayOptions = [
-        ["--url <url>", "gateway base URL (default http://127.0.0.1:<gateway port>)"],
-        ["--token <token>", "gateway operator token (default $OPENCLAW_GATEWAY_TOKEN)"],
-      ] as const;
-      const list = checkpoint.command("list").description("List checkpoints: label, tick, sim time, hash");
-      const save = checkpoint
-        .command("save")
-        .argument("<label>", "name, [A-Za-z0-9._-]{1,64}")
-        .description("Save the running world as a named checkpoint");
-      const restore = checkpoint
-        .command("restore")
-        .argument("<label>", "a saved checkpoint")
-        .description("Restore a checkpoint into the running world");
-      const notes = ocw.command("notes").description("Review and take down notes on the notice boards");
-      const notesList = notes.command("list").description("List every board's notes: id, author, text");
-      const notesRemove = notes
-        .command("remove")
-        .argument("<objectId>", "the board, e.g. obj_board_square")
-        .argument("<noteId>", "the note, e.g. n3")
-        .description("Take a note down");
-      const runs = ocw
-        .command("run")
-        .description("Record bounded runs: start, label and close; manifests for replay tooling");
-      const runStart = runs
-        .command("start")
-        .argument("<label>", "name, [A-Za-z0-9._-]{1,64}")
-        .description("Start a run at the current tick");
-      const runLabel = runs
-        .command("label")
-        .argument("<id>", "a run")
-        .argument("<label>", "its new name")
-        .description("Relabel a run");
-      const runClose = runs.command("close").argument("<id>", "the open run").description("End a run now");
-      const runList = runs
-        .command("list")
-        .description("List runs: label, start/end ticks, scene hash, checkpoints");
-      runStart.action((label: string, options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "POST", "/runs", { label })),
+      const groups = new Map(
+        Object.entries(GROUPS).map(([name, description]) => [
+          name,
+          ocw.command(name).description(description),
+        ]),
       );
-      runLabel.action((id: string, label: string, options: GatewayOptions) =>
-        run(options, (target) =>
-          operatorCall(target, "POST", `/runs/${encodeURIComponent(id)}/label`, { label }),
-        ),
-      );
-      runClose.action((id: string, options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "POST", `/runs/${encodeURIComponent(id)}/close`)),
-      );
-      runList.action((options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "GET", "/runs")),
-      );
-      for (const command of [
-        list,
-        save,
-        restore,
-        notesList,
-        notesRemove,
-        runStart,
-        runLabel,
-        runClose,
-        runList,
-      ])
-        for (const [flags, description] of gatewayOptions) command.option(flags, description);
-      notesList.action((options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "GET", "/notes")),
-      );
-      notesRemove.action((objectId: string, noteId: string, options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "POST", "/notes/remove", { objectId, noteId })),
-      );
-      list.action((options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "GET", "/checkpoints")),
-      );
-      save.action((label: string, options: GatewayOptions) =>
-        run(options, (target) => operatorCall(target, "POST", "/checkpoints", { label })),
-      );
-      restore.action((label: string, options: GatewayOptions) =>
-        run(options, (target) =>
-          operatorCall(target, "POST", `/checkpoints/${encodeURIComponent(label)}/restore`),
-        ),
-      );
+      for (const spec of OPERATOR_COMMANDS) {
+        const command = groups.get(spec.group)!.command(spec.name).description(spec.description);
+        for (const [argument, description] of spec.args ?? []) command.argument(argument, description);
+        for (const [flags, description] of GATEWAY_OPTIONS) command.option(flags, description);
+        // commander passes the arguments in order, then the options.
+        command.action(async (...values: unknown[]) => {
+          const args = values.slice(0, spec.args?.length ?? 0) as string[];
+          const options = values[args.length] as GatewayOptions;
+          try {
+            const { method, route, body } = spec.request(...args);
+            const data = await operatorCall(operatorTarget(options, config), method, route, body);
+            process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+          } catch (error) {
+            process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);
+            process.exitCode = 1;
+          }
+        });
+      }
     },
     {
       descriptors: [

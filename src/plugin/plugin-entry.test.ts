@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import plugin from "../../index.ts";
+import manifest from "../../openclaw.plugin.json" with { type: "json" };
+import { OPTIONAL_TOOLS } from "../config/config.ts";
 import type { AgentToolLike } from "../tools/tool-kit.ts";
 import { activeHost } from "./singleton.ts";
 
@@ -84,22 +86,14 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers nine tools, the optional ones as optional, a policy hook, a service and three routes", () => {
-    expect([...reg.tools.keys()].sort()).toEqual(
-      [
-        "ocw_chat_observe",
-        "ocw_chat_send",
-        "ocw_heartbeat",
-        "ocw_interact",
-        "ocw_move_to",
-        "ocw_observe",
-        "ocw_poll_events",
-        "ocw_reflect",
-        "ocw_status",
-      ].sort(),
-    );
+  it("registers the manifest's tools, the optional ones as optional, a policy hook, a service and three routes", () => {
+    // The manifest's `contracts.tools` is the one list of tool names (the gateway loads by it).
+    expect([...reg.tools.keys()].sort()).toEqual([...manifest.contracts.tools].sort());
+    expect(reg.tools.size).toBe(9);
     const optional = [...reg.tools].filter(([, t]) => t.optional).map(([n]) => n);
-    expect(optional.sort()).toEqual(["ocw_chat_send", "ocw_interact", "ocw_move_to", "ocw_reflect"]);
+    expect(optional.sort()).toEqual([...OPTIONAL_TOOLS].sort());
+    const metadata: Record<string, { optional?: boolean; replaySafe: boolean }> = manifest.toolMetadata;
+    for (const [name, t] of reg.tools) expect(metadata[name]?.optional === true).toBe(t.optional);
     expect(reg.hooks.has("before_tool_call")).toBe(true);
     expect(reg.services.map((s) => s.id)).toEqual(["openclawworld-world"]);
     expect(reg.routes.map((r) => [r.path, r.match, r.auth])).toEqual([
@@ -116,16 +110,6 @@ describe("registration", () => {
   it("register is free of side effects and a bad config fails the load with a clear message", () => {
     expect(() => register({ tools: { disabled: ["ocw_poll_events"] } })).toThrow(/required tool/);
     expect(() => register({ tools: { enabled: ["ocw_fly"] } })).toThrow(/unknown tool "ocw_fly"/);
-  });
-
-  it("the manifest lists exactly the registered tools and marks the optional ones", async () => {
-    const manifest = (await import("../../openclaw.plugin.json", { with: { type: "json" } })).default as {
-      contracts: { tools: string[] };
-      toolMetadata: Record<string, { optional?: boolean }>;
-    };
-    expect([...manifest.contracts.tools].sort()).toEqual([...reg.tools.keys()].sort());
-    for (const [name, t] of reg.tools)
-      expect(manifest.toolMetadata[name]?.optional === true).toBe(t.optional);
   });
 });
 

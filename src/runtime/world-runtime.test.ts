@@ -1,5 +1,5 @@
 import { stat } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { World } from "../world/world.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "./load-world-dir.ts";
 import { RuntimeUnavailableError, WorldRuntime } from "./world-runtime.ts";
@@ -55,8 +55,7 @@ describe("WorldRuntime", () => {
     expect(health.running).toBe(true);
     expect(logger.lines.some((l) => l.includes("tick failed: boom"))).toBe(true);
     const tickAfter = runtime.world.tick;
-    await new Promise((r) => setTimeout(r, 150));
-    expect(runtime.world.tick).toBeGreaterThan(tickAfter);
+    await vi.waitFor(() => expect(runtime.world.tick).toBeGreaterThan(tickAfter), { timeout: 5000 });
   });
 
   it("a throwing tick listener is contained and counted", async () => {

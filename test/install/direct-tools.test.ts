@@ -4,7 +4,9 @@
 // agent turn with the scripted model, asserted on the requests the gateway sent it.
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import manifest from "../../openclaw.plugin.json" with { type: "json" };
 import { deepMerge } from "../../scripts/lib/merge.ts";
+import { OPTIONAL_TOOLS } from "../../src/config/config.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
 import {
   messageText,
@@ -15,14 +17,13 @@ import {
   TOOL_SEARCH_CALLER,
 } from "../support/scripted-model.ts";
 
-const ALL_OPTIONAL = ["ocw_move_to", "ocw_interact", "ocw_chat_send", "ocw_reflect"];
 let model: ScriptedModel;
 let gw: TestGateway;
 
 beforeAll(async () => {
   model = await startScriptedModel();
   gw = await startGateway({
-    pluginConfig: { tools: { perAgent: { directer: { enabled: ALL_OPTIONAL } } } },
+    pluginConfig: { tools: { perAgent: { directer: { enabled: [...OPTIONAL_TOOLS] } } } },
     agentIds: ["directer"],
     gatewayConfig: deepMerge(model.providerConfig(), {
       gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } },
@@ -61,19 +62,7 @@ describe("direct tool mode (Tool Search off)", () => {
     const offered = offeredTools(first.body);
     expect(offered).not.toContain(TOOL_SEARCH_CALLER);
     const ours = offered.filter((name) => name.startsWith("ocw_")).sort();
-    expect(ours).toEqual(
-      [
-        "ocw_chat_observe",
-        "ocw_chat_send",
-        "ocw_heartbeat",
-        "ocw_interact",
-        "ocw_move_to",
-        "ocw_observe",
-        "ocw_poll_events",
-        "ocw_reflect",
-        "ocw_status",
-      ].sort(),
-    );
+    expect(ours).toEqual([...manifest.contracts.tools].sort());
     // The budget (issue #25): what the ocw_* definitions cost in every request, as the gateway sent them.
     const definitions = (first.body.tools ?? []).filter((t) => t.function?.name?.startsWith("ocw_"));
     expect(encode(JSON.stringify(definitions)).length).toBeLessThanOrEqual(1500);

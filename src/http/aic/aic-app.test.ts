@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnv, silentLogger, type TestEnv } from "../../aic/testing/local-world.ts";
 import { checkResponse } from "../../aic/testing/oracle.ts";
+import { anyText } from "../../world/testing/any-text.ts";
 import { createAicHttpHandler } from "./aic-app.ts";
 
 const A = "agent_helper";
@@ -388,7 +389,7 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
       "nope",
     ];
     const body = fc.oneof(
-      fc.string({ unit: "binary", maxLength: 200 }),
+      anyText({ maxLength: 200 }),
       fc.json({ maxDepth: 3 }),
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify({ agentId: A, roomId: "lobby", extra: v })),
     );
