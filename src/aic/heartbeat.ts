@@ -94,6 +94,7 @@ export async function heartbeatAnswer(
   const tile = after?.tile ?? self.tile;
   const { region, signals } = regionActivity(now, actor.entityId);
   const place = placeOf(now, after ?? self);
+  const view = now.viewOf(actor.entityId);
   const data: HeartbeatResponse = {
     self: {
       roomId,
@@ -101,6 +102,7 @@ export async function heartbeatAnswer(
       ...(place ? { place } : {}),
       tile: { tx: tile.tx, ty: tile.ty },
       moving: ((after ?? self).speed ?? 0) > 0,
+      ...(view ? { view } : {}),
     },
     delta,
     ...(signals ? { signals } : {}),
