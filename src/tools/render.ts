@@ -105,7 +105,7 @@ export function formatObservation(data: {
 
 /** The view digest, said once so a model can guard its next action on it (expect.view). */
 function viewLine(view: unknown): string[] {
-  return typeof view === "string" ? [`View ${view} (expect.view: act only if nothing near changed).`] : [];
+  return typeof view === "string" ? [`View ${view} (for expect.view).`] : [];
 }
 
 interface Envelope {
