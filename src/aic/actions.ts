@@ -117,6 +117,7 @@ export function guardsFrom(expect: ExpectT): Guard[] {
       equals: expect.objectState.equals,
     });
   }
+  if (expect.view !== undefined) guards.push({ kind: "view_is", view: expect.view });
   return guards;
 }
 

@@ -6,6 +6,7 @@ import { encodeCursor } from "./cursor.ts";
 import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
 import { httpStatusFor } from "./errors.ts";
 import { generatedAic } from "./schema-check.ts";
+import { humanName } from "./schemas.ts";
 import type { AicService } from "./service.ts";
 import { createTestEnv, ManualClock } from "./testing/local-world.ts";
 
@@ -42,8 +43,27 @@ const illFormed = fc.oneof(
     .filter((text) => !text.isWellFormed()),
 );
 
+/** What a hostile tester sent (issue #30), kept in the corpus so it stays refused: names that hide,
+ * reorder or fake a label (NUL, BEL, a right-to-left override spelling "Agent a1" backwards, a person
+ * calling itself an AI), a heartbeat action sent as JSON text, a guard that is no view digest. */
+const TESTER_NAMES = [
+  "a\u0000b",
+  "bell\u0007",
+  "\u202e1a tnegA",
+  "\u2066Ada\u2069",
+  "zero\u200bwidth",
+  "Agent a7 · AI",
+  "Bob (AI)",
+];
+const TESTER_TEXT = [
+  ...TESTER_NAMES,
+  JSON.stringify({ kind: "chatSend", txId: "tx_fuzz_as_text1", message: "hi" }),
+  "0123456789ab\u202e",
+];
+
 const weird = fc.oneof(
   illFormed,
+  fc.constantFrom(...TESTER_TEXT),
   fc.anything({ withNullPrototype: true, withObjectString: true, maxDepth: 3 }),
   fc.constantFrom(
     Number.NaN,
@@ -205,5 +225,47 @@ describe("repeated reflection sources (fast-check, issue #30)", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("what the hostile tester found (issue #30)", () => {
+  it.each(TESTER_NAMES)("a person's join under %j is refused at the door, naming the field", (name) => {
+    // The WebSocket join's name field (src/http/humans/protocol.ts) is this schema.
+    const parsed = humanName().safeParse(name);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/control|invisible|AI label/);
+  });
+
+  it("a heartbeat action sent as JSON text, or a guard that is no view digest, is bad_request and applies nothing", async () => {
+    const clock = new ManualClock();
+    const env = await createTestEnv({ clock });
+    await env.join(A);
+    const asText = {
+      ...VALID.heartbeat,
+      action: JSON.stringify({ kind: "chatSend", txId: "tx_fuzz_as_text1", message: "hi" }),
+    };
+    const guards = fc
+      .oneof(fc.constantFrom(...TESTER_TEXT), weird)
+      .filter((v) => typeof v !== "string" || !/^[0-9a-f]{12}$/.test(v));
+    const bodies = fc.oneof(
+      fc.constant<{ endpoint: EndpointName; body: unknown }>({ endpoint: "heartbeat", body: asText }),
+      fc
+        .tuple(fc.constantFrom<EndpointName>("moveTo", "interact", "chatSend"), guards)
+        .map(([endpoint, view]) => ({
+          endpoint,
+          body: { ...VALID[endpoint], expect: { view } },
+        })),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async ({ endpoint, body }) => {
+        const pending = call(env.service, endpoint, body);
+        env.runtime.stepNow();
+        const result = (await pending) as Parameters<typeof httpStatusFor>[0];
+        expect(result).toMatchObject({ status: "error", error: { code: "bad_request", retryable: false } });
+        expect(generatedAic("Result", result).errors).toBe("");
+      }),
+      { numRuns: 200 },
+    );
+    expect(env.world.chatFor(`agt_${A}`, "lobby", 0)).toEqual([]);
   });
 });

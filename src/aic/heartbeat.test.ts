@@ -17,6 +17,11 @@ function ticks(env: TestEnv, n: number) {
   for (let i = 0; i < n; i++) env.runtime.stepNow();
 }
 
+/** One agent's move, submitted and ticked in (a walk then takes ticks of its own). */
+function walk(env: TestEnv, agentId: string, txId: string, dest: { tx: number; ty: number }) {
+  return env.tick(env.service.call("moveTo", agentId, { agentId, roomId: room, txId, dest }));
+}
+
 async function beat(env: TestEnv, extra: Record<string, unknown> = {}, service = env.service) {
   const answer = await service.call("heartbeat", A, { agentId: A, roomId: room, ...extra });
   expect(checkResponse("HeartbeatResponseData", answer, { oracle: false })).toEqual([]);
@@ -42,14 +47,7 @@ describe("heartbeat: delta perception", () => {
 
     await env.join(B);
     const at = env.world.getEntity("agt_agent_helper")!.tile;
-    await env.tick(
-      env.service.call("moveTo", B, {
-        agentId: B,
-        roomId: room,
-        txId: "tx_b_walk_0001",
-        dest: { tx: at.tx + 1, ty: at.ty },
-      }),
-    );
+    await walk(env, B, "tx_b_walk_0001", { tx: at.tx + 1, ty: at.ty });
     ticks(env, 60);
     await env.tick(
       env.service.call("chatSend", A, {
@@ -115,6 +113,7 @@ describe("heartbeat: delta perception", () => {
       roomId: room,
       place: { id: "plaza", name: "Plaza" },
       tile: { tx: 21, ty: 13 },
+      view: env.world.viewOf("agt_agent_helper"),
     });
     expect(arrived.suggestions).toContainEqual(
       expect.objectContaining({ action: { kind: "interact", targetId: "obj_sign_welcome", action: "read" } }),
@@ -141,14 +140,7 @@ describe("heartbeat: own object changes and world signals", () => {
     await env.join(A, B);
     const a0 = data(await beat(env));
     const b0 = data(await env.service.call("heartbeat", B, { agentId: B, roomId: room }));
-    await env.tick(
-      env.service.call("moveTo", A, {
-        agentId: A,
-        roomId: room,
-        txId: "tx_door_walk_01",
-        dest: { tx: 36, ty: 6 },
-      }),
-    );
+    await walk(env, A, "tx_door_walk_01", { tx: 36, ty: 6 });
     ticks(env, 400);
     expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual({ tx: 36, ty: 6 });
     expect(await interact(env, A, "tx_door_open_01", "open")).toMatchObject({
@@ -208,14 +200,7 @@ describe("heartbeat: own object changes and world signals", () => {
   it("a room without regions: no region, no signals, the heartbeat still answers", async () => {
     const env = await createTestEnv();
     await env.join(A);
-    await env.tick(
-      env.service.call("moveTo", A, {
-        agentId: A,
-        roomId: room,
-        txId: "tx_nowhere_01",
-        dest: { tx: 5, ty: 5 },
-      }),
-    );
+    await walk(env, A, "tx_nowhere_01", { tx: 5, ty: 5 });
     ticks(env, 1400); // past the window: the arrival on the plaza is forgotten
     const hb = data(await beat(env));
     expect(env.world.getEntity("agt_agent_helper")!.tile).toEqual({ tx: 5, ty: 5 });
@@ -535,3 +520,68 @@ describe("heartbeat: properties", () => {
 });
 
 void RateLimiter;
+
+describe("the view digest: what the agent saw, and a guard on it (#30)", () => {
+  it("heartbeat and observe show the same view; expect.view acts only while nothing near changed, on every door", async () => {
+    const env = await createTestEnv();
+    await env.join(A);
+    const hb = data(await beat(env));
+    const observed = await env.service.call("observe", A, {
+      agentId: A,
+      roomId: room,
+      radius: 64,
+      detail: "lite",
+    });
+    // The PRD's observe answer stays valid: the digest rides in self.meta, the one open object.
+    expect(checkResponse("ObserveResponseData", observed)).toEqual([]);
+    const meta = (observed as unknown as { data: { self: { meta: { view: string } } } }).data.self.meta;
+    expect(hb.self.view).toMatch(/^[0-9a-f]{12}$/);
+    expect(meta.view).toBe(hb.self.view);
+    const say = (txId: string, view: string) =>
+      env.tick(
+        env.service.call("chatSend", A, {
+          agentId: A,
+          roomId: room,
+          txId,
+          channel: "global",
+          message: txId,
+          expect: { view },
+        }),
+      );
+    expect(await say("tx_view_same_01", hb.self.view!)).toMatchObject({ status: "ok" });
+    await env.join(B);
+    await walk(env, B, "tx_view_b_walk1", { tx: hb.self.tile.tx + 1, ty: hb.self.tile.ty });
+    ticks(env, 60);
+    expect(await say("tx_view_stale_1", hb.self.view!)).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { guard: { kind: "view_is" } } },
+    });
+    const fresh = data(await beat(env));
+    expect(fresh.self.view).not.toBe(hb.self.view);
+    const embedded = data(
+      await env.tick(
+        beat(env, {
+          contextToken: fresh.contextToken,
+          action: {
+            kind: "chatSend",
+            txId: "tx_view_embed_1",
+            channel: "global",
+            message: "still",
+            expect: { view: fresh.self.view },
+          },
+        }),
+      ),
+    );
+    expect(embedded.action).toMatchObject({ status: "ok" });
+    expect(env.world.chatFor("agt_agent_other", room, 0).map((m) => m.message)).toEqual(["still"]);
+    const malformed = await env.service.call("chatSend", A, {
+      agentId: A,
+      roomId: room,
+      txId: "tx_view_bad_001",
+      channel: "global",
+      message: "x",
+      expect: { view: "not a digest" },
+    });
+    expect(malformed).toMatchObject({ status: "error", error: { code: "bad_request" } });
+  });
+});

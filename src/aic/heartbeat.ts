@@ -96,12 +96,14 @@ export async function heartbeatAnswer(
   const place = placeOf(now, after ?? self);
   // Only what is not empty or default (an agent pays for every token): the region is its place's
   // id, and standing still is the default.
+  const view = now.viewOf(actor.entityId);
   const data: HeartbeatResponse = {
     self: {
       roomId,
       ...(place ? { place } : {}),
       tile: { tx: tile.tx, ty: tile.ty },
       ...(((after ?? self).speed ?? 0) > 0 ? { moving: true as const } : {}),
+      ...(view ? { view } : {}),
     },
     delta,
     ...(signals ? { signals } : {}),

@@ -37,8 +37,11 @@ export function observeAnswer(
     nearby.push(observed(world, hit.entity, hit.distance, full));
   }
   const place = placeOf(world, self);
+  // In self.meta: the PRD's observe answer is closed but for meta, so the digest rides there.
+  const view = world.viewOf(actor.entityId);
+  const meta = { ...(full ? self.meta : {}), ...(place ? { place } : {}), ...(view ? { view } : {}) };
   const data: ObserveResponse = {
-    self: { ...entityBase(self, full), ...(place ? { meta: { ...self.meta, place } } : {}) },
+    self: { ...entityBase(self, full), ...(Object.keys(meta).length ? { meta } : {}) },
     nearby,
     serverTsMs: world.serverTsMs,
     room: { roomId: room.roomId, mapId: room.mapId, tickRate: world.definition.tickRate },

@@ -3,6 +3,7 @@
 // and the scene around it. Pure reads of WorldApi; nothing here changes the world.
 import { hearingZoneAt } from "../world/places.ts";
 import { type EntityView, SIGNAL_KINDS, type WorldApi, type WorldEvent } from "../world/types.ts";
+import { VIEW_RADIUS_TILES } from "../world/view.ts";
 import {
   type HeartbeatDeltaT,
   MAX_DELTA_ITEMS,
@@ -16,8 +17,8 @@ import {
 
 /** At most this many perceivable events are read per heartbeat; more sets `truncated`. */
 export const MAX_DELTA_SCAN = 1000;
-/** Objects farther than this (tiles) are not suggested. */
-const SUGGEST_RADIUS_TILES = 8;
+/** Objects farther than this (tiles) are not suggested: what the agent's view covers. */
+const SUGGEST_RADIUS_TILES = VIEW_RADIUS_TILES;
 
 export interface DeltaResult {
   delta: HeartbeatDeltaT;

@@ -15,6 +15,7 @@ import {
 } from "../world/ids.ts";
 import { EPISODE_KINDS, MEMORY_ID_PATTERN, MEMORY_LIMITS, TOPIC_PATTERN } from "../world/memory.ts";
 import { EVENT_TYPES, SIGNAL_KINDS } from "../world/types.ts";
+import { VIEW_DIGEST_PATTERN, VIEW_RADIUS_TILES } from "../world/view.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
 import { refineText } from "./text.ts";
 
@@ -147,6 +148,11 @@ export const ObservedEntity = named(
 );
 
 // ---- guards (extension, 002 preconditions) --------------------------------------------------
+export const ViewDigest = named(
+  "ViewDigest",
+  z.string().regex(VIEW_DIGEST_PATTERN),
+  `What you see, as a digest: you, and who and what is within ${VIEW_RADIUS_TILES} tiles of you (their tiles, objects' state). Unchanged means nothing near you changed; pass it as expect.view to act only if so.`,
+);
 export const Expect = named(
   "Expect",
   z.strictObject({
@@ -163,8 +169,9 @@ export const Expect = named(
         equals: z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
       })
       .optional(),
+    view: ViewDigest.optional(),
   }),
-  "Optional preconditions checked by the world before the action is applied; a stale one answers conflict.",
+  "Optional preconditions checked by the world before the action is applied; a stale one answers conflict. What each is for: objectState and entityNear, the fact a decision rests on; view, that nothing near you changed since the heartbeat or observe that showed it; tick and snapshotHash only for an agent that steps with the world (at 20 Hz they are stale before they arrive).",
 );
 
 // ---- memory (extension, issue #12: reflection memory) ---------------------------------------
@@ -578,6 +585,7 @@ export const HeartbeatResponseData = named(
       place: Place.optional(),
       tile: TileCoord,
       moving: z.literal(true).optional(),
+      view: ViewDigest.optional(),
     }),
     delta: HeartbeatDelta,
     signals: HeartbeatSignals.optional(),

@@ -880,7 +880,10 @@ describe("the town's places and objects through the contract", () => {
     const seen = await s.call("observe", A, { agentId: A, roomId: "town", radius: 96, detail: "lite" });
     expect(checkResponse("ObserveResponseData", seen)).toEqual([]);
     if (seen.status !== "ok") throw new Error("observe failed");
-    expect(seen.data.self.meta).toEqual({ place: { id: "town_square", name: "Town Square" } });
+    expect(seen.data.self.meta).toEqual({
+      view: expect.any(String),
+      place: { id: "town_square", name: "Town Square" },
+    });
     const board = seen.data.nearby.find((n) => n.entity.id === "obj_board_square")!;
     expect(board.affords.map((a) => a.action)).toEqual(["read", "post"]);
     const post = (txId: string, params: unknown) =>

@@ -10,7 +10,7 @@ interface Entity {
   roomId: string;
   tile?: Tile;
   facing?: string;
-  meta?: { place?: PlaceView };
+  meta?: { place?: PlaceView; view?: string };
 }
 interface PlaceView {
   id: string;
@@ -99,7 +99,13 @@ export function formatObservation(data: {
   if (data.nearby.length > MAX_LISTED)
     lines.push(`... and ${data.nearby.length - MAX_LISTED} more (see details).`);
   lines.push(...memoryLines(data.memory));
+  lines.push(...viewLine(self.meta?.view));
   return lines.join("\n");
+}
+
+/** The view digest, said once so a model can guard its next action on it (expect.view). */
+function viewLine(view: unknown): string[] {
+  return typeof view === "string" ? [`View ${view} (for expect.view).`] : [];
 }
 
 interface Envelope {
@@ -151,7 +157,7 @@ export function formatChat(data: {
 type Activity = Partial<Record<"move" | "chat" | "interact" | "arrive" | "depart", number>>;
 
 interface HeartbeatView {
-  self: { roomId: string; place?: PlaceView & { id: string }; tile: Tile; moving?: boolean };
+  self: { roomId: string; place?: PlaceView & { id: string }; tile: Tile; moving?: boolean; view?: string };
   delta: {
     arrived?: { id: string; name: string }[];
     departed?: { id: string; name: string }[];
@@ -218,5 +224,6 @@ export function formatHeartbeat(data: HeartbeatView): string {
     for (const s of data.suggestions) lines.push(`- ${JSON.stringify(s.action)} — ${s.why}`);
   }
   lines.push(...memoryLines(data.memory));
+  lines.push(...viewLine(self.view));
   return lines.join("\n");
 }

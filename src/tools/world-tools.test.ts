@@ -137,6 +137,42 @@ describe("tools as models see them", () => {
     expect(env!.world.chatFor("agt_careful", "lobby", 0)).toEqual([]);
   });
 
+  it("the standalone acting tools carry the same guards: stale refuses and changes nothing, fresh acts (#30)", async () => {
+    const tool = await toolsFor({ tools: { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_interact"] } });
+    const me = { agentId: "careful" };
+    const doorOpen = { objectState: { objectId: "obj_door_meeting", field: "open", equals: true } };
+    await expect(
+      tool("ocw_chat_send", me).execute("c1", { message: "open!", channel: "global", expect: doorOpen }),
+    ).rejects.toMatchObject({ code: "conflict", details: { guard: { kind: "object_state_is" } } });
+    await expect(
+      tool("ocw_interact", me).execute("c2", {
+        targetId: "obj_door_meeting",
+        action: "close",
+        expect: doorOpen,
+      }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    // Snake_case, a number as a string: coerced as ocw_heartbeat's guards are.
+    const farFromNobody = { entity_near: { entity_id: "agt_nobody", within_tiles: "2" } };
+    await expect(
+      tool("ocw_move_to", me).execute("c3", { tx: 3, ty: 3, expect: farFromNobody }),
+    ).rejects.toMatchObject({
+      code: "conflict",
+      details: { guard: { kind: "entity_near", withinTiles: 2 } },
+    });
+    expect(env!.world.chatFor("agt_careful", "lobby", 0)).toEqual([]);
+    expect(env!.world.getEntity("agt_careful")!.speed).toBe(0);
+    const seen = await tool("ocw_observe", me).execute("c4", { radius: 64 });
+    const view = (seen.details as { self: { meta: { view: string } } }).self.meta.view;
+    expect(text(seen)).toContain(`View ${view}`);
+    const said = await tool("ocw_chat_send", me).execute("c5", {
+      message: "nothing changed",
+      channel: "global",
+      expect: JSON.stringify({ view }),
+    });
+    expect(text(said)).toContain("You said");
+    expect(env!.world.chatFor("agt_careful", "lobby", 0).map((m) => m.message)).toEqual(["nothing changed"]);
+  });
+
   it("a gateway agent never takes the body of an AIC agent of the same id (#25)", async () => {
     const tool = await toolsFor({ agents: { main: { token: "t_0123456789abcdef0123" } } });
     await expect(tool("ocw_observe", { agentId: "main" }).execute("c1", {})).rejects.toThrow(

@@ -24,7 +24,7 @@ import type { AicBackend, AicEndpoint } from "./backend.ts";
 import { rememberContextToken, rememberCursor, rememberedContextToken, rememberedCursor } from "./cursors.ts";
 import { txIdForToolCall } from "./identity.ts";
 import { formatChat, formatEvents, formatHeartbeat, formatObservation, formatReflection } from "./render.ts";
-import { type AgentToolLike, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
+import { type AgentToolLike, coerceArgs, defineTool, type ToolCall, ToolError } from "./tool-kit.ts";
 
 /** A parameter that is a contract field: its type and bounds come from the request schema. Its
  * pattern is left out: a model does not write to a regular expression, and the contract checks it. */
@@ -49,25 +49,37 @@ const Channel = field<"proximity" | "global">(
   ChatSendRequest.shape.channel,
   "proximity: those near you (default); global: your room",
 );
-/** The guards a live agent can use (seed 002): the fact its decision rests on. A tick or state hash
- * is stale before it arrives at 20 Hz, so the tools do not offer them (HTTP agents still may). */
+/** The guards a live agent can use (seed 002): the fact its decision rests on, or the view it was
+ * shown. A tick or state hash is stale before it arrives at 20 Hz, so the tools do not offer them
+ * (HTTP agents still may). Every acting tool takes the same `expect`; the contract maps it. */
 const Guards = Type.Object(
   {
+    // Nested objects leave additionalProperties out: the contract refuses an unknown key anyway.
     objectState: Type.Optional(
-      Type.Object(
-        {
-          objectId: field<string>(Expect.shape.objectState.unwrap().shape.objectId),
-          field: field<string>(Expect.shape.objectState.unwrap().shape.field),
-          // Any JSON scalar: left untyped, as tool schemas have no unions.
-          equals: Type.Unsafe<string | number | boolean | null>({}),
-        },
-        { additionalProperties: false },
-      ),
+      Type.Object({
+        objectId: field<string>(Expect.shape.objectState.unwrap().shape.objectId),
+        field: field<string>(Expect.shape.objectState.unwrap().shape.field),
+        // Any JSON scalar: left untyped, as tool schemas have no unions.
+        equals: Type.Unsafe<string | number | boolean | null>({}),
+      }),
     ),
-    entityNear: Type.Optional(field<{ entityId: string; withinTiles: number }>(Expect.shape.entityNear)),
+    entityNear: Type.Optional(
+      Type.Object({
+        entityId: field<string>(Expect.shape.entityNear.unwrap().shape.entityId),
+        withinTiles: field<number>(Expect.shape.entityNear.unwrap().shape.withinTiles),
+      }),
+    ),
+    view: Type.Optional(field<string>(Expect.shape.view, "From heartbeat/observe")),
   },
   { additionalProperties: false, description: "Only if still true; else nothing is done" },
 );
+/** The same guards on the standalone acting tools, by reference: ocw_heartbeat (always sent, even in
+ * Tool Search mode) spells their shape once and the contract checks it strictly, so the tool list
+ * pays for the shape once rather than four times. */
+const GuardsAsHeartbeat = Type.Unsafe<Record<string, unknown>>({
+  type: "object",
+  description: "Guards, as ocw_heartbeat action.expect",
+});
 const TileX = TileCoord.shape.tx;
 const TileY = TileCoord.shape.ty;
 const ChatMessage = ChatSendRequest.shape.message;
@@ -290,7 +302,14 @@ export function chatObserveTool(deps: WorldToolDeps): AgentToolLike {
   });
 }
 
-interface MoveArgs {
+/** What an acting tool's args add to its request: its guards, when given. */
+type Guarded = { expect?: Record<string, unknown> };
+/** The guards, coerced as ocw_heartbeat's are (snake_case keys, numbers as strings): the tool
+ * shows the shape by reference, so the coercion reads the shape itself. */
+const guardsOf = (args: Guarded) =>
+  args.expect ? { expect: coerceArgs(Guards as Parameters<typeof coerceArgs>[0], args.expect) } : {};
+
+interface MoveArgs extends Guarded {
   tx?: number;
   ty?: number;
   targetId?: string;
@@ -301,7 +320,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
     name: "ocw_move_to",
     label: "Walk to a tile or an object",
     description:
-      "Walk to tile (tx, ty) in your room (the world finds the path), or give targetId to walk into reach of that object, then ocw_interact. A new move replaces the last.",
+      "Walk to tile (tx, ty) in your room, or give targetId to walk into reach of that object, then ocw_interact. A new move replaces the last.",
     parameters: Type.Object(
       {
         tx: Type.Optional(field<number>(TileX)),
@@ -309,6 +328,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
         targetId: Type.Optional(
           field<string>(ApproachRequest.shape.targetId, "An object, instead of tx, ty"),
         ),
+        expect: Type.Optional(GuardsAsHeartbeat),
       },
       { additionalProperties: false },
     ),
@@ -323,7 +343,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
         const { data } = await callWorld<{ result: string; dest: { tx: number; ty: number } }>(
           deps,
           "approach",
-          { txId, targetId: args.targetId },
+          { txId, targetId: args.targetId, ...guardsOf(args) },
           undefined,
           call,
         );
@@ -339,7 +359,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
       const { data } = await callWorld<{ result: string; applied: boolean }>(
         deps,
         "moveTo",
-        { txId, dest: { tx: args.tx, ty: args.ty }, mode: "walk" },
+        { txId, dest: { tx: args.tx, ty: args.ty }, mode: "walk", ...guardsOf(args) },
         undefined,
         call,
       );
@@ -352,7 +372,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
   });
 }
 
-interface InteractArgs {
+interface InteractArgs extends Guarded {
   targetId: string;
   action: string;
   params?: Record<string, unknown>;
@@ -362,13 +382,13 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
   return tool<InteractArgs>(deps, {
     name: "ocw_interact",
     label: "Use an object",
-    description:
-      "Use an object within reach (about 2 tiles) by one of its affordances from ocw_observe: read a sign, use a portal, open a door...",
+    description: "Use an object within reach (about 2 tiles) by one of its affordances from ocw_observe.",
     parameters: Type.Object(
       {
         targetId: field<string>(InteractRequest.shape.targetId, "Object id"),
         action: field<string>(InteractRequest.shape.action, "Affordance, e.g. read, use, open"),
         params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        expect: Type.Optional(GuardsAsHeartbeat),
       },
       { additionalProperties: false },
     ),
@@ -382,6 +402,7 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
           targetId: args.targetId,
           action: args.action,
           ...(args.params ? { params: args.params } : {}),
+          ...guardsOf(args),
         },
         undefined,
         call,
@@ -395,7 +416,7 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
   });
 }
 
-interface ChatSendArgs {
+interface ChatSendArgs extends Guarded {
   message: string;
   channel?: "proximity" | "global";
 }
@@ -409,6 +430,7 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
       {
         message: field<string>(ChatMessage),
         channel: Type.Optional(Channel),
+        expect: Type.Optional(GuardsAsHeartbeat),
       },
       { additionalProperties: false },
     ),
@@ -418,7 +440,7 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
       const { data } = await callWorld<{ chatMessageId: string }>(
         deps,
         "chatSend",
-        { txId, channel, message: args.message },
+        { txId, channel, message: args.message, ...guardsOf(args) },
         undefined,
         call,
       );

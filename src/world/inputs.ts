@@ -43,6 +43,8 @@ function checkGuard(g: unknown, i: number): WorldError | undefined {
         ? undefined
         : bad(`guards[${i}] needs objectId, field and a scalar equals`);
     }
+    case "view_is":
+      return typeof g.view === "string" ? undefined : bad(`guards[${i}].view must be a string`);
     default:
       return bad(`guards[${i}].kind ${JSON.stringify(g.kind)} is unknown`);
   }

@@ -139,7 +139,9 @@ export type Guard =
   | { kind: "tick_is"; tick: number }
   | { kind: "snapshot_hash_is"; hash: string }
   | { kind: "entity_near"; entityId: string; withinTiles: number }
-  | { kind: "object_state_is"; objectId: string; field: string; equals: string | number | boolean | null };
+  | { kind: "object_state_is"; objectId: string; field: string; equals: string | number | boolean | null }
+  /** The actor's view is still the one it was shown (view.ts): nothing near it changed since. */
+  | { kind: "view_is"; view: string };
 
 /** Idempotency: when present, the world stores the result under `key` (sim-time TTL) and a later
  * input with the same key returns the stored result (same payloadHash) or `conflict` (different). */
@@ -371,6 +373,8 @@ export interface WorldApi {
     radius: number,
     limit?: number,
   ): { entity: EntityView; distance: number }[];
+  /** The digest of what an actor sees (view.ts), or undefined for an unknown actor. */
+  viewOf(entityId: string): string | undefined;
   /** Object state, version and affordances (from the one affordance registry). */
   objectView(objectId: string): ObjectView | undefined;
   /** Whether a tile is blocked right now (static collision + closed doors). */

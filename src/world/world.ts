@@ -47,6 +47,7 @@ import type {
   WorldSignals,
   WorldSnapshot,
 } from "./types.ts";
+import { type SeenThing, VIEW_RADIUS_TILES, viewDigest } from "./view.ts";
 
 type Outcome = { ok: true; value: InputValue } | { ok: false; error: WorldError };
 
@@ -382,6 +383,10 @@ export class World implements WorldApi {
         const obj = this.objects.get(guard.objectId);
         const actual = obj ? (obj.state[guard.field] ?? null) : null;
         return actual === guard.equals ? undefined : conflict(actual);
+      }
+      case "view_is": {
+        const actual = this.viewOf(input.entityId);
+        return actual === guard.view ? undefined : conflict(actual);
       }
     }
   }
@@ -1098,6 +1103,24 @@ export class World implements WorldApi {
       entity: "def" in hit.of ? this.objectEntityView(hit.of) : this.actorView(hit.of),
       distance: hit.distance,
     }));
+  }
+
+  viewOf(entityId: string): string | undefined {
+    const actor = this.actors.get(entityId);
+    if (!actor) return undefined;
+    const room = this.rooms.get(actor.roomId)!;
+    const radius = VIEW_RADIUS_TILES * room.tileSize;
+    const seen: SeenThing[] = [];
+    room.grid.forEachWithin(actor.x, actor.y, radius, (other) => {
+      if (other.id !== entityId) seen.push({ id: other.id, tile: { tx: other.tx, ty: other.ty } });
+    });
+    const ts = room.tileSize;
+    for (const obj of room.objects) {
+      const { tx, ty } = obj.def.tile;
+      if (Math.hypot((tx + 0.5) * ts - actor.x, (ty + 0.5) * ts - actor.y) <= radius)
+        seen.push({ id: obj.def.id, tile: { tx, ty }, version: obj.version });
+    }
+    return viewDigest(actor.roomId, { tx: actor.tx, ty: actor.ty }, seen);
   }
 
   objectView(objectId: string): ObjectView | undefined {

@@ -1,0 +1,33 @@
+// What an actor sees, as a short digest (issue #30, seed 002's guards): the actor's own room and
+// tile, and everyone and everything within VIEW_RADIUS_TILES of it, each with the tile it stands on
+// (an object with its state version). Two equal digests mean nothing near the actor moved, came,
+// went or changed between two looks; the `view_is` guard refuses an action decided on a view that
+// no longer holds. A digest rather than a counter: a counter per actor would be state the world
+// updates every tick for every actor, or that reads would write (reads are not in the log).
+import { sha256Hex } from "./snapshot.ts";
+
+/** How far an actor's view reaches (tiles): also how far the heartbeat looks for suggestions. */
+export const VIEW_RADIUS_TILES = 8;
+/** Hex digits of a view digest: 48 bits, short enough for a model's context, and collisions between
+ * two looks of one actor are out of reach. */
+export const VIEW_DIGEST_CHARS = 12;
+export const VIEW_DIGEST_PATTERN = /^[0-9a-f]{12}$/;
+
+export interface SeenThing {
+  id: string;
+  tile: { tx: number; ty: number };
+  /** An object's state version (objects do not move; their state does). */
+  version?: number;
+}
+
+/** The digest of one actor's view. `seen` in any order: it is sorted here. */
+export function viewDigest(
+  roomId: string,
+  tile: { tx: number; ty: number },
+  seen: readonly SeenThing[],
+): string {
+  const parts = seen
+    .map((s) => `${s.id}@${s.tile.tx},${s.tile.ty}${s.version === undefined ? "" : `#${s.version}`}`)
+    .sort();
+  return sha256Hex(`${roomId}@${tile.tx},${tile.ty}|${parts.join("|")}`).slice(0, VIEW_DIGEST_CHARS);
+}
