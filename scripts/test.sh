@@ -22,6 +22,17 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get install -y -qq chromium >/dev/null
 fi
 
+if ! command -v nats-server >/dev/null 2>&1 && [ ! -x /usr/sbin/nats-server ]; then
+  echo "==> installing Debian nats-server for the cluster tests (JetStream on loopback)"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "nats-server is missing and this user cannot apt-get install it; install the Debian 'nats-server' package" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq nats-server >/dev/null
+fi
+
 export PATH="$PWD/node_modules/.bin:$PATH"
 mkdir -p .test-artifacts
 
