@@ -35,7 +35,7 @@ export async function readDirectory(
   const entries: (DirectoryEntry & { live: boolean })[] = [];
   for (const room of rooms.sort()) {
     const entry = await buckets.directory.get(room);
-    if (!entry || entry.operation !== "PUT") continue;
+    if (entry?.operation !== "PUT") continue;
     const lease = await buckets.leases.get(room);
     const value = entry.json<DirectoryEntry>();
     const holder = lease?.operation === "PUT" ? lease.json<DirectoryEntry>() : undefined;
