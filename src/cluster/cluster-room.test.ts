@@ -52,7 +52,9 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Prom
 }
 
 describe("a cluster room on the shared JetStream log", () => {
-  it("fails over with every acknowledged action once, no tick twice; the deposed owner is fenced", async () => {
+  it("fails over with every acknowledged action once, no tick twice; the deposed owner is fenced", {
+    timeout: 120_000,
+  }, async () => {
     const owner = (await takeRoom(options(a, "gw-a")))!;
     rooms.push(owner);
     expect(owner.lease.epoch).toBe(1);

@@ -122,16 +122,32 @@ export async function* readLog(
     opt_start_seq: Math.max(1, from),
   });
   const messages = await consumer.consume();
+  // A read that stops making progress (NATS gone, the range trimmed under us) must end, not hang a
+  // takeover: it fails, and the room is not served from a partial log.
+  let lastProgress = performance.now();
+  let reached = false;
+  const watchdog = setInterval(() => {
+    if (performance.now() - lastProgress > READ_STALL_MS) messages.stop();
+  }, 500);
   try {
     for await (const message of messages) {
+      lastProgress = performance.now();
       yield { ...(JSON.parse(decoder.decode(message.data)) as LogRecord), seq: message.seq };
-      if (message.seq >= to) break;
+      if (message.seq >= to) {
+        reached = true;
+        break;
+      }
     }
   } finally {
+    clearInterval(watchdog);
     messages.stop();
     await consumer.delete().catch(() => undefined);
   }
+  if (!reached) throw new RoomLostError(`room ${room}: its log could not be read up to sequence ${to}`);
 }
+
+/** How long a log read may go without a record before it gives up. */
+const READ_STALL_MS = 10_000;
 
 function splitSnapshot(value: Uint8Array): { head: SnapshotHead; body: Uint8Array } {
   const newline = value.indexOf(10);
