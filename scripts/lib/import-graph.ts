@@ -3,7 +3,8 @@
 //
 // Layers, lowest first. A module imports its own folder or a strictly lower layer, never a layer of
 // the same rank (adapters do not import each other) and never a higher one:
-//   world (pure) <- runtime (tick host, persistence) <- aic (the contract), config
+//   world (pure) <- runtime (tick host, persistence) <- aic (the contract), config, cluster (rooms
+//   across gateways: leases and the shared log, under the wiring)
 //   <- adapters: http, tools, hooks <- plugin (wiring), conformance (a client, may host a web
 //   surface in-process), web (client) <- index.ts
 // The adapters import only the contract and the config (ADAPTER_REACH): the world and the tick host
@@ -16,6 +17,7 @@ export const LAYERS: Record<string, number> = {
   "src/runtime": 1,
   "src/aic": 2,
   "src/config": 2,
+  "src/cluster": 2,
   "src/http": 3,
   "src/tools": 3,
   "src/hooks": 3,

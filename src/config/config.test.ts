@@ -160,3 +160,35 @@ describe("plugin config: one zod schema", () => {
     }
   });
 });
+
+describe("plugin config: cluster", () => {
+  const cluster = {
+    servers: ["nats://127.0.0.1:4222"],
+    gatewayId: "gw-a",
+    publicBaseUrl: "http://127.0.0.1:18789/",
+  };
+
+  it("is off unless configured: the single-gateway store stays the default", () => {
+    expect(resolveConfig({}).cluster).toBeUndefined();
+  });
+
+  it("fills the lease, snapshot and replica defaults and trims the base URL", () => {
+    expect(resolveConfig({ cluster }).cluster).toEqual({
+      ...cluster,
+      publicBaseUrl: "http://127.0.0.1:18789",
+      leaseTtlMs: 3000,
+      snapshotEveryTicks: 1200,
+      replicas: 1,
+    });
+  });
+
+  it("refuses mixed credentials, a half user/password pair and ids NATS cannot carry", () => {
+    expect(() =>
+      resolveConfig({ cluster: { ...cluster, token: "t0ken", user: "u", password: "p" } }),
+    ).toThrow(/token or user\/password/);
+    expect(() => resolveConfig({ cluster: { ...cluster, user: "u" } })).toThrow(/go together/);
+    expect(() => resolveConfig({ cluster: { ...cluster, gatewayId: "a.b" } })).toThrow(ConfigError);
+    expect(() => resolveConfig({ cluster: { ...cluster, rooms: ["town*"] } })).toThrow(ConfigError);
+    expect(() => resolveConfig({ cluster: { ...cluster, servers: [] } })).toThrow(ConfigError);
+  });
+});

@@ -70,6 +70,55 @@ const ResidentSchema = z.strictObject({
   turnTimeoutSec: z.int().min(5).max(900).default(120).describe("A turn running longer is cancelled"),
 });
 
+/** A cluster room id: the key of its lease, directory entry, log subject and snapshot (NATS subject
+ * and KV key tokens: no dots, spaces or wildcards). */
+export const CLUSTER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Rooms across gateways (src/cluster, docs/cluster.md): absent, the embedded node:sqlite store
+ * stays the only store. Present, the world's ticks go to a shared JetStream log and this gateway
+ * serves the world only while it holds its lease. */
+const ClusterSchema = z.strictObject({
+  servers: z
+    .array(z.string().regex(/^(nats|tls):\/\/[^\s]+$/))
+    .min(1)
+    .max(16)
+    .describe("NATS server URLs (JetStream enabled), e.g. nats://10.0.0.5:4222"),
+  user: z.string().min(1).max(256).optional().describe("NATS user (with password)"),
+  password: z.string().min(1).max(512).optional(),
+  token: z.string().min(1).max(512).optional().describe("NATS auth token (instead of user/password)"),
+  gatewayId: z
+    .string()
+    .regex(CLUSTER_ID_PATTERN)
+    .describe("This gateway's id in the cluster (unique per gateway; named as the owner in the directory)"),
+  publicBaseUrl: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/)
+    .describe("Where others reach this gateway (redirects to the owner name it)"),
+  rooms: z
+    .array(z.string().regex(CLUSTER_ID_PATTERN))
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "Cluster rooms this gateway may host (default: its world's name). A gateway serves one at a time: the first whose lease it can take",
+    ),
+  leaseTtlMs: z
+    .int()
+    .min(1000)
+    .max(60_000)
+    .default(3000)
+    .describe(
+      "A lease not renewed for this long lapses and another gateway takes the room (same on every gateway)",
+    ),
+  snapshotEveryTicks: z
+    .int()
+    .min(20)
+    .max(1_000_000)
+    .default(1200)
+    .describe("A snapshot goes to the KV bucket every this many ticks; the log behind it is trimmed"),
+  replicas: z.int().min(1).max(5).default(1).describe("JetStream replicas of the log, leases and snapshots"),
+});
+
 /** The config as written in `plugins.entries.openclawworld.config`. */
 /** `web.maxVisible` unless configured: the nearest 64 actors (the viewer's own included) per browser. */
 export const DEFAULT_MAX_VISIBLE = 64;
@@ -247,6 +296,9 @@ export const PluginConfigSchema = z.strictObject({
       fsync: z.boolean().default(true),
     })
     .prefault({}),
+  cluster: ClusterSchema.optional().describe(
+    "Rooms across gateways on NATS JetStream (off when absent; docs/cluster.md)",
+  ),
 });
 
 export type PluginConfig = z.input<typeof PluginConfigSchema>;
@@ -306,6 +358,16 @@ function remoteMode(raw: RawConfig, issue: (message: string) => void): RawConfig
   });
 }
 
+/** The cluster config with its credentials in one place; the default rooms are filled in at
+ * start-up (the world's name is known only once its directory is loaded). */
+function clusterConfig(raw: NonNullable<RawConfig["cluster"]>, issue: (message: string) => void) {
+  if (raw.token !== undefined && (raw.user !== undefined || raw.password !== undefined))
+    issue("cluster: give either token or user/password, not both");
+  if ((raw.user === undefined) !== (raw.password === undefined))
+    issue("cluster: user and password go together");
+  return { ...raw, publicBaseUrl: raw.publicBaseUrl.replace(/\/+$/, "") };
+}
+
 /** PluginConfigSchema, then the rules JSON Schema cannot express, into the shape the plugin uses. */
 export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
   const issue = (message: string) => ctx.addIssue({ code: "custom", message });
@@ -338,6 +400,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     events: raw.events,
     rateLimits: raw.rateLimits,
     snapshot: raw.snapshot,
+    ...(raw.cluster ? { cluster: clusterConfig(raw.cluster, issue) } : {}),
   };
 });
 
@@ -345,6 +408,7 @@ export type ResolvedConfig = z.infer<typeof ResolvedConfigSchema>;
 export type ToolPolicyConfig = ResolvedConfig["tools"];
 export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
 export type ResidentConfig = ResolvedConfig["residents"][string];
+export type ClusterConfig = NonNullable<ResolvedConfig["cluster"]>;
 
 /** The host names the plugin's routes answer to besides its own (src/http/host-rule.ts): the listed
  * ones and those of the allowed browser origins, whose pages name them as Host. */

@@ -23,6 +23,7 @@ export const OPERATOR_ROUTE = "/openclawworld/admin";
 /** What the operator can do to the running world (the plugin supplies it from the runtime). A
  * refusal is thrown as an error carrying `status` (400, 404 or 409) and `code`. */
 export interface OperatorActions {
+  /** A promise when part of it is read over the network (the cluster directory). */
   status(): unknown;
   snapshot(): unknown;
   save(): unknown;
@@ -115,7 +116,7 @@ export function operatorRouteHandler(
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
       const run = /^\/runs\/([^/]+)(?:\/(label|close))?$/.exec(route);
       let data: unknown;
-      if (method === "GET" && route === "/status") data = ops.status();
+      if (method === "GET" && route === "/status") data = await ops.status();
       else if (method === "GET" && route === "/snapshot") data = ops.snapshot();
       else if (method === "POST" && route === "/save") data = ops.save();
       else if (method === "GET" && route === "/checkpoints") data = { checkpoints: ops.listCheckpoints() };

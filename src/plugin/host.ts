@@ -8,6 +8,7 @@ import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.
 import type { ResidentScheduler } from "../residents/scheduler.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorldInSlices } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import { type ClusterHostPart, closeClusterPart, openClusterWorld } from "./cluster-host.ts";
 
 export interface WorldHost extends OpenedWorld {
   config: ResolvedConfig;
@@ -20,6 +21,8 @@ export interface WorldHost extends OpenedWorld {
   metrics?: MetricsSurface;
   /** The residents' scheduler, when the config names residents (started once the world ticks). */
   residents?: ResidentScheduler;
+  /** The cluster room this gateway serves (config `cluster`); its journal is the shared log. */
+  cluster?: ClusterHostPart;
 }
 
 export interface HostOptions {
@@ -35,6 +38,12 @@ export function storeFile(stateDir: string): string {
 }
 
 export async function createHost({ config, logger, stateDir }: HostOptions): Promise<WorldHost> {
+  if (config.cluster) {
+    const opened = await openClusterWorld(config, config.cluster, logger);
+    const part = opened.cluster;
+    // First in, so it runs last: the lease is released once every adapter is closed.
+    return { ...opened, config, closers: [() => closeClusterPart(part, logger)] };
+  }
   const opened = await openWorld({
     worldDir: config.worldDir,
     ...(config.tickRate ? { tickRate: config.tickRate } : {}),

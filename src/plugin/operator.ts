@@ -15,12 +15,16 @@ import {
   saveNow,
   startRun,
 } from "../runtime/operator.ts";
+import { clusterStatus } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
 import { operatorStatus } from "./status.ts";
 
 export function operatorActions(host: WorldHost): OperatorActions {
   return {
-    status: () => operatorStatus(host),
+    status: async () =>
+      host.cluster
+        ? { ...operatorStatus(host), cluster: await clusterStatus(host.cluster) }
+        : operatorStatus(host),
     snapshot: () => currentSnapshot(host),
     save: () => saveNow(host),
     listCheckpoints: () => listCheckpoints(host),

@@ -4,6 +4,7 @@
 import type { ResolvedConfig } from "../config/config.ts";
 import { StoreLockedError } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import { RoomHeldElsewhereError } from "./cluster-host.ts";
 import { createHost, disposeHost, saveHost, type WorldHost } from "./host.ts";
 import { processSlot } from "./singleton.ts";
 
@@ -42,11 +43,16 @@ export function createWorldService(
     try {
       host = await createHost({ config, logger, stateDir: ctx.stateDir });
     } catch (error) {
-      if (!(error instanceof StoreLockedError) || mine !== generation) throw error;
+      const held = error instanceof RoomHeldElsewhereError;
+      if (!(error instanceof StoreLockedError || held) || mine !== generation) throw error;
       // Nothing is wrong with a locked store: wait for it (never set it aside, never start fresh).
-      const nextRetryInMs = Math.min(retry.maxMs, retry.firstMs * 2 ** Math.min(attempts, 20));
+      // A cluster room held elsewhere is waited for at its own pace (a quarter of its lease).
+      const nextRetryInMs = held
+        ? error.retryInMs
+        : Math.min(retry.maxMs, retry.firstMs * 2 ** Math.min(attempts, 20));
       slot.waiting = { reason: error.message, attempts: attempts + 1, nextRetryInMs };
-      logger.error(`openclawworld: ${error.message}; retrying in ${nextRetryInMs} ms`);
+      if (!held) logger.error(`openclawworld: ${error.message}; retrying in ${nextRetryInMs} ms`);
+      else if (attempts === 0) logger.info(`openclawworld: ${error.message}`);
       retryTimer = setTimeout(() => {
         retryTimer = undefined;
         open(ctx, logger, attempts + 1).catch((failure: unknown) => {
@@ -66,6 +72,16 @@ export function createWorldService(
         `the store was locked by another process at start; opened at try ${attempts + 1} (${slot.waiting?.reason ?? ""})`,
       );
     slot.waiting = undefined;
+    // A cluster room lost (deposed, lease lapsed) is served no more: back to standing by for it.
+    host.cluster?.room.onLost(() => {
+      if (slot.host !== host || mine !== generation) return;
+      slot.host = undefined;
+      disposeHost(host, logger)
+        .then(() => (mine === generation ? open(ctx, logger, 0) : undefined))
+        .catch((error: unknown) =>
+          logger.error(`openclawworld: standing by again failed: ${describe(error)}`),
+        );
+    });
     attach(host, logger);
     slot.host = host;
     host.runtime.start();

@@ -57,8 +57,10 @@ export interface OpenedWorld {
   problems: string[];
 }
 
-export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
-  const { storeFile, logger } = options;
+/** The world directory as this gateway hosts it: its tick rate overridden, its default room checked. */
+export async function loadDefinition(
+  options: Pick<OpenWorldOptions, "worldDir" | "tickRate" | "defaultRoomId">,
+): Promise<WorldDefinition> {
   const loaded = await loadWorldDir(options.worldDir);
   const definition: WorldDefinition = options.tickRate ? { ...loaded, tickRate: options.tickRate } : loaded;
   if (!definition.rooms[options.defaultRoomId]) {
@@ -66,6 +68,12 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
       `openclawworld: defaultRoomId "${options.defaultRoomId}" is not a room of world "${definition.name}" (rooms: ${Object.keys(definition.rooms).join(", ")})`,
     );
   }
+  return definition;
+}
+
+export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
+  const { storeFile, logger } = options;
+  const definition = await loadDefinition(options);
   if (!storeFile) {
     const runtime = new WorldRuntime(World.create(definition), logger);
     return {

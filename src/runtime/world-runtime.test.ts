@@ -115,4 +115,49 @@ describe("WorldRuntime", () => {
     runtime.stop();
     expect(runtime.running).toBe(false);
   });
+
+  it("with an asynchronous journal, answers and events wait for the commit and no tick steps meanwhile", async () => {
+    const { runtime } = await makeRuntime();
+    const commits: { tick: number; settle(): void }[] = [];
+    runtime.journal = {
+      commit: (_inputs, result) =>
+        new Promise<void>((resolve) => commits.push({ tick: result.tick, settle: resolve })),
+      recover: () => runtime.world,
+    };
+    const heard: number[] = [];
+    runtime.onTick((info) => heard.push(info.tick));
+    let answered = false;
+    const pending = runtime
+      .submit({ kind: "join", entityId: "agt_w", actorKind: "agent", name: "W" })
+      .then((r) => {
+        answered = true;
+        return r;
+      });
+    const first = runtime.stepNow();
+    expect(runtime.stepNow()).toBeUndefined(); // the first tick is not durable yet
+    await Promise.resolve();
+    expect(answered).toBe(false);
+    expect(heard).toEqual([]);
+    commits[0]!.settle();
+    expect((await pending).ok).toBe(true);
+    expect(heard).toEqual([first!.tick]);
+    expect(runtime.stepNow()?.tick).toBe(first!.tick + 1);
+  });
+
+  it("an asynchronous commit refused: callers get a retryable error and a journal that cannot recover stops the runtime", async () => {
+    const { runtime, logger } = await makeRuntime();
+    runtime.journal = {
+      commit: () => Promise.reject(new Error("wrong last sequence")),
+      recover: () => {
+        throw new Error("deposed");
+      },
+    };
+    runtime.start();
+    const pending = runtime.submit({ kind: "join", entityId: "agt_x", actorKind: "agent", name: "X" });
+    runtime.stepNow();
+    await expect(pending).rejects.toBeInstanceOf(RuntimeUnavailableError);
+    expect(runtime.running).toBe(false);
+    expect(runtime.health().failedCommits).toBe(1);
+    expect(logger.lines.join("\n")).toMatch(/not saved.*wrong last sequence[\s\S]*stopping: deposed/);
+  });
 });

@@ -6,9 +6,12 @@
 import type { Input, InputResult, StepResult, WorldApi, WorldEvent } from "../world/types.ts";
 
 /** Durable storage of applied ticks. `commit` must not return before the tick is durable; when it
- * throws, the tick's answers are withheld and `recover` must return the world as last committed. */
+ * throws, the tick's answers are withheld and `recover` must return the world as last committed
+ * (or throw: the runtime then stops). A store reached over the network (the cluster's shared log)
+ * returns a promise: the tick's answers and events wait for it, and no next tick is stepped until it
+ * settles, so the log holds ticks in order and never one the world did not confirm. */
 export interface TickJournal {
-  commit(inputs: readonly Input[], result: StepResult): void;
+  commit(inputs: readonly Input[], result: StepResult): void | Promise<void>;
   recover(): WorldApi;
 }
 
@@ -78,6 +81,8 @@ export class WorldRuntime {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private nextDueMs = 0;
   private epoch = 0;
+  /** A tick whose asynchronous commit has not settled: the next one waits for it. */
+  private committing = false;
   private stats = {
     ticks: 0,
     failedTicks: 0,
@@ -146,6 +151,7 @@ export class WorldRuntime {
 
   /** Apply everything queued and advance one tick. The loop calls this; tests may call it directly. */
   stepNow(): StepResult | undefined {
+    if (this.committing) return undefined;
     const batch = this.queue;
     this.queue = [];
     const started = this.now();
@@ -164,7 +170,30 @@ export class WorldRuntime {
     } finally {
       this.stats.lastTickMs = this.now() - started;
     }
-    if (this.journal && !this.commit(batch, result)) return undefined;
+    if (this.journal) {
+      const committed = this.commit(batch, result);
+      if (committed === false) return undefined;
+      if (committed !== true) {
+        this.committing = true;
+        committed.then(
+          (ok) => {
+            this.committing = false;
+            if (ok) this.release(batch, result, started, cpuStarted);
+          },
+          (error: unknown) => {
+            this.committing = false;
+            this.logger.error(`openclawworld: tick ${result.tick} release failed: ${describe(error)}`);
+          },
+        );
+        return result;
+      }
+    }
+    this.release(batch, result, started, cpuStarted);
+    return result;
+  }
+
+  /** Answers the tick's callers and tells its listeners: only once the tick is durable. */
+  private release(batch: Pending[], result: StepResult, started: number, cpuStarted: NodeJS.CpuUsage): void {
     this.stats.ticks += 1;
     for (const failure of result.failures ?? []) {
       this.stats.failedInputs += 1;
@@ -203,36 +232,43 @@ export class WorldRuntime {
         }
       }
     }
-    return result;
   }
 
   /** Writes the tick durably. On failure the tick never happened for anyone: its callers get a
    * retryable error (a retry with the same txId applies once), listeners hear nothing, and the world
    * goes back to the last committed state. */
-  private commit(batch: Pending[], result: StepResult): boolean {
+  private commit(batch: Pending[], result: StepResult): boolean | Promise<boolean> {
     const journal = this.journal!;
     try {
-      journal.commit(
+      const pending = journal.commit(
         batch.map((p) => p.input),
         result,
       );
-      return true;
+      if (!pending) return true;
+      return pending.then(
+        () => true,
+        (error: unknown) => this.commitFailed(journal, batch, result, error),
+      );
     } catch (error) {
-      this.stats.failedCommits += 1;
-      // The cause is for the operator (this log), never for the public status.
-      this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${describe(error)}`);
-      for (const p of batch)
-        p.reject(new RuntimeUnavailableError("internal", "the world could not save this tick; retry"));
-      try {
-        this.current = journal.recover();
-      } catch (recoverError) {
-        this.logger.error(
-          `openclawworld: could not reload the saved world, stopping: ${describe(recoverError)}`,
-        );
-        this.stop();
-      }
-      return false;
+      return this.commitFailed(journal, batch, result, error);
     }
+  }
+
+  private commitFailed(journal: TickJournal, batch: Pending[], result: StepResult, error: unknown): false {
+    this.stats.failedCommits += 1;
+    // The cause is for the operator (this log), never for the public status.
+    this.logger.error(`openclawworld: tick ${result.tick} not saved, rolled back: ${describe(error)}`);
+    for (const p of batch)
+      p.reject(new RuntimeUnavailableError("internal", "the world could not save this tick; retry"));
+    try {
+      this.current = journal.recover();
+    } catch (recoverError) {
+      this.logger.error(
+        `openclawworld: could not reload the saved world, stopping: ${describe(recoverError)}`,
+      );
+      this.stop();
+    }
+    return false;
   }
 
   start(): void {

@@ -1,0 +1,80 @@
+// The plugin with config `cluster`, against a real nats-server: the world is hosted as a cluster room
+// (no local store), a second gateway's host stands by (RoomHeldElsewhereError, retried by the service
+// at a quarter of the lease), the operator status shows the directory, and when the owner lets go
+// the standby service takes the room with the next epoch.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { resolveConfig } from "../config/config.ts";
+import { RoomHeldElsewhereError } from "./cluster-host.ts";
+import { createHost, disposeHost } from "./host.ts";
+import { operatorActions } from "./operator.ts";
+import { createWorldService } from "./service.ts";
+import { activeHost, processSlot } from "./singleton.ts";
+
+let nats: TestNats;
+beforeAll(async () => {
+  nats = await startNats();
+});
+afterAll(async () => {
+  await nats?.stop();
+});
+
+const logger = { info() {}, warn() {}, error() {} };
+const config = (gatewayId: string) =>
+  resolveConfig({
+    cluster: {
+      servers: [nats.url],
+      gatewayId,
+      publicBaseUrl: `http://127.0.0.1/${gatewayId}`,
+      rooms: ["plugin-room"],
+      leaseTtlMs: 1000,
+    },
+  });
+
+describe("plugin: the world as a cluster room", () => {
+  it("one gateway serves, the other stands by and takes over when the owner lets go", async () => {
+    const owner = await createHost({ config: config("gw-a"), logger });
+    expect(owner.store).toBeUndefined();
+    expect(owner.cluster?.room.lease.epoch).toBe(1);
+    owner.runtime.start();
+    const joined = await owner.runtime.submit({
+      kind: "join",
+      entityId: "agt_p",
+      actorKind: "agent",
+      name: "P",
+    });
+    expect(joined.ok).toBe(true);
+
+    await expect(createHost({ config: config("gw-b"), logger })).rejects.toBeInstanceOf(
+      RoomHeldElsewhereError,
+    );
+    const status = (await operatorActions(owner).status()) as { cluster: Record<string, unknown> };
+    expect(status.cluster).toMatchObject({
+      gatewayId: "gw-a",
+      room: "plugin-room",
+      epoch: 1,
+      serving: true,
+      directory: [
+        { room: "plugin-room", gatewayId: "gw-a", baseUrl: "http://127.0.0.1/gw-a", epoch: 1, live: true },
+      ],
+    });
+
+    const ctx = { stateDir: "", logger };
+    const standby = createWorldService(config("gw-b"), () => {});
+    try {
+      await standby.start(ctx);
+      expect(activeHost()).toBeUndefined();
+      expect(processSlot().waiting?.reason).toMatch(/held elsewhere.*gw-a epoch 1/);
+      await disposeHost(owner, logger); // releases the lease
+      const started = performance.now();
+      while (!activeHost() && performance.now() - started < 10_000)
+        await new Promise((r) => setTimeout(r, 50));
+      const next = activeHost()!;
+      expect(next.cluster?.room.lease.epoch).toBe(2);
+      // The acknowledged join carried over through the shared log.
+      expect(next.runtime.world.getEntity("agt_p")?.roomId).toBe("lobby");
+    } finally {
+      await standby.stop(ctx);
+    }
+  });
+});
