@@ -146,6 +146,11 @@ export function createWorldMetrics(sources: MetricsSources): WorldMetrics {
     "Ticks that could not be written durably (answered with a retryable error and rolled back)",
     (h) => h.failedCommits,
   );
+  healthCounter(
+    "openclawworld_inputs_refused_total",
+    "Inputs refused because the tick's input queue was full (answered rate_limited, retryable)",
+    (h) => h.refusedInputs,
+  );
   new Gauge({
     name: "openclawworld_process_memory_bytes",
     help: "Memory of the gateway process (type: rss, heap_used, heap_total, external, array_buffers)",

@@ -39,6 +39,8 @@ export interface RuntimeHealth {
    * Adapters shed new load (connections, joins) before it gets there. */
   load: number;
   queueDepth: number;
+  /** Inputs refused because the queue was full (InputQueueFullError). */
+  refusedInputs: number;
 }
 
 /** Thrown to callers whose input could not be applied because the host stopped or failed. */
@@ -55,6 +57,21 @@ interface Pending {
   resolve(result: InputResult): void;
   reject(error: Error): void;
 }
+
+/** Thrown to a caller whose input found the queue full: the world is behind, and growing the queue
+ * would only grow memory and every queued caller's wait. Retryable after about one tick. */
+export class InputQueueFullError extends Error {
+  readonly retryAfterMs: number;
+  constructor(limit: number, retryAfterMs: number) {
+    super(`the world is busy (${limit} inputs already wait for the next tick); retry shortly`);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** Inputs that may wait for one tick. Far above what the rate limits let 1,000 participants send in
+ * a tick (a handful each), so only a stalled or overloaded world reaches it (Nakama's match loop
+ * drops input the same way when its bounded queue is full). */
+export const DEFAULT_MAX_QUEUED_INPUTS = 10_000;
 
 type TickListener = (info: TickInfo) => void;
 
@@ -91,11 +108,19 @@ export class WorldRuntime {
   beforeStep: (() => void) | undefined;
   /** Durable log of applied ticks; none = volatile (state lives only in memory until a snapshot). */
   journal: TickJournal | undefined;
+  private readonly maxQueued: number;
+  private refusedInputs = 0;
 
-  constructor(world: WorldApi, logger: RuntimeLogger, now: () => number = () => performance.now()) {
+  constructor(
+    world: WorldApi,
+    logger: RuntimeLogger,
+    now: () => number = () => performance.now(),
+    maxQueued: number = DEFAULT_MAX_QUEUED_INPUTS,
+  ) {
     this.current = world;
     this.logger = logger;
     this.now = now;
+    this.maxQueued = maxQueued;
   }
 
   /** The live world. It can be replaced between ticks (operator restore, journal rollback), so
@@ -127,6 +152,10 @@ export class WorldRuntime {
 
   /** Queue an input; resolves with its result after the tick that applies it. */
   submit(input: Input): Promise<InputResult> {
+    if (this.queue.length >= this.maxQueued) {
+      this.refusedInputs += 1;
+      return Promise.reject(new InputQueueFullError(this.maxQueued, Math.ceil(this.tickMs)));
+    }
     return new Promise<InputResult>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
     });
@@ -263,6 +292,7 @@ export class WorldRuntime {
       lastTickMs: this.stats.lastTickMs,
       load: this.stats.busyMs / this.tickMs,
       queueDepth: this.queue.length,
+      refusedInputs: this.refusedInputs,
     };
   }
 
