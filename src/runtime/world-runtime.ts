@@ -22,6 +22,9 @@ export interface TickInfo {
   tick: number;
   serverTsMs: number;
   events: WorldEvent[];
+  /** The inputs the tick applied, in order: the world is deterministic, so a replica that steps
+   * the same inputs is the same world (the browsers' fan-out process keeps one). */
+  inputs: readonly Input[];
 }
 
 export interface RuntimeHealth {
@@ -180,9 +183,10 @@ export class WorldRuntime {
     const started = this.now();
     const cpuStarted = process.cpuUsage();
     let result: StepResult;
+    const inputs = batch.map((p) => p.input);
     try {
       this.beforeStep?.();
-      result = this.world.step(batch.map((p) => p.input));
+      result = this.world.step(inputs);
     } catch (error) {
       // The cause is for the operator (this log), never for the public status.
       this.stats.failedTicks += 1;
@@ -207,7 +211,12 @@ export class WorldRuntime {
       if (r) p.resolve(r);
       else p.reject(new RuntimeUnavailableError("internal", "the world returned no result for an input"));
     });
-    const info: TickInfo = { tick: result.tick, serverTsMs: result.serverTsMs, events: result.events };
+    const info: TickInfo = {
+      tick: result.tick,
+      serverTsMs: result.serverTsMs,
+      events: result.events,
+      inputs,
+    };
     for (const listener of this.listeners) {
       try {
         listener(info);
