@@ -107,7 +107,7 @@ for (let tick = 0; tick < totalTicks; tick++) {
   const stepMs = performance.now() - t0;
   measuring = tick >= WARM_SECONDS * tickRate;
   if (measuring) steps.push(stepMs);
-  const info = { tick: step.tick, serverTsMs: step.serverTsMs, events: step.events };
+  const info = { tick: step.tick, serverTsMs: step.serverTsMs, events: step.events, inputs: [] };
   t0 = performance.now();
   viewSync.pushTick(sessions, info);
   if (measuring) times.push(performance.now() - t0);

@@ -98,10 +98,19 @@ export function sourceLocationPlugin(outputFile: string): Plugin {
   };
 }
 
-export async function buildPlugin(projectDir = PROJECT_DIR): Promise<BuiltEntry[]> {
+/** Modules the plugin forks as processes of their own: built beside the entry, which finds them by
+ * these names (src/plugin/fanout/fanout-process.ts). */
+export const FORKED_ENTRIES = [
+  { source: "./src/plugin/fanout/child-main.ts", output: "./dist/fanout-child.js" },
+];
+
+export async function buildPlugin(
+  projectDir = PROJECT_DIR,
+  forked = projectDir === PROJECT_DIR ? FORKED_ENTRIES : [],
+): Promise<BuiltEntry[]> {
   const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
   const built: BuiltEntry[] = [];
-  for (const pair of runtimeEntryPairs(pkg)) {
+  for (const pair of [...runtimeEntryPairs(pkg), ...forked]) {
     const outfile = path.resolve(projectDir, pair.output);
     const result = await build({
       entryPoints: [path.resolve(projectDir, pair.source)],

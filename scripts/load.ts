@@ -22,6 +22,8 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     /** A flag for the gateway's node process, e.g. --gateway-node-flag=--max-semi-space-size=64 (repeatable). */
     "gateway-node-flag": { type: "string", multiple: true },
+    /** Where the browsers' fan-out runs: process or inline (plugin config web.fanout). */
+    fanout: { type: "string" },
   },
 });
 const humans = Number(values.humans);
@@ -88,6 +90,9 @@ export async function plotReport(report: LoadReport, base: string) {
   );
 }
 
+const fanout = values.fanout;
+if (fanout !== undefined && fanout !== "process" && fanout !== "inline")
+  throw new Error("--fanout must be process or inline");
 const patchRate = values["patch-rate"] === undefined ? undefined : Number(values["patch-rate"]);
 if (patchRate !== undefined && !(Number.isInteger(patchRate) && patchRate >= 1 && patchRate <= 20))
   throw new Error("--patch-rate must be an integer 1..20");
@@ -101,16 +106,20 @@ const report = await runLoad({
   ...(patchRate ? { patchRate } : {}),
   ...(values["cpu-prof"] ? { cpuProfileDir: path.resolve(values["cpu-prof"]) } : {}),
   ...(values["gateway-node-flag"] ? { gatewayNodeFlags: values["gateway-node-flag"] } : {}),
+  ...(fanout ? { fanout } : {}),
 });
 const dir = path.join(PROJECT_DIR, ".test-artifacts");
 await mkdir(dir, { recursive: true });
-const base = path.join(dir, `load-${humans}h-${agents}a-${minutes}m${patchRate ? `-${patchRate}hz` : ""}`);
+const base = path.join(
+  dir,
+  `load-${humans}h-${agents}a-${minutes}m${patchRate ? `-${patchRate}hz` : ""}${fanout ? `-${fanout}` : ""}`,
+);
 await writeFile(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
 const charts = await plotReport(report, base);
 console.log(
   `load: report ${base}.json; plots ${charts.files.join(", ")}${charts.note ? ` (${charts.note})` : ""}`,
 );
 console.log(
-  `load: latency p50 ${report.latency.p50Ms} p95 ${report.latency.p95Ms} p99 ${report.latency.p99Ms} ms (${report.latency.samples} samples, ${report.latency.lost} lost) | tick p50 ${report.tick.p50Ms} p99 ${report.tick.p99Ms} ms at ${report.tick.hz} Hz | patches ${report.patches.perSec}/s delivered p50 ${report.patches.deliveryP50Ms} p99 ${report.patches.deliveryP99Ms} ms (work p99 ${report.patches.workP99Ms} ms, ${report.patches.skipped} skipped) | rss ${report.rssMiB.start} -> ${report.rssMiB.end} MiB | cpu ${report.cpuPct}% | ${report.humansTraffic.framesPerClientPerSec} frames ${report.humansTraffic.bytesPerClientPerSec} B/s per human | ${report.httpAgentsTraffic.requests} HTTP agent requests (${report.httpAgentsTraffic.errors} errors), ${report.toolAgentsTraffic.requests} tool calls by ${report.toolAgentsTraffic.agents} tool agents (${report.toolAgentsTraffic.errors} errors, move seen p50 ${report.toolAgentsTraffic.latencyP50Ms} p95 ${report.toolAgentsTraffic.latencyP95Ms} ms) | harness cpu ${report.harnessCpuPct}% | dropped ${report.droppedConnections} | rate-limited ${report.rateLimited.serverTotal} | cursor errors ${report.cursorErrors} (${report.chatsChecked} chats checked) | load ${report.loadAverage.join(" ")}`,
+  `load: latency p50 ${report.latency.p50Ms} p95 ${report.latency.p95Ms} p99 ${report.latency.p99Ms} ms (${report.latency.samples} samples, ${report.latency.lost} lost) | tick p50 ${report.tick.p50Ms} p99 ${report.tick.p99Ms} ms at ${report.tick.hz} Hz | patches ${report.patches.perSec}/s delivered p50 ${report.patches.deliveryP50Ms} p99 ${report.patches.deliveryP99Ms} ms (work p99 ${report.patches.workP99Ms} ms, ${report.patches.skipped} skipped) | rss ${report.rssMiB.start} -> ${report.rssMiB.end} MiB | cpu ${report.cpuPct}% (gateway thread ${report.gatewayThreadCpuPct}%, fan-out ${report.fanout} ${report.childCpuPct}%) | ${report.humansTraffic.framesPerClientPerSec} frames ${report.humansTraffic.bytesPerClientPerSec} B/s per human | ${report.httpAgentsTraffic.requests} HTTP agent requests (${report.httpAgentsTraffic.errors} errors), ${report.toolAgentsTraffic.requests} tool calls by ${report.toolAgentsTraffic.agents} tool agents (${report.toolAgentsTraffic.errors} errors, move seen p50 ${report.toolAgentsTraffic.latencyP50Ms} p95 ${report.toolAgentsTraffic.latencyP95Ms} ms) | harness cpu ${report.harnessCpuPct}% | dropped ${report.droppedConnections} | rate-limited ${report.rateLimited.serverTotal} | cursor errors ${report.cursorErrors} (${report.chatsChecked} chats checked) | load ${report.loadAverage.join(" ")}`,
 );
 console.log(JSON.stringify(summaryLine(report)));

@@ -53,6 +53,8 @@ export interface LoadOptions {
   cpuProfileDir?: string;
   /** Flags for the gateway's node process (e.g. V8 heap sizes), which the harness does not take. */
   gatewayNodeFlags?: string[];
+  /** Where the browsers' fan-out runs (plugin config web.fanout; default: the plugin's default). */
+  fanout?: "process" | "inline";
 }
 
 /** Who sent a move: a browser over WebSocket, an agent over AIC HTTP, an agent through the tools. */
@@ -121,6 +123,10 @@ export interface LoadReport {
   /** The gateway's process.memoryUsage() at the start and end of the measured window (MiB). */
   memoryMiB: Record<"start" | "end", Record<MemoryType, number>>;
   cpuPct: number;
+  /** The gateway's main thread alone (% of one core), and the fan-out process's (0 when inline). */
+  gatewayThreadCpuPct: number;
+  childCpuPct: number;
+  fanout: "process" | "inline";
   eventLogDepth: number;
   humansTraffic: { framesPerClientPerSec: number; bytesPerClientPerSec: number };
   /** All agents together, then split: over AIC HTTP and through the tools (POST /tools/invoke). */
@@ -215,6 +221,9 @@ interface Scrape {
   /** openclawworld_process_memory_bytes by type (rss is also rssBytes). */
   memoryBytes: Record<MemoryType, number>;
   cpuSeconds: number;
+  /** The gateway's main thread alone, and the fan-out process (0 when inline). */
+  threadCpuSeconds: number;
+  fanoutCpuSeconds: number;
   eventLogDepth: number;
   rateLimited: number;
   connected: number;
@@ -242,6 +251,8 @@ export function parseMetrics(text: string, atMs: number): Scrape {
     rssBytes: 0,
     memoryBytes: { rss: 0, heap_used: 0, heap_total: 0, external: 0, array_buffers: 0 },
     cpuSeconds: 0,
+    threadCpuSeconds: 0,
+    fanoutCpuSeconds: 0,
     eventLogDepth: 0,
     rateLimited: 0,
     connected: 0,
@@ -269,6 +280,9 @@ export function parseMetrics(text: string, atMs: number): Scrape {
       if (type && MEMORY_TYPES.includes(type)) scrape.memoryBytes[type] = value;
       if (type === "rss") scrape.rssBytes = value;
     } else if (series.startsWith("openclawworld_process_cpu_seconds_total")) scrape.cpuSeconds += value;
+    else if (series.startsWith("openclawworld_gateway_thread_cpu_seconds_total"))
+      scrape.threadCpuSeconds += value;
+    else if (series.startsWith("openclawworld_fanout_cpu_seconds_total")) scrape.fanoutCpuSeconds += value;
     else if (series.startsWith("openclawworld_event_log_depth")) scrape.eventLogDepth += value;
     else if (series.startsWith("openclawworld_rate_limited_total")) scrape.rateLimited += value;
     else if (series === 'openclawworld_ws_connections{state="connected"}') scrape.connected = value;
@@ -757,7 +771,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           maxConnections: options.humans + 50,
           maxConnectionsPerAddress: options.humans + 50,
           maxHumans: options.humans + 50,
+          maxHumansPerAddress: options.humans + 50,
           ...(options.patchRate ? { patchRate: options.patchRate } : {}),
+          ...(options.fanout ? { fanout: options.fanout } : {}),
         },
       },
       gatewayConfig: {
@@ -1046,6 +1062,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       memoryMiB: { start: memoryMiB(first), end: memoryMiB(last) },
       cpuPct:
         Math.round(((last.cpuSeconds - first.cpuSeconds) / ((last.atMs - first.atMs) / 1000)) * 1000) / 10,
+      gatewayThreadCpuPct:
+        Math.round(
+          ((last.threadCpuSeconds - first.threadCpuSeconds) / ((last.atMs - first.atMs) / 1000)) * 1000,
+        ) / 10,
+      // The child's counter restarts with the child: a run with a restart undercounts.
+      childCpuPct:
+        Math.round(
+          (Math.max(0, last.fanoutCpuSeconds - first.fanoutCpuSeconds) / ((last.atMs - first.atMs) / 1000)) *
+            1000,
+        ) / 10,
+      fanout: options.fanout ?? "inline",
       eventLogDepth: last.eventLogDepth,
       humansTraffic: {
         framesPerClientPerSec: humans.length
@@ -1092,7 +1119,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
 }
 
 /** The last line of `npm run load`: the issue's keys. */
-export function summaryLine(report: LoadReport): Record<string, number> {
+export function summaryLine(report: LoadReport): Record<string, number | string> {
   return {
     humans: report.humans,
     agents: report.agents,
@@ -1108,5 +1135,8 @@ export function summaryLine(report: LoadReport): Record<string, number> {
     rssMiB: report.rssMiB.end,
     cpuPct: report.cpuPct,
     harnessCpuPct: report.harnessCpuPct,
+    fanout: report.fanout,
+    gatewayThreadCpuPct: report.gatewayThreadCpuPct,
+    childCpuPct: report.childCpuPct,
   };
 }

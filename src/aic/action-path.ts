@@ -1,7 +1,7 @@
 // The one way into an action, for every door: rate limit by action kind, then the world. A txId the
 // world already answered is answered from its store at once (the world's own replay rule, asked
 // before queueing); anything else is queued for the next tick and answered after it, or `timeout`.
-import { RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-runtime.ts";
+import { InputQueueFullError, RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-runtime.ts";
 import type { InputResult, WorldApi } from "../world/types.ts";
 import {
   ACTION_RATE_CLASS,
@@ -69,6 +69,13 @@ export class ActionPath {
       result = await this.awaitTick(this.runtime.submit(input), extras.signal);
     } catch (error) {
       if (error instanceof RuntimeUnavailableError) return aicError(error.code, error.message);
+      // The same answer as a rate limit, so every door already tells its caller when to retry
+      // (HTTP Retry-After, the tools' "try again in", the browser's retryable error).
+      if (error instanceof InputQueueFullError)
+        return aicError("rate_limited", error.message, {
+          retryAfterMs: error.retryAfterMs,
+          reason: "input_queue_full",
+        });
       throw error;
     }
     if (result === "timeout") {

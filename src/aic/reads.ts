@@ -36,8 +36,12 @@ export interface WorldReads
 
 /** Read-only view of a hosted world: the world's own query methods, without step() or snapshots.
  * Every read asks the runtime for its current world: an operator restore or a journal rollback
- * swaps it between ticks, and a view kept from before would show the undone state. */
-export function worldReads(runtime: WorldRuntime): WorldReads {
+ * swaps it between ticks, and a view kept from before would show the undone state. A replica (the
+ * fan-out process's) passes the load of the gateway whose world it mirrors. */
+export function worldReads(
+  runtime: WorldRuntime,
+  load: () => number = () => runtime.health().load,
+): WorldReads {
   const world = (): WorldApi => runtime.world;
   return {
     get definition() {
@@ -62,7 +66,7 @@ export function worldReads(runtime: WorldRuntime): WorldReads {
       world().chatHistoryFor(recipientId, roomId, sinceTsMs, limit),
     privateRegions: (roomId) => world().privateRegions(roomId),
     onTick: (listener) => runtime.onTick(listener),
-    load: () => runtime.health().load,
+    load,
     get worldEpoch() {
       return runtime.worldEpoch;
     },

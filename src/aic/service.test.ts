@@ -800,6 +800,53 @@ describe("AicService with the real lobby world", () => {
     expect(chats[3]).toMatchObject({ error: { code: "rate_limited" } });
     expect(env.world.getEntity("hum_alice")?.kind).toBe("human");
   });
+
+  it("a full input queue: agents (call) and humans (act) get the same retryable rate_limited, nothing applied", async () => {
+    const env = await createTestEnv({ maxQueuedInputs: 1 });
+    await env.join(A);
+    await env.join(B);
+    const human = { entityId: "hum_bob", kind: "human" as const, name: "Bob", rateKey: "ws:bob" };
+    const queued = env.service.call("chatSend", A, {
+      agentId: A,
+      roomId: room,
+      txId: "tx_queued_first",
+      channel: "global",
+      message: "first",
+    });
+    await admitted();
+    const full = {
+      status: "error",
+      error: {
+        code: "rate_limited",
+        retryable: true,
+        details: { retryAfterMs: Math.ceil(env.runtime.tickMs), reason: "input_queue_full" },
+      },
+    };
+    const agentRefused = await env.service.call("chatSend", B, {
+      agentId: B,
+      roomId: room,
+      txId: "tx_queued_second",
+      channel: "global",
+      message: "second",
+    });
+    expect(agentRefused).toMatchObject(full);
+    expect(checkResponse("ChatSendResponseData", agentRefused)).toEqual([]);
+    expect(await env.service.act(human, { kind: "join" })).toMatchObject(full);
+    env.runtime.stepNow();
+    expect((await queued).status).toBe("ok");
+    expect(env.world.getEntity("hum_bob")).toBeUndefined();
+    // The refused txId was never applied: a retry applies it once.
+    const retried = await env.tick(
+      env.service.call("chatSend", B, {
+        agentId: B,
+        roomId: room,
+        txId: "tx_queued_second",
+        channel: "global",
+        message: "second",
+      }),
+    );
+    expect(retried).toMatchObject({ status: "ok", data: { applied: true } });
+  });
 });
 
 describe("observe answers within one tick", () => {

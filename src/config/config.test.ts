@@ -31,6 +31,7 @@ describe("plugin config: one zod schema", () => {
         allowedOrigins: [],
         allowedHosts: [],
         maxVisible: 64,
+        fanout: "inline",
       },
       events: {
         parkedPollsPerAgent: 4,

@@ -240,6 +240,15 @@ export const PluginConfigSchema = z.strictObject({
         .describe(
           "Actors each browser is streamed in full at most, its own included: the nearest ones (the rest show as minimap dots)",
         ),
+      // Where the browsers' fan-out runs (src/plugin/fanout): "process" hands each browser's socket to
+      // a child process that keeps a replica of the world, so the gateway's one thread is spared the
+      // per-browser work; TLS sockets cannot be handed over and stay inline either way.
+      fanout: z
+        .enum(["process", "inline"])
+        .default("inline")
+        .describe(
+          "Where browsers' WebSockets are served: inline (the gateway's thread) or process (a child process on the same port; TLS browsers stay inline)",
+        ),
     })
     .prefault({}),
   // Event streams and long-polls (src/aic/event-feed.ts, src/http/aic/sse.ts): each holds a

@@ -9,6 +9,8 @@ import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
 import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
+import { createFanoutProcess } from "./fanout/fanout-process.ts";
+import type { FanoutWebOptions } from "./fanout/protocol.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 
@@ -40,6 +42,30 @@ function residentLooks(config: WorldHost["config"]): Record<string, number> {
   );
 }
 
+/** The web surface's options as plain data: the same whether it runs inline or in the fan-out
+ * process (which gets them over IPC). */
+function webOptions(host: WorldHost): Omit<FanoutWebOptions, "persistSessions"> {
+  const { config } = host;
+  return {
+    worldDir: config.worldDir,
+    ...(config.tickRate ? { tickRate: config.tickRate } : {}),
+    resumeGraceMs: config.web.resumeGraceSec * 1000,
+    ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
+    looks: residentLooks(config),
+    maxVisible: config.web.maxVisible,
+    ...(config.web.patchRate
+      ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
+      : {}),
+    admission: {
+      maxConnections: config.web.maxConnections,
+      maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
+      maxHumans: config.web.maxHumans,
+      maxHumansPerAddress: config.web.maxHumansPerAddress,
+      allowedOrigins: config.web.allowedOrigins,
+    },
+  };
+}
+
 export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   const { config } = host;
   const limiter = new RateLimiter({
@@ -69,31 +95,34 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
       slowReaderMs: config.events.streamSlowReaderSec * 1000,
     },
   });
-  const web = createWebSurface({
-    service: aic,
-    worldDir: config.worldDir,
-    logger,
-    resumeGraceMs: config.web.resumeGraceSec * 1000,
-    ...(host.store ? { savedSessions: humanSessions(host) } : {}),
-    ...(config.web.joinCode ? { joinCode: config.web.joinCode } : {}),
-    looks: residentLooks(config),
-    maxVisible: config.web.maxVisible,
-    ...(config.web.patchRate
-      ? { patchEveryTicks: Math.max(1, Math.round(host.definition.tickRate / config.web.patchRate)) }
-      : {}),
-    admission: {
-      maxConnections: config.web.maxConnections,
-      maxConnectionsPerAddress: config.web.maxConnectionsPerAddress,
-      maxHumans: config.web.maxHumans,
-      maxHumansPerAddress: config.web.maxHumansPerAddress,
-      allowedOrigins: config.web.allowedOrigins,
-    },
-  });
+  const options = webOptions(host);
+  const inlineSurface = (inProcessOnly: boolean) =>
+    createWebSurface({
+      ...options,
+      service: aic,
+      logger,
+      // Beside the fan-out process, which owns the humans already in the world, an inline surface
+      // (TLS browsers) serves only its own, and keeps no sessions across a restart.
+      ...(inProcessOnly ? { adoptHumans: false } : host.store ? { savedSessions: humanSessions(host) } : {}),
+    });
+  const fanout =
+    config.web.fanout === "process"
+      ? createFanoutProcess({
+          runtime: host.runtime,
+          aic,
+          options: { ...options, persistSessions: host.store !== undefined },
+          sessions: humanSessions(host),
+          logger,
+          inlineSurface: () => inlineSurface(true),
+        })
+      : undefined;
+  const web = fanout ?? inlineSurface(false);
   const metrics = createWorldMetrics({
     runtime: host.runtime,
     limiter,
     web: () => web.stats(),
     onPatchDelivered: (listener) => web.onPatchDelivered(listener),
+    ...(fanout ? { fanout: () => fanout.fanoutStats() } : {}),
   });
   host.aic = aic;
   host.aicHttp = aicHttp;

@@ -5,6 +5,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RateLimiter } from "../aic/rate-limit.ts";
 import type { WorldRuntime } from "../runtime/world-runtime.ts";
+import type { FanoutStats } from "./fanout/protocol.ts";
 
 export interface MetricsSources {
   runtime: WorldRuntime;
@@ -16,6 +17,9 @@ export interface MetricsSources {
   onPatchDelivered?: (
     listener: (patch: { deliveryMs: number; workMs: number; skipped: number }) => void,
   ) => () => void;
+  /** The browsers' fan-out process (web.fanout: "process"): whether it serves, its restarts and its
+   * last report (its connections are in the web source already). */
+  fanout?: () => { up: boolean; restarts: number; child: FanoutStats | undefined };
 }
 
 export interface WorldMetrics {
@@ -146,6 +150,51 @@ export function createWorldMetrics(sources: MetricsSources): WorldMetrics {
     "Ticks that could not be written durably (answered with a retryable error and rolled back)",
     (h) => h.failedCommits,
   );
+  healthCounter(
+    "openclawworld_inputs_refused_total",
+    "Inputs refused because the tick's input queue was full (answered rate_limited, retryable)",
+    (h) => h.refusedInputs,
+  );
+  const fanout = sources.fanout;
+  if (fanout) {
+    new Gauge({
+      name: "openclawworld_fanout_up",
+      help: "Whether the browsers' fan-out process is serving (1) or starting again (0)",
+      registers: [registry],
+      collect() {
+        this.set(fanout().up ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: "openclawworld_fanout_restarts_total",
+      help: "Times the browsers' fan-out process ended and was started again",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(fanout().restarts);
+      },
+    });
+    new Counter({
+      name: "openclawworld_fanout_cpu_seconds_total",
+      help: "CPU time of the browsers' fan-out process since it started (mode: user, system)",
+      labelNames: ["mode"] as const,
+      registers: [registry],
+      collect() {
+        const child = fanout().child;
+        this.reset();
+        this.inc({ mode: "user" }, (child?.cpuUserUs ?? 0) / 1e6);
+        this.inc({ mode: "system" }, (child?.cpuSystemUs ?? 0) / 1e6);
+      },
+    });
+    new Gauge({
+      name: "openclawworld_fanout_ipc_lag_seconds",
+      help: "Largest delay of a tick's update from the gateway to the fan-out process over the last second",
+      registers: [registry],
+      collect() {
+        this.set((fanout().child?.ipcLagMaxMs ?? 0) / 1000);
+      },
+    });
+  }
   new Gauge({
     name: "openclawworld_process_memory_bytes",
     help: "Memory of the gateway process (type: rss, heap_used, heap_total, external, array_buffers)",
@@ -158,6 +207,19 @@ export function createWorldMetrics(sources: MetricsSources): WorldMetrics {
       this.set({ type: "heap_total" }, m.heapTotal);
       this.set({ type: "external" }, m.external);
       this.set({ type: "array_buffers" }, m.arrayBuffers);
+    },
+  });
+  new Counter({
+    name: "openclawworld_gateway_thread_cpu_seconds_total",
+    help: "CPU time of the gateway's main thread alone (the one that runs the world, the plugin and the gateway's own HTTP), without its other threads or the fan-out process (mode: user, system)",
+    labelNames: ["mode"] as const,
+    registers: [registry],
+    collect() {
+      // Scrapes are answered on the main thread, so this is that thread's own time.
+      const cpu = process.threadCpuUsage();
+      this.reset();
+      this.inc({ mode: "user" }, cpu.user / 1e6);
+      this.inc({ mode: "system" }, cpu.system / 1e6);
     },
   });
   new Counter({

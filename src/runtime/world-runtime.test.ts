@@ -2,7 +2,7 @@ import { stat } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { World } from "../world/world.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "./load-world-dir.ts";
-import { RuntimeUnavailableError, WorldRuntime } from "./world-runtime.ts";
+import { InputQueueFullError, RuntimeUnavailableError, WorldRuntime } from "./world-runtime.ts";
 
 const quietLogger = () => {
   const lines: string[] = [];
@@ -76,6 +76,29 @@ describe("WorldRuntime", () => {
     const pending = runtime.submit({ kind: "join", entityId: "agt_c", actorKind: "agent", name: "C" });
     runtime.stop();
     await expect(pending).rejects.toMatchObject({ code: "room_not_ready" });
+  });
+
+  it("refuses inputs beyond its bound with a retryable error instead of growing, and takes them again after a tick", async () => {
+    const runtime = new WorldRuntime(
+      World.create(await loadWorldDir(BUNDLED_WORLD_DIR)),
+      quietLogger(),
+      undefined,
+      2,
+    );
+    runtimes.push(runtime);
+    const join = (id: string) => runtime.submit({ kind: "join", entityId: id, actorKind: "agent", name: id });
+    const accepted = [join("agt_q1"), join("agt_q2")];
+    const refused = join("agt_q3");
+    await expect(refused).rejects.toBeInstanceOf(InputQueueFullError);
+    await expect(refused).rejects.toMatchObject({ retryAfterMs: Math.ceil(runtime.tickMs) });
+    expect(runtime.health()).toMatchObject({ queueDepth: 2, refusedInputs: 1 });
+    runtime.stepNow();
+    for (const result of await Promise.all(accepted)) expect(result.ok).toBe(true);
+    // The refused input never entered the world; the queue has room again.
+    expect(runtime.world.getEntity("agt_q3")).toBeUndefined();
+    const again = join("agt_q3");
+    runtime.stepNow();
+    expect((await again).ok).toBe(true);
   });
 
   it("keeps simulation time with the wall clock on a busy event loop: two ticks per turn when behind", async () => {

@@ -25,6 +25,9 @@ export interface TickInfo {
   tick: number;
   serverTsMs: number;
   events: WorldEvent[];
+  /** The inputs the tick applied, in order: the world is deterministic, so a replica that steps
+   * the same inputs is the same world (the browsers' fan-out process keeps one). */
+  inputs: readonly Input[];
 }
 
 export interface RuntimeHealth {
@@ -42,6 +45,8 @@ export interface RuntimeHealth {
    * Adapters shed new load (connections, joins) before it gets there. */
   load: number;
   queueDepth: number;
+  /** Inputs refused because the queue was full (InputQueueFullError). */
+  refusedInputs: number;
 }
 
 /** Thrown to callers whose input could not be applied because the host stopped or failed. */
@@ -58,6 +63,21 @@ interface Pending {
   resolve(result: InputResult): void;
   reject(error: Error): void;
 }
+
+/** Thrown to a caller whose input found the queue full: the world is behind, and growing the queue
+ * would only grow memory and every queued caller's wait. Retryable after about one tick. */
+export class InputQueueFullError extends Error {
+  readonly retryAfterMs: number;
+  constructor(limit: number, retryAfterMs: number) {
+    super(`the world is busy (${limit} inputs already wait for the next tick); retry shortly`);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** Inputs that may wait for one tick. Far above what the rate limits let 1,000 participants send in
+ * a tick (a handful each), so only a stalled or overloaded world reaches it (Nakama's match loop
+ * drops input the same way when its bounded queue is full). */
+export const DEFAULT_MAX_QUEUED_INPUTS = 10_000;
 
 type TickListener = (info: TickInfo) => void;
 
@@ -96,11 +116,19 @@ export class WorldRuntime {
   beforeStep: (() => void) | undefined;
   /** Durable log of applied ticks; none = volatile (state lives only in memory until a snapshot). */
   journal: TickJournal | undefined;
+  private readonly maxQueued: number;
+  private refusedInputs = 0;
 
-  constructor(world: WorldApi, logger: RuntimeLogger, now: () => number = () => performance.now()) {
+  constructor(
+    world: WorldApi,
+    logger: RuntimeLogger,
+    now: () => number = () => performance.now(),
+    maxQueued: number = DEFAULT_MAX_QUEUED_INPUTS,
+  ) {
     this.current = world;
     this.logger = logger;
     this.now = now;
+    this.maxQueued = maxQueued;
   }
 
   /** The live world. It can be replaced between ticks (operator restore, journal rollback), so
@@ -132,6 +160,10 @@ export class WorldRuntime {
 
   /** Queue an input; resolves with its result after the tick that applies it. */
   submit(input: Input): Promise<InputResult> {
+    if (this.queue.length >= this.maxQueued) {
+      this.refusedInputs += 1;
+      return Promise.reject(new InputQueueFullError(this.maxQueued, Math.ceil(this.tickMs)));
+    }
     return new Promise<InputResult>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
     });
@@ -157,9 +189,10 @@ export class WorldRuntime {
     const started = this.now();
     const cpuStarted = process.cpuUsage();
     let result: StepResult;
+    const inputs = batch.map((p) => p.input);
     try {
       this.beforeStep?.();
-      result = this.world.step(batch.map((p) => p.input));
+      result = this.world.step(inputs);
     } catch (error) {
       // The cause is for the operator (this log), never for the public status.
       this.stats.failedTicks += 1;
@@ -207,7 +240,12 @@ export class WorldRuntime {
       if (r) p.resolve(r);
       else p.reject(new RuntimeUnavailableError("internal", "the world returned no result for an input"));
     });
-    const info: TickInfo = { tick: result.tick, serverTsMs: result.serverTsMs, events: result.events };
+    const info: TickInfo = {
+      tick: result.tick,
+      serverTsMs: result.serverTsMs,
+      events: result.events,
+      inputs: batch.map((p) => p.input),
+    };
     for (const listener of this.listeners) {
       try {
         listener(info);
@@ -299,6 +337,7 @@ export class WorldRuntime {
       lastTickMs: this.stats.lastTickMs,
       load: this.stats.busyMs / this.tickMs,
       queueDepth: this.queue.length,
+      refusedInputs: this.refusedInputs,
     };
   }
 

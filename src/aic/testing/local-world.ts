@@ -81,11 +81,13 @@ export async function createTestEnv(
     /** Who is provisioned; default TEST_AGENTS. */
     agents?: (agentId: string) => { name: string } | undefined;
     eventFeedLimits?: EventFeedLimits;
+    /** The runtime's input queue bound (default DEFAULT_MAX_QUEUED_INPUTS). */
+    maxQueuedInputs?: number;
   } = {},
 ): Promise<TestEnv> {
   const definition = { ...(await lobbyDefinition()), ...(options.patch ?? {}) };
   const world = World.create(definition);
-  const runtime = new WorldRuntime(world, silentLogger);
+  const runtime = new WorldRuntime(world, silentLogger, undefined, options.maxQueuedInputs);
   const limiter = new RateLimiter({
     ...(options.rateLimits ?? { disabled: true }),
     ...(options.limiterNow ? { now: options.limiterNow } : {}),

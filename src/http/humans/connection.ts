@@ -20,7 +20,8 @@ export const PAGE_LEFT_CODES: ReadonlySet<number> = new Set([1001, 4100]);
 const FLOOD_FRAMES = 2000;
 
 export interface ConnectionDeps {
-  service: AicService;
+  /** Only its action door: a fan-out process reaches it over IPC (src/plugin/fanout). */
+  service: Pick<AicService, "act">;
   reads: WorldReads;
   hooks: RoomHooks;
   send(ws: WebSocket | undefined, message: ServerMessage): void;

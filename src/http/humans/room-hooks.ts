@@ -26,7 +26,8 @@ import {
 import type { ViewSync } from "./view-sync.ts";
 
 export interface RoomHooksDeps {
-  service: AicService;
+  /** Only its action door: a fan-out process reaches it over IPC (src/plugin/fanout). */
+  service: Pick<AicService, "act">;
   reads: WorldReads;
   sessions: SessionStore;
   view: ViewSync;

@@ -79,7 +79,12 @@ async function setup(options: ViewSyncOptions = {}, maxVisible?: number) {
   const tick = () => {
     const result = runtime.stepNow()!;
     ticks += 1;
-    view.pushTick(sessions, { tick: result.tick, serverTsMs: result.serverTsMs, events: result.events });
+    view.pushTick(sessions, {
+      tick: result.tick,
+      serverTsMs: result.serverTsMs,
+      events: result.events,
+      inputs: [],
+    });
   };
   const move = (s: HumanSession) =>
     runtime.submit({ kind: "moveDir", entityId: s.actor.entityId, dx: 1, dy: 0 });

@@ -21,7 +21,9 @@ import { createStaticRoutes, DEFAULT_WEB_DIST } from "./static-routes.ts";
 import { createViewSync, type PatchDelivery } from "./view-sync.ts";
 
 export interface WebSurfaceDeps {
-  service: AicService;
+  /** The action door and the reads; in the fan-out process, acts travel to the gateway over IPC and
+   * the reads are of its replica world (src/plugin/fanout). */
+  service: Pick<AicService, "act" | "reads">;
   worldDir: string;
   logger: { info(m: string): void; warn(m: string): void; error(m: string): void };
   webDistDir?: string;
@@ -45,6 +47,10 @@ export interface WebSurfaceDeps {
   admission?: AdmissionLimits;
   /** Avatar looks fixed by configuration, by entity id (residents). */
   looks?: Readonly<Record<string, number>>;
+  /** Whether this surface takes over the humans already in the world (their saved sessions, and the
+   * leave of those without one). False for a second surface beside the one that does (TLS browsers
+   * kept in the gateway while the fan-out process serves the rest). Default true. */
+  adoptHumans?: boolean;
 }
 
 export interface WebSurfaceHandle {
@@ -140,8 +146,10 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
 
-  hooks.resumeSaved();
-  hooks.leaveGhosts();
+  if (deps.adoptHumans !== false) {
+    hooks.resumeSaved();
+    hooks.leaveGhosts();
+  }
   const unsubscribe = reads.onTick((info) => view.pushTick(sessions.values(), info));
 
   return {

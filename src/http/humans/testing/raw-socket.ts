@@ -31,8 +31,13 @@ export class RawWebSocket {
     socket.on("error", () => {});
   }
 
-  /** Opens `/world/ws` on 127.0.0.1:port and waits for the 101. */
-  static async open(port: number, headers: Record<string, string> = {}): Promise<RawWebSocket> {
+  /** Opens `/world/ws` on 127.0.0.1:port and waits for the 101. `early` frames go in the same write
+   * as the request, before any answer: a client that does not wait (what a server must not lose). */
+  static async open(
+    port: number,
+    headers: Record<string, string> = {},
+    early: Buffer[] = [],
+  ): Promise<RawWebSocket> {
     const socket = connect(port, "127.0.0.1");
     const raw = new RawWebSocket(socket);
     const extra = Object.entries(headers)
@@ -40,7 +45,9 @@ export class RawWebSocket {
       .join("");
     socket.write(
       `GET /world/ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-        `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`,
+        `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n` +
+        Buffer.concat(early).toString("latin1"),
+      "latin1",
     );
     await raw.until(() => raw.handshakeEnd >= 0, 5000);
     if (!raw.status().startsWith("HTTP/1.1 101")) throw new Error(`upgrade refused: ${raw.status()}`);
@@ -53,15 +60,20 @@ export class RawWebSocket {
 
   /** A masked client frame (text 0x1, ping 0x9, ...), `count` times in one write. */
   send(opcode: number, payload: Buffer | string = Buffer.alloc(0), count = 1): void {
+    const frame = RawWebSocket.frame(opcode, payload);
+    this.socket.write(Buffer.concat(Array.from({ length: count }, () => frame)));
+  }
+
+  /** One masked client frame's bytes. */
+  static frame(opcode: number, payload: Buffer | string = Buffer.alloc(0)): Buffer {
     const body = Buffer.from(payload);
     if (body.length > 125) throw new Error("RawWebSocket sends short frames only");
     const mask = randomBytes(4);
-    const frame = Buffer.concat([
+    return Buffer.concat([
       Buffer.from([0x80 | opcode, 0x80 | body.length]),
       mask,
       body.map((b, i) => b ^ mask[i % 4]!),
     ]);
-    this.socket.write(Buffer.concat(Array.from({ length: count }, () => frame)));
   }
 
   /** The server's frames so far (unmasked, short or 16-bit lengths). */

@@ -1,0 +1,170 @@
+// The fan-out process for real: a forked child (from source), sockets handed over on 127.0.0.1, the
+// world ticking in this process. The gateway's own e2e is test/e2e/web-fanout.e2e.test.ts.
+import { createServer, type Server } from "node:http";
+import { type AddressInfo, Socket } from "node:net";
+import { TLSSocket } from "node:tls";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { RateLimiter } from "../../aic/rate-limit.ts";
+import { AicService } from "../../aic/service.ts";
+import { DEFAULT_ADMISSION_LIMITS } from "../../http/humans/admission.ts";
+import type { DurableSessions } from "../../http/humans/session.ts";
+import { RawWebSocket } from "../../http/humans/testing/raw-socket.ts";
+import { type TextFrame as Frame, joinWs, waitFor } from "../../http/humans/testing/ws-client.ts";
+import { createWebSurface } from "../../http/humans/web-surface.ts";
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../../runtime/world-runtime.ts";
+import { World } from "../../world/world.ts";
+import { createFanoutProcess, type FanoutHandle } from "./fanout-process.ts";
+import { canHandOff } from "./handoff.ts";
+
+const quiet = { info() {}, warn() {}, error() {} };
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+}, 30_000);
+
+function memorySessions(): DurableSessions & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>();
+  return {
+    data,
+    list: () => [...data].map(([key, value]) => ({ key, value })),
+    put: (key, value) => void data.set(key, value),
+    delete: (key) => void data.delete(key),
+  };
+}
+
+/** A world ticking here, its fan-out child, and a node:http server that, like the gateway, takes a
+ * moment (20 ms) before its upgrade handler runs. */
+async function setup(maxConnections = 200) {
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
+  runtime.start();
+  const aic = new AicService({
+    runtime,
+    agents: () => undefined,
+    limiter: new RateLimiter({ disabled: true }),
+  });
+  const sessions = memorySessions();
+  let inlineMade = 0;
+  const fanout: FanoutHandle = createFanoutProcess({
+    runtime,
+    aic,
+    options: {
+      worldDir: BUNDLED_WORLD_DIR,
+      resumeGraceMs: 60_000,
+      looks: {},
+      maxVisible: 64,
+      admission: { ...DEFAULT_ADMISSION_LIMITS, maxConnections, maxConnectionsPerAddress: maxConnections },
+      persistSessions: true,
+    },
+    sessions,
+    logger: quiet,
+    inlineSurface: () => {
+      inlineMade += 1;
+      return createWebSurface({
+        service: aic,
+        worldDir: BUNDLED_WORLD_DIR,
+        logger: quiet,
+        adoptHumans: false,
+      });
+    },
+    restartMs: { first: 50, max: 500 },
+  });
+  const server: Server = createServer((_req, res) => res.writeHead(404).end());
+  server.on("upgrade", (req, socket, head) => setTimeout(() => fanout.handleUpgrade(req, socket, head), 20));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  cleanups.push(async () => {
+    await fanout.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    runtime.stop();
+  });
+  await waitFor(() => fanout.fanoutStats().up, "the child to serve");
+  return { runtime, fanout, server, port, sessions, inlineMade: () => inlineMade };
+}
+
+describe("the browsers' fan-out process", () => {
+  it("frames a client sends with its upgrade request reach the child: a join and a ping are both answered", async () => {
+    const { port, runtime } = await setup();
+    for (let i = 0; i < 10; i++) {
+      const raw = await RawWebSocket.open(port, {}, [
+        RawWebSocket.frame(0x1, JSON.stringify({ type: "join", name: `Early${i}` })),
+        RawWebSocket.frame(0x1, JSON.stringify({ type: "ping", t: i })),
+      ]);
+      cleanups.push(() => raw.destroy());
+      const texts = () =>
+        raw
+          .frames()
+          .filter((f) => f.opcode === 0x1)
+          .map((f) => JSON.parse(f.payload.toString()) as Frame);
+      await raw.until(
+        () => texts().some((f) => f.type === "welcome") && texts().some((f) => f.type === "pong"),
+        10_000,
+      );
+      const welcome = texts().find((f) => f.type === "welcome")!;
+      // The join went through the gateway's world, not only the replica.
+      expect(runtime.world.getEntity(welcome.entityId as string)?.name).toBe(`Early${i}`);
+    }
+  });
+
+  it("the gateway lets go of each handed socket (its connection count falls back) and the child's caps free their slots", async () => {
+    const { port, server } = await setup(3);
+    const connections = () =>
+      new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    const open: RawWebSocket[] = [];
+    for (let i = 0; i < 3; i++) open.push(await RawWebSocket.open(port));
+    // Three browsers are connected to the child; none is left in the gateway's server.
+    expect(await connections()).toBe(0);
+    for (const raw of open) raw.destroy();
+    // Many more connect and disconnect than the cap allows at once: each slot was freed.
+    for (let i = 0; i < 20; i++) {
+      const raw = await RawWebSocket.open(port);
+      raw.send(0x1, JSON.stringify({ type: "ping" }));
+      await raw.until(() => raw.frames().some((f) => f.opcode === 0x1), 5000);
+      expect(raw.closeCode()).toBeUndefined();
+      raw.destroy();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(await connections()).toBe(0);
+  });
+
+  it("a TLS socket is never handed over: it is served inline", async () => {
+    const tls = new TLSSocket(new Socket());
+    expect(canHandOff(tls)).toBe(false);
+    tls.destroy();
+    const { fanout, inlineMade } = await setup();
+    const fake = new TLSSocket(new Socket());
+    const req = { url: "/world/ws", headers: {}, method: "GET", socket: fake } as never;
+    fanout.handleUpgrade(req, fake, Buffer.alloc(0));
+    expect(inlineMade()).toBe(1);
+    fake.destroy();
+  });
+
+  it("killed with -9, the child is started again and its browsers resume; nothing acknowledged is lost", async () => {
+    const { port, fanout, runtime, sessions } = await setup();
+    const first = await joinWs(`ws://127.0.0.1:${port}/world/ws`, { name: "Kit" });
+    expect(first.welcome.type).toBe("welcome");
+    const { resumeToken, entityId } = first.welcome as unknown as { resumeToken: string; entityId: string };
+    await waitFor(() => sessions.data.has(resumeToken), "the session to be saved");
+    first.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: "said before the kill" }));
+    await waitFor(
+      () => first.frames.some((f) => f.type === "result" && f.for === "chat_send"),
+      "the chat's result",
+    );
+    const pid = fanout.childPid()!;
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
+    await waitFor(() => fanout.fanoutStats().up && fanout.childPid() !== pid, "a new child");
+    expect(fanout.fanoutStats().restarts).toBe(1);
+    const again = await joinWs(`ws://127.0.0.1:${port}/world/ws`, { name: "Kit", resumeToken });
+    expect(again.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
+    const history = JSON.stringify(again.welcome.history);
+    expect(history).toContain("said before the kill");
+    // The world kept the character throughout; a move through the new child reaches it.
+    const before = runtime.world.getEntity(entityId)!.pos;
+    again.ws.send(JSON.stringify({ type: "move_intent", dx: 1, dy: 0 }));
+    await waitFor(() => runtime.world.getEntity(entityId)!.pos.x !== before.x, "the move");
+    again.ws.close();
+  });
+});

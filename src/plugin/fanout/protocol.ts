@@ -1,0 +1,70 @@
+// What the gateway and its browsers' fan-out process say to each other over the fork's IPC channel
+// (structured clone: `serialization: "advanced"`). The gateway owns the world; the child owns the
+// browsers' sockets and keeps a replica of the world, stepped with each committed tick's inputs.
+
+import type { AicResult } from "../../aic/errors.ts";
+import type { ActActionT, ActData, Actor } from "../../aic/service.ts";
+import type { AdmissionLimits } from "../../http/humans/admission.ts";
+import type { SavedSession } from "../../http/humans/session.ts";
+import type { PatchDelivery } from "../../http/humans/view-sync.ts";
+import type { Input, WorldSnapshot } from "../../world/types.ts";
+
+/** The web surface's options that cross the process boundary (plain data). */
+export interface FanoutWebOptions {
+  worldDir: string;
+  tickRate?: number;
+  webDistDir?: string;
+  joinCode?: string;
+  resumeGraceMs: number;
+  looks: Record<string, number>;
+  maxVisible: number;
+  patchEveryTicks?: number;
+  admission: AdmissionLimits;
+  /** Whether sessions are kept durably (by the gateway, in the world's store). */
+  persistSessions: boolean;
+}
+
+export type ToChild =
+  | { type: "init"; options: FanoutWebOptions; saved: SavedSession[] }
+  /** The whole world (at start, after an operator restore, or when the replica asked). */
+  | { type: "world"; snapshot: WorldSnapshot }
+  /** One committed tick; `sentAtMs` (epoch ms) measures the IPC lag. */
+  | {
+      type: "tick";
+      tick: number;
+      inputs: readonly Input[];
+      eventCount: number;
+      load: number;
+      sentAtMs: number;
+    }
+  | {
+      type: "socket";
+      method: string;
+      url: string;
+      headers: Record<string, string | string[] | undefined>;
+      head: Uint8Array;
+    }
+  | { type: "results"; results: { id: number; result: AicResult<ActData> }[] }
+  | { type: "close" };
+
+export interface FanoutStats {
+  sessions: number;
+  connected: number;
+  connections: number;
+  /** The child's own CPU time since it started, microseconds. */
+  cpuUserUs: number;
+  cpuSystemUs: number;
+  /** Largest IPC lag of a tick message since the last report, ms. */
+  ipcLagMaxMs: number;
+  replicaTick: number;
+}
+
+export type ToParent =
+  | { type: "ready" }
+  | { type: "acts"; acts: { id: number; actor: Actor; action: ActActionT }[] }
+  | { type: "session"; op: "put"; key: string; value: unknown }
+  | { type: "session"; op: "delete"; key: string }
+  /** The replica does not match the tick it was sent: send the whole world again. */
+  | { type: "resync"; reason: string }
+  | { type: "stats"; stats: FanoutStats; patches: PatchDelivery[] }
+  | { type: "log"; level: "info" | "warn" | "error"; message: string };

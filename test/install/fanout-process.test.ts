@@ -1,0 +1,122 @@
+// The browsers' fan-out process in a real gateway (web.fanout: "process"), loaded from the staged
+// plugin's built dist/ like an installed one: the gateway forks dist/fanout-child.js, hands each
+// browser's socket to it after the upgrade, and starts it again when it is killed. A gateway of its
+// own: the shared e2e gateway serves its browsers inline.
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
+import { joinWs, type TextFrame, waitFor } from "../../src/http/humans/testing/ws-client.ts";
+import { startGateway, type TestGateway } from "../support/gateway.ts";
+
+let gw: TestGateway;
+let wsUrl: string;
+let port: number;
+
+beforeAll(async () => {
+  gw = await startGateway({
+    pluginConfig: { web: { fanout: "process", maxConnections: 5, maxConnectionsPerAddress: 5 } },
+  });
+  port = Number(new URL(gw.baseUrl).port);
+  wsUrl = `${gw.baseUrl.replace(/^http/, "ws")}/world/ws`;
+  // The world service starts after the gateway listens, and the child after it; until the child
+  // serves, upgrades are refused 503 (a browser retries).
+  const deadline = Date.now() + 180_000;
+  while ((await metric("openclawworld_fanout_up").catch(() => 0)) !== 1) {
+    if (Date.now() > deadline) throw new Error("the fan-out process never served");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}, 400_000);
+
+afterAll(async () => {
+  await gw?.stop();
+});
+
+/** Pids of the gateway's fan-out children (by their command line, under the gateway's pid). */
+function fanoutChildren(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmdline.includes("fanout-child.js")) continue;
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      if (ppid === gw.pid) pids.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`${gw.baseUrl}/world/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(" ")[1]) : Number.NaN;
+}
+
+describe("web.fanout: process, in a real gateway", () => {
+  it("the gateway forks the built child and a browser is served by it", async () => {
+    expect(fanoutChildren()).toHaveLength(1);
+    const { ws, welcome } = await joinWs(wsUrl, { name: "Forked" });
+    expect(welcome.type).toBe("welcome");
+    ws.close();
+    expect(await metric("openclawworld_fanout_up")).toBe(1);
+  });
+
+  it("frames sent with the upgrade request are not lost in the handoff", async () => {
+    for (let i = 0; i < 5; i++) {
+      const raw = await RawWebSocket.open(port, {}, [
+        RawWebSocket.frame(0x1, JSON.stringify({ type: "join", name: `Early${i}` })),
+        RawWebSocket.frame(0x1, JSON.stringify({ type: "ping", t: i })),
+      ]);
+      const texts = () =>
+        raw
+          .frames()
+          .filter((f) => f.opcode === 0x1)
+          .map((f) => JSON.parse(f.payload.toString()) as TextFrame);
+      await raw.until(
+        () => texts().some((f) => f.type === "welcome") && texts().some((f) => f.type === "pong"),
+        15_000,
+      );
+      raw.destroy();
+    }
+  });
+
+  it("connections far beyond the cap come and go: every slot is freed", async () => {
+    for (let i = 0; i < 25; i++) {
+      const raw = await RawWebSocket.open(port);
+      raw.send(0x1, JSON.stringify({ type: "ping" }));
+      await raw.until(() => raw.frames().some((f) => f.opcode === 0x1), 15_000);
+      expect(raw.closeCode()).toBeUndefined();
+      raw.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  it("killed with -9, the child is started again and a browser resumes with what it was told", async () => {
+    const first = await joinWs(wsUrl, { name: "Survivor" });
+    const { resumeToken, entityId } = first.welcome as unknown as { resumeToken: string; entityId: string };
+    first.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: "before the kill" }));
+    await waitFor(
+      () => first.frames.some((f) => f.type === "result" && f.for === "chat_send"),
+      "the chat's result",
+    );
+    const [pid] = fanoutChildren();
+    process.kill(pid!, "SIGKILL");
+    await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
+    await waitFor(() => fanoutChildren().some((p) => p !== pid), "a new child", 30_000);
+    // A browser retries while the new child starts (the upgrade is refused 503 until it serves).
+    let again: Awaited<ReturnType<typeof joinWs>> | undefined;
+    for (let tries = 0; !again && tries < 100; tries++) {
+      again = await joinWs(wsUrl, { name: "Survivor", resumeToken }).catch(async () => {
+        await new Promise((r) => setTimeout(r, 300));
+        return undefined;
+      });
+    }
+    expect(again!.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
+    expect(JSON.stringify(again!.welcome.history)).toContain("before the kill");
+    again!.ws.close();
+    expect(await metric("openclawworld_fanout_restarts_total")).toBe(1);
+  });
+});
