@@ -130,6 +130,8 @@ export interface LoadReport {
   /** How long the gateway's main thread waited for a core while ready to run (% of the time): the
    * machine's share of a slow tick (the harness and a fan-out child compete for the same cores). */
   gatewayThreadWaitPct: number;
+  /** The same for the fan-out child's main thread (0 inline; a run with a restart undercounts). */
+  childWaitPct: number;
   fanout: "process" | "inline";
   eventLogDepth: number;
   humansTraffic: { framesPerClientPerSec: number; bytesPerClientPerSec: number };
@@ -230,6 +232,7 @@ interface Scrape {
   fanoutCpuSeconds: number;
   /** Time the gateway's main thread was ready to run but waited for a core (/proc schedstat). */
   threadWaitSeconds: number;
+  childWaitSeconds: number;
   eventLogDepth: number;
   rateLimited: number;
   connected: number;
@@ -254,6 +257,25 @@ function threadWaitSeconds(pid: number): number {
   }
 }
 
+/** The same for the gateway's fan-out child (found among its children by its module's name). */
+function childWaitSeconds(gatewayPid: number): number {
+  try {
+    const children = readFileSync(`/proc/${gatewayPid}/task/${gatewayPid}/children`, "utf8")
+      .trim()
+      .split(" ");
+    const child = children.find((pid) => {
+      try {
+        return /fanout-child|child-main/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+      } catch {
+        return false;
+      }
+    });
+    return child ? threadWaitSeconds(Number(child)) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Reads the figures the harness needs from the Prometheus text. */
 export function parseMetrics(text: string, atMs: number): Scrape {
   const scrape: Scrape = {
@@ -270,6 +292,7 @@ export function parseMetrics(text: string, atMs: number): Scrape {
     threadCpuSeconds: 0,
     fanoutCpuSeconds: 0,
     threadWaitSeconds: 0,
+    childWaitSeconds: 0,
     eventLogDepth: 0,
     rateLimited: 0,
     connected: 0,
@@ -810,6 +833,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       if (!res.ok) throw new Error(`metrics answered ${res.status}`);
       const scrape = parseMetrics(await res.text(), performance.now());
       scrape.threadWaitSeconds = threadWaitSeconds(gatewayPid);
+      scrape.childWaitSeconds = childWaitSeconds(gatewayPid);
       return scrape;
     };
     const scrape = async (): Promise<Scrape> => {
@@ -1096,6 +1120,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         Math.round(
           ((last.threadWaitSeconds - first.threadWaitSeconds) / ((last.atMs - first.atMs) / 1000)) * 1000,
         ) / 10,
+      childWaitPct:
+        Math.round(
+          (Math.max(0, last.childWaitSeconds - first.childWaitSeconds) / ((last.atMs - first.atMs) / 1000)) *
+            1000,
+        ) / 10,
       fanout: options.fanout ?? "inline",
       eventLogDepth: last.eventLogDepth,
       humansTraffic: {
@@ -1163,5 +1192,6 @@ export function summaryLine(report: LoadReport): Record<string, number | string>
     gatewayThreadCpuPct: report.gatewayThreadCpuPct,
     childCpuPct: report.childCpuPct,
     gatewayThreadWaitPct: report.gatewayThreadWaitPct,
+    childWaitPct: report.childWaitPct,
   };
 }
