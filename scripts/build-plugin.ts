@@ -106,7 +106,7 @@ export const FORKED_ENTRIES = [
 
 export async function buildPlugin(
   projectDir = PROJECT_DIR,
-  forked = projectDir === PROJECT_DIR ? FORKED_ENTRIES : [],
+  forked = path.resolve(projectDir) === PROJECT_DIR ? FORKED_ENTRIES : [],
 ): Promise<BuiltEntry[]> {
   const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
   const built: BuiltEntry[] = [];

@@ -22,6 +22,7 @@
 // the limiter; the limiter still runs and its refusals are counted. The WebSocket admission caps
 // (web.maxConnections, maxConnectionsPerAddress, maxHumans) are raised to fit: all humans are local. Loops are bounded and the run stops
 // by itself; the gateway is stopped with SIGTERM and its state directory removed.
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -126,6 +127,11 @@ export interface LoadReport {
   /** The gateway's main thread alone (% of one core), and the fan-out process's (0 when inline). */
   gatewayThreadCpuPct: number;
   childCpuPct: number;
+  /** How long the gateway's main thread waited for a core while ready to run (% of the time): the
+   * machine's share of a slow tick (the harness and a fan-out child compete for the same cores). */
+  gatewayThreadWaitPct: number;
+  /** The same for the fan-out child's main thread (0 inline; a run with a restart undercounts). */
+  childWaitPct: number;
   fanout: "process" | "inline";
   eventLogDepth: number;
   humansTraffic: { framesPerClientPerSec: number; bytesPerClientPerSec: number };
@@ -224,6 +230,9 @@ interface Scrape {
   /** The gateway's main thread alone, and the fan-out process (0 when inline). */
   threadCpuSeconds: number;
   fanoutCpuSeconds: number;
+  /** Time the gateway's main thread was ready to run but waited for a core (/proc schedstat). */
+  threadWaitSeconds: number;
+  childWaitSeconds: number;
   eventLogDepth: number;
   rateLimited: number;
   connected: number;
@@ -237,6 +246,35 @@ const memoryMiB = (scrape: Scrape) =>
     MemoryType,
     number
   >;
+
+/** Seconds the process's main thread spent runnable but not running: the second field of
+ * /proc/<pid>/schedstat (ns); 0 where there is no such file. */
+function threadWaitSeconds(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e9 || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The same for the gateway's fan-out child (found among its children by its module's name). */
+function childWaitSeconds(gatewayPid: number): number {
+  try {
+    const children = readFileSync(`/proc/${gatewayPid}/task/${gatewayPid}/children`, "utf8")
+      .trim()
+      .split(" ");
+    const child = children.find((pid) => {
+      try {
+        return /fanout-child|child-main/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+      } catch {
+        return false;
+      }
+    });
+    return child ? threadWaitSeconds(Number(child)) : 0;
+  } catch {
+    return 0;
+  }
+}
 
 /** Reads the figures the harness needs from the Prometheus text. */
 export function parseMetrics(text: string, atMs: number): Scrape {
@@ -253,6 +291,8 @@ export function parseMetrics(text: string, atMs: number): Scrape {
     cpuSeconds: 0,
     threadCpuSeconds: 0,
     fanoutCpuSeconds: 0,
+    threadWaitSeconds: 0,
+    childWaitSeconds: 0,
     eventLogDepth: 0,
     rateLimited: 0,
     connected: 0,
@@ -784,13 +824,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       ...(options.gatewayNodeFlags?.length ? { nodeFlags: options.gatewayNodeFlags } : {}),
     });
     const baseUrl = gateway.baseUrl;
+    const gatewayPid = gateway.pid;
     log(`load: gateway ready at ${baseUrl} in ${gateway.startupMs} ms`);
     // A gateway at its limit answers slowly: a scrape is tried 3 times (30 s each) before the run
     // gives up, and a progress point whose scrape failed is skipped rather than ending the run.
     const scrapeOnce = async (): Promise<Scrape> => {
       const res = await fetch(`${baseUrl}/world/metrics`, { signal: AbortSignal.timeout(30_000) });
       if (!res.ok) throw new Error(`metrics answered ${res.status}`);
-      return parseMetrics(await res.text(), performance.now());
+      const scrape = parseMetrics(await res.text(), performance.now());
+      scrape.threadWaitSeconds = threadWaitSeconds(gatewayPid);
+      scrape.childWaitSeconds = childWaitSeconds(gatewayPid);
+      return scrape;
     };
     const scrape = async (): Promise<Scrape> => {
       for (let attempt = 1; ; attempt++) {
@@ -1072,6 +1116,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           (Math.max(0, last.fanoutCpuSeconds - first.fanoutCpuSeconds) / ((last.atMs - first.atMs) / 1000)) *
             1000,
         ) / 10,
+      gatewayThreadWaitPct:
+        Math.round(
+          ((last.threadWaitSeconds - first.threadWaitSeconds) / ((last.atMs - first.atMs) / 1000)) * 1000,
+        ) / 10,
+      childWaitPct:
+        Math.round(
+          (Math.max(0, last.childWaitSeconds - first.childWaitSeconds) / ((last.atMs - first.atMs) / 1000)) *
+            1000,
+        ) / 10,
       fanout: options.fanout ?? "inline",
       eventLogDepth: last.eventLogDepth,
       humansTraffic: {
@@ -1138,5 +1191,7 @@ export function summaryLine(report: LoadReport): Record<string, number | string>
     fanout: report.fanout,
     gatewayThreadCpuPct: report.gatewayThreadCpuPct,
     childCpuPct: report.childCpuPct,
+    gatewayThreadWaitPct: report.gatewayThreadWaitPct,
+    childWaitPct: report.childWaitPct,
   };
 }

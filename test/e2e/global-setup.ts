@@ -8,6 +8,14 @@ import { startGateway } from "../support/gateway.ts";
 import { startScriptedModel } from "../support/scripted-model.ts";
 import { E2E_AGENT_POLICY, E2E_RESIDENT, type E2EGateway } from "./fixtures.ts";
 
+function e2eFanout(): { fanout?: "process" | "inline" } {
+  const fanout = process.env.OCW_E2E_FANOUT;
+  if (fanout === undefined || fanout === "") return {};
+  if (fanout !== "process" && fanout !== "inline")
+    throw new Error("OCW_E2E_FANOUT must be process or inline");
+  return { fanout };
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const agents = {
     agent_helper: { token: randomToken(), name: "Helper Bot" },
@@ -32,7 +40,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     pluginConfig: {
       agents,
       tools: { perAgent: E2E_AGENT_POLICY },
-      web: { resumeGraceSec: 10 },
+      // OCW_E2E_FANOUT=process|inline runs the whole suite's browsers with that web.fanout
+      // (default: the plugin's default).
+      web: { resumeGraceSec: 10, ...e2eFanout() },
       residents: { [E2E_RESIDENT.agentId]: E2E_RESIDENT.config },
     },
     agentIds: Object.keys(E2E_AGENT_POLICY),

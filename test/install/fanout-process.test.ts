@@ -1,12 +1,14 @@
 // The browsers' fan-out process in a real gateway (web.fanout: "process"), loaded from the staged
 // plugin's built dist/ like an installed one: the gateway forks dist/fanout-child.js, hands each
 // browser's socket to it after the upgrade, and starts it again when it is killed. A gateway of its
-// own: the shared e2e gateway serves its browsers inline.
+// own: the shared e2e gateway serves its browsers inline. One test drives real browsers (Debian
+// chromium) through the child; the child's work shows on the gateway's metrics endpoint.
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
 import { joinWs, type TextFrame, waitFor } from "../../src/http/humans/testing/ws-client.ts";
+import { launchBrowser, lobbyBlocked, me, ocw, openPlayer, until, walkTo } from "../support/browser.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
 
 let gw: TestGateway;
@@ -49,10 +51,18 @@ function fanoutChildren(): number[] {
   return pids;
 }
 
-async function metric(name: string): Promise<number> {
+/** A series' value (name with its labels, as the endpoint prints them); NaN when it is absent. */
+async function metric(series: string): Promise<number> {
+  return (await metrics())(series);
+}
+
+async function metrics(): Promise<(series: string) => number> {
   const text = await (await fetch(`${gw.baseUrl}/world/metrics`)).text();
-  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(" ")[1]) : Number.NaN;
+  const lines = text.split("\n");
+  return (series) => {
+    const line = lines.find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : Number.NaN;
+  };
 }
 
 describe("web.fanout: process, in a real gateway", () => {
@@ -62,6 +72,54 @@ describe("web.fanout: process, in a real gateway", () => {
     expect(welcome.type).toBe("welcome");
     ws.close();
     expect(await metric("openclawworld_fanout_up")).toBe(1);
+  });
+
+  it("real browsers play through the child, and its work shows on the metrics endpoint", async () => {
+    const CONNECTED = 'openclawworld_ws_connections{state="connected"}';
+    const PATCHES = 'openclawworld_patch_duration_seconds_count{phase="work"}';
+    const CPU = 'openclawworld_fanout_cpu_seconds_total{mode="user"}';
+    const LAG = "openclawworld_fanout_ipc_lag_seconds";
+    const atStart = await metrics();
+    for (const series of [CONNECTED, PATCHES, CPU, LAG])
+      expect(atStart(series), series).toBeGreaterThanOrEqual(0);
+    const blocked = await lobbyBlocked(gw.baseUrl);
+    const browser = await launchBrowser();
+    try {
+      const ann = await openPlayer(browser, gw.baseUrl, "Ann");
+      const ben = await openPlayer(browser, gw.baseUrl, "Ben");
+      const benId = await ocw<string>(ben.page, "entityId");
+      const start = await me(ben.page);
+      const dest = [
+        [start.tx + 2, start.ty],
+        [start.tx - 2, start.ty],
+        [start.tx, start.ty + 2],
+        [start.tx, start.ty - 2],
+      ].find(([tx, ty]) => !blocked(tx!, ty!))!;
+      await walkTo(ben.page, dest[0]!, dest[1]!, blocked);
+      await until("Ann sees Ben arrive", async () =>
+        (await ocw<{ id: string; tx: number; ty: number }[]>(ann.page, "entities()")).some(
+          (e) => e.id === benId && e.tx === dest[0] && e.ty === dest[1],
+        ),
+      );
+      // The child reports every second: its two browsers, the patches it sent them, its CPU.
+      await until(
+        "the child's work on the metrics endpoint",
+        async () => {
+          const now = await metrics();
+          return (
+            now(CONNECTED) >= atStart(CONNECTED) + 2 &&
+            now(PATCHES) > atStart(PATCHES) &&
+            now(CPU) > atStart(CPU) &&
+            now(LAG) >= 0
+          );
+        },
+        30_000,
+      );
+      expect(ann.consoleErrors).toEqual([]);
+      expect(ben.consoleErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("frames sent with the upgrade request are not lost in the handoff", async () => {

@@ -16,10 +16,8 @@ import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { describe, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { WorldDefinition } from "../../world/types.ts";
 import { World } from "../../world/world.ts";
-import type { FanoutStats, FanoutWebOptions, ToChild, ToParent } from "./protocol.ts";
+import { epochMs, type FanoutStats, type FanoutWebOptions, type ToChild, type ToParent } from "./protocol.ts";
 
-/** Browser actions wait at most this long to travel to the gateway together. */
-const ACT_BATCH_MS = 10;
 const STATS_EVERY_MS = 1000;
 
 function send(message: ToParent): void {
@@ -53,9 +51,11 @@ function act(actor: Actor, action: ActActionT): Promise<AicResult<ActData>> {
     const id = nextActId++;
     pendingActs.set(id, resolve);
     outgoingActs.push({ id, actor, action });
+    // The actions read in this turn of the event loop travel together, as soon as it ends: the
+    // fixed 10 ms wait this replaced held an action back up to that long on its way to the tick.
     if (!actsScheduled) {
       actsScheduled = true;
-      setTimeout(flushActs, ACT_BATCH_MS);
+      setImmediate(flushActs);
     }
   });
 }
@@ -120,7 +120,7 @@ function replaceWorld(message: Extract<ToChild, { type: "world" }>): void {
 
 function applyTick(message: Extract<ToChild, { type: "tick" }>): void {
   parentLoad = message.load;
-  ipcLagMaxMs = Math.max(ipcLagMaxMs, Date.now() - message.sentAtMs);
+  ipcLagMaxMs = Math.max(ipcLagMaxMs, epochMs() - message.sentAtMs);
   if (!runtime || resyncAsked) return;
   const replica = runtime;
   if (replica.world.tick + 1 !== message.tick) {

@@ -23,15 +23,19 @@ import {
   type WorldRuntime,
 } from "../../runtime/world-runtime.ts";
 import { canHandOff, handOff } from "./handoff.ts";
-import type { FanoutStats, FanoutWebOptions, ToChild, ToParent } from "./protocol.ts";
+import { epochMs, type FanoutStats, type FanoutWebOptions, type ToChild, type ToParent } from "./protocol.ts";
 
 /** The child's module: the built one beside the bundle (dist/fanout-child.js, see
  * scripts/build-plugin.ts), or the source beside this file when running from source. Read through
- * a plain object: the bundler rewrites the literal `import.meta` URL to this source file's place. */
+ * a plain object: the bundler rewrites the literal `import.meta` URL to this source file's place.
+ * Each is a literal `new URL("./name", ...)`: the gateway runs the plugin from a copy of the files it
+ * references (its plugin source capture), and that is how it sees that the bundle needs the child. */
 function childModulePath(): string {
   const meta = import.meta;
   const here = meta.url;
-  return fileURLToPath(new URL(here.endsWith(".ts") ? "./child-main.ts" : "./fanout-child.js", here));
+  return fileURLToPath(
+    here.endsWith(".ts") ? new URL("./child-main.ts", here) : new URL("./fanout-child.js", here),
+  );
 }
 
 export interface FanoutDeps {
@@ -145,7 +149,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       inputs: info.inputs,
       eventCount: info.events.length,
       load: runtime.health().load,
-      sentAtMs: Date.now(),
+      sentAtMs: epochMs(),
     });
   }
 
@@ -154,7 +158,9 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     if (closed) return;
     const forked = fork(childModulePath(), [], {
       serialization: "advanced",
-      execArgv: [],
+      // Not the gateway's own flags, except a CPU profile asked of it (the load harness's
+      // --cpu-prof): the child writes one beside the gateway's.
+      execArgv: process.execArgv.filter((flag) => flag.startsWith("--cpu-prof")),
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     child = forked;

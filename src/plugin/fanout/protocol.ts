@@ -24,6 +24,10 @@ export interface FanoutWebOptions {
   persistSessions: boolean;
 }
 
+/** Wall-clock ms with the sub-millisecond part, the same clock in both processes: the IPC lag of a
+ * tick is often below a millisecond, which Date.now() would round to 0. */
+export const epochMs = (): number => performance.timeOrigin + performance.now();
+
 export type ToChild =
   | { type: "init"; options: FanoutWebOptions; saved: SavedSession[] }
   /** The whole world (at start, after an operator restore, or when the replica asked). */
