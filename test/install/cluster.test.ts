@@ -8,12 +8,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, type LaunchedGateway, launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
+import {
+  aicCall,
+  launchClusterGateway,
+  running,
+  standingBy,
+  until,
+  wholeLog,
+} from "../../scripts/lib/cluster.ts";
+import { freePort, type LaunchedGateway, randomToken } from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { waitForRoom } from "../../src/cluster/cluster-room.ts";
 import { type ClusterResources, connectCluster } from "../../src/cluster/nats.ts";
 import { directoryEntry } from "../../src/cluster/ownership.ts";
-import { type LogRecord, lastSequence, readLog } from "../../src/cluster/shared-log.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../src/runtime/load-world-dir.ts";
 import { startNats, type TestNats } from "../support/nats.ts";
 
@@ -44,24 +51,18 @@ async function launch(
   roots.push(stateRoot);
   const port = await freePort();
   const gatewayToken = randomToken();
-  const started = launchGateway({
+  const started = launchClusterGateway({
+    natsUrl: nats!.url,
+    gatewayId,
     stateRoot,
     port,
     gatewayToken,
-    pluginConfig: {
-      agents: { [AGENT]: { token: TOKEN, name: "Cluster Agent" } },
-      rateLimits: { disabled: true },
-      cluster: {
-        servers: [nats!.url],
-        gatewayId,
-        publicBaseUrl: `http://127.0.0.1:${port}`,
-        rooms: [ROOM],
-        leaseTtlMs: TTL_MS,
-        // The whole log is kept, so the test can count every acknowledged chat in it (trimming
-        // behind snapshots is covered by src/cluster/cluster-room.test.ts).
-        snapshotEveryTicks: 1_000_000,
-      },
-    },
+    room: ROOM,
+    leaseTtlMs: TTL_MS,
+    // The whole log is kept, so the test can count every acknowledged chat in it (trimming
+    // behind snapshots is covered by src/cluster/cluster-room.test.ts).
+    snapshotEveryTicks: 1_000_000,
+    agents: { [AGENT]: { token: TOKEN, name: "Cluster Agent" } },
   }).then((gw) => {
     gateways.push(gw);
     return gw;
@@ -69,44 +70,8 @@ async function launch(
   return { port, started, baseUrl: `http://127.0.0.1:${port}`, gatewayToken };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 240_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function call(baseUrl: string, endpoint: string, body: Record<string, unknown>) {
-  const res = await fetch(`${baseUrl}/aic/v0.1/${endpoint}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, text: await res.text() };
-}
-
-async function running(baseUrl: string): Promise<true | undefined> {
-  const status = (await (await fetch(`${baseUrl}/world/api/status`)).json()) as { running?: boolean };
-  return status.running ? true : undefined;
-}
-
-async function wholeLog(): Promise<(LogRecord & { seq: number })[]> {
-  const records: (LogRecord & { seq: number })[] = [];
-  for await (const r of readLog(resources!, ROOM, 1, await lastSequence(resources!, ROOM))) records.push(r);
-  return records;
-}
-
-/** The operator status of a gateway standing by names the owner it waits for. */
-async function standingBy(gw: { baseUrl: string; gatewayToken: string }): Promise<true | undefined> {
-  const res = await fetch(`${gw.baseUrl}/openclawworld/admin/status`, {
-    headers: { authorization: `Bearer ${gw.gatewayToken}` },
-  });
-  const text = await res.text();
-  return /held elsewhere/.test(text) ? true : undefined;
-}
+const call = (baseUrl: string, endpoint: string, body: Record<string, unknown>) =>
+  aicCall(baseUrl, TOKEN, endpoint, body);
 
 describe("cluster: one room, two gateways, one NATS", () => {
   it("fails over after kill -9 with nothing acknowledged lost, and fences a paused owner", {
@@ -155,7 +120,7 @@ describe("cluster: one room, two gateways, one NATS", () => {
     );
     expect(await directoryEntry(resources, ROOM)).toMatchObject({ gatewayId: "gw-b", epoch: 2 });
 
-    const log = await wholeLog();
+    const log = await wholeLog(resources, ROOM);
     const ticks = log.filter((r) => r.kind === "tick");
     expect(new Set(ticks.map((t) => t.tick)).size).toBe(ticks.length);
     const chats = ticks.flatMap((t) => t.inputs.flatMap((i) => (i.kind === "chat" ? [i.message] : [])));
@@ -192,7 +157,7 @@ describe("cluster: one room, two gateways, one NATS", () => {
       30_000,
     );
     await new Promise((r) => setTimeout(r, TTL_MS));
-    const after = await wholeLog();
+    const after = await wholeLog(resources, ROOM);
     const fence = after.findIndex((r) => r.kind === "epoch" && r.epoch === 3);
     expect(fence).toBeGreaterThan(0);
     expect(after.slice(fence).filter((r) => r.epoch !== 3)).toEqual([]);
