@@ -324,6 +324,8 @@ interface Turn {
   resumedStoppedServingMs?: number;
 }
 
+const turns: Turn[] = [];
+
 async function ownerSlot(): Promise<{ slot: Slot; epoch: number }> {
   return until("a live owner", async () => {
     const entry = await directoryEntry(resources!, ROOM);
@@ -381,7 +383,6 @@ async function main(): Promise<number> {
   }
   const lanes = agents.flatMap((agent, i) => [agentLane(agent, i), pollLane(agent, i)]);
 
-  const turns: Turn[] = [];
   const startedAt = performance.now();
   const plannedTurns = Math.max(1, Math.floor(SECONDS / EVERY));
   const pauseTurn = Math.floor(plannedTurns / 2);
@@ -608,5 +609,14 @@ try {
 } catch (error) {
   log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   await stopAll();
+  console.log(
+    JSON.stringify({
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      kills: turns.filter((t) => t.kind === "kill").length,
+      takeoversMs: turns.map((t) => t.takeoverMs),
+      acked: acked.length,
+    }),
+  );
   process.exitCode = 1;
 }
