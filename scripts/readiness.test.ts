@@ -1,7 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { gatewayProgress, type ReadyPhase, readyLimitsFromEnv, waitUntilReady } from "./lib/readiness.ts";
+import {
+  gatewayProgress,
+  probe,
+  type ReadyPhase,
+  readyLimitsFromEnv,
+  waitUntilReady,
+} from "./lib/readiness.ts";
 
 describe("readiness limits", () => {
   it("come from OCW_READY_TIMEOUT_SEC and OCW_READY_STALL_SEC, with defaults", () => {
@@ -114,6 +120,19 @@ describe("waitUntilReady", () => {
     );
     expect(said.some((l) => l.includes("load the openclawworld plugin"))).toBe(true);
     expect(said.some((l) => l.includes("world service to start"))).toBe(true);
+  });
+
+  it("counts a cluster standby that names the owner as ready only when asked to", async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ running: false, cluster: { gatewayId: "gw-b", servedBy: { gatewayId: "gw-a" } } }),
+      );
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await probe(baseUrl)).toBe("world");
+    expect(await probe(baseUrl, true)).toBe("ready");
   });
 
   it("keeps waiting past the stall limit while the gateway writes output", async () => {

@@ -40,6 +40,8 @@ export interface LaunchOptions {
   cpuProfileDir?: string;
   /** See RunOptions.nodeFlags. */
   nodeFlags?: string[];
+  /** See RunOptions.standbyReady. */
+  standbyReady?: boolean;
 }
 
 export interface LaunchedGateway {
@@ -208,6 +210,9 @@ export interface RunOptions {
   cpuProfileDir?: string;
   /** Flags for the gateway's node process alone (V8 heap sizes, --trace-gc), not for this one. */
   nodeFlags?: string[];
+  /** A cluster gateway is ready when it stands by for a world another gateway serves, too (its
+   * doors redirect there), not only when it serves the world itself. */
+  standbyReady?: boolean;
 }
 
 /** Starts of one gateway before giving up, when it gives up its own start-up on a busy machine
@@ -235,6 +240,7 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
         logFile: options.dirs.logFile,
         onWaiting: options.onWaiting,
         signal: options.signal,
+        ...(options.standbyReady ? { standbyReady: true } : {}),
       });
     } catch (error) {
       await gateway.stop();

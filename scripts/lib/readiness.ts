@@ -122,8 +122,10 @@ export function describePhase(phase: ReadyPhase, baseUrl: string): string {
   }
 }
 
-/** One look at the status route: how far the gateway has come. */
-export async function probe(baseUrl: string): Promise<ReadyPhase> {
+/** One look at the status route: how far the gateway has come. With `standbyReady`, a cluster
+ * gateway standing by for a world another gateway serves counts as ready too (its status names the
+ * owner, and every door sends callers there: docs/cluster.md). */
+export async function probe(baseUrl: string, standbyReady = false): Promise<ReadyPhase> {
   try {
     const res = await fetch(`${baseUrl}/world/api/status`, { signal: AbortSignal.timeout(5000) });
     const type = res.headers.get("content-type") ?? "";
@@ -131,8 +133,8 @@ export async function probe(baseUrl: string): Promise<ReadyPhase> {
       await res.body?.cancel();
       return "plugin";
     }
-    const body = (await res.json()) as { running?: boolean };
-    return body.running ? "ready" : "world";
+    const body = (await res.json()) as { running?: boolean; cluster?: { servedBy?: unknown } };
+    return body.running || (standbyReady && body.cluster?.servedBy) ? "ready" : "world";
   } catch (error) {
     // Refused: not listening yet. A timeout: listening but too busy to answer; count it as the step
     // it was most likely on (the plugin), the CPU and log tell whether it is still moving.
@@ -150,6 +152,8 @@ export interface WaitOptions {
   onWaiting?: (line: string) => void;
   /** Ends the wait (with an error) when aborted. */
   signal?: AbortSignal;
+  /** A cluster standby that knows the owner is ready (see probe). */
+  standbyReady?: boolean;
   /** How often to say what the wait is for (default 15 s). */
   reportEveryMs?: number;
   pollMs?: number;
@@ -180,7 +184,7 @@ export async function waitUntilReady(options: WaitOptions): Promise<void> {
     if (progress.fatal) {
       throw new Error(`the gateway could not load the plugin: ${progress.fatal}\n${seeLog()}`);
     }
-    phase = await probe(baseUrl);
+    phase = await probe(baseUrl, options.standbyReady);
     if (phase === "ready") return;
     const now = Date.now();
     // Before the gateway says it is ready, CPU use is progress (it loads and compiles a lot quietly);

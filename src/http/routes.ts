@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { aicError } from "../aic/errors.ts";
 import { type HostRule, hostnameOf, isLoopbackName } from "./host-rule.ts";
+import { type OwnerLookup, redirectToOwner, redirectUpgradeToOwner } from "./owner-redirect.ts";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
 /** The AIC HTTP adapter as the routes see it. */
@@ -90,21 +91,38 @@ function guarded(
   };
 }
 
-/** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). */
-export function aicRouteHandler(live: LiveSurfaces, logger: RouteLogger, hostAllowed: HostRule) {
+const NO_OWNER_ELSEWHERE: OwnerLookup = () => undefined;
+
+/** No world here: sent to the owner when another gateway serves it, else "not running" (retry). */
+function notServedHere(req: IncomingMessage, res: ServerResponse, elsewhere: OwnerLookup): void {
+  const owner = elsewhere();
+  if (owner) redirectToOwner(req, res, owner);
+  else sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+}
+
+/** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). A
+ * cluster standby sends callers to the owner (`elsewhere`, owner-redirect.ts). */
+export function aicRouteHandler(
+  live: LiveSurfaces,
+  logger: RouteLogger,
+  hostAllowed: HostRule,
+  elsewhere: OwnerLookup = NO_OWNER_ELSEWHERE,
+) {
   return guarded(logger, hostAllowed, async (req, res) => {
     const host = live();
-    if (!host?.aicHttp) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+    if (!host?.aicHttp) return notServedHere(req, res, elsewhere);
     await host.aicHttp.handle(req, res);
   });
 }
 
-/** `/world/...`: the status API (`status` answers it), the web client and its WebSocket. */
+/** `/world/...`: the status API (`status` answers it), the web client and its WebSocket. The status
+ * and metrics are this gateway's own; the page and its files come from the owner on a standby. */
 export function worldRouteHandler(
   live: LiveSurfaces,
   status: () => unknown,
   logger: RouteLogger,
   hostAllowed: HostRule,
+  elsewhere: OwnerLookup = NO_OWNER_ELSEWHERE,
 ) {
   return guarded(logger, hostAllowed, async (req, res) => {
     const path = pathOf(req);
@@ -117,7 +135,7 @@ export function worldRouteHandler(
     if (path.startsWith("/world/api/")) return sendJson(res, 404, { error: `no such endpoint: ${path}` });
     const host = live();
     if (path === METRICS_PATH) return serveMetrics(req, res, host?.metrics);
-    if (!host?.web) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+    if (!host?.web) return notServedHere(req, res, elsewhere);
     if (!(await host.web.handleHttp(req, res))) sendJson(res, 404, { error: `not found: ${path}` });
   });
 }
@@ -145,7 +163,12 @@ async function serveMetrics(
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-export function worldUpgradeHandler(live: LiveSurfaces, logger: RouteLogger, hostAllowed: HostRule) {
+export function worldUpgradeHandler(
+  live: LiveSurfaces,
+  logger: RouteLogger,
+  hostAllowed: HostRule,
+  elsewhere: OwnerLookup = NO_OWNER_ELSEWHERE,
+) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
       if (!hostAllowed(req)) {
@@ -154,7 +177,9 @@ export function worldUpgradeHandler(live: LiveSurfaces, logger: RouteLogger, hos
       }
       const host = live();
       if (!host?.web) {
-        socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        const owner = elsewhere();
+        if (owner) redirectUpgradeToOwner(req, socket, owner);
+        else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
         return;
       }
       host.web.handleUpgrade(req, socket, head);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNats, type TestNats } from "../../test/support/nats.ts";
 import { resolveConfig } from "../config/config.ts";
-import { RoomHeldElsewhereError } from "./cluster-host.ts";
+import { ownerElsewhere, RoomHeldElsewhereError } from "./cluster-host.ts";
 import { createHost, disposeHost } from "./host.ts";
 import { operatorActions } from "./operator.ts";
 import { createWorldService } from "./service.ts";
@@ -65,6 +65,13 @@ describe("plugin: the world as a cluster room", () => {
       await standby.start(ctx);
       expect(activeHost()).toBeUndefined();
       expect(processSlot().waiting?.reason).toMatch(/held elsewhere.*gw-a epoch 1/);
+      // The standby knows where to send its callers (every door asks ownerElsewhere).
+      expect(ownerElsewhere(processSlot().waiting?.cluster)).toEqual({
+        room: "plugin-room",
+        gatewayId: "gw-a",
+        baseUrl: "http://127.0.0.1/gw-a",
+        epoch: 1,
+      });
       await disposeHost(owner, logger); // releases the lease
       const started = performance.now();
       while (!activeHost() && performance.now() - started < 10_000)
@@ -76,5 +83,36 @@ describe("plugin: the world as a cluster room", () => {
     } finally {
       await standby.stop(ctx);
     }
+  });
+});
+
+describe("ownerElsewhere: where a standby sends its callers", () => {
+  const entry = (room: string, gatewayId: string, live: boolean, epoch = 1) => ({
+    room,
+    gatewayId,
+    baseUrl: `https://${gatewayId}.example`,
+    epoch,
+    live,
+  });
+
+  it("names the live owner of a room this gateway may host, never itself or a lapsed lease", () => {
+    const standby = (directory: ReturnType<typeof entry>[]) => ({
+      gatewayId: "gw-b",
+      rooms: ["r1"],
+      directory,
+    });
+    expect(ownerElsewhere(undefined)).toBeUndefined();
+    expect(ownerElsewhere(standby([entry("r1", "gw-a", true, 4)]))).toEqual({
+      room: "r1",
+      gatewayId: "gw-a",
+      baseUrl: "https://gw-a.example",
+      epoch: 4,
+    });
+    // Its own lease from before a restart: redirecting would loop.
+    expect(ownerElsewhere(standby([entry("r1", "gw-b", true)]))).toBeUndefined();
+    // Nobody holds the lease: the room is about to be taken, not served elsewhere.
+    expect(ownerElsewhere(standby([entry("r1", "gw-a", false)]))).toBeUndefined();
+    // Another world's room.
+    expect(ownerElsewhere(standby([entry("r2", "gw-a", true)]))).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
 
 import { type ClusterRoom, takeRoom } from "../cluster/cluster-room.ts";
 import { type ClusterResources, connectCluster } from "../cluster/nats.ts";
-import { type DirectoryEntry, directoryEntry, readDirectory } from "../cluster/ownership.ts";
+import { type DirectoryEntry, readDirectory } from "../cluster/ownership.ts";
 import type { ClusterConfig, ResolvedConfig } from "../config/config.ts";
 import { loadDefinition, type OpenedWorld } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
@@ -15,20 +15,27 @@ export interface ClusterHostPart {
   room: ClusterRoom;
   resources: ClusterResources;
   config: ClusterConfig;
-  directory(): Promise<(DirectoryEntry & { live: boolean })[]>;
+  directory(): Promise<Directory>;
 }
 
-/** Another gateway holds every room this one may host: the service tries again in `retryInMs`. */
+/** The directory as a gateway reads it: every room, its owner, where to reach it, whether its
+ * lease is held now. */
+export type Directory = (DirectoryEntry & { live: boolean })[];
+
+/** Another gateway holds every room this one may host: the service tries again in `retryInMs`.
+ * `standby` has the whole directory as read at this try (the standby's status and redirects). */
 export class RoomHeldElsewhereError extends Error {
   readonly retryInMs: number;
   readonly owners: DirectoryEntry[];
-  constructor(owners: DirectoryEntry[], retryInMs: number) {
+  readonly standby: StandbyView | undefined;
+  constructor(owners: DirectoryEntry[], retryInMs: number, standby?: StandbyView) {
     super(
       `every cluster room this gateway may host is held elsewhere (${owners.map((o) => `${o.room}: ${o.gatewayId} epoch ${o.epoch}`).join(", ") || "no directory entry yet"}); standing by`,
     );
     this.name = "RoomHeldElsewhereError";
     this.retryInMs = retryInMs;
     this.owners = owners;
+    this.standby = standby;
   }
 }
 
@@ -59,10 +66,13 @@ export async function openClusterWorld(
       if (room) break;
     }
     if (!room) {
-      const owners = (await Promise.all(rooms.map((id) => directoryEntry(resources, id)))).filter(
-        (entry): entry is DirectoryEntry => entry !== undefined,
+      const directory = await readDirectory(resources);
+      const owners = rooms.flatMap((id) => directory.filter((entry) => entry.room === id));
+      throw new RoomHeldElsewhereError(
+        owners.map(({ live: _live, ...entry }) => entry),
+        Math.max(100, Math.floor(cluster.leaseTtlMs / 4)),
+        { gatewayId: cluster.gatewayId, rooms, directory },
       );
-      throw new RoomHeldElsewhereError(owners, Math.max(100, Math.floor(cluster.leaseTtlMs / 4)));
     }
     logger.info(
       `openclawworld: serving cluster room ${room.room} (epoch ${room.lease.epoch}) at tick ${room.runtime.world.tick}: snapshot at ${room.restored.snapshotTick ?? "none"} + ${room.restored.replayedTicks} logged ticks`,
@@ -106,4 +116,26 @@ export async function clusterStatus(part: ClusterHostPart) {
     logSequence: part.room.log.sequence,
     directory: await part.directory(),
   };
+}
+
+/** What a standby knows of its cluster (kept in the process slot while it waits, refreshed at every
+ * try to take a room: a few times per lease period). */
+export interface StandbyView {
+  gatewayId: string;
+  /** The cluster rooms this gateway may host (config `cluster.rooms`, or its world's name). */
+  rooms: string[];
+  directory: Directory;
+}
+
+/** The one rule for reaching the owner (docs/cluster.md): the gateway serving a room this standby
+ * may host, if the directory names one whose lease is held and it is not this gateway (its own lease
+ * from before a restart may still be live: sending callers to itself would loop). Every door (AIC
+ * routes, the web page and its WebSocket, the tools) asks this, and redirects when it answers. */
+export function ownerElsewhere(standby: StandbyView | undefined): DirectoryEntry | undefined {
+  const entry = standby?.directory.find(
+    (e) => e.live && e.gatewayId !== standby.gatewayId && standby.rooms.includes(e.room),
+  );
+  if (!entry) return undefined;
+  const { live: _live, ...owner } = entry;
+  return owner;
 }

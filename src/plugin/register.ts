@@ -15,6 +15,7 @@ import {
 import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
 import { registerWorldCli } from "./cli.ts";
+import { ownerElsewhere } from "./cluster-host.ts";
 import { operatorActions } from "./operator.ts";
 import { attachResidents } from "./residents.ts";
 import { createWorldService } from "./service.ts";
@@ -28,9 +29,12 @@ export function registerPlugin(api: OpenClawPluginApi): void {
   const logger = api.logger;
   const live: LiveSurfaces = activeHost;
   const hostAllowed = createHostRule(allowedHosts(config.web));
+  // A cluster standby sends every door's callers to the gateway serving the world (docs/cluster.md).
+  const elsewhere = () => ownerElsewhere(processSlot().waiting?.cluster);
   registerWorldTools(api, config, {
     aic: () => activeHost()?.aic,
     status: (agentId) => worldStatus(activeHost(), config, agentId),
+    elsewhere,
   });
   api.on("before_tool_call", createToolPolicyHook(config.tools), { priority: 100 });
   api.registerService(
@@ -43,14 +47,14 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: "/aic/v0.1",
     match: "prefix",
     auth: "plugin",
-    handler: answeredInBackground(aicRouteHandler(live, logger, hostAllowed), logger),
+    handler: answeredInBackground(aicRouteHandler(live, logger, hostAllowed, elsewhere), logger),
   });
   api.registerHttpRoute({
     path: "/world",
     match: "prefix",
     auth: "plugin",
-    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger, hostAllowed),
-    handleUpgrade: worldUpgradeHandler(live, logger, hostAllowed),
+    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger, hostAllowed, elsewhere),
+    handleUpgrade: worldUpgradeHandler(live, logger, hostAllowed, elsewhere),
   });
   // Operator save/load and checkpoints: the gateway checks its own operator token.
   api.registerHttpRoute({

@@ -50,7 +50,12 @@ export function createWorldService(
       const nextRetryInMs = held
         ? error.retryInMs
         : Math.min(retry.maxMs, retry.firstMs * 2 ** Math.min(attempts, 20));
-      slot.waiting = { reason: error.message, attempts: attempts + 1, nextRetryInMs };
+      slot.waiting = {
+        reason: error.message,
+        attempts: attempts + 1,
+        nextRetryInMs,
+        ...(held && error.standby ? { cluster: error.standby } : {}),
+      };
       if (!held) logger.error(`openclawworld: ${error.message}; retrying in ${nextRetryInMs} ms`);
       else if (attempts === 0) logger.info(`openclawworld: ${error.message}`);
       retryTimer = setTimeout(() => {

@@ -1,6 +1,7 @@
 // One world per gateway process. `register` runs several times and hot reloads re-evaluate modules,
 // so the live host sits on globalThis behind a registered symbol, where the service, every plugin
 // instance's tools and the HTTP routes all find the same one.
+import type { StandbyView } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
 
 /** Why the world service is not running yet while it retries (operator status only). */
@@ -9,6 +10,8 @@ export interface StartWait {
   /** Tries so far. */
   attempts: number;
   nextRetryInMs: number;
+  /** A cluster gateway standing by: the directory as read at the last try (who to send callers to). */
+  cluster?: StandbyView;
 }
 
 interface ProcessSlot {

@@ -8,7 +8,9 @@ import { enabledOptionalTools } from "../config/tool-policy.ts";
 import { durabilityStatus } from "../runtime/operator.ts";
 import type { RuntimeHealth } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
+import { ownerElsewhere } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
+import { processSlot } from "./singleton.ts";
 
 /** Where the world is served, relative to the gateway's base URL (seed 001: start returns its
  * runtime details as data; `npm start` prints these). */
@@ -48,6 +50,9 @@ export interface WorldStatus {
   /** World signals of every room (only for a caller: the unauthenticated status leaves out what
    * participants do; see DECISIONS.md). */
   signals?: RoomSignalsT[];
+  /** A cluster gateway (docs/cluster.md): its id, and the gateway serving the world (itself when it
+   * owns it; none known while nobody holds the lease). Other gateways' base URLs are public. */
+  cluster?: { gatewayId: string; servedBy?: { gatewayId: string; baseUrl: string; epoch: number } };
   /** The configured residents: awake, thinking (a turn runs) or asleep (with the reason). */
   residents?: { agentId: string; entityId: string; name: string; state: string; reason?: string }[];
 }
@@ -65,6 +70,7 @@ export function worldStatus(
       }
     : undefined;
   const mode = config.remote ? "remote" : "in-process";
+  const cluster = clusterPart(host, config);
   if (!host)
     return {
       running: false,
@@ -72,6 +78,7 @@ export function worldStatus(
       rooms: [],
       mode,
       ...(caller ? { caller } : {}),
+      ...(cluster ? { cluster } : {}),
     };
   const residents = host.residents?.states().map(({ agentId, entityId, name, state, reason }) => ({
     agentId,
@@ -122,7 +129,21 @@ export function worldStatus(
         }
       : {}),
     ...(signals ? { signals } : {}),
+    ...(cluster ? { cluster } : {}),
     ...(residents ? { residents } : {}),
+  };
+}
+
+function clusterPart(host: WorldHost | undefined, config: ResolvedConfig): WorldStatus["cluster"] {
+  if (!config.cluster) return undefined;
+  const owner = host?.cluster
+    ? host.cluster.room.lease.holder
+    : ownerElsewhere(processSlot().waiting?.cluster);
+  return {
+    gatewayId: config.cluster.gatewayId,
+    ...(owner
+      ? { servedBy: { gatewayId: owner.gatewayId, baseUrl: owner.baseUrl, epoch: owner.epoch } }
+      : {}),
   };
 }
 

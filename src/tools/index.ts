@@ -1,6 +1,7 @@
 // Registers every ocw_* tool. Factories, so each call knows which OpenClaw agent it acts for.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { aicError } from "../aic/errors.ts";
+import type { OwnerLookup } from "../aic/owner-elsewhere.ts";
 import type { AicService } from "../aic/service.ts";
 import { OPTIONAL_TOOLS, type ResolvedConfig } from "../config/config.ts";
 import { allowedEmbeddedKinds } from "../config/tool-policy.ts";
@@ -42,12 +43,14 @@ export type ToolRegistrar = Pick<OpenClawPluginApi, "registerTool">;
 export interface ToolWorld {
   aic: () => AicService | undefined;
   status: StatusSource;
+  /** A cluster standby: the gateway serving the world (the tools' answers name it). */
+  elsewhere?: OwnerLookup;
 }
 
 export function backendFor(config: ResolvedConfig, world: ToolWorld): AicBackend {
   return config.remote
     ? new RemoteAicClient(config.remote)
-    : apartFromAicAgents(config, inProcessBackend(world.aic));
+    : apartFromAicAgents(config, inProcessBackend(world.aic, world.elsewhere));
 }
 
 /** Gateway agents and external (AIC) agents never share a body: a gateway agent whose world id is

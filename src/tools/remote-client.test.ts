@@ -129,6 +129,83 @@ describe("RemoteAicClient retries", () => {
   });
 });
 
+describe("RemoteAicClient and a cluster standby's redirect", () => {
+  const ok = (data: unknown) => jsonResponse(200, { status: "ok", data });
+  const standbyAnswer = (location: string) =>
+    jsonResponse(
+      307,
+      {
+        status: "error",
+        error: { code: "room_not_ready", message: "stands by", retryable: true, details: { location } },
+      },
+      { location },
+    );
+
+  it("follows the 307 itself with the same body and token, then goes straight to the owner", async () => {
+    const seen: { url: string; auth: string | null; body: unknown; redirect: unknown }[] = [];
+    let ownerUp = true;
+    const client = new RemoteAicClient(
+      remoteConfig("http://standby.test/aic/v0.1", { retryMaxAttempts: 1, retryBaseDelayMs: 10 }),
+      {
+        sleep: async () => {},
+        fetch: async (input, init) => {
+          const url = String(input);
+          seen.push({
+            url,
+            auth: new Headers(init?.headers).get("authorization"),
+            body: JSON.parse(String(init?.body)),
+            redirect: init?.redirect,
+          });
+          if (url.startsWith("http://standby.test/")) {
+            return standbyAnswer(url.replace("http://standby.test", "http://owner.test"));
+          }
+          if (!ownerUp) throw new TypeError("fetch failed");
+          return ok({ roomId: "lobby" });
+        },
+      },
+    );
+    const signal = new AbortController().signal;
+    expect(await client.call("observe", "far", { agentId: "far" }, signal)).toMatchObject({ status: "ok" });
+    expect(seen.map((s) => s.url)).toEqual([
+      "http://standby.test/aic/v0.1/observe",
+      "http://owner.test/aic/v0.1/observe",
+    ]);
+    // fetch's own following would drop the token across origins: the client never lets it.
+    expect(seen.every((s) => s.redirect === "manual")).toBe(true);
+    expect(seen[1]).toMatchObject({ auth: "Bearer remote-key-0123456789", body: { agentId: "far" } });
+
+    seen.length = 0;
+    await client.call("observe", "far", { agentId: "far" }, signal);
+    expect(seen.map((s) => s.url)).toEqual(["http://owner.test/aic/v0.1/observe"]);
+
+    // The owner gone: the next attempt asks the configured gateway again (which knows the directory).
+    seen.length = 0;
+    ownerUp = false;
+    await client.call("observe", "far", { agentId: "far" }, signal);
+    expect(seen.map((s) => s.url)).toEqual([
+      "http://owner.test/aic/v0.1/observe",
+      "http://standby.test/aic/v0.1/observe",
+      "http://owner.test/aic/v0.1/observe",
+    ]);
+  });
+
+  it("stops after a few hops and answers the standby's contract error (retryable)", async () => {
+    let calls = 0;
+    const client = new RemoteAicClient(remoteConfig("http://a.test/aic/v0.1", { retryMaxAttempts: 0 }), {
+      fetch: async (input) => {
+        calls += 1;
+        const url = String(input);
+        return standbyAnswer(
+          url.includes("//a.test") ? url.replace("a.test", "b.test") : url.replace("b.test", "a.test"),
+        );
+      },
+    });
+    const result = await client.call("observe", "far", {}, new AbortController().signal);
+    expect(result).toMatchObject({ status: "error", error: { code: "room_not_ready", retryable: true } });
+    expect(calls).toBe(4);
+  });
+});
+
 describe("tools in remote mode against a real AIC server on loopback", () => {
   let server: Server;
   let runtime: WorldRuntime;

@@ -1,6 +1,10 @@
 // Remote mode: the same tools against an AIC server elsewhere. Only errors the server marks
 // `retryable` are retried (rate limits, timeouts, a world not ready, network failures), with
 // exponential backoff, jitter and a bounded number of attempts; Retry-After is honoured.
+// A cluster standby answers 307 to the gateway serving the world (docs/cluster.md). fetch would
+// drop the Authorization header on a cross-origin redirect, so the client follows it itself, with
+// the same method, body and token, a few hops at most; later calls go straight to that owner until
+// it fails them (unreachable, or no longer serving), then to the configured base URL again.
 
 import { endpointPath } from "../aic/endpoints.ts";
 import { type AicResult, aicError } from "../aic/errors.ts";
@@ -15,6 +19,8 @@ export interface RemoteClientOptions {
 }
 
 const MAX_DELAY_MS = 30_000;
+/** Redirects followed for one attempt: standby -> owner, and one more if the owner moved meanwhile. */
+const MAX_REDIRECTS = 3;
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -44,6 +50,8 @@ export class RemoteAicClient implements AicBackend {
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly rooms = new Map<string, string>();
+  /** The owner's base URL learned from a redirect, used until a call there fails retryably. */
+  private ownerBase: string | undefined;
 
   constructor(config: RemoteConfig, options: RemoteClientOptions = {}) {
     this.config = config;
@@ -99,23 +107,55 @@ export class RemoteAicClient implements AicBackend {
     body: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<{ result: AicResult<unknown>; retryAfterMs?: number }> {
-    let res: Response;
-    try {
-      res = await this.fetchImpl(`${this.config.baseUrl}/${endpointPath(endpoint)}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return {
-        result: aicError("timeout", `remote AIC server unreachable: ${(error as Error).message}`),
-      };
+    const requestPath = `/${endpointPath(endpoint)}`;
+    const base = this.ownerBase ?? this.config.baseUrl;
+    const answer = await this.sendFollowing(`${base}${requestPath}`, requestPath, body, signal);
+    // The remembered owner failed us (gone, or standing by without a successor): start over at the
+    // configured gateway, which knows the directory.
+    if (this.ownerBase && answer.result.status === "error" && answer.result.error.retryable) {
+      this.ownerBase = undefined;
     }
+    return answer;
+  }
+
+  /** One POST, following the owner's redirects explicitly (same body, same token). */
+  private async sendFollowing(
+    firstUrl: string,
+    requestPath: string,
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ result: AicResult<unknown>; retryAfterMs?: number }> {
+    let url = firstUrl;
+    let res: Response;
+    for (let hop = 0; ; hop++) {
+      try {
+        res = await this.fetchImpl(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
+          },
+          body: JSON.stringify(body),
+          redirect: "manual",
+          signal,
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return {
+          result: aicError("timeout", `remote AIC server unreachable: ${(error as Error).message}`),
+        };
+      }
+      const next = redirectTarget(res, url);
+      if (!next || hop === MAX_REDIRECTS) break;
+      await res.body?.cancel().catch(() => undefined);
+      url = next;
+      // The owner serves the same paths: remember its base for the next calls.
+      if (next.endsWith(requestPath)) this.ownerBase = next.slice(0, -requestPath.length);
+    }
+    return this.read(res);
+  }
+
+  private async read(res: Response): Promise<{ result: AicResult<unknown>; retryAfterMs?: number }> {
     const retryAfter = Number(res.headers.get("retry-after"));
     const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
     let parsed: unknown;
@@ -134,5 +174,18 @@ export class RemoteAicClient implements AicBackend {
     return {
       result: offContract(res.status, `remote AIC server answered ${res.status} outside the AIC wrapper`),
     };
+  }
+}
+
+/** Where a 307/308 sends the request (absolute, http or https only), if it is one. */
+function redirectTarget(res: Response, from: string): string | undefined {
+  if (res.status !== 307 && res.status !== 308) return undefined;
+  const location = res.headers.get("location");
+  if (!location) return undefined;
+  try {
+    const target = new URL(location, from);
+    return target.protocol === "http:" || target.protocol === "https:" ? target.href : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -4,7 +4,12 @@
 // in the shared log exactly once, no tick is logged twice, and a retry by txId is answered, not
 // applied again. Then B is paused (SIGSTOP) past its lease, a standby takes the room, and B, resumed
 // (SIGCONT), appends nothing more and stops serving.
+// Reaching the owner: while B stands by, an AIC request, the web page and its WebSocket on B are
+// redirected (307) to A, and the tools' remote mode pointed at B acts on A; after each failover the
+// clients reach the new owner and B's redirect names it.
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,16 +23,21 @@ import {
 } from "../../scripts/lib/cluster.ts";
 import { freePort, type LaunchedGateway, randomToken } from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { waitForRoom } from "../../src/cluster/cluster-room.ts";
 import { type ClusterResources, connectCluster } from "../../src/cluster/nats.ts";
 import { directoryEntry } from "../../src/cluster/ownership.ts";
+import { resolveConfig } from "../../src/config/config.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../src/runtime/load-world-dir.ts";
+import { RemoteAicClient } from "../../src/tools/remote-client.ts";
 import { startNats, type TestNats } from "../support/nats.ts";
 
 const TTL_MS = 3000;
 const ROOM = "lobby-world";
 const AGENT = "agent_cluster";
 const TOKEN = randomToken();
+/** The in-test standby's base URL, named in the directory (nothing listens there). */
+const GW_TEST_URL = "http://127.0.0.1:9";
 
 let nats: TestNats | undefined;
 let resources: ClusterResources | undefined;
@@ -73,6 +83,43 @@ async function launch(
 const call = (baseUrl: string, endpoint: string, body: Record<string, unknown>) =>
   aicCall(baseUrl, TOKEN, endpoint, body);
 
+/** An AIC request answered with a redirect (not followed): its target and its body. */
+async function redirectOf(baseUrl: string): Promise<{ location: string; body: unknown } | undefined> {
+  const res = await fetch(`${baseUrl}/aic/v0.1/observe`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ agentId: AGENT, roomId: "lobby", radius: 8, detail: "lite" }),
+    redirect: "manual",
+  });
+  const body = (await res.json()) as unknown;
+  const location = res.headers.get("location");
+  return res.status === 307 && location ? { location, body } : undefined;
+}
+
+/** How the world's WebSocket upgrade is answered: 101, or a status with its Location. */
+function upgradeAnswer(baseUrl: string): Promise<{ status: number; location?: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}/world/ws`, {
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-version": "13",
+        "sec-websocket-key": randomBytes(16).toString("base64"),
+      },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+    });
+    req.on("upgrade", (_res, socket) => {
+      socket.destroy();
+      resolve({ status: 101 });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 describe("cluster: one room, two gateways, one NATS", () => {
   it("fails over after kill -9 with nothing acknowledged lost, and fences a paused owner", {
     timeout: 900_000,
@@ -87,8 +134,51 @@ describe("cluster: one room, two gateways, one NATS", () => {
     const b = await launch("gw-b");
     await until("gw-b to stand by", () => standingBy(b));
 
-    const joined = await call(gwA.baseUrl, "join", { agentId: AGENT, roomId: "lobby" });
-    expect(joined.status, joined.text).toBe(200);
+    // B sends every door to A: AIC with a 307 and a contract error naming the owner, ...
+    const toA = await until("gw-b to redirect to gw-a", () => redirectOf(b.baseUrl));
+    expect(toA.location).toBe(`${gwA.baseUrl}/aic/v0.1/observe`);
+    expect(checkResponse("ObserveResponseData", toA.body)).toEqual([]);
+    expect(toA.body).toMatchObject({
+      status: "error",
+      error: {
+        code: "room_not_ready",
+        retryable: true,
+        details: { owner: { gatewayId: "gw-a", baseUrl: gwA.baseUrl } },
+      },
+    });
+    // ... the tools' remote mode pointed at B acts on A (its token kept across the redirect), ...
+    const remote = new RemoteAicClient(
+      resolveConfig({ remote: { baseUrl: `${b.baseUrl}/aic/v0.1`, apiKey: TOKEN, defaultAgentId: AGENT } })
+        .remote!,
+    );
+    const signal = new AbortController().signal;
+    const joined = await remote.call("join", AGENT, { agentId: AGENT, roomId: "lobby" }, signal);
+    expect(joined.status, JSON.stringify(joined)).toBe("ok");
+    // ... a browser loading the page on B lands on A's page, a WebSocket upgrade is sent there too,
+    const page = await fetch(`${b.baseUrl}/world/?name=Visitor`);
+    expect(page.status).toBe(200);
+    expect(page.url).toBe(`${gwA.baseUrl}/world/?name=Visitor`);
+    expect(await page.text()).toMatch(/<html/i);
+    expect(await upgradeAnswer(b.baseUrl)).toEqual({ status: 307, location: `${gwA.baseUrl}/world/ws` });
+    // ... and B's status and directory name the owner.
+    const statusB = (await (await fetch(`${b.baseUrl}/world/api/status`)).json()) as Record<string, unknown>;
+    expect(statusB).toMatchObject({
+      running: false,
+      cluster: { gatewayId: "gw-b", servedBy: { gatewayId: "gw-a", baseUrl: gwA.baseUrl } },
+    });
+    const adminB = await fetch(`${b.baseUrl}/openclawworld/admin/status`, {
+      headers: { authorization: `Bearer ${b.gatewayToken}` },
+    });
+    expect(await adminB.json()).toMatchObject({
+      data: {
+        waitingForStore: {
+          cluster: { directory: [{ room: ROOM, gatewayId: "gw-a", baseUrl: gwA.baseUrl, live: true }] },
+        },
+      },
+    });
+    // A busy machine may have cost A a renewal and the room once (taken back at the next epoch).
+    const ownerA = (await directoryEntry(resources, ROOM))!;
+    expect(ownerA.gatewayId).toBe("gw-a");
     const acked: { txId: string; message: string; answer: string }[] = [];
     let killedAt = 0;
     const lanes = [0, 1, 2].map(async (lane) => {
@@ -118,7 +208,19 @@ describe("cluster: one room, two gateways, one NATS", () => {
     console.info(
       `cluster failover: takeover ${Math.round(takeoverMs)} ms after kill -9, ${acked.length} acknowledged`,
     );
-    expect(await directoryEntry(resources, ROOM)).toMatchObject({ gatewayId: "gw-b", epoch: 2 });
+    const ownerB = (await directoryEntry(resources, ROOM))!;
+    expect(ownerB.gatewayId).toBe("gw-b");
+    expect(ownerB.epoch).toBeGreaterThan(ownerA.epoch);
+    // The remote client sent to A finds A gone, asks B again, and B serves now.
+    await until("the remote client to reach the new owner", async () => {
+      const observed = await remote.call(
+        "observe",
+        AGENT,
+        { agentId: AGENT, roomId: "lobby", radius: 8, detail: "lite" },
+        signal,
+      );
+      return observed.status === "ok" ? true : undefined;
+    });
 
     const log = await wholeLog(resources, ROOM);
     const ticks = log.filter((r) => r.kind === "tick");
@@ -144,23 +246,30 @@ describe("cluster: one room, two gateways, one NATS", () => {
       resources,
       room: ROOM,
       definition,
-      claimant: { gatewayId: "gw-test", baseUrl: "http://127.0.0.1:1" },
+      claimant: { gatewayId: "gw-test", baseUrl: GW_TEST_URL },
       leaseTtlMs: TTL_MS,
       snapshotEveryTicks: 100,
       logger: { info() {}, warn() {}, error() {} },
     });
-    expect(standby.lease.epoch).toBe(3);
+    const fenceEpoch = standby.lease.epoch;
+    expect(fenceEpoch).toBeGreaterThan(ownerB.epoch);
     gwB.child.kill("SIGCONT");
     await until(
       "gw-b to stop serving",
       async () => ((await running(gwB.baseUrl)) ? undefined : true),
       30_000,
     );
+    // B, deposed, stands by again and sends its callers to the new owner.
+    const toTest = await until("gw-b to redirect to the new owner", () => redirectOf(gwB.baseUrl), 30_000);
+    expect(toTest.location).toBe(`${GW_TEST_URL}/aic/v0.1/observe`);
+    expect(toTest.body).toMatchObject({
+      error: { details: { owner: { gatewayId: "gw-test", epoch: fenceEpoch } } },
+    });
     await new Promise((r) => setTimeout(r, TTL_MS));
     const after = await wholeLog(resources, ROOM);
-    const fence = after.findIndex((r) => r.kind === "epoch" && r.epoch === 3);
+    const fence = after.findIndex((r) => r.kind === "epoch" && r.epoch === fenceEpoch);
     expect(fence).toBeGreaterThan(0);
-    expect(after.slice(fence).filter((r) => r.epoch !== 3)).toEqual([]);
+    expect(after.slice(fence).filter((r) => r.epoch !== fenceEpoch)).toEqual([]);
     const afterTicks = after.filter((r) => r.kind === "tick");
     expect(new Set(afterTicks.map((t) => t.tick)).size).toBe(afterTicks.length);
     await standby.release();
