@@ -54,7 +54,9 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
   }
 }
 
-/** One AIC call; rejects when the gateway does not answer within `timeoutMs` (paused, killed). */
+/** One AIC call; rejects when the gateway does not answer within `timeoutMs` (paused, killed). A
+ * standby's redirect to the owner is followed once, with the agent's token (fetch would follow it
+ * without: it drops the credential on a redirect to another origin). */
 export async function aicCall(
   baseUrl: string,
   token: string,
@@ -62,12 +64,21 @@ export async function aicCall(
   body: Record<string, unknown>,
   timeoutMs = 30_000,
 ) {
-  const res = await fetch(`${baseUrl}/aic/v0.1/${endpoint}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+  const signal = AbortSignal.timeout(timeoutMs);
+  const send = (url: string) =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+      redirect: "manual",
+      signal,
+    });
+  let res = await send(`${baseUrl}/aic/v0.1/${endpoint}`);
+  const location = res.headers.get("location");
+  if (res.status === 307 && location) {
+    await res.body?.cancel();
+    res = await send(location);
+  }
   return { status: res.status, text: await res.text() };
 }
 
