@@ -444,9 +444,14 @@ async function main(): Promise<number> {
         `turn ${turn}: killed ${victim.gatewayId} (epoch ${epoch}); ${other.gatewayId} served ${takeoverMs} ms later (epoch ${epochAfter}); ${acked.length} acknowledged so far`,
       );
       const restartAt = performance.now();
-      void until(`${victim.gatewayId} to stand by again`, () => standingBy(victim), 600_000).then(
-        () => {
-          record.restartedStandbyMs = Math.round(performance.now() - restartAt);
+      // Watched beside the turns; it gives up when the soak stops (it would keep the process alive).
+      void until(
+        `${victim.gatewayId} to stand by again`,
+        async () => (stopping ? false : standingBy(victim)),
+        600_000,
+      ).then(
+        (stood) => {
+          if (stood === true) record.restartedStandbyMs = Math.round(performance.now() - restartAt);
         },
         () => undefined,
       );
