@@ -109,7 +109,8 @@ export class EventFeed {
     const world = this.runtime.world;
     const self = world.getEntity(actor.entityId);
     if (!self || self.roomId !== request.roomId) return notInRoom(request.agentId, request.roomId);
-    let afterSeq = world.latestSeq(request.roomId);
+    const unreleased = this.runtime.firstUnreleasedSeq(request.roomId);
+    let afterSeq = unreleased === undefined ? world.latestSeq(request.roomId) : Math.max(0, unreleased - 1);
     if (request.sinceCursor !== undefined) {
       const position = decodeCursor(request.sinceCursor, request.roomId);
       if (!position.ok)
@@ -248,6 +249,12 @@ export class EventFeed {
       });
     }
     const page = world.eventsFor(entityId, roomId, afterSeq, limit);
+    // Only events already durable: a tick whose journal write is in flight is not served yet.
+    const unreleased = this.runtime.firstUnreleasedSeq(roomId);
+    if (unreleased !== undefined) {
+      page.events = page.events.filter((event) => event.seq < unreleased);
+      page.nextSeq = Math.max(afterSeq, Math.min(page.nextSeq, unreleased - 1));
+    }
     if (page.expired) {
       return aicError(
         "conflict",

@@ -31,7 +31,8 @@ export interface ClusterRoom {
   release(): Promise<void>;
 }
 
-/** Takes the room if its lease is free; undefined when another gateway holds it. */
+/** Takes the room if its lease is free; undefined when another gateway holds it (or the lease
+ * lapsed while the room was restored). */
 export async function takeRoom(options: ClusterRoomOptions): Promise<ClusterRoom | undefined> {
   const { resources, room, definition, logger } = options;
   const lease = await RoomLease.tryAcquire(resources, room, options.claimant, { ttlMs: options.leaseTtlMs });
@@ -48,6 +49,13 @@ export async function takeRoom(options: ClusterRoomOptions): Promise<ClusterRoom
       logger,
     });
     await log.fence(restored.world);
+    // The restore can outlast the lease on a busy machine: then the room is not ours to serve, and
+    // this gateway stands by again (whoever takes it next replays this fence's epoch record too).
+    if (!lease.valid()) {
+      await lease.release();
+      logger.warn(`openclawworld: cluster room ${room}: the lease lapsed while it was restored; standing by`);
+      return undefined;
+    }
     const runtime = new WorldRuntime(restored.world, logger);
     runtime.journal = log;
     return assemble(room, lease, log, runtime, restored, logger);
@@ -108,7 +116,12 @@ function assemble(
       return lostReason;
     },
     onLost(listener) {
-      listeners.push(listener);
+      // Lost before this listener came (right after the take): told on the next turn, once its
+      // registrant has finished setting up (service.ts checks that the host is the current one).
+      if (lostReason !== undefined) {
+        const reason = lostReason;
+        setTimeout(() => listener(reason), 0);
+      } else listeners.push(listener);
     },
     async release() {
       clearInterval(watch);

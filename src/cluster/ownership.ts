@@ -74,6 +74,7 @@ export class RoomLease {
   private readonly now: () => number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lost: LeaseLoss | undefined;
+  private lostDetail = "";
   private lossListeners: ((why: LeaseLoss, detail: string) => void)[] = [];
 
   private constructor(
@@ -135,8 +136,12 @@ export class RoomLease {
     return this.lost;
   }
 
+  /** A listener that comes after the loss hears it at once: a lease can be lost while its room is
+   * still being restored, before anyone listens (seen in the failover soak: the room was then never
+   * let go, and the gateway neither served it nor stood by). */
   onLost(listener: (why: LeaseLoss, detail: string) => void): void {
-    this.lossListeners.push(listener);
+    if (this.lost) listener(this.lost, this.lostDetail);
+    else this.lossListeners.push(listener);
   }
 
   /** Renews every third of the TTL until lost or released. */
@@ -195,6 +200,7 @@ export class RoomLease {
   private lose(why: LeaseLoss, detail: string): void {
     if (this.lost) return;
     this.lost = why;
+    this.lostDetail = detail;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     for (const listener of this.lossListeners) {

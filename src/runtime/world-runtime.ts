@@ -103,6 +103,10 @@ export class WorldRuntime {
   private epoch = 0;
   /** A tick whose asynchronous commit has not settled: the next one waits for it. */
   private committing = false;
+  /** The events of the tick whose journal write is in flight: not durable yet, and gone if the write
+   * fails (the next owner of a cluster room numbers its own events the same), so no reader may see
+   * them (firstUnreleasedSeq). */
+  private unreleased: readonly WorldEvent[] = [];
   private stats = {
     ticks: 0,
     failedTicks: 0,
@@ -208,13 +212,16 @@ export class WorldRuntime {
       if (committed === false) return undefined;
       if (committed !== true) {
         this.committing = true;
+        this.unreleased = result.events;
         committed.then(
           (ok) => {
             this.committing = false;
+            this.unreleased = [];
             if (ok) this.release(batch, result, started, cpuStarted);
           },
           (error: unknown) => {
             this.committing = false;
+            this.unreleased = [];
             this.logger.error(`openclawworld: tick ${result.tick} release failed: ${describe(error)}`);
           },
         );
@@ -307,6 +314,17 @@ export class WorldRuntime {
       this.stop();
     }
     return false;
+  }
+
+  /** The seq of the first event in `roomId` of a tick whose journal write is still in flight, if
+   * any: event readers stop before it. Reads of state may run ahead of the journal, but an event
+   * cursor must not: one past events that were never stored would skip the events that take
+   * their numbers in the world restored from the journal (docs/cluster.md). */
+  firstUnreleasedSeq(roomId: string): number | undefined {
+    let first: number | undefined;
+    for (const event of this.unreleased)
+      if (event.roomId === roomId && (first === undefined || event.seq < first)) first = event.seq;
+    return first;
   }
 
   start(): void {

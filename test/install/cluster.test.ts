@@ -13,13 +13,20 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, type LaunchedGateway, launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
+import {
+  aicCall,
+  launchClusterGateway,
+  running,
+  standingBy,
+  until,
+  wholeLog,
+} from "../../scripts/lib/cluster.ts";
+import { freePort, type LaunchedGateway, randomToken } from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { waitForRoom } from "../../src/cluster/cluster-room.ts";
 import { type ClusterResources, connectCluster } from "../../src/cluster/nats.ts";
 import { directoryEntry } from "../../src/cluster/ownership.ts";
-import { type LogRecord, lastSequence, readLog } from "../../src/cluster/shared-log.ts";
 import { resolveConfig } from "../../src/config/config.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../src/runtime/load-world-dir.ts";
 import { RemoteAicClient } from "../../src/tools/remote-client.ts";
@@ -54,24 +61,18 @@ async function launch(
   roots.push(stateRoot);
   const port = await freePort();
   const gatewayToken = randomToken();
-  const started = launchGateway({
+  const started = launchClusterGateway({
+    natsUrl: nats!.url,
+    gatewayId,
     stateRoot,
     port,
     gatewayToken,
-    pluginConfig: {
-      agents: { [AGENT]: { token: TOKEN, name: "Cluster Agent" } },
-      rateLimits: { disabled: true },
-      cluster: {
-        servers: [nats!.url],
-        gatewayId,
-        publicBaseUrl: `http://127.0.0.1:${port}`,
-        rooms: [ROOM],
-        leaseTtlMs: TTL_MS,
-        // The whole log is kept, so the test can count every acknowledged chat in it (trimming
-        // behind snapshots is covered by src/cluster/cluster-room.test.ts).
-        snapshotEveryTicks: 1_000_000,
-      },
-    },
+    room: ROOM,
+    leaseTtlMs: TTL_MS,
+    // The whole log is kept, so the test can count every acknowledged chat in it (trimming
+    // behind snapshots is covered by src/cluster/cluster-room.test.ts).
+    snapshotEveryTicks: 1_000_000,
+    agents: { [AGENT]: { token: TOKEN, name: "Cluster Agent" } },
   }).then((gw) => {
     gateways.push(gw);
     return gw;
@@ -79,35 +80,8 @@ async function launch(
   return { port, started, baseUrl: `http://127.0.0.1:${port}`, gatewayToken };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 240_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function call(baseUrl: string, endpoint: string, body: Record<string, unknown>) {
-  const res = await fetch(`${baseUrl}/aic/v0.1/${endpoint}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, text: await res.text() };
-}
-
-async function running(baseUrl: string): Promise<true | undefined> {
-  const status = (await (await fetch(`${baseUrl}/world/api/status`)).json()) as { running?: boolean };
-  return status.running ? true : undefined;
-}
-
-async function wholeLog(): Promise<(LogRecord & { seq: number })[]> {
-  const records: (LogRecord & { seq: number })[] = [];
-  for await (const r of readLog(resources!, ROOM, 1, await lastSequence(resources!, ROOM))) records.push(r);
-  return records;
-}
+const call = (baseUrl: string, endpoint: string, body: Record<string, unknown>) =>
+  aicCall(baseUrl, TOKEN, endpoint, body);
 
 /** An AIC request answered with a redirect (not followed): its target and its body. */
 async function redirectOf(baseUrl: string): Promise<{ location: string; body: unknown } | undefined> {
@@ -144,15 +118,6 @@ function upgradeAnswer(baseUrl: string): Promise<{ status: number; location?: st
     req.on("error", reject);
     req.end();
   });
-}
-
-/** The operator status of a gateway standing by names the owner it waits for. */
-async function standingBy(gw: { baseUrl: string; gatewayToken: string }): Promise<true | undefined> {
-  const res = await fetch(`${gw.baseUrl}/openclawworld/admin/status`, {
-    headers: { authorization: `Bearer ${gw.gatewayToken}` },
-  });
-  const text = await res.text();
-  return /held elsewhere/.test(text) ? true : undefined;
 }
 
 describe("cluster: one room, two gateways, one NATS", () => {
@@ -257,7 +222,7 @@ describe("cluster: one room, two gateways, one NATS", () => {
       return observed.status === "ok" ? true : undefined;
     });
 
-    const log = await wholeLog();
+    const log = await wholeLog(resources, ROOM);
     const ticks = log.filter((r) => r.kind === "tick");
     expect(new Set(ticks.map((t) => t.tick)).size).toBe(ticks.length);
     const chats = ticks.flatMap((t) => t.inputs.flatMap((i) => (i.kind === "chat" ? [i.message] : [])));
@@ -301,7 +266,7 @@ describe("cluster: one room, two gateways, one NATS", () => {
       error: { details: { owner: { gatewayId: "gw-test", epoch: fenceEpoch } } },
     });
     await new Promise((r) => setTimeout(r, TTL_MS));
-    const after = await wholeLog();
+    const after = await wholeLog(resources, ROOM);
     const fence = after.findIndex((r) => r.kind === "epoch" && r.epoch === fenceEpoch);
     expect(fence).toBeGreaterThan(0);
     expect(after.slice(fence).filter((r) => r.epoch !== fenceEpoch)).toEqual([]);
