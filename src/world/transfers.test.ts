@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATOR_ENTITY_ID } from "./ids.ts";
 import { portalWorld } from "./testing/fixtures.ts";
 import { join, one, walkTo } from "./testing/helpers.ts";
-import type { Transfer } from "./transfers.ts";
+import { OUTBOX_KEPT, type Transfer, TransferBook } from "./transfers.ts";
 import { World } from "./world.ts";
 
 const north = () => World.create(portalWorld("north", "hall", "south", "yard"));
@@ -122,6 +122,14 @@ describe("portals to another world", () => {
       expect(result).toMatchObject({ ok: false, error: { code: "bad_request" } });
     }
     expect(target.getEntity("agt_ana")).toBeUndefined();
+  });
+
+  it("keep a bounded outbox when nothing sends it (a world run without a cluster)", () => {
+    const book = new TransferBook();
+    const { transfer } = departed();
+    for (let i = 0; i <= OUTBOX_KEPT; i++) book.depart({ ...transfer, id: `north:${i}:agt_ana` });
+    expect(book.outgoing).toHaveLength(OUTBOX_KEPT);
+    expect(book.outgoing[0]?.id).toBe("north:1:agt_ana");
   });
 
   it("replay to the same state (the transfer is world state, stepped from the log)", () => {

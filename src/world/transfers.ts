@@ -11,6 +11,10 @@ export type { Transfer };
 /** Applied transfer ids remembered: far more than could arrive twice within a re-send (a re-send
  * follows a failover within seconds), bounded so the state does not grow with every arrival. */
 export const APPLIED_TRANSFERS_KEPT = 4096;
+/** Unsent transfers kept. A cluster host sends each within a tick or two of its commit (and cannot
+ * commit at all while NATS is unreachable), so only a world run without a cluster, whose portal to
+ * another world leads nowhere, reaches it: its state must not grow with every trip. */
+export const OUTBOX_KEPT = 4096;
 /** Travellers remembered by where they went (an agent's later request is sent there). */
 export const DEPARTURES_KEPT = 4096;
 
@@ -30,6 +34,7 @@ export class TransferBook {
 
   depart(transfer: Transfer): void {
     this.outgoing.push(transfer);
+    if (this.outgoing.length > OUTBOX_KEPT) this.outgoing.shift();
     this.departed.delete(transfer.entityId);
     this.departed.set(transfer.entityId, transfer.toWorld);
     if (this.departed.size > DEPARTURES_KEPT) {
