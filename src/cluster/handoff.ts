@@ -104,8 +104,13 @@ export async function startHandoff(options: HandoffOptions): Promise<Handoff> {
         for (const listener of arrivedListeners) listener(transfer, result);
       },
       () => {
-        // Not committed (the room was lost, or its tick failed): whoever owns the room next gets it.
-        if (!stopped) message.nak(RETRY_AFTER_MS);
+        // Not committed (the room was lost, or its tick failed): whoever owns the room next gets it,
+        // at once if this nak still reaches NATS, else when the ack wait runs out.
+        try {
+          message.nak(RETRY_AFTER_MS);
+        } catch {
+          // The connection is closing with the room: the ack wait redelivers it.
+        }
       },
     );
   }
