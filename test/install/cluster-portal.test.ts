@@ -3,7 +3,7 @@
 // portal on A over AIC, is handed over to B's world (through the transfer stream), and A answers its
 // next request with the typed redirect to B; the tools' remote mode pointed at A follows it and acts
 // on B. Both gateways' status directories list both rooms.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import { resolveConfig } from "../../src/config/config.ts";
 import { RemoteAicClient } from "../../src/tools/remote-client.ts";
 import { portalWorldFiles } from "../../src/world/testing/fixtures.ts";
 import { startNats, type TestNats } from "../support/nats.ts";
+import { writeWorldDir } from "../support/world-dir.ts";
 
 const AGENT = "agent_traveller";
 const TOKEN = randomToken();
@@ -35,10 +36,7 @@ async function launch(gatewayId: string, name: string, roomId: string, toWorld: 
   const root = await mkdtemp(path.join(os.tmpdir(), `ocw-portal-${gatewayId}-`));
   roots.push(root);
   const worldDir = path.join(root, "world");
-  for (const [file, text] of portalWorldFiles(name, roomId, toWorld, toRoom)) {
-    await mkdir(path.dirname(path.join(worldDir, file)), { recursive: true });
-    await writeFile(path.join(worldDir, file), text);
-  }
+  await writeWorldDir(worldDir, portalWorldFiles(name, roomId, toWorld, toRoom));
   const gw = await launchClusterGateway({
     natsUrl: nats!.url,
     gatewayId,
