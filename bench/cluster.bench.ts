@@ -7,7 +7,12 @@
 //    this process, standing by, takes the room (epoch + 1) from snapshot + log. takeoverMs is from the
 //    kill to the room being served here; lostAcked counts acknowledged chats missing from the
 //    restored world, duplicateTicks ticks logged more than once.
-// Portals between gateways are not built, so there is no handoff figure (handoffP95Ms: null).
+// 3. Portal handoff: two cluster rooms (worlds "north" and "south", each with a portal to the other)
+//    owned here on two NATS connections, as by two gateways. A traveller joins beside north's portal
+//    and steps on it; handoffMs is from the end of the north tick that stepped it onto the portal
+//    (it left north in that tick) until south's tick that placed it is committed (the arrival
+//    acknowledged): north's commit, the publish to OCW_TRANSFERS, south's consumer, its tick and
+//    commit. Travellers go one at a time (OCW_BENCH_TRAVELLERS, default 50).
 // Last line: one JSON object with the figures.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,12 +25,14 @@ import { lastSequence, readLog } from "../src/cluster/shared-log.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { commitTick } from "../src/runtime/persistence.ts";
 import { WorldStore } from "../src/runtime/store.ts";
-import type { Input } from "../src/world/types.ts";
+import { portalWorld } from "../src/world/testing/fixtures.ts";
+import type { Input, StepResult } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
 import { startNats } from "../test/support/nats.ts";
 
 const TTL_MS = 3000;
 const COMMIT_TICKS = Number(process.env.OCW_BENCH_TICKS ?? 400);
+const TRAVELLERS = Number(process.env.OCW_BENCH_TRAVELLERS ?? 50);
 const quiet = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 function percentile(values: number[], p: number): number {
@@ -123,6 +130,61 @@ try {
     if (record.kind === "tick") ticks.push(record.tick);
   const duplicateTicks = ticks.length - new Set(ticks).size;
   await next.release();
+
+  // 3. Portal handoff between two cluster rooms.
+  const other = await connectCluster({ servers: [nats.url] }, { leaseTtlMs: TTL_MS });
+  const take = async (on: typeof resources, name: string, definition: ReturnType<typeof portalWorld>) => {
+    const taken = (await takeRoom({
+      resources: on,
+      room: name,
+      definition,
+      claimant: { gatewayId: `gw-${name}`, baseUrl: "http://127.0.0.1:3" },
+      leaseTtlMs: TTL_MS,
+      snapshotEveryTicks: 1_000_000,
+      logger: quiet,
+    }))!;
+    taken.runtime.start();
+    return taken;
+  };
+  const north = await take(resources, "north", portalWorld("north", "hall", "south", "yard"));
+  const south = await take(other, "south", portalWorld("south", "yard", "north", "hall"));
+  const leftAt = new Map<string, number>();
+  // Stamped as the step returns: the tick in which the traveller stepped onto the portal and left.
+  const northWorld = north.runtime.world as World;
+  const step = northWorld.step.bind(northWorld);
+  northWorld.step = (tickInputs): StepResult => {
+    const result = step(tickInputs);
+    const now = performance.now();
+    for (const e of result.events)
+      if (e.type === "presence.leave" && e.toWorldId === "south") leftAt.set(String(e.payload.entityId), now);
+    return result;
+  };
+  const handoffMs: number[] = [];
+  let arrived: (() => void) | undefined;
+  south.handoff.onArrived((transfer) => {
+    const left = leftAt.get(transfer.entityId);
+    if (left !== undefined) handoffMs.push(performance.now() - left);
+    arrived?.();
+  });
+  for (let i = 0; i < TRAVELLERS; i++) {
+    const entityId = `agt_t${i}`;
+    const placed = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    await north.runtime.submit({
+      kind: "join",
+      entityId,
+      actorKind: "agent",
+      name: `T${i}`,
+      at: { tx: 7, ty: 4 },
+    });
+    await north.runtime.submit({ kind: "moveTo", entityId, dest: { tx: 8, ty: 4 } });
+    await placed;
+  }
+  const handoffPublished = north.handoff.stats.published;
+  await north.release();
+  await south.release();
+  await other.close();
   await resources.close();
 
   console.log(
@@ -132,9 +194,13 @@ try {
     `takeover after kill -9: ${Math.round(takeoverMs)} ms (lease TTL ${TTL_MS} ms); ${acked.length} acknowledged, ${lostAcked} lost, ${duplicateAcked} twice; ${duplicateTicks} ticks logged twice of ${ticks.length} in the log`,
   );
   console.log(
+    `portal handoff p50/p95 ms: ${round(percentile(handoffMs, 50))}/${round(percentile(handoffMs, 95))} (${handoffMs.length} travellers, ${handoffPublished} published)`,
+  );
+  console.log(
     JSON.stringify({
       takeoverMs: Math.round(takeoverMs),
-      handoffP95Ms: null,
+      handoffP50Ms: round(percentile(handoffMs, 50)),
+      handoffP95Ms: round(percentile(handoffMs, 95)),
       commitP50MsJetStream: round(percentile(jetStreamMs, 50)),
       commitP99MsJetStream: round(percentile(jetStreamMs, 99)),
       commitP50MsSqlite: round(percentile(sqliteMs, 50)),

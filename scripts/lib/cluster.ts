@@ -15,6 +15,8 @@ export interface ClusterGatewayOptions {
   room: string;
   leaseTtlMs: number;
   snapshotEveryTicks: number;
+  /** The world directory (default: the bundled world). */
+  worldDir?: string;
   /** agentId -> its credential, the same on every gateway of the cluster. */
   agents: Record<string, { token: string; name: string }>;
   /** Aborting it while the gateway comes up (or stands by) stops it. */
@@ -30,6 +32,7 @@ export function launchClusterGateway(options: ClusterGatewayOptions): Promise<La
     gatewayToken: options.gatewayToken,
     ...(options.signal ? { signal: options.signal } : {}),
     pluginConfig: {
+      ...(options.worldDir ? { world: options.worldDir } : {}),
       agents: options.agents,
       rateLimits: { disabled: true },
       cluster: {

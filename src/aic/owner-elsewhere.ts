@@ -32,3 +32,26 @@ export function ownerElsewhereResult(owner: OwnerRef, location?: string): AicRes
     },
   );
 }
+
+/** An agent that went through a portal to another world (a cluster room, docs/cluster.md) and asks
+ * here again: sent on to the gateway serving that world, with `owner` undefined while none does (the
+ * room is between owners: retry). */
+export function travelledResult(
+  agentId: string,
+  world: string,
+  owner: OwnerRef | undefined,
+  location?: string,
+): AicResult<never> {
+  const where = owner
+    ? `served by gateway ${owner.gatewayId} at ${owner.baseUrl}`
+    : "which no gateway serves right now; retry shortly";
+  return aicError("room_not_ready", `agent ${agentId} went through a portal to world ${world}, ${where}`, {
+    world,
+    ...(owner
+      ? {
+          owner: { gatewayId: owner.gatewayId, baseUrl: owner.baseUrl, room: owner.room, epoch: owner.epoch },
+        }
+      : {}),
+    ...(location ? { location } : {}),
+  });
+}

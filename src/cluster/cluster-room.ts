@@ -4,6 +4,7 @@
 // gateway waits in waitForRoom and takes the room when its lease lapses.
 import { describe, type RuntimeLogger, WorldRuntime } from "../runtime/world-runtime.ts";
 import type { WorldDefinition } from "../world/types.ts";
+import { type Handoff, startHandoff } from "./handoff.ts";
 import type { ClusterResources } from "./nats.ts";
 import { type Claimant, RoomLease } from "./ownership.ts";
 import { type RestoredRoom, restoreRoom, SharedTickLog } from "./shared-log.ts";
@@ -24,6 +25,8 @@ export interface ClusterRoom {
   log: SharedTickLog;
   runtime: WorldRuntime;
   restored: RestoredRoom;
+  /** Travellers through portals to and from other cluster rooms (handoff.ts). */
+  handoff: Handoff;
   /** Why the room was lost, once it was. */
   readonly lostReason: string | undefined;
   onLost(listener: (reason: string) => void): void;
@@ -58,7 +61,8 @@ export async function takeRoom(options: ClusterRoomOptions): Promise<ClusterRoom
     }
     const runtime = new WorldRuntime(restored.world, logger);
     runtime.journal = log;
-    return assemble(room, lease, log, runtime, restored, logger);
+    const handoff = await startHandoff({ resources, room, runtime, logger });
+    return assemble(room, lease, log, runtime, restored, handoff, logger);
   } catch (error) {
     await lease.release();
     throw error;
@@ -71,6 +75,7 @@ function assemble(
   log: SharedTickLog,
   runtime: WorldRuntime,
   restored: RestoredRoom,
+  handoff: Handoff,
   logger: RuntimeLogger,
 ): ClusterRoom {
   let lostReason: string | undefined;
@@ -79,6 +84,7 @@ function assemble(
     if (lostReason !== undefined) return;
     lostReason = reason;
     runtime.stop();
+    handoff.stop();
     logger.error(
       `openclawworld: cluster room ${room} (epoch ${lease.epoch}) is no longer served here: ${reason}`,
     );
@@ -112,6 +118,7 @@ function assemble(
     log,
     runtime,
     restored,
+    handoff,
     get lostReason() {
       return lostReason;
     },
@@ -126,6 +133,7 @@ function assemble(
     async release() {
       clearInterval(watch);
       runtime.stop();
+      handoff.stop();
       lostReason ??= "released";
       await lease.release();
     },

@@ -21,6 +21,8 @@ export interface ClusterResources {
   snapshots: KV;
   /** The stream holding every room's tick log, one subject per room (logSubject). */
   logStream: string;
+  /** The stream of travellers on their way to a room, one subject per target room (transferSubject). */
+  transferStream: string;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,16 @@ const LOG_SUBJECTS = "ocw.ticks.*";
 
 export function logSubject(room: string): string {
   return `ocw.ticks.${room}`;
+}
+
+export const TRANSFER_STREAM = "OCW_TRANSFERS";
+const TRANSFER_SUBJECTS = "ocw.transfers.*";
+/** How long JetStream drops a second publish of the same transfer id: far longer than a failover
+ * takes to re-send (the target's own record of applied ids covers anything later). */
+const TRANSFER_DEDUP_WINDOW_MS = 10 * 60_000;
+
+export function transferSubject(room: string): string {
+  return `ocw.transfers.${room}`;
 }
 
 export async function connectCluster(
@@ -46,7 +58,13 @@ export async function connectCluster(
   try {
     const replicas = options.replicas ?? 1;
     const jsm = await jetstreamManager(nc);
-    await ensureLogStream(jsm, replicas);
+    await ensureStream(jsm, LOG_STREAM, LOG_SUBJECTS, replicas, { retention: RetentionPolicy.Limits });
+    // A work queue: a transfer stays until its target room's owner acknowledges it, however long
+    // the room waits for an owner.
+    await ensureStream(jsm, TRANSFER_STREAM, TRANSFER_SUBJECTS, replicas, {
+      retention: RetentionPolicy.Workqueue,
+      duplicate_window: TRANSFER_DEDUP_WINDOW_MS * 1_000_000,
+    });
     const kvm = new Kvm(jetstream(nc));
     const directory = await kvm.create("ocw-rooms", { history: 1, replicas });
     const leases = await kvm.create("ocw-leases", { history: 1, replicas, ttl: options.leaseTtlMs });
@@ -57,6 +75,7 @@ export async function connectCluster(
       leases,
       snapshots,
       logStream: LOG_STREAM,
+      transferStream: TRANSFER_STREAM,
       close: async () => {
         await nc.drain().catch(() => nc.close());
       },
@@ -67,18 +86,28 @@ export async function connectCluster(
   }
 }
 
-async function ensureLogStream(jsm: Awaited<ReturnType<typeof jetstreamManager>>, replicas: number) {
+type StreamManager = Awaited<ReturnType<typeof jetstreamManager>>;
+
+/** Creates the stream unless it exists (every gateway opens it with the same settings). Nothing ages
+ * out of either: the log behind a snapshot is trimmed by its owner, a transfer is removed when its
+ * target acknowledges it. */
+async function ensureStream(
+  jsm: StreamManager,
+  name: string,
+  subject: string,
+  replicas: number,
+  settings: { retention: RetentionPolicy; duplicate_window?: number },
+) {
   try {
-    await jsm.streams.info(LOG_STREAM);
+    await jsm.streams.info(name);
   } catch {
     await jsm.streams.add({
-      name: LOG_STREAM,
-      subjects: [LOG_SUBJECTS],
-      retention: RetentionPolicy.Limits,
+      name,
+      subjects: [subject],
       storage: StorageType.File,
       num_replicas: replicas,
-      // Nothing ages out: the log behind a snapshot is trimmed by its owner, nothing else.
       max_age: 0,
+      ...settings,
     });
   }
 }

@@ -7,6 +7,7 @@
 // redirects still gets a valid Result and knows where to go (src/aic/owner-elsewhere.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import type { AicResult } from "../aic/errors.ts";
 import { type OwnerRef, ownerElsewhereResult } from "../aic/owner-elsewhere.ts";
 import { sendJson } from "./respond.ts";
 
@@ -24,11 +25,17 @@ export function ownerLocation(owner: OwnerRef, requestUrl: string | undefined): 
   return `${owner.baseUrl.replace(/\/+$/, "")}${pathAndQuery}`;
 }
 
-/** HTTP 307 to the owner's same path, with the AIC error as the body. */
-export function redirectToOwner(req: IncomingMessage, res: ServerResponse, owner: OwnerRef): void {
+/** HTTP 307 to the owner's same path, with the AIC error as the body (`result`: why the caller is
+ * sent there; by default, this gateway stands by for the owner). */
+export function redirectToOwner(
+  req: IncomingMessage,
+  res: ServerResponse,
+  owner: OwnerRef,
+  result: (location: string) => AicResult<never> = (location) => ownerElsewhereResult(owner, location),
+): void {
   const location = ownerLocation(owner, req.url);
   // sendJson says no-store: where the world is changes at every failover.
-  sendJson(res, 307, ownerElsewhereResult(owner, location), { location });
+  sendJson(res, 307, result(location), { location });
 }
 
 /** A WebSocket upgrade answered with the same 307 (a browser's WebSocket does not follow it and

@@ -8,6 +8,7 @@ import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
+import { travelledVia } from "./cluster-host.ts";
 import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import { createFanoutProcess } from "./fanout/fanout-process.ts";
 import type { FanoutWebOptions } from "./fanout/protocol.ts";
@@ -89,6 +90,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   const aicHttp = createAicHttpHandler({
     service: aic,
     tokens: tokenDirectory(config.agents),
+    ...(host.cluster ? { travelled: travelledVia(host.runtime, host.cluster) } : {}),
     logger,
     sseSlowReader: {
       maxBufferedBytes: config.events.streamMaxBufferedKiB * 1024,

@@ -8,7 +8,8 @@ import { type ClusterResources, connectCluster } from "../cluster/nats.ts";
 import { type DirectoryEntry, readDirectory } from "../cluster/ownership.ts";
 import type { ClusterConfig, ResolvedConfig } from "../config/config.ts";
 import { loadDefinition, type OpenedWorld } from "../runtime/open-world.ts";
-import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import { describe, type RuntimeLogger, type WorldRuntime } from "../runtime/world-runtime.ts";
+import { agentEntityId } from "../world/ids.ts";
 
 /** What the host keeps of its cluster room (status, the service's loss handling). */
 export interface ClusterHostPart {
@@ -16,6 +17,11 @@ export interface ClusterHostPart {
   resources: ClusterResources;
   config: ClusterConfig;
   directory(): Promise<Directory>;
+  /** The gateway serving another cluster room now, as last read (a second ago at most): where an
+   * agent that went there through a portal is sent (docs/cluster.md). */
+  ownerOf(room: string): DirectoryEntry | undefined;
+  /** Stops re-reading the directory. */
+  stopWatching(): void;
 }
 
 /** The directory as a gateway reads it: every room, its owner, where to reach it, whether its
@@ -78,6 +84,7 @@ export async function openClusterWorld(
       `openclawworld: serving cluster room ${room.room} (epoch ${room.lease.epoch}) at tick ${room.runtime.world.tick}: snapshot at ${room.restored.snapshotTick ?? "none"} + ${room.restored.replayedTicks} logged ticks`,
     );
     const replayed = room.restored.snapshotTick !== undefined || room.restored.replayedTicks > 0;
+    const watched = watchDirectory(resources, logger);
     return {
       definition,
       runtime: room.runtime,
@@ -86,7 +93,14 @@ export async function openClusterWorld(
       side: undefined,
       recovery: undefined,
       problems: [],
-      cluster: { room, resources, config: cluster, directory: () => readDirectory(resources) },
+      cluster: {
+        room,
+        resources,
+        config: cluster,
+        directory: () => readDirectory(resources),
+        ownerOf: (id) => liveOwner(watched.current(), cluster.gatewayId, (room) => room === id),
+        stopWatching: watched.stop,
+      },
     };
   } catch (error) {
     await resources.close();
@@ -96,6 +110,7 @@ export async function openClusterWorld(
 
 /** Gives the room up and disconnects: the last of the host's closers. */
 export async function closeClusterPart(part: ClusterHostPart, logger: RuntimeLogger): Promise<void> {
+  part.stopWatching();
   try {
     await part.room.release();
   } catch (error) {
@@ -127,15 +142,57 @@ export interface StandbyView {
   directory: Directory;
 }
 
+/** Where an AIC agent that left this world through a portal is sent (aic-app.ts): the world it went
+ * to, and that world's gateway now. */
+export function travelledVia(runtime: WorldRuntime, part: Pick<ClusterHostPart, "ownerOf">) {
+  return (agentId: string): { world: string; owner: DirectoryEntry | undefined } | undefined => {
+    const world = runtime.world.departedTo(agentEntityId(agentId));
+    return world === undefined ? undefined : { world, owner: part.ownerOf(world) };
+  };
+}
+
+/** How often a serving gateway re-reads the directory (for travellers it sends on). */
+const DIRECTORY_REFRESH_MS = 1_000;
+
+/** The directory, re-read in the background; a failed read keeps the last one. */
+function watchDirectory(resources: ClusterResources, logger: RuntimeLogger) {
+  let current: Directory = [];
+  let warned = false;
+  const refresh = () =>
+    readDirectory(resources).then(
+      (directory) => {
+        current = directory;
+        warned = false;
+      },
+      (error: unknown) => {
+        if (!warned) logger.warn(`openclawworld: reading the cluster directory failed: ${describe(error)}`);
+        warned = true;
+      },
+    );
+  void refresh();
+  const timer = setInterval(refresh, DIRECTORY_REFRESH_MS);
+  timer.unref();
+  return { current: () => current, stop: () => clearInterval(timer) };
+}
+
+/** The gateway holding the lease of a room `wanted`, unless it is `self` (its own lease from before a
+ * restart may still be live: sending callers to itself would loop). */
+function liveOwner(
+  directory: Directory,
+  self: string,
+  wanted: (room: string) => boolean,
+): DirectoryEntry | undefined {
+  const entry = directory.find((e) => e.live && e.gatewayId !== self && wanted(e.room));
+  if (!entry) return undefined;
+  const { live: _live, ...owner } = entry;
+  return owner;
+}
+
 /** The one rule for reaching the owner (docs/cluster.md): the gateway serving a room this standby
  * may host, if the directory names one whose lease is held and it is not this gateway (its own lease
  * from before a restart may still be live: sending callers to itself would loop). Every door (AIC
  * routes, the web page and its WebSocket, the tools) asks this, and redirects when it answers. */
 export function ownerElsewhere(standby: StandbyView | undefined): DirectoryEntry | undefined {
-  const entry = standby?.directory.find(
-    (e) => e.live && e.gatewayId !== standby.gatewayId && standby.rooms.includes(e.room),
-  );
-  if (!entry) return undefined;
-  const { live: _live, ...owner } = entry;
-  return owner;
+  if (!standby) return undefined;
+  return liveOwner(standby.directory, standby.gatewayId, (room) => standby.rooms.includes(room));
 }

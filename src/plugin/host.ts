@@ -8,6 +8,7 @@ import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.
 import type { ResidentScheduler } from "../residents/scheduler.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorldInSlices } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import type { WorldDefinition } from "../world/types.ts";
 import { type ClusterHostPart, closeClusterPart, openClusterWorld } from "./cluster-host.ts";
 
 export interface WorldHost extends OpenedWorld {
@@ -52,7 +53,23 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
     storeSync: config.snapshot.fsync ? "full" : "normal",
     logger,
   });
+  const unreachable = portalsToOtherWorlds(opened.definition);
+  if (unreachable.length > 0) {
+    // A traveller would leave this world for one nobody can hand it to (docs/cluster.md).
+    const problem = `portals to other worlds need the cluster config, and this gateway has none: whoever steps on ${unreachable.join(", ")} leaves the world`;
+    logger.warn(`openclawworld: ${problem}`);
+    opened.problems.push(problem);
+  }
   return { ...opened, config, closers: [] };
+}
+
+/** The portals of a world that lead to another world (prop `targetWorld`). */
+function portalsToOtherWorlds(definition: WorldDefinition): string[] {
+  return Object.values(definition.rooms).flatMap((room) =>
+    room.objects
+      .filter((o) => o.objectType === "portal" && typeof o.props.targetWorld === "string")
+      .map((o) => `${o.id} (to ${String(o.props.targetWorld)})`),
+  );
 }
 
 /** Saves a snapshot (every tick is already durable in the log; this compacts it), spread over the

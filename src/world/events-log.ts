@@ -175,7 +175,7 @@ export class RoomEventLog {
     audience: Audience,
     tick: number,
     tsMs: number,
-    extra?: Pick<WorldEvent, "actorId" | "toRoomId" | "fromRoomId">,
+    extra?: Pick<WorldEvent, "actorId" | "toRoomId" | "fromRoomId" | "toWorldId">,
   ): WorldEvent {
     const event: WorldEvent = {
       seq: ++this.lastSeq,
@@ -189,6 +189,7 @@ export class RoomEventLog {
     if (extra?.actorId !== undefined) event.actorId = extra.actorId;
     if (extra?.toRoomId !== undefined) event.toRoomId = extra.toRoomId;
     if (extra?.fromRoomId !== undefined) event.fromRoomId = extra.fromRoomId;
+    if (extra?.toWorldId !== undefined) event.toWorldId = extra.toWorldId;
     this.keep(event, false);
     return event;
   }

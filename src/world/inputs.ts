@@ -92,11 +92,49 @@ function checkModerate(i: Record<string, unknown>): WorldError | undefined {
   return i.params === undefined || isPlainObject(i.params) ? undefined : bad("params must be an object");
 }
 
+/** The host's mark that it delivered outgoing transfers (transfers.ts): names only their ids. */
+function checkTransfersSent(i: Record<string, unknown>): WorldError | undefined {
+  if (i.entityId !== OPERATOR_ENTITY_ID)
+    return bad(`only the host (${OPERATOR_ENTITY_ID}) marks transfers sent`);
+  if (i.roomId !== undefined || i.tx !== undefined || i.guards !== undefined)
+    return bad("a transfers mark names no room, tx or guards");
+  if (!Array.isArray(i.ids) || i.ids.length === 0 || i.ids.length > 1024)
+    return bad("ids must be an array of 1..1024 transfer ids");
+  return i.ids.every((id) => typeof id === "string" && id.length > 0 && id.length <= 256)
+    ? undefined
+    : bad("a transfer id is a 1..256 char string");
+}
+
+/** A traveller from another world: the record its world made (transfers.ts), for its own entity. */
+function checkArrive(i: Record<string, unknown>): WorldError | undefined {
+  const t = i.transfer as Record<string, unknown>;
+  if (!isPlainObject(t)) return bad("transfer must be an object");
+  if (t.entityId !== i.entityId) return bad("transfer.entityId must be the input's entityId");
+  if (typeof t.id !== "string" || t.id.length === 0 || t.id.length > 256)
+    return bad("transfer.id must be a 1..256 char string");
+  for (const field of ["fromWorld", "toWorld", "roomId"] as const) {
+    const v = t[field];
+    if (typeof v !== "string" || !ROOM_ID_PATTERN.test(v))
+      return bad(`transfer.${field} must match ${ROOM_ID_PATTERN.source}`);
+  }
+  const tile = t.tile as Record<string, unknown>;
+  if (!isPlainObject(tile) || !isInt(tile.tx) || !isInt(tile.ty) || tile.tx < 0 || tile.ty < 0)
+    return bad("transfer.tile must be {tx, ty} non-negative integers");
+  if (!isInt(t.tick) || t.tick < 0) return bad("transfer.tick must be a non-negative integer");
+  const prefix = t.actorKind === "human" ? HUMAN_ENTITY_PREFIX : AGENT_ENTITY_PREFIX;
+  if ((t.actorKind !== "human" && t.actorKind !== "agent") || !String(i.entityId).startsWith(prefix))
+    return bad('transfer.actorKind must be "human" or "agent", matching the entityId');
+  if (typeof t.name !== "string" || t.name.length < 1 || t.name.length > 64)
+    return bad("transfer.name must be 1..64 chars");
+  return undefined;
+}
+
 /** Returns the problem with an input's shape, or undefined when it is well formed. */
 export function checkInput(input: unknown): WorldError | undefined {
   if (!isPlainObject(input)) return bad("input must be an object");
   const i = input as Record<string, unknown>;
   if (i.kind === "moderate") return checkModerate(i);
+  if (i.kind === "transfersSent") return checkTransfersSent(i);
   if (typeof i.entityId !== "string" || !ACTOR_ID_PATTERN.test(i.entityId)) {
     return bad(`entityId must match ${ACTOR_ID_PATTERN.source}`, { entityId: i.entityId });
   }
@@ -172,6 +210,10 @@ export function checkInput(input: unknown): WorldError | undefined {
       return typeof i.message === "string" ? undefined : bad("message must be a string");
     case "reflect":
       return checkReflect(i);
+    case "arrive":
+      return i.roomId !== undefined || i.tx !== undefined || i.guards !== undefined
+        ? bad("an arrival names no room, tx or guards")
+        : checkArrive(i);
     default:
       return bad(`unknown input kind ${JSON.stringify(i.kind)}`);
   }

@@ -24,6 +24,12 @@ import type { ProximityRecord, ProximityTracker } from "./proximity.ts";
 import type { Room, WorldObject } from "./room.ts";
 import { SIGNAL_KINDS, SIGNAL_WINDOW_BUCKETS, signalBucketOf } from "./signals.ts";
 import { tickToMs } from "./time.ts";
+import {
+  APPLIED_TRANSFERS_KEPT,
+  DEPARTURES_KEPT,
+  type TransferBook,
+  type TransferState,
+} from "./transfers.ts";
 import type { TxStore } from "./tx-store.ts";
 import {
   type ChatMessageRecord,
@@ -107,6 +113,7 @@ const EventRecord = z.strictObject({
   actorId: z.string().regex(ACTOR_ID).optional(),
   toRoomId: z.string().regex(ROOM_ID).optional(),
   fromRoomId: z.string().regex(ROOM_ID).optional(),
+  toWorldId: z.string().regex(ROOM_ID).optional(),
 });
 
 /** One signal bucket: counts per kind (SIGNAL_KINDS order) for the room and its active regions. */
@@ -208,6 +215,28 @@ const MemoryRecord = z.strictObject({
     .max(MEMORY_LIMITS.episodes),
 });
 
+const TransferRecord = z.strictObject({
+  id: z.string().min(1).max(256),
+  fromWorld: z.string().regex(ROOM_ID),
+  toWorld: z.string().regex(ROOM_ID),
+  roomId: z.string().regex(ROOM_ID),
+  tile: z.strictObject({ tx: NonNegInt, ty: NonNegInt }),
+  entityId: z.string().regex(ACTOR_ID),
+  actorKind: z.enum(["human", "agent"]),
+  name: z.string().min(1).max(64),
+  tick: NonNegInt,
+});
+
+const TransferStateSchema = z.strictObject({
+  outgoing: uniqueBy(TransferRecord, (t) => t.id, "transfer"),
+  applied: Items(z.string().min(1).max(256))
+    .max(APPLIED_TRANSFERS_KEPT)
+    .refine((ids) => new Set(ids).size === ids.length, "applied transfer ids must be unique"),
+  departed: Items(z.tuple([z.string().regex(ACTOR_ID), z.string().regex(ROOM_ID)]))
+    .max(DEPARTURES_KEPT)
+    .refine((list) => new Set(list.map((d) => d[0])).size === list.length, "one departure per traveller"),
+});
+
 const WorldStateSchema = z.strictObject({
   rng: z.array(Int).min(1).max(16),
   nextHandle: z.int().min(1),
@@ -256,6 +285,8 @@ const WorldStateSchema = z.strictObject({
   /** Absent when no agent has a memory yet (snapshots written before memory existed restore as is,
    * and hash as before). */
   memory: uniqueBy(MemoryRecord, (m) => m.entityId, "memory of").optional(),
+  /** Portals to other worlds (transfers.ts); absent while there were none. */
+  transfers: TransferStateSchema.optional(),
 });
 export type WorldState = z.output<typeof WorldStateSchema>;
 
@@ -279,6 +310,7 @@ export interface WorldParts {
   readonly proximity: ProximityTracker;
   readonly txStore: TxStore;
   readonly memory: Map<string, AgentMemory>;
+  readonly transfers: TransferBook;
 }
 
 /** The world's state now, as plain data. What the world records once and never changes afterwards
@@ -355,6 +387,8 @@ export function captureSnapshot(
         episodes: [...m.episodes],
       }));
   }
+  const transfers = parts.transfers.state();
+  if (transfers) state.transfers = transfers;
   return {
     format: SNAPSHOT_FORMAT,
     world: parts.definition.name,
@@ -568,6 +602,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     memory.episodes = m.episodes;
     parts.memory.set(m.entityId, memory);
   }
+  parts.transfers.restore(state.transfers as TransferState | undefined);
 }
 
 /** What is wrong with a room's drop floors, if anything. */

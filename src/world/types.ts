@@ -159,6 +159,22 @@ interface InputBase {
   guards?: Guard[];
 }
 
+/** A traveller on its way to another world through a portal (transfers.ts): everything the target
+ * world needs to place it. */
+export interface Transfer {
+  /** `<from world>:<tick>:<entity>`: unique, and the same however often the record is sent. */
+  id: string;
+  fromWorld: string;
+  toWorld: string;
+  roomId: string;
+  tile: TileCoord;
+  entityId: string;
+  actorKind: ActorKind;
+  name: string;
+  /** The tick the traveller stepped through (the handoff's start). */
+  tick: number;
+}
+
 export type Input =
   | (InputBase & {
       kind: "join";
@@ -187,6 +203,12 @@ export type Input =
       action: string;
       params?: Record<string, unknown>;
     })
+  /** A traveller from another world (transfers.ts): placed once per transfer id; `entityId` is the
+   * traveller's. Only the cluster host sends it, from the target world's handoff stream. */
+  | (InputBase & { kind: "arrive"; transfer: Transfer })
+  /** The host delivered these outgoing transfers to their target worlds; `entityId` is
+   * OPERATOR_ENTITY_ID (the host, not an actor). */
+  | (InputBase & { kind: "transfersSent"; ids: string[] })
   /** An agent stores a reflection in its own memory (memory.ts); only `agt_` entities have memory. */
   | (InputBase & {
       kind: "reflect";
@@ -227,7 +249,10 @@ export type InputValue =
   | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
   | { kind: "moderate"; outcome: { type: InteractOutcomeType; message?: string } }
   | { kind: "chat"; chatMessageId: string }
-  | { kind: "reflect"; id: string; evicted?: string };
+  | { kind: "reflect"; id: string; evicted?: string }
+  /** `duplicate`: this transfer was applied before; nobody was placed again. */
+  | { kind: "arrive"; entityId: string; roomId: string; tile: TileCoord; duplicate?: true }
+  | { kind: "transfersSent"; marked: number };
 
 export type InputResult =
   | { ok: true; value: InputValue; tick: number; serverTsMs: number; replayed?: boolean }
@@ -293,6 +318,8 @@ export interface WorldEvent {
   toRoomId?: string;
   /** A presence.join by portal: the room the actor came from. */
   fromRoomId?: string;
+  /** A presence.leave by portal to another world (its cluster room id); toRoomId is the room there. */
+  toWorldId?: string;
 }
 
 export interface ChatMessageRecord {
@@ -417,4 +444,9 @@ export interface WorldApi {
   snapshot(): WorldSnapshot;
   /** SHA-256 (hex) of the canonical JSON (RFC 8785) of snapshot(). */
   snapshotHash(): string;
+
+  /** Travellers recorded as leaving for another world and not yet marked sent, oldest first. */
+  outgoingTransfers(): readonly Transfer[];
+  /** The world (cluster room id) `entityId` left for by portal, while it has not come back. */
+  departedTo(entityId: string): string | undefined;
 }

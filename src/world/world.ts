@@ -22,6 +22,7 @@ import {
   type WorldParts,
 } from "./snapshot.ts";
 import { tickToMs } from "./time.ts";
+import { type Transfer, TransferBook, transferId } from "./transfers.ts";
 import { TxStore, txPayloadMismatch } from "./tx-store.ts";
 import type {
   Audience,
@@ -76,6 +77,8 @@ export class World implements WorldApi {
   private readonly txStore: TxStore;
   /** Agents' memories by entity id (memory.ts): created by the first episode or reflection. */
   private readonly memory = new Map<string, AgentMemory>();
+  /** Travellers to and from other worlds (transfers.ts). */
+  private readonly transfers = new TransferBook();
   private stepEvents: WorldEvent[] = [];
   private readonly scratch = { x: 0, y: 0 };
   /** Proximity radius in world units. */
@@ -137,6 +140,7 @@ export class World implements WorldApi {
       proximity: this.proximity,
       txStore: this.txStore,
       memory: this.memory,
+      transfers: this.transfers,
     };
   }
 
@@ -337,6 +341,10 @@ export class World implements WorldApi {
         return this.applyChat(input.entityId, input.channel, input.message);
       case "reflect":
         return this.applyReflect(input);
+      case "arrive":
+        return this.applyArrive(input.transfer);
+      case "transfersSent":
+        return { ok: true, value: { kind: "transfersSent", marked: this.transfers.markSent(input.ids) } };
     }
   }
 
@@ -399,6 +407,7 @@ export class World implements WorldApi {
     const roomId = input.joinRoomId ?? input.roomId ?? this.definition.defaultRoomId;
     const room = this.rooms.get(roomId);
     if (!room) return fail("not_found", `room "${roomId}" does not exist`);
+    this.transfers.returned(input.entityId);
     const existing = this.actors.get(input.entityId);
     if (existing && existing.roomId === roomId) {
       return {
@@ -409,12 +418,18 @@ export class World implements WorldApi {
     // Moving between rooms is a leave + join; "disconnect" is the closest reason the events schema allows.
     if (existing) this.removeActor(existing, "disconnect");
     const tile = this.homeTile(room, input.at) ?? this.pickSpawn(room);
+    const actor = this.newActor(input.entityId, input.actorKind, input.name, room, tile);
+    this.placeActor(actor, room);
+    return { ok: true, value: { kind: "join", entityId: actor.id, roomId, tile } };
+  }
+
+  private newActor(id: string, kind: Actor["kind"], name: string, room: Room, tile: TileCoord): Actor {
     const ts = room.tileSize;
-    const actor: Actor = {
-      id: input.entityId,
-      kind: input.actorKind,
-      name: input.name,
-      roomId,
+    return {
+      id,
+      kind,
+      name,
+      roomId: room.def.roomId,
       x: (tile.tx + 0.5) * ts,
       y: (tile.ty + 0.5) * ts,
       tx: tile.tx,
@@ -432,10 +447,56 @@ export class World implements WorldApi {
       cell: -1,
       proximityCount: 0,
       rank: 0,
-      audience: { kind: "entities", ids: [input.entityId] },
+      audience: { kind: "entities", ids: [id] },
     };
+  }
+
+  /** A traveller from another world, placed once per transfer id: a record delivered again (a new
+   * owner of the source re-sending it) is answered as applied and places nobody. It lands on its
+   * portal's target tile, or on a spawn when that room or tile is not there (the source's portal
+   * named a room this world does not have: the traveller is not lost on the way). */
+  private applyArrive(transfer: Transfer): Outcome {
+    if (this.transfers.wasApplied(transfer.id)) {
+      const here = this.actors.get(transfer.entityId);
+      return {
+        ok: true,
+        value: {
+          kind: "arrive",
+          entityId: transfer.entityId,
+          roomId: here?.roomId ?? transfer.roomId,
+          tile: here ? { tx: here.tx, ty: here.ty } : transfer.tile,
+          duplicate: true,
+        },
+      };
+    }
+    const room = this.rooms.get(transfer.roomId) ?? this.rooms.get(this.definition.defaultRoomId)!;
+    const tile = this.homeTile(room, transfer.tile) ?? this.pickSpawn(room);
+    const existing = this.actors.get(transfer.entityId);
+    if (existing) this.removeActor(existing, "disconnect");
+    this.transfers.arrived(transfer.id, transfer.entityId);
+    const actor = this.newActor(transfer.entityId, transfer.actorKind, transfer.name, room, tile);
     this.placeActor(actor, room);
-    return { ok: true, value: { kind: "join", entityId: actor.id, roomId, tile } };
+    this.remember(actor.id, "entered", `came through a portal from ${transfer.fromWorld}`);
+    const roomId = room.def.roomId;
+    return { ok: true, value: { kind: "arrive", entityId: actor.id, roomId, tile } };
+  }
+
+  /** Through a portal to another world: the traveller leaves this one now, and the handoff is
+   * recorded for the host to send (transfers.ts). */
+  private depart(actor: Actor, toWorld: string, roomId: string, tile: TileCoord): void {
+    this.stop(actor);
+    this.transfers.depart({
+      id: transferId(this.definition.name, this.tickCount, actor.id),
+      fromWorld: this.definition.name,
+      toWorld,
+      roomId,
+      tile: { tx: tile.tx, ty: tile.ty },
+      entityId: actor.id,
+      actorKind: actor.kind,
+      name: actor.name,
+      tick: this.tickCount,
+    });
+    this.removeActor(actor, "disconnect", roomId, toWorld);
   }
 
   /** The tile a join asked for, when it is inside the room and walkable. */
@@ -488,11 +549,12 @@ export class World implements WorldApi {
     this.remember(actor.id, "entered", `entered ${room.def.name}`);
   }
 
-  /** `toRoomId`: it is going by portal to that room. */
+  /** `toRoomId`: it is going by portal to that room (of world `toWorldId` when that is set). */
   private removeActor(
     actor: Actor,
     reason: "disconnect" | "kicked" | "room_closed",
     toRoomId?: string,
+    toWorldId?: string,
   ): void {
     const room = this.rooms.get(actor.roomId)!;
     this.releaseHeld(actor);
@@ -506,7 +568,7 @@ export class World implements WorldApi {
       "presence.leave",
       { entityId: actor.id, reason },
       { kind: "room" },
-      toRoomId === undefined ? undefined : { toRoomId },
+      toRoomId === undefined ? undefined : toWorldId === undefined ? { toRoomId } : { toRoomId, toWorldId },
     );
     room.log.exit(actor.id, event.seq);
     room.removeActor(actor);
@@ -630,6 +692,7 @@ export class World implements WorldApi {
       nowMs: this.nowMs,
       setState: (field, value) => this.setObjectState(obj, field, value, actor.id),
       moveActor: (roomId, tile) => this.teleport(actor, roomId, tile),
+      sendActor: (world, roomId, tile) => this.depart(actor, world, roomId, tile),
       tileOccupied: () => this.actorOnTile(room, obj.def.tile.tx, obj.def.tile.ty),
       hold: (facing) => this.hold(actor, obj, facing),
     };
@@ -880,7 +943,7 @@ export class World implements WorldApi {
     type: EventType,
     payload: Record<string, unknown>,
     audience: Audience,
-    extra?: Pick<WorldEvent, "actorId" | "toRoomId" | "fromRoomId">,
+    extra?: Pick<WorldEvent, "actorId" | "toRoomId" | "fromRoomId" | "toWorldId">,
   ): WorldEvent {
     const event = room.log.append(type, payload, audience, this.tickCount, this.nowMs, extra);
     this.stepEvents.push(event);
@@ -951,7 +1014,12 @@ export class World implements WorldApi {
     for (const { actor, objects } of stepped ?? []) {
       for (const obj of objects) {
         // Still there (an earlier object of the same tile may have carried it away).
-        if (actor.roomId === obj.def.roomId && actor.tx === obj.def.tile.tx && actor.ty === obj.def.tile.ty)
+        if (
+          this.actors.get(actor.id) === actor &&
+          actor.roomId === obj.def.roomId &&
+          actor.tx === obj.def.tile.tx &&
+          actor.ty === obj.def.tile.ty
+        )
           this.enterObject(actor, obj);
       }
     }
@@ -1211,6 +1279,14 @@ export class World implements WorldApi {
   lookupTx(key: string): { payloadHash: string; result: InputResult } | undefined {
     const entry = this.txStore.get(key, this.nowMs);
     return entry ? { payloadHash: entry.payloadHash, result: entry.result } : undefined;
+  }
+
+  outgoingTransfers(): readonly Transfer[] {
+    return this.transfers.outgoing;
+  }
+
+  departedTo(entityId: string): string | undefined {
+    return this.transfers.departed.get(entityId);
   }
 
   /** Room ids, sorted. */

@@ -11,8 +11,10 @@ import { parse as parseQuery } from "node:querystring";
 import { buildOpenApi, serializeDocument } from "../../aic/documents.ts";
 import { type EndpointName, endpointAt, requestFromQuery, servedByGet } from "../../aic/endpoints.ts";
 import { aicError } from "../../aic/errors.ts";
+import { type OwnerRef, travelledResult } from "../../aic/owner-elsewhere.ts";
 import type { AicService, CallOptions } from "../../aic/service.ts";
 import { AIC_BASE_PATH } from "../../aic/version.ts";
+import { redirectToOwner } from "../owner-redirect.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
 import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
 import { createEventStream } from "./sse.ts";
@@ -25,6 +27,9 @@ export interface AicHttpDeps {
   service: AicService;
   /** Bearer token -> agentId, undefined when unknown. */
   tokens: (token: string) => string | undefined;
+  /** Where an agent went through a portal to another world (a cluster room), while it has not come
+   * back: its requests are sent to that world's gateway (`owner`; undefined while none serves it). */
+  travelled?: (agentId: string) => { world: string; owner: OwnerRef | undefined } | undefined;
   logger: AicHttpLogger;
   /** SSE comment heartbeat interval; default 10 s (PRD 9.3). */
   sseHeartbeatMs?: number;
@@ -104,6 +109,15 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
       return undefined;
     }
     aicLocals(res).agentId = agentId;
+    const moved = deps.travelled?.(agentId);
+    if (moved) {
+      const { world, owner } = moved;
+      // The same typed redirect a standby gives (owner-redirect.ts), so the tools' remote mode follows it.
+      if (owner)
+        redirectToOwner(req, res, owner, (location) => travelledResult(agentId, world, owner, location));
+      else answer(res, travelledResult(agentId, world, undefined), undefined, { "retry-after": "1" });
+      return undefined;
+    }
     return agentId;
   };
 

@@ -33,6 +33,9 @@ export interface InteractContext {
   setState(field: string, value: ObjectStateValue): void;
   /** Move the acting actor to a room and tile (presence events when the room changes). */
   moveActor(roomId: string, tile: TileCoord): void;
+  /** Send the acting actor to a room of another world (a cluster room, docs/cluster.md): it leaves
+   * this world now, and the handoff is recorded for the host to deliver (transfers.ts). */
+  sendActor(world: string, roomId: string, tile: TileCoord): void;
   /** Whether any actor's body overlaps this object's tile. */
   tileOccupied(): boolean;
   /** Put the acting actor on this object's tile, stopped and facing `facing`, and bind it to the

@@ -225,3 +225,38 @@ export function smallWorld(sim: Record<string, number> = {}): WorldDefinition {
     sim,
   );
 }
+
+/** World `name`: one 12x8 room `roomId` with a spawn at (2, 2) and, at (8, 4), a portal to room
+ * `toRoom` (tile (3, 3)) of world `toWorld`: two of these, each leading to the other, are a cluster
+ * of two worlds (docs/cluster.md, portals between gateways). */
+export function portalWorldFiles(
+  name: string,
+  roomId: string,
+  toWorld: string,
+  toRoom: string,
+): Map<string, string> {
+  const rooms: FixtureRoom[] = [
+    {
+      id: roomId,
+      rows: openRoom(12, 8),
+      objects: [
+        { type: "spawn", name: "s1", tx: 2, ty: 2 },
+        {
+          type: "portal",
+          name: `portal_${toWorld}`,
+          tx: 8,
+          ty: 4,
+          props: { targetWorld: toWorld, targetRoom: toRoom, targetTx: 3, targetTy: 3 },
+        },
+      ],
+    },
+  ];
+  const files = new Map<string, string>();
+  files.set("world.toml", worldToml(rooms, {}, { name }));
+  for (const room of rooms) files.set(`maps/${room.id}.json`, tiledMapJson(room.rows, room.objects));
+  return files;
+}
+
+export function portalWorld(name: string, roomId: string, toWorld: string, toRoom: string): WorldDefinition {
+  return parseWorld(portalWorldFiles(name, roomId, toWorld, toRoom));
+}
