@@ -98,6 +98,21 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     });
   }
 
+  /** Writes a browser's session record and tells the child once it is durable (it hands out the
+   * resume token only then). */
+  function store(id: number, key: string, value: unknown): void {
+    const failed = (error: unknown) => {
+      logger.error(`openclawworld fanout: a browser's session was not saved: ${describe(error)}`);
+      post({ type: "stored", id, error: describe(error) });
+    };
+    try {
+      // Written now, not in a later microtask: a delete of the same key may be the next message.
+      Promise.resolve(deps.sessions?.put(key, value)).then(() => post({ type: "stored", id }), failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
   function onMessage(message: ToParent): void {
     switch (message.type) {
       case "ready":
@@ -116,7 +131,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
         }
         return;
       case "session":
-        if (message.op === "put") deps.sessions?.put(message.key, message.value);
+        if (message.op === "put") store(message.id, message.key, message.value);
         else deps.sessions?.delete(message.key);
         return;
       case "resync":
