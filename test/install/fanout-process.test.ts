@@ -4,6 +4,7 @@
 // own: the shared e2e gateway serves its browsers inline. One test drives real browsers (Debian
 // chromium) through the child; the child's work shows on the gateway's metrics endpoint.
 import { readdirSync, readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
@@ -63,6 +64,17 @@ async function metrics(): Promise<(series: string) => number> {
     const line = lines.find((l) => l.startsWith(`${series} `));
     return line ? Number(line.slice(series.length + 1)) : Number.NaN;
   };
+}
+
+/** Joins with a resume token, retrying while a new child starts (the upgrade is refused 503 until
+ * it serves), as a browser does. */
+async function resume(name: string, resumeToken: string): Promise<Awaited<ReturnType<typeof joinWs>>> {
+  for (let tries = 0; tries < 100; tries++) {
+    const again = await joinWs(wsUrl, { name, resumeToken }).catch(() => undefined);
+    if (again) return again;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${name} could not resume`);
 }
 
 describe("web.fanout: process, in a real gateway", () => {
@@ -166,17 +178,43 @@ describe("web.fanout: process, in a real gateway", () => {
     process.kill(pid!, "SIGKILL");
     await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
     await waitFor(() => fanoutChildren().some((p) => p !== pid), "a new child", 30_000);
-    // A browser retries while the new child starts (the upgrade is refused 503 until it serves).
-    let again: Awaited<ReturnType<typeof joinWs>> | undefined;
-    for (let tries = 0; !again && tries < 100; tries++) {
-      again = await joinWs(wsUrl, { name: "Survivor", resumeToken }).catch(async () => {
-        await new Promise((r) => setTimeout(r, 300));
-        return undefined;
-      });
-    }
-    expect(again!.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
-    expect(JSON.stringify(again!.welcome.history)).toContain("before the kill");
-    again!.ws.close();
+    const again = await resume("Survivor", resumeToken);
+    expect(again.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
+    expect(JSON.stringify(again.welcome.history)).toContain("before the kill");
+    again.ws.close();
     expect(await metric("openclawworld_fanout_restarts_total")).toBe(1);
   });
+
+  it("a plugin config reload under a connected browser leaves one child, and the browser resumes through it", async () => {
+    const first = await joinWs(wsUrl, { name: "Reloaded" });
+    const { resumeToken, entityId } = first.welcome as unknown as { resumeToken: string; entityId: string };
+    const [before] = fanoutChildren();
+    expect(before).toBeDefined();
+    // Any change to the plugin's config reloads it in place: the old service (and its child) stops,
+    // the new one forks its own.
+    const file = JSON.parse(await readFile(gw.configPath, "utf8")) as {
+      plugins: { entries: Record<string, { config: { web: Record<string, unknown> } }> };
+    };
+    file.plugins.entries.openclawworld!.config.web.resumeGraceSec = 45;
+    await writeFile(gw.configPath, `${JSON.stringify(file, null, 2)}\n`);
+    await waitFor(
+      () => first.ws.readyState === WebSocket.CLOSED,
+      "the old child to let the browser go",
+      150_000,
+    );
+    await waitFor(
+      () => {
+        const now = fanoutChildren();
+        return now.length === 1 && now[0] !== before;
+      },
+      "the new instance's child, and only it",
+      150_000,
+    );
+    const again = await resume("Reloaded", resumeToken);
+    expect(again.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
+    again.ws.close();
+    expect(fanoutChildren()).toHaveLength(1);
+    const log = await readFile(gw.logFile, "utf8");
+    expect(log).not.toMatch(/still-running call|plugin host cleanup timed out|forced retirement/);
+  }, 320_000);
 });

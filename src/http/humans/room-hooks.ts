@@ -186,7 +186,16 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       return sendError(ws, joined.error.code, joined.error.message, joined.error.retryable, "join");
     }
     const data = joined.data as { roomId: string; cursor: string };
-    sessions.add(session);
+    try {
+      await sessions.add(session);
+    } catch {
+      // Acknowledged means durable: a resume token the store did not keep would not survive a
+      // restart, so none is handed out and the character leaves again.
+      if (session.graceTimer) clearTimeout(session.graceTimer);
+      conn.session = undefined;
+      await onLeave(session);
+      return sendError(ws, "internal", "the session could not be saved; join again", true, "join");
+    }
     if (ws.readyState !== ws.OPEN) return onDrop(session);
     const self = reads.getEntity(session.actor.entityId);
     if (!self) return sendError(ws, "internal", "joined but not present", true, "join");
@@ -233,7 +242,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
         continue;
       }
       const session = restoredSession(saved, deps.interestRadius(), deps.maxVisible);
-      sessions.add(session);
+      sessions.restore(session);
       onDrop(session);
     }
   }

@@ -66,10 +66,8 @@ async function serve(
   return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/world/ws`, stop };
 }
 
-async function join(
-  url: string,
-  message: Record<string, unknown>,
-): Promise<{ ws: WebSocket; welcome: Msg; frames: Msg[] }> {
+/** An open socket and every frame it got, decoded. */
+async function connect(url: string): Promise<{ ws: WebSocket; frames: Msg[] }> {
   const ws = new WebSocket(url);
   cleanups.push(async () => ws.terminate());
   const frames: Msg[] = [];
@@ -78,6 +76,14 @@ async function join(
     frames.push(reader.read(isBinary ? (data as Buffer) : String(data)) as Msg),
   );
   await new Promise((r) => ws.once("open", r));
+  return { ws, frames };
+}
+
+async function join(
+  url: string,
+  message: Record<string, unknown>,
+): Promise<{ ws: WebSocket; welcome: Msg; frames: Msg[] }> {
+  const { ws, frames } = await connect(url);
   ws.send(JSON.stringify({ type: "join", ...message }));
   for (let i = 0; i < 250; i++) {
     const hit = frames.find((m) => m.type === "welcome" || m.type === "error");
@@ -213,5 +219,47 @@ describe("coming back as someone else, and going away on purpose (issue #26)", (
     );
     await new Promise((r) => setTimeout(r, 400));
     expect(runtime.world.getEntity(second.welcome.entityId)).toBeDefined(); // the full grace applies
+  });
+});
+
+describe("a resume token is handed out only once its session is durable", () => {
+  it("the welcome waits for a store that answers later; a store that fails gives an error and no character", async () => {
+    const runtime = await running();
+    const memory = memorySessions();
+    let release: (() => void) | undefined;
+    let failNext = false;
+    const slow: DurableSessions = {
+      list: () => memory.list(),
+      put(key, value) {
+        if (failNext) return Promise.reject(new Error("disk full"));
+        return new Promise<void>((resolve) => {
+          release = () => {
+            memory.put(key, value);
+            resolve();
+          };
+        });
+      },
+      delete: (key) => memory.delete(key),
+    };
+    const { url } = await serve(runtime, slow, 60_000);
+    const { ws, frames } = await connect(url);
+    ws.send(JSON.stringify({ type: "join", name: "Pat" }));
+    const put = await until("the store to be asked", () => release);
+    // The character is in the world, but no token leaves before the store has it.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(frames.filter((m) => m.type === "welcome")).toEqual([]);
+    put();
+    const welcome = await until("the welcome", () => frames.find((m) => m.type === "welcome"));
+    expect(memory.data.has(welcome.resumeToken)).toBe(true);
+
+    failNext = true;
+    const refused = await join(url, { name: "Quin" });
+    expect(refused.welcome).toMatchObject({ type: "error", code: "internal", retryable: true });
+    expect(memory.data.size).toBe(1);
+    await until("the unsaved character to leave", () =>
+      Object.keys(runtime.world.definition.rooms).every(
+        (roomId) => !runtime.world.actorsInRoom(roomId).some((a) => a.name === "Quin"),
+      ),
+    );
   });
 });

@@ -79,10 +79,11 @@ export interface SavedSession {
   name: string;
 }
 
-/** A durable key-value space (the runtime's store): writes are durable when they return. */
+/** A durable key-value space (the runtime's store): a write is durable when it returns, or when its
+ * promise resolves (a store in another process: the fan-out child's, src/plugin/fanout). */
 export interface DurableSessions {
   list(): { key: string; value: unknown }[];
-  put(key: string, value: unknown): void;
+  put(key: string, value: unknown): void | Promise<void>;
   delete(key: string): void;
 }
 
@@ -117,11 +118,18 @@ export class SessionStore {
     this.durable = durable;
   }
 
-  add(session: HumanSession): void {
+  /** Resolves when the session is durable: its resume token may be handed out from then on (a token
+   * given before would not survive a restart). Rejects when the store could not keep it. */
+  async add(session: HumanSession): Promise<void> {
+    this.restore(session);
+    const { entityId, name } = session.actor;
+    await this.durable?.put(session.resumeToken, { sessionId: session.sessionId, entityId, name });
+  }
+
+  /** A session whose record is already durable (saved before a restart) is live again. */
+  restore(session: HumanSession): void {
     this.byId.set(session.sessionId, session);
     this.byResumeToken.set(session.resumeToken, session);
-    const { entityId, name } = session.actor;
-    this.durable?.put(session.resumeToken, { sessionId: session.sessionId, entityId, name });
   }
 
   remove(session: HumanSession): void {

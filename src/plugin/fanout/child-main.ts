@@ -67,13 +67,20 @@ function flushActs(): void {
   if (acts.length > 0) send({ type: "acts", acts });
 }
 
+let nextStoreId = 1;
+const pendingStores = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+
 /** The durable space lives in the gateway (the world's store): writes go there, reads are the copy
- * the gateway sent at start, kept current here. */
+ * the gateway sent at start, kept current here. A put is durable when the gateway says it stored it. */
 const durable: DurableSessions = {
   list: () => [...savedSessions].map(([key, value]) => ({ key, value })),
   put(key, value) {
     savedSessions.set(key, value);
-    send({ type: "session", op: "put", key, value });
+    const id = nextStoreId++;
+    return new Promise<void>((resolve, reject) => {
+      pendingStores.set(id, { resolve, reject });
+      send({ type: "session", op: "put", id, key, value });
+    });
   },
   delete(key) {
     savedSessions.delete(key);
@@ -187,6 +194,13 @@ function handle(message: ToChild, socket: Socket | undefined): void {
         resolve?.(result);
       }
       return;
+    case "stored": {
+      const pending = pendingStores.get(message.id);
+      pendingStores.delete(message.id);
+      if (message.error === undefined) pending?.resolve();
+      else pending?.reject(new Error(message.error));
+      return;
+    }
     case "close":
       close().catch(() => process.exit(0));
       return;

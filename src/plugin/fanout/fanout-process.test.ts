@@ -24,12 +24,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 }, 30_000);
 
+/** The gateway's store; a session named "Unsaved" cannot be written (a full disk, say). */
 function memorySessions(): DurableSessions & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();
   return {
     data,
     list: () => [...data].map(([key, value]) => ({ key, value })),
-    put: (key, value) => void data.set(key, value),
+    put(key, value) {
+      if ((value as { name?: string }).name === "Unsaved") throw new Error("disk full");
+      data.set(key, value);
+    },
     delete: (key) => void data.delete(key),
   };
 }
@@ -141,12 +145,29 @@ describe("the browsers' fan-out process", () => {
     fake.destroy();
   });
 
+  it("a session the gateway could not store gets no resume token: an error, and the character leaves", async () => {
+    const { port, runtime, sessions } = await setup();
+    const refused = await joinWs(`ws://127.0.0.1:${port}/world/ws`, { name: "Unsaved" });
+    cleanups.push(() => refused.ws.terminate());
+    expect(refused.welcome).toMatchObject({ type: "error", code: "internal", retryable: true, for: "join" });
+    expect(refused.frames.some((f) => f.type === "welcome")).toBe(false);
+    expect(sessions.data.size).toBe(0);
+    await waitFor(
+      () =>
+        Object.keys(runtime.world.definition.rooms).every(
+          (r) => !runtime.world.actorsInRoom(r).some((a) => a.name === "Unsaved"),
+        ),
+      "the unsaved character to leave",
+    );
+  });
+
   it("killed with -9, the child is started again and its browsers resume; nothing acknowledged is lost", async () => {
     const { port, fanout, runtime, sessions } = await setup();
     const first = await joinWs(`ws://127.0.0.1:${port}/world/ws`, { name: "Kit" });
     expect(first.welcome.type).toBe("welcome");
     const { resumeToken, entityId } = first.welcome as unknown as { resumeToken: string; entityId: string };
-    await waitFor(() => sessions.data.has(resumeToken), "the session to be saved");
+    // The child gave out the token only once the gateway had stored it.
+    expect(sessions.data.has(resumeToken)).toBe(true);
     first.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: "said before the kill" }));
     await waitFor(
       () => first.frames.some((f) => f.type === "result" && f.for === "chat_send"),

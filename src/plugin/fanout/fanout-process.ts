@@ -88,6 +88,24 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     }
   }
 
+  /** What a tick tells the child, written once the tick's turn of the event loop is over. Writing to
+   * the child wakes it, and on a machine short of cores the kernel may give it the gateway's core at
+   * once: inside the tick, the child's replica step and fan-out ran in the tick's time (~10 ms of
+   * its p99 at 100 browsers + 30 agents, docs/performance.md). Deferred, the tick's answers reach
+   * their callers first. Kept in order: a whole world and the ticks after it. */
+  let outbox: ToChild[] = [];
+  let outboxFlush: ReturnType<typeof setImmediate> | undefined;
+
+  function postAfterTick(message: ToChild): void {
+    outbox.push(message);
+    outboxFlush ??= setImmediate(() => {
+      outboxFlush = undefined;
+      const messages = outbox;
+      outbox = [];
+      for (const queued of messages) post(queued);
+    });
+  }
+
   function answer(id: number, result: AicResult<ActData>): void {
     results.push({ id, result });
     resultsFlush ??= setImmediate(() => {
@@ -96,6 +114,21 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       results = [];
       post({ type: "results", results: batch });
     });
+  }
+
+  /** Writes a browser's session record and tells the child once it is durable (it hands out the
+   * resume token only then). */
+  function store(id: number, key: string, value: unknown): void {
+    const failed = (error: unknown) => {
+      logger.error(`openclawworld fanout: a browser's session was not saved: ${describe(error)}`);
+      post({ type: "stored", id, error: describe(error) });
+    };
+    try {
+      // Written now, not in a later microtask: a delete of the same key may be the next message.
+      Promise.resolve(deps.sessions?.put(key, value)).then(() => post({ type: "stored", id }), failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   function onMessage(message: ToParent): void {
@@ -116,7 +149,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
         }
         return;
       case "session":
-        if (message.op === "put") deps.sessions?.put(message.key, message.value);
+        if (message.op === "put") store(message.id, message.key, message.value);
         else deps.sessions?.delete(message.key);
         return;
       case "resync":
@@ -140,10 +173,10 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       // that lost step (its resync) starts again from here.
       sendWorld = false;
       epoch = runtime.worldEpoch;
-      post({ type: "world", snapshot: runtime.world.snapshot() });
+      postAfterTick({ type: "world", snapshot: runtime.world.snapshot() });
       return;
     }
-    post({
+    postAfterTick({
       type: "tick",
       tick: info.tick,
       inputs: info.inputs,
@@ -165,6 +198,8 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     });
     child = forked;
     ready = false;
+    // Ticks meant for the child that died: the new one starts from the world as it is now.
+    outbox = [];
     forked.on("message", (message: ToParent) => {
       try {
         onMessage(message);
@@ -237,6 +272,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       unsubscribe();
       if (restartTimer) clearTimeout(restartTimer);
       if (resultsFlush) clearImmediate(resultsFlush);
+      if (outboxFlush) clearImmediate(outboxFlush);
       const running = child;
       await inline?.close();
       if (!running) return;

@@ -49,6 +49,8 @@ export type ToChild =
       head: Uint8Array;
     }
   | { type: "results"; results: { id: number; result: AicResult<ActData> }[] }
+  /** The session record `id` is in the gateway's store (`error`: it could not be kept). */
+  | { type: "stored"; id: number; error?: string }
   | { type: "close" };
 
 export interface FanoutStats {
@@ -66,7 +68,8 @@ export interface FanoutStats {
 export type ToParent =
   | { type: "ready" }
   | { type: "acts"; acts: { id: number; actor: Actor; action: ActActionT }[] }
-  | { type: "session"; op: "put"; key: string; value: unknown }
+  /** Answered with "stored": the child hands out the resume token only once the record is durable. */
+  | { type: "session"; op: "put"; id: number; key: string; value: unknown }
   | { type: "session"; op: "delete"; key: string }
   /** The replica does not match the tick it was sent: send the whole world again. */
   | { type: "resync"; reason: string }
