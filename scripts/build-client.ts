@@ -5,7 +5,9 @@
 // revalidated (src/http/humans/static-routes.ts). Every text file is also written compressed, brotli
 // (`.br`) and gzip (`.gz`), at the highest levels, so the gateway sends the smallest form a browser
 // accepts without compressing anything per request. No network; a few seconds (brotli at level 11).
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
@@ -13,13 +15,18 @@ import { build } from "esbuild";
 import { PROJECT_DIR } from "./lib/project.ts";
 
 const src = path.join(PROJECT_DIR, "web", "client");
-const dist = path.join(PROJECT_DIR, "web", "dist");
+const target = path.join(PROJECT_DIR, "web", "dist");
+// Built beside web/dist and renamed into place: `npm pack` (its prepack builds) runs in the install
+// tests while other tests stage the plugin from web/dist, which must never be seen half-written.
+const suffix = randomBytes(4).toString("hex");
+const dist = `${target}.new-${suffix}`;
 const assets = path.join(dist, "assets");
+// A failed build leaves no half-built folder behind (after the rename below there is none to remove).
+process.on("exit", () => rmSync(dist, { recursive: true, force: true }));
 /** Compressing smaller files saves less than the extra round of negotiation costs to explain. */
 const MIN_COMPRESS_BYTES = 1024;
 
 const started = Date.now();
-await rm(dist, { recursive: true, force: true });
 const result = await build({
   entryPoints: [
     { in: path.join(src, "main.ts"), out: "app" },
@@ -90,7 +97,11 @@ await Promise.all(
     savedTo += br.byteLength;
   }),
 );
+const old = `${target}.old-${suffix}`;
+if (existsSync(target)) await rename(target, old);
+await rename(dist, target);
+await rm(old, { recursive: true, force: true });
 console.log(
-  `web client built into ${path.relative(process.cwd(), dist) || dist} in ${Date.now() - started} ms ` +
+  `web client built into ${path.relative(process.cwd(), target) || target} in ${Date.now() - started} ms ` +
     `(${[...built.values()].join(", ")}; ${(total / 1024).toFixed(0)} KiB, ${(savedTo / 1024).toFixed(0)} KiB as brotli)`,
 );

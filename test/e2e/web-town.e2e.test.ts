@@ -116,8 +116,8 @@ describe("the town's places, in the browser", () => {
   });
 
   it("typing to nearby shows who would hear you, or that nobody would (near, then far)", async () => {
-    await walk(ana.page, 22, 18);
-    await walk(bo.page, 25, 18);
+    // Both at once, as two people would: walkers do not block each other's way.
+    await Promise.all([walk(ana.page, 22, 18), walk(bo.page, 25, 18)]);
     await ana.page.click("#chat-input");
     await until("Bo would hear", async () => (await hearing(ana.page))?.ids.includes(boId));
     expect(await ana.page.locator("#chat-hearers").textContent()).toBe(`Heard by ${isolate("Bo")}.`);
@@ -142,8 +142,7 @@ describe("the town's places, in the browser", () => {
 
 describe("the new object types, from the browser", () => {
   it("the notice board: read the notes, post one, and a second person sees it and posts too", async () => {
-    await walk(ana.page, 20, 20);
-    await walk(bo.page, 31, 19);
+    await Promise.all([walk(ana.page, 20, 20), walk(bo.page, 31, 19)]);
     for (const [w, text] of [
       [ana, "Lost: one blue umbrella. Ask Ana."],
       [bo, "Chess in the café at six."],
@@ -174,8 +173,7 @@ describe("the new object types, from the browser", () => {
   });
 
   it("seats: click a chair to sit (others see it), click again or walk to stand (twice)", async () => {
-    await walk(ana.page, 10, 10);
-    await walk(bo.page, 11, 10);
+    await Promise.all([walk(ana.page, 10, 10), walk(bo.page, 11, 10)]);
     for (let round = 0; round < 2; round++) {
       await clickTile(ana.page, 12, 9); // cafe_chair_6
       await until("Ana sits", async () => (await me(ana.page)).seated === true);
@@ -201,8 +199,7 @@ describe("the new object types, from the browser", () => {
   });
 
   it("the private council room: inside is heard only inside; the plaque opens it and closes it again", async () => {
-    await walk(ana.page, 44, 29);
-    await walk(bo.page, 44, 25);
+    await Promise.all([walk(ana.page, 44, 29), walk(bo.page, 44, 25)]);
     await bannerSays(ana.page, "Council Room · private");
     await ana.page.click("#chat-input");
     await until("the room is the range", async () => (await hearing(ana.page))?.zone === "council_room");

@@ -4,6 +4,7 @@ import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  freeTileNear,
   launchBrowser,
   lobbyBlocked,
   ocw,
@@ -92,23 +93,17 @@ describe("humans in the browser", () => {
 
   it("one moves (click to move) and the other sees it", async () => {
     const bobId = await ocw<string>(bob.page, "entityId");
-    const start = await me(bob.page);
-    const dest = [
-      [start.tx + 2, start.ty],
-      [start.tx - 2, start.ty],
-      [start.tx, start.ty + 2],
-      [start.tx, start.ty - 2],
-    ].find(([tx, ty]) => !blocked(tx!, ty!))!;
+    const dest = freeTileNear(await me(bob.page), blocked);
     // A real click on the canvas, on the destination tile's centre as the camera shows it now.
     await bob.page.waitForTimeout(300); // let the camera settle on Bob
-    const point = await ocw<{ x: number; y: number }>(bob.page, `screenPoint(${dest[0]}, ${dest[1]})`);
+    const point = await ocw<{ x: number; y: number }>(bob.page, `screenPoint(${dest.tx}, ${dest.ty})`);
     await bob.page.mouse.click(point.x, point.y);
     await until("Bob arrives", async () => {
       const now = await me(bob.page);
-      return now.tx === dest[0] && now.ty === dest[1];
+      return now.tx === dest.tx && now.ty === dest.ty;
     });
     await until("Alice sees Bob move", async () =>
-      (await seen(alice.page)).some((e) => e.id === bobId && e.tx === dest[0] && e.ty === dest[1]),
+      (await seen(alice.page)).some((e) => e.id === bobId && e.tx === dest.tx && e.ty === dest.ty),
     );
   });
 

@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
 import { joinWs, type TextFrame, waitFor } from "../../src/http/humans/testing/ws-client.ts";
-import { launchBrowser, lobbyBlocked, me, ocw, openPlayer, until, walkTo } from "../support/browser.ts";
+import {
+  freeTileNear,
+  launchBrowser,
+  lobbyBlocked,
+  me,
+  ocw,
+  openPlayer,
+  until,
+  walkTo,
+} from "../support/browser.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
 
 let gw: TestGateway;
@@ -102,17 +111,11 @@ describe("web.fanout: process, in a real gateway", () => {
       const ann = await openPlayer(browser, gw.baseUrl, "Ann");
       const ben = await openPlayer(browser, gw.baseUrl, "Ben");
       const benId = await ocw<string>(ben.page, "entityId");
-      const start = await me(ben.page);
-      const dest = [
-        [start.tx + 2, start.ty],
-        [start.tx - 2, start.ty],
-        [start.tx, start.ty + 2],
-        [start.tx, start.ty - 2],
-      ].find(([tx, ty]) => !blocked(tx!, ty!))!;
-      await walkTo(ben.page, dest[0]!, dest[1]!, blocked);
+      const dest = freeTileNear(await me(ben.page), blocked);
+      await walkTo(ben.page, dest.tx, dest.ty, blocked);
       await until("Ann sees Ben arrive", async () =>
         (await ocw<{ id: string; tx: number; ty: number }[]>(ann.page, "entities()")).some(
-          (e) => e.id === benId && e.tx === dest[0] && e.ty === dest[1],
+          (e) => e.id === benId && e.tx === dest.tx && e.ty === dest.ty,
         ),
       );
       // The child reports every second: its two browsers, the patches it sent them, its CPU.

@@ -89,6 +89,22 @@ export async function mapBlocked(baseUrl: string, map: string): Promise<(tx: num
   return (tx, ty) => collision[ty * data.width + tx] !== 0;
 }
 
+/** Two tiles east, west, south or north of `from`, the first one that is free: a short walk to see. */
+export function freeTileNear(
+  from: { tx: number; ty: number },
+  blocked: (tx: number, ty: number) => boolean,
+): { tx: number; ty: number } {
+  const around = [
+    { tx: from.tx + 2, ty: from.ty },
+    { tx: from.tx - 2, ty: from.ty },
+    { tx: from.tx, ty: from.ty + 2 },
+    { tx: from.tx, ty: from.ty - 2 },
+  ];
+  const free = around.find((t) => !blocked(t.tx, t.ty));
+  if (!free) throw new Error(`no free tile two steps from (${from.tx}, ${from.ty})`);
+  return free;
+}
+
 /** A screenshot into .test-artifacts/ (gitignored), for a person to look at. */
 export async function shot(page: Page, name: string): Promise<void> {
   await mkdir(".test-artifacts", { recursive: true });
