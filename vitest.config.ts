@@ -34,10 +34,10 @@ export default defineConfig({
         // What a user does first: the packed plugin installed into a fresh gateway, and `npm start`
         // started and stopped in a row; and what an operator does next: change the plugin config on
         // a running gateway (hot-reload.test.ts); and the gateway's other tool mode, Tool Search off
-        // (direct-tools.test.ts). Each file runs gateways of its own, so the group goes one file at
-        // a time. `npm test` (scripts/test.sh) runs it in a vitest process of its own beside the
-        // unit and e2e files, so a failure in one never skips the other. Run in one process with
-        // the others (a bare `vitest run`), Vitest 5.1.1 runs this group (groupOrder 1) first.
+        // (direct-tools.test.ts). Each file runs gateways of its own, so the group runs apart
+        // from the unit and e2e files, one file at a time, instead of competing for the 2 cores.
+        // Vitest 5.1.1 runs this group (groupOrder 1) before the others (checked in two full runs);
+        // with -1 it came last but was skipped once an e2e test had failed, so it stays first.
         test: {
           name: "install",
           include: ["test/install/**/*.test.ts"],

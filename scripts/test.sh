@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: everything a fresh machine needs, then format/lint, type check, unit tests and the
-# end-to-end suite against one real gateway (started and stopped by the e2e global setup), with the
-# install tests (gateways of their own) running beside them.
+# end-to-end suite against one real gateway (started and stopped by the e2e global setup).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,34 +44,11 @@ biome check .
 echo "==> type check (tsc)"
 tsc -p tsconfig.json
 
-echo "==> unit + end-to-end tests, and beside them the install tests (vitest)"
-# Two vitest runs at once. The install files (test/install: each runs gateways of its own) and the e2e
-# files (one shared gateway) each go one file at a time, and both spend most of their wall time
-# waiting on their gateways, browsers and world ticks, not on the cores (web-town: 75 CPU-s in 296 s),
-# so the groups overlap instead of following each other. A separate process also means a failure in
-# one group never skips the other. The install run's output is kept and printed after the other's,
-# so the two do not interleave.
-install_status=0
-rm -f .test-artifacts/vitest.json .test-artifacts/vitest-install.json
-vitest run --project install --reporter=default --reporter=json \
-  --outputFile.json=.test-artifacts/vitest-install.json >.test-artifacts/vitest-install.log 2>&1 &
-install_pid=$!
-# Stopped with the script (Ctrl-C), not left running on its own.
-trap 'kill -TERM "$install_pid" 2>/dev/null || true' INT TERM
+echo "==> unit + end-to-end tests (vitest)"
 status=0
-vitest run --project unit --project e2e --reporter=default --reporter=json \
-  --outputFile.json=.test-artifacts/vitest.json || status=$?
-wait "$install_pid" || install_status=$?
-echo "==> install tests (vitest, ran beside the above)"
-cat .test-artifacts/vitest-install.log
+vitest run --reporter=default --reporter=json --outputFile.json=.test-artifacts/vitest.json || status=$?
 node -e '
-  const fs = require("fs");
-  const runs = [".test-artifacts/vitest.json", ".test-artifacts/vitest-install.json"].map((f) =>
-    fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : { numPassedTests: 0, numFailedTests: 1, numPendingTests: 0, missing: f },
-  );
-  for (const r of runs) if (r.missing) console.log(`${r.missing} is missing: that run did not finish`);
-  const sum = (k) => runs.reduce((n, r) => n + (r[k] ?? 0), 0);
-  console.log(`${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${sum("numPendingTests") + sum("numTodoTests")} skipped`);
+  const r = JSON.parse(require("fs").readFileSync(".test-artifacts/vitest.json", "utf8"));
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + (r.numTodoTests ?? 0)} skipped`);
 ' || true
-if [ "$status" -ne 0 ]; then exit "$status"; fi
-exit "$install_status"
+exit $status

@@ -343,11 +343,9 @@ describe("issue #26: what broke on the second pass, fixed", () => {
       (await notices(ada.page)).some((n) => n.text === `${isolate("Ben2p")} went to Garden`),
     );
     await until("Ben in the garden", async () => (await ocw<string>(ben.page, "roomId")) === "garden");
-    await ocw(ben.page, `send(${JSON.stringify({ type: "click_to_move", destTx: 2, destTy: 15 })})`);
-    await until(
-      "Ben by the garden portal",
-      async () => (await me(ben.page)).ty === 15 && (await me(ben.page)).tx === 2,
-    );
+    // By the garden's portal, with walkTo's 40 s like every other walk (a bare 15 s wait timed out
+    // once on a machine at load average 10; the walk itself takes ~3 s).
+    await walkOn(ben.page, 2, 15);
     await ocw(
       ben.page,
       `send(${JSON.stringify({ type: "interact", targetId: "obj_portal_to_lobby", action: "use" })})`,
