@@ -168,6 +168,17 @@ describe("a resident of the world", () => {
       { toolCalls: [{ name: "ocw_chat_send", arguments: { message: "I heard you both." } }] },
       { text: "done" },
     ]);
+    // The last test ends when its answer is heard, while that turn may still be finishing: said now,
+    // the question would wait for the next turn and the mark below would be the old turn's (seen
+    // once at load average 4: the question went into one turn with "second" and "third").
+    await until(
+      "the Keeper between turns",
+      async () => {
+        const keeper = await keeperStatus();
+        return keeper.state === "awake" && keeper.pending === 0 && keeper.lastTurn?.endedAtMs !== undefined;
+      },
+      300_000,
+    );
     await say(ann.page, "a hard question ocw-scenario:res-slow");
     await until(
       "the Keeper shows it is thinking",
