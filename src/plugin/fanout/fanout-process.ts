@@ -22,6 +22,7 @@ import {
   type TickInfo,
   type WorldRuntime,
 } from "../../runtime/world-runtime.ts";
+import { batchAfterTurn } from "./after-turn.ts";
 import { canHandOff, handOff } from "./handoff.ts";
 import { epochMs, type FanoutStats, type FanoutWebOptions, type ToChild, type ToParent } from "./protocol.ts";
 
@@ -74,8 +75,6 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
   let sendWorld = true;
   let epoch = runtime.worldEpoch;
   let childStats: FanoutStats | undefined;
-  let results: { id: number; result: AicResult<ActData> }[] = [];
-  let resultsFlush: ReturnType<typeof setImmediate> | undefined;
 
   function post(message: ToChild): void {
     if (!child?.connected) return;
@@ -93,28 +92,15 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
    * once: inside the tick, the child's replica step and fan-out ran in the tick's time (~10 ms of
    * its p99 at 100 browsers + 30 agents, docs/performance.md). Deferred, the tick's answers reach
    * their callers first. Kept in order: a whole world and the ticks after it. */
-  let outbox: ToChild[] = [];
-  let outboxFlush: ReturnType<typeof setImmediate> | undefined;
+  const outbox = batchAfterTurn<ToChild>((messages) => {
+    for (const message of messages) post(message);
+  });
+  const postAfterTick = (message: ToChild) => outbox.push(message);
 
-  function postAfterTick(message: ToChild): void {
-    outbox.push(message);
-    outboxFlush ??= setImmediate(() => {
-      outboxFlush = undefined;
-      const messages = outbox;
-      outbox = [];
-      for (const queued of messages) post(queued);
-    });
-  }
-
-  function answer(id: number, result: AicResult<ActData>): void {
-    results.push({ id, result });
-    resultsFlush ??= setImmediate(() => {
-      resultsFlush = undefined;
-      const batch = results;
-      results = [];
-      post({ type: "results", results: batch });
-    });
-  }
+  const results = batchAfterTurn<{ id: number; result: AicResult<ActData> }>((batch) =>
+    post({ type: "results", results: batch }),
+  );
+  const answer = (id: number, result: AicResult<ActData>) => results.push({ id, result });
 
   /** Writes a browser's session record and tells the child once it is durable (it hands out the
    * resume token only then). */
@@ -199,7 +185,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     child = forked;
     ready = false;
     // Ticks meant for the child that died: the new one starts from the world as it is now.
-    outbox = [];
+    outbox.drop();
     forked.on("message", (message: ToParent) => {
       try {
         onMessage(message);
@@ -271,8 +257,8 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       closed = true;
       unsubscribe();
       if (restartTimer) clearTimeout(restartTimer);
-      if (resultsFlush) clearImmediate(resultsFlush);
-      if (outboxFlush) clearImmediate(outboxFlush);
+      results.drop();
+      outbox.drop();
       const running = child;
       await inline?.close();
       if (!running) return;
