@@ -60,6 +60,8 @@ export function buildEventsSchema(): JsonObject {
 }
 
 const ERROR_RESPONSES: Record<string, string> = {
+  "307":
+    "Cluster mode (docs/cluster.md): the world is served by another gateway, because this one stands by or the caller went through a portal to a world served elsewhere. Location is the owner's same path and query (a POST stays a POST); the body is the error wrapper, code room_not_ready (retryable), with details.owner and details.location for a client that does not follow redirects",
   "400": "Malformed JSON or schema validation failure (code bad_request)",
   "401": "Missing or unknown bearer token (code unauthorized)",
   "403": "The token may not act for this agentId (code forbidden)",
@@ -78,6 +80,11 @@ function errorResponses(codes: string[]): Record<string, JsonObject> {
       description: ERROR_RESPONSES[code],
       content: { "application/json": { schema: { $ref: "#/components/schemas/ResultError" } } },
     };
+    if (code === "307") {
+      response.headers = {
+        Location: { description: "The owning gateway's URL for this request", schema: { type: "string" } },
+      };
+    }
     if (code === "429") {
       response.headers = {
         "Retry-After": {
@@ -150,7 +157,7 @@ function getOperation(
           },
         },
       },
-      ...errorResponses(["400", "401", "403", "404", "405", "429", "500"]),
+      ...errorResponses(["307", "400", "401", "403", "404", "405", "429", "500"]),
     },
   };
 }
@@ -183,7 +190,7 @@ export function buildOpenApi(): JsonObject {
               },
             },
           },
-          ...errorResponses(["400", "401", "403", "404", "405", "413", "429", "500"]),
+          ...errorResponses(["307", "400", "401", "403", "404", "405", "413", "429", "500"]),
         },
       },
       ...(endpoint.kind === "read" && endpoint.query
@@ -220,7 +227,7 @@ export function buildOpenApi(): JsonObject {
           description: "An open event stream",
           content: { "text/event-stream": { schema: { type: "string" } } },
         },
-        ...errorResponses(["400", "401", "403", "404", "405", "429", "500"]),
+        ...errorResponses(["307", "400", "401", "403", "404", "405", "429", "500"]),
       },
     },
   };
@@ -246,7 +253,7 @@ export function buildOpenApi(): JsonObject {
             },
           },
         },
-        ...errorResponses(["404", "405", "503"]),
+        ...errorResponses(["307", "404", "405", "503"]),
       },
     },
   };
@@ -260,7 +267,7 @@ export function buildOpenApi(): JsonObject {
           description: "OpenAPI 3.1 document",
           content: { "application/json": { schema: { type: "object" } } },
         },
-        ...errorResponses(["404", "405"]),
+        ...errorResponses(["307", "404", "405"]),
       },
     },
   };

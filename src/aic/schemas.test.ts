@@ -30,6 +30,7 @@ describe("generated documents", () => {
       expect(op, name).toBeDefined();
       expect(Object.keys(op!.responses)).toEqual([
         "200",
+        "307",
         "400",
         "401",
         "403",
@@ -39,6 +40,8 @@ describe("generated documents", () => {
         "429",
         "500",
       ]);
+      // Cluster mode sends a caller on to the owning gateway: the 307 says where.
+      expect(op!.responses, name).toHaveProperty(["307", "headers", "Location"]);
     }
     expect(doc.paths["/aic/v0.1/join"]).toBeDefined();
     expect(doc.paths["/aic/v0.1/leave"]).toBeDefined();
