@@ -28,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import { WebSocket } from "ws";
 import { DEFAULT_RATE_CLASSES } from "../../src/aic/rate-limit.ts";
+import { DEFAULT_FANOUT } from "../../src/config/config.ts";
 import { type DeltaDecoder, ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { type LaunchedGateway, launchGateway, randomToken } from "./gateway.ts";
 import { postJson } from "./post-json.ts";
@@ -1125,7 +1126,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           (Math.max(0, last.childWaitSeconds - first.childWaitSeconds) / ((last.atMs - first.atMs) / 1000)) *
             1000,
         ) / 10,
-      fanout: options.fanout ?? "inline",
+      fanout: options.fanout ?? DEFAULT_FANOUT,
       eventLogDepth: last.eventLogDepth,
       humansTraffic: {
         framesPerClientPerSec: humans.length

@@ -31,7 +31,7 @@ describe("plugin config: one zod schema", () => {
         allowedOrigins: [],
         allowedHosts: [],
         maxVisible: 64,
-        fanout: "inline",
+        fanout: "process",
       },
       events: {
         parkedPollsPerAgent: 4,

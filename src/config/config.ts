@@ -122,6 +122,9 @@ const ClusterSchema = z.strictObject({
 /** The config as written in `plugins.entries.openclawworld.config`. */
 /** `web.maxVisible` unless configured: the nearest 64 actors (the viewer's own included) per browser. */
 export const DEFAULT_MAX_VISIBLE = 64;
+/** Browsers are served by the fan-out process unless configured otherwise: with the gateway's own
+ * core free, it delivered browsers twice the patches at 300 + 100 and 700 + 300 (docs/performance.md). */
+export const DEFAULT_FANOUT = "process";
 
 export const PluginConfigSchema = z.strictObject({
   world: z.string().min(1).optional().describe("World directory (default: the bundled world)"),
@@ -245,7 +248,7 @@ export const PluginConfigSchema = z.strictObject({
       // per-browser work; TLS sockets cannot be handed over and stay inline either way.
       fanout: z
         .enum(["process", "inline"])
-        .default("inline")
+        .default(DEFAULT_FANOUT)
         .describe(
           "Where browsers' WebSockets are served: inline (the gateway's thread) or process (a child process on the same port; TLS browsers stay inline)",
         ),
