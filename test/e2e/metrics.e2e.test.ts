@@ -17,6 +17,18 @@ async function scrape(): Promise<string> {
   return res.text();
 }
 
+/** Scrapes until `ready` holds (bounded): with the browsers' fan-out in its own process (the default),
+ * its connections and patch timings reach the gateway's metrics with the child's next stats report,
+ * sent every second, so a scrape right after a join may not count it yet. */
+async function scrapeUntil(ready: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await scrape();
+    if (ready(text) || Date.now() > deadline) return text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe("metrics endpoint", () => {
   it("serves the world's metrics to a loopback scraper, and they move with the world", async () => {
     const first = await scrape();
@@ -42,8 +54,9 @@ describe("metrics endpoint", () => {
         });
         ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: "Metrics Probe" })));
       });
-      const second = await scrape();
-      expect(sample(second, 'openclawworld_ws_connections{state="connected"}')).toBeGreaterThanOrEqual(1);
+      const connected = (text: string) => sample(text, 'openclawworld_ws_connections{state="connected"}');
+      const second = await scrapeUntil((text) => connected(text) >= 1);
+      expect(connected(second)).toBeGreaterThanOrEqual(1);
       expect(sample(second, 'openclawworld_room_entities{room="lobby",kind="human"}')).toBeGreaterThanOrEqual(
         1,
       );
@@ -52,11 +65,10 @@ describe("metrics endpoint", () => {
       );
       expect(sample(second, 'openclawworld_tick_duration_seconds_count{phase="total"}')).toBeGreaterThan(0);
       // A browser is connected: patches go out to it, each timed.
-      await new Promise((r) => setTimeout(r, 500));
-      const third = await scrape();
-      expect(sample(third, 'openclawworld_patch_duration_seconds_count{phase="delivery"}')).toBeGreaterThan(
-        0,
-      );
+      const delivered = (text: string) =>
+        sample(text, 'openclawworld_patch_duration_seconds_count{phase="delivery"}');
+      const third = await scrapeUntil((text) => delivered(text) > 0);
+      expect(delivered(third)).toBeGreaterThan(0);
       expect(sample(second, 'openclawworld_process_memory_bytes{type="rss"}')).toBeGreaterThan(10 * 2 ** 20);
     } finally {
       ws.close();
