@@ -3,8 +3,11 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one on this 2-core machine, so every file
-    // ran after the other. With two, a unit file runs beside the e2e file of the moment, which spends
-    // most of its time waiting on its gateway and browser (the e2e files still run one at a time).
+    // ran after the other. With two, the unit files run two at a time. Vitest 5.1.1 runs the projects
+    // as groups, one group after the other: unit (groupOrder 0, two workers), then install
+    // (groupOrder 1), then the e2e files (fileParallelism false with the default groupOrder makes a
+    // group of their own, run last, one file at a time); seen with three small projects that print
+    // when each file starts and ends. So no unit file runs beside an e2e file.
     maxWorkers: 2,
     projects: [
       {
@@ -36,8 +39,8 @@ export default defineConfig({
         // a running gateway (hot-reload.test.ts); and the gateway's other tool mode, Tool Search off
         // (direct-tools.test.ts). Each file runs gateways of its own, so the group runs apart
         // from the unit and e2e files, one file at a time, instead of competing for the 2 cores.
-        // Vitest 5.1.1 runs this group (groupOrder 1) before the others (checked in two full runs);
-        // with -1 it came last but was skipped once an e2e test had failed, so it stays first.
+        // Vitest 5.1.1 runs this group (groupOrder 1) after the unit group and before the e2e files
+        // (see maxWorkers above); with -1 it came last but was skipped once an e2e test had failed.
         test: {
           name: "install",
           include: ["test/install/**/*.test.ts"],

@@ -16,6 +16,7 @@ import {
   openclawCli,
   prepareGatewayDirs,
   randomToken,
+  runGateway,
 } from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
@@ -189,8 +190,13 @@ describe("durability: kill -9 of a real gateway", () => {
     expect(ackedChats.length).toBeGreaterThanOrEqual(10);
     expect(ackedMoves.length).toBeGreaterThanOrEqual(10);
 
-    // Restart on the same state directory (an unclean boot for the gateway: readiness = running).
-    live = await launch();
+    // Restart on the same state directory (an unclean boot for the gateway: readiness = running), as
+    // an operator restarts it: the staged plugin and the config are still there, nothing is rebuilt.
+    live = await runGateway({
+      dirs: await prepareGatewayDirs(stateRoot!),
+      port: await freePort(),
+      gatewayToken,
+    });
 
     console.info(
       `crash test: ${acks.length} acknowledged (${ackedMoves.length} moves, ${ackedChats.length} chats), ${unacked.length} in flight at the kill`,
@@ -390,18 +396,19 @@ describe("durability: kill -9 of a real gateway", () => {
       openclawCli(dirs, ["ocw", "checkpoint", ...args, "--url", live!.baseUrl], { gatewayToken });
     const json = (stdout: string) => JSON.parse(stdout.slice(stdout.search(/^[[{]/m)));
 
-    // The refusal needs no checkpoint: it runs beside the save (each CLI start costs seconds).
+    // Each CLI start costs seconds of CPU, so they run two at a time (the machine's cores): the
+    // refusal needs no checkpoint and runs beside the save; the list and the restore both need only
+    // the saved one.
     const [saved, refused] = await Promise.all([
       cli(["save", "from-cli"]),
       cli(["list"], "not-the-operator-token"),
     ]);
     expect(saved.code, saved.stderr).toBe(0);
     expect(json(saved.stdout)).toMatchObject({ label: "from-cli", format: "openclawworld.snapshot.v1" });
-    const listed = await cli(["list"]);
+    const [listed, restored] = await Promise.all([cli(["list"]), cli(["restore", "from-cli"])]);
     expect(listed.code, listed.stderr).toBe(0);
     const labels = (json(listed.stdout).checkpoints as { label: string }[]).map((c) => c.label);
     expect(labels).toContain("from-cli");
-    const restored = await cli(["restore", "from-cli"]);
     expect(restored.code, restored.stderr).toBe(0);
     expect(json(restored.stdout)).toMatchObject({ format: "openclawworld.snapshot.v1", world: "lobby" });
     // The gateway, not the plugin, checks the token: a wrong one is refused in plain words.
