@@ -59,6 +59,10 @@ export interface FanoutHandle extends WebSurfaceHandle {
 
 const UNAVAILABLE = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
 
+/** How long a closing surface waits for its child to exit, and when the child is killed if it has not. */
+const CHILD_EXIT_WAIT_MS = 1000;
+const CHILD_EXIT_GRACE_MS = 3000;
+
 export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
   const { runtime, aic, options, logger } = deps;
   const restartMs = deps.restartMs ?? { first: 250, max: 5000 };
@@ -264,10 +268,14 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       if (!running) return;
       const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
       post({ type: "close" });
-      const kill = setTimeout(() => running.kill("SIGKILL"), 3000);
+      const kill = setTimeout(() => running.kill("SIGKILL"), CHILD_EXIT_GRACE_MS);
       kill.unref();
-      await exited;
-      clearTimeout(kill);
+      void exited.then(() => clearTimeout(kill));
+      // Waited for only briefly: openclaw gives a stopping plugin 5 s in all (its host cleanup timeout)
+      // and retires a plugin that takes longer, its tools "not available" until a restart. On a busy
+      // machine a reload under traffic went past it while the child was exiting. The child ends on
+      // its own or is killed meanwhile; a new one serves no socket of the old one's.
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, CHILD_EXIT_WAIT_MS).unref())]);
       child = undefined;
     },
 
