@@ -348,6 +348,7 @@ describe("a finished product", () => {
     await walkTo(long.page, longAt.tx, longAt.ty);
     // An agent walks up too; its tag says it is an AI.
     await invokeTool("ocw_observe", { radius: 8 }, { agentId: "walker" });
+    let sentTo: number[] | undefined;
     for (const dest of [
       [adaAt.tx, adaAt.ty + 2],
       [adaAt.tx - 2, adaAt.ty],
@@ -356,10 +357,25 @@ describe("a finished product", () => {
       if (blocked(dest[0]!, dest[1]!)) continue;
       if (
         (await invokeTool("ocw_move_to", { tx: dest[0], ty: dest[1] }, { agentId: "walker" })).status === 200
-      )
+      ) {
+        sentTo = dest;
         break;
+      }
     }
-    await until("Ada sees the agent", async () => (await seen(ada.page)).some((e) => e.kind === "agent"));
+    // The tags are checked once the agent stands where it was sent: tags are laid out as each frame is
+    // drawn, and an actor that just came into view may not have been laid out yet when read.
+    await until(
+      "Ada sees the agent where it was sent",
+      async () =>
+        (await seen(ada.page)).some(
+          (e) => e.kind === "agent" && (!sentTo || (e.tx === sentTo[0] && e.ty === sentTo[1])),
+        ),
+      40_000,
+    );
+    // Two drawn frames: the tags are laid out as each frame is drawn.
+    await ada.page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     const tags = await ada.page.evaluate(() =>
       (window as unknown as { __ocw: { tags(): string[] } }).__ocw.tags(),
     );
