@@ -26,6 +26,8 @@ export class Connection {
   name = "";
   joinCode: string | undefined;
   look: number | undefined;
+  /** A travel link's secret (`?claim=`): sent with the join until it is answered. */
+  claim: string | undefined;
   state: ConnState = "connecting";
   /** What arrived, by kind (the e2e tests check the binary deltas are what moves actors). */
   readonly frames = { text: 0, binary: 0, binaryBytes: 0, snapshots: 0, refused: 0 };
@@ -60,6 +62,24 @@ export class Connection {
     this.stopped = true;
     if (this.retryTimer) window.clearTimeout(this.retryTimer);
     this.ws?.close(4100, "page closed");
+  }
+
+  /** The character went to another gateway: this page goes there (a full page load on its own
+   * origin); this socket is not reconnected. Only an http(s) address is followed. */
+  travel(url: string): boolean {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return false;
+    }
+    if (target.protocol !== "http:" && target.protocol !== "https:") return false;
+    this.stopped = true;
+    if (this.retryTimer) window.clearTimeout(this.retryTimer);
+    this.setState("connecting", "travelling to another world…");
+    this.ws?.close(4100, "travelled");
+    window.location.assign(target.href);
+    return true;
   }
 
   /** Drop the socket as a flaky network would (the client then reconnects by itself). */
@@ -98,6 +118,7 @@ export class Connection {
           ...(resumeToken ? { resumeToken } : {}),
           ...(this.joinCode ? { joinCode: this.joinCode } : {}),
           ...(this.look !== undefined ? { look: this.look } : {}),
+          ...(this.claim ? { claim: this.claim } : {}),
         }),
       );
     });

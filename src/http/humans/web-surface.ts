@@ -11,6 +11,7 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { AicService } from "../../aic/service.ts";
 import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
+import { ClaimBook } from "./claims.ts";
 import { createConnectionHandler } from "./connection.ts";
 import { PreparedText } from "./prepared-text.ts";
 import { PresenceState } from "./presence-state.ts";
@@ -61,6 +62,9 @@ export interface WebSurfaceHandle {
   stats(): { sessions: number; connected: number; connections: number };
   /** Called as each patch finishes reaching the browsers (metrics); returns the unsubscribe. */
   onPatchDelivered(listener: (patch: PatchDelivery) => void): () => void;
+  /** Travellers between gateways (claims.ts, docs/cluster.md): room-hooks.ts. */
+  travel(entityId: string, url: string): void;
+  expectArrival(claimHash: string, entityId: string): void;
 }
 
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
@@ -142,6 +146,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
     humanId: deps.humanIds ?? randomHumanId,
     admitJoin: (address, joining) => admission.join(address, [...sessions.values(), ...joining]),
+    claims: new ClaimBook(),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
@@ -205,6 +210,15 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       deliveryListeners.add(listener);
       return () => deliveryListeners.delete(listener);
     },
+
+    travel(entityId, url) {
+      if (!hooks.travel(entityId, url))
+        logger.info(
+          `openclawworld web: ${entityId} went to another gateway with no browser connected here to send on`,
+        );
+    },
+
+    expectArrival: (hash, entityId) => hooks.expectArrival(hash, entityId),
 
     stats() {
       const all = [...sessions.values()];

@@ -1,0 +1,94 @@
+// A browser following its person between gateways, on a real web surface over loopback: the
+// `travel` message to the browser of a character that left, and the `claim` join on the side where
+// it arrived (one use; a wrong, used or unknown claim is a typed error, and the socket may join
+// as someone new after it).
+import { afterEach, describe, expect, it } from "vitest";
+import { RateLimiter } from "../../aic/rate-limit.ts";
+import { AicService } from "../../aic/service.ts";
+import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
+import { WorldRuntime } from "../../runtime/world-runtime.ts";
+import { World } from "../../world/world.ts";
+import { claimHash, newClaimSecret } from "./claims.ts";
+import { parseClientMessage } from "./protocol.ts";
+import { serveOnLoopback } from "./testing/serve-loopback.ts";
+import { joinWs, waitFor } from "./testing/ws-client.ts";
+import { createWebSurface } from "./web-surface.ts";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function surface() {
+  const quiet = { info() {}, warn() {}, error() {} };
+  const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
+  runtime.start();
+  cleanups.push(() => runtime.stop());
+  const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
+  const web = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
+  const served = await serveOnLoopback(web);
+  cleanups.push(() => served.close());
+  return { runtime, service, web, url: served.wsUrl };
+}
+
+describe("a browser following its person to another gateway", () => {
+  it("is told where to go, and its session here ends", async () => {
+    const { web, url } = await surface();
+    const { ws, frames, welcome } = await joinWs(url, { name: "Ada" });
+    cleanups.push(() => ws.terminate());
+    const to = "http://127.0.0.1:9/world/?claim=abcdefghijklmnopqrstuvwx";
+    web.travel(String(welcome.entityId), to);
+    await waitFor(() => frames.some((f) => f.type === "travel"), "the travel message");
+    expect(frames.find((f) => f.type === "travel")).toEqual({ type: "travel", url: to });
+    expect(web.stats().sessions).toBe(0);
+    // A traveller nobody's browser holds here (dropped, or never joined) is no error.
+    expect(() => web.travel("hum_nobody", to)).not.toThrow();
+  });
+
+  it("lets the claim's holder in as the arrived person, once", async () => {
+    const { runtime, service, web, url } = await surface();
+    // The arrival, as the world applies it: a human in the world whom no session holds.
+    const arrived = { entityId: "hum_arrivedAda", kind: "human" as const, name: "Ada", rateKey: "test:ada" };
+    expect((await service.act(arrived, { kind: "join" })).status).toBe("ok");
+    const secret = newClaimSecret();
+    web.expectArrival(claimHash(secret), arrived.entityId);
+
+    const wrong = await joinWs(url, { name: "Mallory", claim: newClaimSecret() });
+    cleanups.push(() => wrong.ws.terminate());
+    expect(wrong.welcome).toMatchObject({ type: "error", code: "claim_invalid", for: "join" });
+    expect(String(wrong.welcome.message)).toContain("not known");
+
+    const claimed = await joinWs(url, { name: "whoever", claim: secret });
+    cleanups.push(() => claimed.ws.terminate());
+    expect(claimed.welcome).toMatchObject({
+      type: "welcome",
+      entityId: arrived.entityId,
+      name: "Ada",
+      resumed: true,
+    });
+    expect(typeof claimed.welcome.resumeToken).toBe("string");
+    expect(runtime.world.getEntity(arrived.entityId)?.name).toBe("Ada");
+
+    const again = await joinWs(url, { name: "Eve", claim: secret });
+    cleanups.push(() => again.ws.terminate());
+    expect(again.welcome).toMatchObject({ type: "error", code: "claim_invalid", for: "join" });
+    expect(String(again.welcome.message)).toContain("already used");
+    // Refused, the same socket joins as someone new (the page's ordinary join form).
+    again.ws.send(JSON.stringify({ type: "join", name: "Eve" }));
+    await waitFor(() => again.frames.some((f) => f.type === "welcome"), "Eve's welcome");
+    expect(again.frames.find((f) => f.type === "welcome")).toMatchObject({ name: "Eve", resumed: false });
+  });
+
+  it("parses a claim join and refuses a malformed claim", () => {
+    const secret = newClaimSecret();
+    expect(parseClientMessage(JSON.stringify({ type: "join", name: "Ada", claim: secret }))).toEqual({
+      ok: true,
+      message: { type: "join", name: "Ada", claim: secret },
+    });
+    expect(parseClientMessage(JSON.stringify({ type: "join", name: "Ada", claim: "short" }))).toMatchObject({
+      ok: false,
+      code: "bad_request",
+      forType: "join",
+    });
+  });
+});
