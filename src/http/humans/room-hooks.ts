@@ -13,7 +13,7 @@ import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
 import type { JoinDecision, Seat } from "./admission.ts";
-import { CLAIM_TTL_MS, type ClaimBook, claimRefusalText } from "./claims.ts";
+import { CLAIM_TTL_MS, type ClaimBook, type ClaimOutcome, claimRefusalText } from "./claims.ts";
 import { isNameFor, uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
@@ -52,7 +52,15 @@ export interface RoomHooksDeps {
   admitJoin?(address: string, joining: readonly Seat[]): JoinDecision<HumanSession | Seat>;
   /** Arrivals through portals from other gateways, claimable by their travel link (claims.ts). */
   claims?: ClaimBook;
+  /** How long a claim not known yet is waited for; default ARRIVAL_WAIT_MS. */
+  arrivalWaitMs?: number;
 }
+
+/** The browser is sent on once the transfer is stored, and the target applies it a tick or two
+ * later (~25 ms, docs/cluster.md): a page load is usually slower, but on a busy target the claim may
+ * come first. It is waited for this long before it is called unknown. */
+export const ARRIVAL_WAIT_MS = 5_000;
+const ARRIVAL_POLL_MS = 100;
 
 /** Long enough for a reload to come back (a page load and a WebSocket handshake), short enough that a
  * closed tab's character is gone before anyone wonders why it stands there. */
@@ -227,7 +235,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
   /** A travel link: a new session on the character that arrived here, like a resume (with this
    * gateway's own resume token from now on). */
   async function onClaim(ws: WebSocket, conn: Connection, secret: string, look?: number): Promise<void> {
-    const outcome = deps.claims?.take(secret) ?? { ok: false, reason: "unknown" as const };
+    const outcome = await takeClaim(secret);
     const self = outcome.ok ? reads.getEntity(outcome.entityId) : undefined;
     if (!outcome.ok || self?.kind !== "human" || sessions.hasEntity(self.id)) {
       const text = claimRefusalText(outcome.ok ? "used" : outcome.reason);
@@ -242,6 +250,15 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     }
     if (ws.readyState !== ws.OPEN) return onDrop(session);
     onReconnect(ws, conn, session, look);
+  }
+
+  async function takeClaim(secret: string): Promise<ClaimOutcome> {
+    const deadline = Date.now() + (deps.arrivalWaitMs ?? ARRIVAL_WAIT_MS);
+    for (;;) {
+      const outcome: ClaimOutcome = deps.claims?.take(secret) ?? { ok: false, reason: "unknown" };
+      if (outcome.ok || outcome.reason !== "unknown" || Date.now() >= deadline) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, ARRIVAL_POLL_MS));
+    }
   }
 
   function expectArrival(claimHash: string, entityId: string): void {

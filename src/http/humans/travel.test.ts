@@ -25,7 +25,7 @@ async function surface() {
   runtime.start();
   cleanups.push(() => runtime.stop());
   const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
-  const web = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet });
+  const web = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet, arrivalWaitMs: 300 });
   const served = await serveOnLoopback(web);
   cleanups.push(() => served.close());
   return { runtime, service, web, url: served.wsUrl };
@@ -77,6 +77,19 @@ describe("a browser following its person to another gateway", () => {
     again.ws.send(JSON.stringify({ type: "join", name: "Eve" }));
     await waitFor(() => again.frames.some((f) => f.type === "welcome"), "Eve's welcome");
     expect(again.frames.find((f) => f.type === "welcome")).toMatchObject({ name: "Eve", resumed: false });
+  });
+
+  it("waits a moment for a claim whose arrival is still on its way", async () => {
+    const { service, web, url } = await surface();
+    const arrived = { entityId: "hum_lateBo", kind: "human" as const, name: "Bo", rateKey: "test:bo" };
+    const secret = newClaimSecret();
+    const joining = joinWs(url, { name: "whoever", claim: secret });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await service.act(arrived, { kind: "join" })).status).toBe("ok");
+    web.expectArrival(claimHash(secret), arrived.entityId);
+    const claimed = await joining;
+    cleanups.push(() => claimed.ws.terminate());
+    expect(claimed.welcome).toMatchObject({ type: "welcome", entityId: arrived.entityId, name: "Bo" });
   });
 
   it("parses a claim join and refuses a malformed claim", () => {

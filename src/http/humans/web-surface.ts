@@ -52,6 +52,8 @@ export interface WebSurfaceDeps {
    * leave of those without one). False for a second surface beside the one that does (TLS browsers
    * kept in the gateway while the fan-out process serves the rest). Default true. */
   adoptHumans?: boolean;
+  /** How long a travel link not known yet is waited for (room-hooks.ts ARRIVAL_WAIT_MS). */
+  arrivalWaitMs?: number;
 }
 
 export interface WebSurfaceHandle {
@@ -147,6 +149,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     humanId: deps.humanIds ?? randomHumanId,
     admitJoin: (address, joining) => admission.join(address, [...sessions.values(), ...joining]),
     claims: new ClaimBook(),
+    ...(deps.arrivalWaitMs !== undefined ? { arrivalWaitMs: deps.arrivalWaitMs } : {}),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
