@@ -143,12 +143,13 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     msg: Extract<ClientMessageT, { type: "join" }>,
   ): Promise<void> {
     if (conn.session) return sendError(ws, "conflict", "this connection has already joined", false, "join");
+    // A valid claim stands for the join code: the world took the person in already, by its portal.
+    if (msg.claim !== undefined) return onClaim(ws, conn, msg.claim, msg.look);
     if (deps.joinCode !== undefined && msg.joinCode !== deps.joinCode) {
       sendError(ws, "forbidden", "this world is private: a valid join code is required", false, "join");
       ws.close(4003, "join code required");
       return;
     }
-    if (msg.claim !== undefined) return onClaim(ws, conn, msg.claim, msg.look);
     const resumable = msg.resumeToken ? sessions.byToken(msg.resumeToken) : undefined;
     if (resumable && reads.getEntity(resumable.actor.entityId)) {
       if (isNameFor(msg.name, resumable.actor.name)) return onReconnect(ws, conn, resumable, msg.look);

@@ -19,13 +19,19 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function surface() {
+async function surface(joinCode?: string) {
   const quiet = { info() {}, warn() {}, error() {} };
   const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
   runtime.start();
   cleanups.push(() => runtime.stop());
   const service = new AicService({ runtime, agents: (id) => ({ name: id }), limiter: new RateLimiter() });
-  const web = createWebSurface({ service, worldDir: BUNDLED_WORLD_DIR, logger: quiet, arrivalWaitMs: 300 });
+  const web = createWebSurface({
+    service,
+    worldDir: BUNDLED_WORLD_DIR,
+    logger: quiet,
+    arrivalWaitMs: 300,
+    ...(joinCode ? { joinCode } : {}),
+  });
   const served = await serveOnLoopback(web);
   cleanups.push(() => served.close());
   return { runtime, service, web, url: served.wsUrl };
@@ -77,6 +83,20 @@ describe("a browser following its person to another gateway", () => {
     again.ws.send(JSON.stringify({ type: "join", name: "Eve" }));
     await waitFor(() => again.frames.some((f) => f.type === "welcome"), "Eve's welcome");
     expect(again.frames.find((f) => f.type === "welcome")).toMatchObject({ name: "Eve", resumed: false });
+  });
+
+  it("lets a claim in without the private world's join code", async () => {
+    const { service, web, url } = await surface("letmein");
+    const arrived = { entityId: "hum_privateCy", kind: "human" as const, name: "Cy", rateKey: "test:cy" };
+    expect((await service.act(arrived, { kind: "join" })).status).toBe("ok");
+    const secret = newClaimSecret();
+    web.expectArrival(claimHash(secret), arrived.entityId);
+    const claimed = await joinWs(url, { name: "whoever", claim: secret });
+    cleanups.push(() => claimed.ws.terminate());
+    expect(claimed.welcome).toMatchObject({ type: "welcome", entityId: arrived.entityId, name: "Cy" });
+    const stranger = await joinWs(url, { name: "Dee" });
+    cleanups.push(() => stranger.ws.terminate());
+    expect(stranger.welcome).toMatchObject({ type: "error", code: "forbidden" });
   });
 
   it("waits a moment for a claim whose arrival is still on its way", async () => {
