@@ -386,7 +386,11 @@ function onMessage(message: ServerMessage): void {
       state.joined = true;
       document.body.dataset.phase = "playing";
       connection.rememberResume(message.resumeToken);
-      if (connection.claim) forgetClaim();
+      if (connection.claim) {
+        // Arrived from another gateway: this origin learns the person's name now.
+        localStorage.setItem("ocw.name", state.name);
+        forgetClaim();
+      }
       setStatus("online");
       $("join").hidden = true;
       setRoster(message.roster);
@@ -716,9 +720,9 @@ function forgetClaim(): void {
   history.replaceState(history.state, "", url.href);
 }
 
-function join(name: string, code?: string, look?: number): void {
+function join(name: string, code?: string, look?: number, remember = true): void {
   state.requestedName = name;
-  localStorage.setItem("ocw.name", name);
+  if (remember) localStorage.setItem("ocw.name", name);
   if (look !== undefined) localStorage.setItem("ocw.look", String(look));
   $("join").hidden = true;
   document.body.dataset.phase = "connecting";
@@ -751,7 +755,7 @@ const claim = params.get("claim") ?? undefined;
 if (claim) {
   // Arrived through a portal from another gateway: join as that person (the server names them).
   connection.claim = claim;
-  join(localStorage.getItem("ocw.name") || "Traveller");
+  join(localStorage.getItem("ocw.name") || "Traveller", undefined, undefined, false);
 } else if (presetName)
   join(
     presetName.slice(0, 32),
