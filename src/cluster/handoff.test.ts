@@ -1,19 +1,22 @@
 // Portals between cluster rooms on a real nats-server: a traveller that steps through a portal on
 // one room's owner is placed in the other room exactly once, also when the transfer is delivered
 // again after a failover, and a transfer to a room nobody owns yet waits in the stream until the
-// room is taken.
+// room is taken; an arrival whose tick is never committed (its room lost) is given back at once, so
+// the room's next owner gets it without waiting out the consumer's ack wait.
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNats, type TestNats } from "../../test/support/nats.ts";
 import { portalWorld } from "../world/testing/fixtures.ts";
 import type { Transfer } from "../world/transfers.ts";
 import { type ClusterRoom, takeRoom } from "./cluster-room.ts";
+import { ARRIVAL_ACK_WAIT_MS } from "./handoff.ts";
 import { type ClusterResources, connectCluster, TRANSFER_STREAM, transferSubject } from "./nats.ts";
 
 const TTL = 2000;
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
 const north = portalWorld("north", "hall", "south", "yard");
 const south = portalWorld("south", "yard", "north", "hall");
+const west = portalWorld("west", "yard", "north", "hall");
 
 let nats: TestNats;
 const connections: ClusterResources[] = [];
@@ -35,11 +38,19 @@ async function gateway(): Promise<ClusterResources> {
   return resources;
 }
 
-async function take(resources: ClusterResources, gatewayId: string, room: "north" | "south") {
+const worlds = { north, south, west };
+
+/** Takes `room` as `gatewayId`; its runtime ticks unless `ticking` is false. */
+async function take(
+  resources: ClusterResources,
+  gatewayId: string,
+  room: keyof typeof worlds,
+  ticking = true,
+) {
   const taken = await takeRoom({
     resources,
     room,
-    definition: room === "north" ? north : south,
+    definition: worlds[room],
     claimant: { gatewayId, baseUrl: `http://127.0.0.1/${gatewayId}` },
     leaseTtlMs: TTL,
     snapshotEveryTicks: 10_000,
@@ -47,7 +58,7 @@ async function take(resources: ClusterResources, gatewayId: string, room: "north
   });
   if (!taken) throw new Error(`${gatewayId} could not take ${room}`);
   rooms.push(taken);
-  taken.runtime.start();
+  if (ticking) taken.runtime.start();
   return taken;
 }
 
@@ -135,5 +146,50 @@ describe("portals between cluster rooms", () => {
     expect(southOnC.runtime.world.getEntity("agt_bo")).toBeDefined();
     const replay = await southOnC.runtime.submit({ kind: "arrive", entityId: "agt_bo", transfer: bo! });
     expect(replay).toMatchObject({ ok: true, value: { duplicate: true } });
+  });
+});
+
+describe("an arrival whose tick is not committed", () => {
+  it("goes to the room's next owner well before the ack wait, applied there once", {
+    timeout: 120_000,
+  }, async () => {
+    const b = await gateway();
+    const c = await gateway();
+    // West's owner does not tick: the arrival waits in its queue, its tick never committed.
+    const westOnB = await take(b, "gw-b", "west", false);
+    const transfer: Transfer = {
+      id: "north:7:agt_cy",
+      fromWorld: "north",
+      toWorld: "west",
+      roomId: "yard",
+      tile: { tx: 3, ty: 3 },
+      entityId: "agt_cy",
+      actorKind: "agent",
+      name: "cy",
+      tick: 7,
+    };
+    await jetstream(b.nc).publish(transferSubject("west"), JSON.stringify(transfer), { msgID: transfer.id });
+    await until(() => westOnB.runtime.health().queueDepth === 1);
+    // Delivered to B by now: without a nak, JetStream would not deliver it again before this.
+    const redeliveredBy = performance.now() + ARRIVAL_ACK_WAIT_MS;
+
+    // B loses the room (another gateway's doing, as far as it can tell): the queued arrival is
+    // refused, and its message given back although B's handoff is stopping with the room.
+    await b.leases.purge("west");
+    await westOnB.lease.renew();
+    expect(westOnB.lostReason).toMatch(/deposed/);
+    expect(westOnB.runtime.world.getEntity("agt_cy")).toBeUndefined();
+
+    const westOnC = await take(c, "gw-c", "west");
+    await until(
+      () => westOnC.runtime.world.getEntity("agt_cy") !== undefined,
+      Math.max(0, redeliveredBy - performance.now() - 1_000),
+    );
+    expect(westOnC.runtime.world.getEntity("agt_cy")).toMatchObject({
+      roomId: "yard",
+      tile: { tx: 3, ty: 3 },
+    });
+    await until(() => westOnC.handoff.stats.arrived === 1);
+    expect(westOnC.handoff.stats.duplicates).toBe(0);
   });
 });

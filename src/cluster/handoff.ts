@@ -28,7 +28,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** How long an arrival may wait for its tick's commit before JetStream delivers it again. */
-const ARRIVAL_ACK_WAIT_MS = 30_000;
+export const ARRIVAL_ACK_WAIT_MS = 30_000;
 /** After a failed publish, the outbox waits this long before it tries that transfer again. */
 const RETRY_AFTER_MS = 1_000;
 
