@@ -4,11 +4,12 @@
 // next request with the typed redirect to B; the tools' remote mode pointed at A follows it and acts
 // on B. Both gateways' status directories list both rooms. Then a person joined in a real chromium
 // on A walks onto the same portal: the page is sent on to B's page with a one-time claim, joins
-// there as the same person at the portal's target tile, and the agent on B sees them.
-import { mkdtemp, rm } from "node:fs/promises";
+// there as the same person at the portal's target tile, and the agent on B sees them; the same link
+// opened again is refused with the typed error.
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFailed } from "vitest";
 import { aicCall, launchClusterGateway, until } from "../../scripts/lib/cluster.ts";
 import { freePort, type LaunchedGateway, randomToken } from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
@@ -66,10 +67,28 @@ async function adminDirectory(gw: LaunchedGateway): Promise<unknown> {
   return body.data?.cluster?.directory;
 }
 
+/** The gateway's directory once it lists both rooms, each with its lease held: on a busy machine a
+ * lease may lapse while a gateway starts (or later), and be taken again. */
+function everyRoomLive(gw: LaunchedGateway): Promise<unknown[]> {
+  return until(`${gw.baseUrl}'s directory to list both rooms live`, async () => {
+    const listed = (await adminDirectory(gw)) as unknown[] | undefined;
+    return listed?.length === 2 && listed.every((e) => (e as { live?: boolean }).live) ? listed : undefined;
+  });
+}
+
 describe("cluster: a portal from a world on one gateway to a world on another", () => {
-  it("hands an agent over to the other gateway, which it then reaches through a redirect", {
+  it("hands an agent over to the other gateway, which it then reaches through a redirect; a person's browser follows", {
     timeout: 600_000,
   }, async () => {
+    // The gateways' logs outlive a failure (their directories are removed after the run).
+    onTestFailed(async () => {
+      await mkdir(".test-artifacts", { recursive: true });
+      for (const gw of gateways)
+        for (const log of [gw.logFile, path.join(path.dirname(gw.logFile), "openclaw.log")])
+          await copyFile(log, `.test-artifacts/cluster-portal-${gw.port}-${path.basename(log)}`).catch(
+            () => undefined,
+          );
+    });
     await buildWebIfNeeded();
     nats = await startNats();
     const [a, b] = await Promise.all([
@@ -82,16 +101,7 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
       { room: "north", gatewayId: "gw-a", baseUrl: a.baseUrl, live: true },
       { room: "south", gatewayId: "gw-b", baseUrl: b.baseUrl, live: true },
     ];
-    for (const gw of [a, b]) {
-      const directory = await until(`${gw.baseUrl}'s directory to list both rooms`, async () => {
-        const listed = (await adminDirectory(gw)) as unknown[] | undefined;
-        // Live too: on a busy machine a lease may lapse once while a gateway starts, and be taken again.
-        return listed?.length === 2 && listed.every((e) => (e as { live?: boolean }).live)
-          ? listed
-          : undefined;
-      });
-      expect(directory).toMatchObject(both);
-    }
+    for (const gw of [a, b]) expect(await everyRoomLive(gw)).toMatchObject(both);
 
     // The agent joins north on A and walks onto its portal.
     const joined = await aicCall(a.baseUrl, TOKEN, "join", { agentId: AGENT, roomId: "lobby" });
@@ -164,16 +174,40 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
     // A person in chromium on A walks onto the portal; the page follows them to B.
     browser = await launchBrowser();
     const { page, consoleErrors } = await watchedPage(browser);
-    await page.goto(`${a.baseUrl}/world/?name=Wren`);
-    await pageUntil("Wren to be in north's lobby on A", async () =>
-      (await ocw<string | undefined>(page, "roomId")) === "lobby" ? true : undefined,
-    );
+    // The travel link is in the address only for its page load (the page drops it once answered):
+    // kept from the request, to try it a second time below.
+    const travelLinks: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).searchParams.has("claim"))
+        travelLinks.push(request.url());
+    });
+    // On a busy machine a gateway may lose its lease for a moment and stand by until it takes the
+    // room again, answering its page with a 503 meanwhile: both rooms live again, then the page is
+    // opened until it is the world's.
+    for (const gw of [a, b]) await everyRoomLive(gw);
+    await until("Wren to be in north's lobby on A", async () => {
+      if (!page.url().startsWith(`${a.baseUrl}/world/`)) await page.goto(`${a.baseUrl}/world/?name=Wren`);
+      const room = await ocw<string | undefined>(page, "roomId").catch(() => undefined);
+      if (room === "lobby") return true;
+      if (!(await page.evaluate("typeof window.__ocw === 'object'"))) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        await page.goto(`${a.baseUrl}/world/?name=Wren`);
+      }
+      return undefined;
+    });
     const wrenOnA = await ocw<string>(page, "entityId");
     await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 8, destTy: 4 })})`);
+    // Where the page is if it never gets there (the failure says so).
+    onTestFailed(async () => {
+      const seen = await ocw<unknown>(page, "errors()").catch(() => "no page script");
+      console.error(
+        `the page is at ${page.url()}, status ${await ocw(page, "status").catch(() => "?")}, errors ${JSON.stringify(seen)}`,
+      );
+    });
     const onBPage = await pageUntil(
       "the page to join on B as Wren",
       async () => {
-        if (!page.url().startsWith(`${b.baseUrl}/world/`)) return undefined;
+        if (new URL(page.url()).origin !== new URL(b.baseUrl).origin) return undefined;
         // Read between page loads, the old page's context may be gone: try again.
         const me = await ocw<{ id: string; name: string; tx: number; ty: number } | undefined>(
           page,
@@ -181,23 +215,64 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
         ).catch(() => undefined);
         return me?.name === "Wren" ? me : undefined;
       },
-      30_000,
+      // Bounded by what it waits on (A's walk, the transfer's publish, B's arrival tick, a page
+      // load), generously: none of it is a speed claim.
+      120_000,
     );
-    // The same person (the world keeps its id across the handoff), at the portal's target tile, and
-    // the page's address no longer holds the one-time claim.
+    // The same person (the world keeps its id across the handoff), at the portal's target tile, on
+    // B's page, whose address no longer holds the one-time claim.
     expect(onBPage).toMatchObject({ id: wrenOnA, name: "Wren", tx: 3, ty: 3 });
+    expect(page.url().startsWith(`${b.baseUrl}/world/`)).toBe(true);
     expect(new URL(page.url()).searchParams.has("claim")).toBe(false);
     expect(await ocw<string>(page, "status")).toBe("online");
+    expect(await ocw<string>(page, "roomId")).toBe("lobby");
+    expect(travelLinks).toHaveLength(1);
+    expect(travelLinks[0]!.startsWith(`${b.baseUrl}/world/?claim=`)).toBe(true);
+
+    // B's world has Wren, as the agent there sees: the same entity, a human, at the target tile.
     const wrenSeen = await until("the agent on B to see Wren", async () => {
       const seen = await aicCall(b.baseUrl, TOKEN, "observe", {
         agentId: AGENT,
         roomId: "lobby",
-        radius: 8,
+        radius: 200,
         detail: "lite",
       });
-      return seen.text.includes("Wren") ? seen.text : undefined;
+      const data = (JSON.parse(seen.text) as { data?: { nearby?: { entity: Record<string, unknown> }[] } })
+        .data;
+      return data?.nearby?.find((n) => n.entity.name === "Wren")?.entity;
     });
-    expect(wrenSeen).toContain(wrenOnA);
+    expect(wrenSeen).toMatchObject({
+      id: wrenOnA,
+      kind: "human",
+      roomId: "lobby",
+      tile: { tx: 3, ty: 3 },
+    });
+
+    // The same travel link a second time (another browser, nothing of the first one's): refused
+    // with the typed error, the join form shown, and nobody new in B's world.
+    const second = await watchedPage(browser);
+    await second.page.goto(travelLinks[0]!);
+    const refused = await pageUntil("the used travel link to be refused", async () => {
+      const errors = await ocw<{ code: string; message: string }[]>(second.page, "errors()");
+      return errors.find((e) => e.code === "claim_invalid");
+    });
+    expect(refused.message).toMatch(/already used/);
+    await pageUntil("the join form", () =>
+      second.page.evaluate(() => document.body.dataset.phase === "join"),
+    );
+    expect(await second.page.locator("#join-error").textContent()).toMatch(/already used/);
+    expect(await ocw<string | undefined>(second.page, "entityId")).toBeUndefined();
+    expect(new URL(second.page.url()).searchParams.has("claim")).toBe(false);
+    await second.page.context().close();
+    const humansOnB = await aicCall(b.baseUrl, TOKEN, "observe", {
+      agentId: AGENT,
+      roomId: "lobby",
+      radius: 200,
+      detail: "lite",
+    });
+    const nearby = (JSON.parse(humansOnB.text) as { data: { nearby: { entity: { kind: string } }[] } }).data
+      .nearby;
+    expect(nearby.filter((n) => n.entity.kind === "human")).toHaveLength(1);
     expect(consoleErrors).toEqual([]);
   });
 });
