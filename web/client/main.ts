@@ -389,7 +389,7 @@ function onMessage(message: ServerMessage): void {
       if (connection.claim) {
         // Arrived from another gateway: this origin learns the person's name now.
         localStorage.setItem("ocw.name", state.name);
-        forgetClaim();
+        dropClaimFromAddress();
       }
       setStatus("online");
       $("join").hidden = true;
@@ -444,7 +444,7 @@ function onMessage(message: ServerMessage): void {
       state.errors.push({ code: message.code, message: message.message });
       // A travel link that is wrong, used or expired: the ordinary join form, saying so.
       if (message.for === "join" && message.code === "claim_invalid") {
-        forgetClaim();
+        dropClaimFromAddress();
         connection.giveUp(message.message);
         $<HTMLInputElement>("join-name").value = localStorage.getItem("ocw.name") ?? "";
         showJoin(message.message);
@@ -711,10 +711,9 @@ function showJoin(error = "", needCode = false): void {
   $("join-name").focus();
 }
 
-/** The travel link was answered (let in, or refused): drop it from the page and its address, so a
- * reload resumes by this gateway's own token instead. */
-function forgetClaim(): void {
-  connection.claim = undefined;
+/** The travel link was answered (let in, or refused; the connection sends it no more): drop it from
+ * the address, so a reload resumes by this gateway's own token instead. */
+function dropClaimFromAddress(): void {
   const url = new URL(location.href);
   url.searchParams.delete("claim");
   history.replaceState(history.state, "", url.href);

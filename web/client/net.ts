@@ -97,6 +97,19 @@ export class Connection {
     sessionStorage.setItem(RESUME_KEY, token);
   }
 
+  /** A travel link is sent until the world answers it (after the page has seen the answer). Let
+   * in, the page is the person the world names: it joined with a placeholder, and a reconnect that
+   * asked for that name with this gateway's resume token would be taken for someone new (the
+   * arrived person leaving). Refused, the link is not sent again. */
+  private answered(message: ServerMessage): void {
+    if (this.claim === undefined) return;
+    if (message.type === "welcome") {
+      if (typeof message.name === "string") this.name = message.name;
+      this.claim = undefined;
+    } else if (message.type === "error" && message.for === "join" && message.code === "claim_invalid")
+      this.claim = undefined;
+  }
+
   private setState(state: ConnState, detail?: string): void {
     this.state = state;
     this.handlers.onState(state, detail);
@@ -146,6 +159,7 @@ export class Connection {
       } catch (error) {
         console.warn("bad server message", error);
       }
+      this.answered(message);
     });
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
