@@ -84,9 +84,9 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
     onTestFailed(async () => {
       await mkdir(".test-artifacts", { recursive: true });
       for (const gw of gateways)
-        for (const log of [gw.logFile, path.join(path.dirname(gw.logFile), "openclaw.log")])
+        for (const log of [gw.logFile, gw.openclawLogFile])
           await copyFile(log, `.test-artifacts/cluster-portal-${gw.port}-${path.basename(log)}`).catch(
-            () => undefined,
+            (error: Error) => console.error(`${log} not kept: ${error.message}`),
           );
     });
     await buildWebIfNeeded();
@@ -181,6 +181,15 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
       if (request.isNavigationRequest() && new URL(request.url()).searchParams.has("claim"))
         travelLinks.push(request.url());
     });
+    // Every join the page sends and every socket's close, on both origins (the failure lists them).
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => {
+      ws.on("framesent", ({ payload }) => {
+        if (typeof payload === "string" && payload.includes('"join"'))
+          sockets.push(`${ws.url()} sent ${payload.replace(/"(claim|resumeToken)":"[^"]*"/g, '"$1":"…"')}`);
+      });
+      ws.on("close", () => sockets.push(`${ws.url()} closed`));
+    });
     // On a busy machine a gateway may lose its lease for a moment and stand by until it takes the
     // room again, answering its page with a 503 meanwhile: both rooms live again, then the page is
     // opened until it is the world's.
@@ -197,11 +206,37 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
     });
     const wrenOnA = await ocw<string>(page, "entityId");
     await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 8, destTy: 4 })})`);
-    // Where the page is if it never gets there (the failure says so).
+    // Where the page is and whom it shows if it never gets there as Wren (the failure says so).
     onTestFailed(async () => {
-      const seen = await ocw<unknown>(page, "errors()").catch(() => "no page script");
+      const seen = await page
+        .evaluate(`(() => {
+          const o = window.__ocw;
+          if (!o) return "no page script";
+          const who = (list) => list.map((e) => e.id + " " + JSON.stringify(e.name));
+          return {
+            status: o.status,
+            entityId: o.entityId,
+            name: o.name(),
+            me: o.me() ?? null,
+            entities: who(o.entities()),
+            roster: who(o.roster()),
+            errors: o.errors(),
+            notices: o.notices(),
+            wire: o.wireStats(),
+          };
+        })()`)
+        .catch((error: Error) => `unreadable: ${error.message}`);
+      const humansOnB = await aicCall(b.baseUrl, TOKEN, "observe", {
+        agentId: AGENT,
+        roomId: "lobby",
+        radius: 200,
+        detail: "lite",
+      }).then(
+        (res) => res.text,
+        (error: Error) => error.message,
+      );
       console.error(
-        `the page is at ${page.url()}, status ${await ocw(page, "status").catch(() => "?")}, errors ${JSON.stringify(seen)}`,
+        `the page is at ${page.url()}: ${JSON.stringify(seen, null, 1)}\nits sockets:\n${sockets.join("\n")}\nthe agent on B observes: ${humansOnB}`,
       );
     });
     const onBPage = await pageUntil(
