@@ -51,7 +51,10 @@ async function launch(gatewayId: string, name: string, roomId: string, toWorld: 
     gatewayToken: randomToken(),
     room: name,
     worldDir,
-    leaseTtlMs: 3000,
+    // Nothing here is a failover (cluster.test.ts tests those), and a failover ends a browser's
+    // session (no resume tokens in cluster mode, docs/cluster.md): a lease that lapses under a
+    // stalled event loop (3 s did at load 8-21) would make the arrived person's page join anew.
+    leaseTtlMs: 10_000,
     snapshotEveryTicks: 1200,
     agents: { [AGENT]: { token: TOKEN, name: "Traveller" } },
   });
