@@ -85,6 +85,35 @@ describe("a browser following its person to another gateway", () => {
     expect(again.frames.find((f) => f.type === "welcome")).toMatchObject({ name: "Eve", resumed: false });
   });
 
+  it("a claimed page that drops comes back as the person by this gateway's token and the name it was given", async () => {
+    const { service, web, url } = await surface();
+    const arrived = {
+      entityId: "hum_arrivedWren",
+      kind: "human" as const,
+      name: "Wren",
+      rateKey: "test:wren",
+    };
+    expect((await service.act(arrived, { kind: "join" })).status).toBe("ok");
+    const secret = newClaimSecret();
+    web.expectArrival(claimHash(secret), arrived.entityId);
+    // The page joins by the link with a placeholder: its origin does not know the person's name.
+    const claimed = await joinWs(url, { name: "Traveller", claim: secret });
+    expect(claimed.welcome).toMatchObject({ entityId: arrived.entityId, name: "Wren" });
+    const resumeToken = String(claimed.welcome.resumeToken);
+    claimed.ws.terminate();
+
+    // What the page's connection sends on a reconnect (web/client/net.ts): the name it was given.
+    const back = await joinWs(url, { name: claimed.welcome.name, resumeToken });
+    cleanups.push(() => back.ws.terminate());
+    expect(back.welcome).toMatchObject({ type: "welcome", entityId: arrived.entityId, resumed: true });
+    // The placeholder with the same token would be someone new, and the arrived person would go
+    // (room-hooks.ts: a resume asking for another name).
+    const other = await joinWs(url, { name: "Traveller", resumeToken });
+    cleanups.push(() => other.ws.terminate());
+    expect(other.welcome).toMatchObject({ type: "welcome", name: "Traveller", resumed: false });
+    expect(other.welcome.entityId).not.toBe(arrived.entityId);
+  });
+
   it("lets a claim in without the private world's join code", async () => {
     const { service, web, url } = await surface("letmein");
     const arrived = { entityId: "hum_privateCy", kind: "human" as const, name: "Cy", rateKey: "test:cy" };
