@@ -15,6 +15,7 @@ import { freePort, type LaunchedGateway, randomToken } from "../../scripts/lib/g
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import { resolveConfig } from "../../src/config/config.ts";
+import { BUNDLED_WORLD_DIR } from "../../src/runtime/load-world-dir.ts";
 import { RemoteAicClient } from "../../src/tools/remote-client.ts";
 import { portalWorldFiles } from "../../src/world/testing/fixtures.ts";
 import { launchBrowser, ocw, until as pageUntil, watchedPage } from "../support/browser.ts";
@@ -43,6 +44,9 @@ async function launch(gatewayId: string, name: string, roomId: string, toWorld: 
   roots.push(root);
   const worldDir = path.join(root, "world");
   await writeWorldDir(worldDir, portalWorldFiles(name, roomId, toWorld, toRoom));
+  // The page draws the map with the world's tileset (`/world/tiles.png`), which the fixture does not
+  // write: without it the page joins but shows nobody (its `me()` stays empty).
+  await copyFile(path.join(BUNDLED_WORLD_DIR, "tiles.png"), path.join(worldDir, "tiles.png"));
   const gw = await launchClusterGateway({
     natsUrl: nats!.url,
     gatewayId,
@@ -193,23 +197,7 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
       });
       ws.on("close", () => sockets.push(`${ws.url()} closed`));
     });
-    // On a busy machine a gateway may lose its lease for a moment and stand by until it takes the
-    // room again, answering its page with a 503 meanwhile: both rooms live again, then the page is
-    // opened until it is the world's.
-    for (const gw of [a, b]) await everyRoomLive(gw);
-    await until("Wren to be in north's lobby on A", async () => {
-      if (!page.url().startsWith(`${a.baseUrl}/world/`)) await page.goto(`${a.baseUrl}/world/?name=Wren`);
-      const room = await ocw<string | undefined>(page, "roomId").catch(() => undefined);
-      if (room === "lobby") return true;
-      if (!(await page.evaluate("typeof window.__ocw === 'object'"))) {
-        await new Promise((r) => setTimeout(r, 1_000));
-        await page.goto(`${a.baseUrl}/world/?name=Wren`);
-      }
-      return undefined;
-    });
-    const wrenOnA = await ocw<string>(page, "entityId");
-    await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 8, destTy: 4 })})`);
-    // Where the page is and whom it shows if it never gets there as Wren (the failure says so).
+    // Where the page is, whom it shows and what it sent, if it never gets where it should.
     onTestFailed(async () => {
       const seen = await page
         .evaluate(`(() => {
@@ -242,6 +230,24 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
         `the page is at ${page.url()}: ${JSON.stringify(seen, null, 1)}\nits sockets:\n${sockets.join("\n")}\nthe agent on B observes: ${humansOnB}`,
       );
     });
+    // On a busy machine a gateway may lose its lease for a moment and stand by until it takes the
+    // room again, answering its page with a 503 meanwhile: both rooms live again, then the page is
+    // opened until it is the world's.
+    for (const gw of [a, b]) await everyRoomLive(gw);
+    await until("Wren to be in north's lobby on A", async () => {
+      if (!page.url().startsWith(`${a.baseUrl}/world/`)) await page.goto(`${a.baseUrl}/world/?name=Wren`);
+      // In the room and drawn there: the page's own person on its map.
+      const room = await ocw<string | undefined>(page, "roomId").catch(() => undefined);
+      const me = await ocw<{ name: string } | undefined>(page, "me()").catch(() => undefined);
+      if (room === "lobby" && me?.name === "Wren") return true;
+      if (!(await page.evaluate("typeof window.__ocw === 'object'"))) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        await page.goto(`${a.baseUrl}/world/?name=Wren`);
+      }
+      return undefined;
+    });
+    const wrenOnA = await ocw<string>(page, "entityId");
+    await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 8, destTy: 4 })})`);
     const onBPage = await pageUntil(
       "the page to join on B as Wren",
       async () => {
