@@ -49,7 +49,10 @@ export interface LaunchedGateway {
   port: number;
   gatewayToken: string;
   pid: number;
+  /** The gateway process's output (stdout and stderr). */
   logFile: string;
+  /** OpenClaw's own log (`logging.file`; see gatewayEnv). */
+  openclawLogFile: string;
   /** The config file the gateway watches: an edit to it is a hot reload. */
   configPath: string;
   startupMs: number;
@@ -83,6 +86,7 @@ export interface GatewayDirs {
   tmp: string;
   configPath: string;
   logFile: string;
+  openclawLogFile: string;
   /** The staged plugin: a sibling of the gateway's state, so nothing the gateway writes is in it. */
   pluginDir: string;
 }
@@ -96,6 +100,7 @@ export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs
     tmp: path.join(root, "tmp"),
     configPath: path.join(root, "state", "openclaw.json"),
     logFile: path.join(root, "gateway.log"),
+    openclawLogFile: path.join(root, "openclaw.log"),
     pluginDir: path.join(root, "plugin"),
   };
   // The config holds every agent's token: the whole tree is private (issue #9).
@@ -106,7 +111,10 @@ export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs
 /**
  * The environment that keeps the gateway and its CLI inside `dirs`, on the project's Node 24.
  * `asUser` drops the test runner's variables: under `VITEST*` (and partly `NODE_ENV=test`) OpenClaw
- * switches to test behaviour (its CLI, for one, prints nothing, not even `--json` answers).
+ * switches to test behaviour (its CLI, for one, prints nothing, not even `--json` answers). Under
+ * VITEST it also writes no log file (level "silent", whatever `logging.file` says):
+ * `OPENCLAW_TEST_FILE_LOG=1` turns that back on, so a test gateway's own log is at `logging.file`
+ * (`<root>/openclaw.log`, as configured: OpenClaw adds a date only to `openclaw-<date>.log` names).
  */
 export function gatewayEnv(
   dirs: GatewayDirs,
@@ -129,6 +137,7 @@ export function gatewayEnv(
     OPENCLAW_DISABLE_BONJOUR: "1",
     OPENCLAW_NO_AUTO_UPDATE: "1",
     TMPDIR: dirs.tmp,
+    ...(options.asUser ? {} : { OPENCLAW_TEST_FILE_LOG: "1" }),
     // The gateway must run on the project's Node 24 even when started from a Node 20 shell.
     PATH: `${path.dirname(NODE_BIN)}${path.delimiter}${process.env.PATH ?? ""}`,
   };
@@ -156,7 +165,7 @@ export function baseGatewayConfig(
 ): Record<string, unknown> {
   return {
     gateway: { mode: "local", auth: { mode: "token" } },
-    logging: { file: path.join(dirs.root, "openclaw.log") },
+    logging: { file: dirs.openclawLogFile },
     // Optional tools are hidden from models until allowed here; the plugin's own policy hook still
     // decides whether a call runs.
     tools: { alsoAllow: ["openclawworld"] },
@@ -256,6 +265,7 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
       gatewayToken,
       pid: gateway.child.pid ?? -1,
       logFile: options.dirs.logFile,
+      openclawLogFile: options.dirs.openclawLogFile,
       configPath: options.dirs.configPath,
       startupMs: Date.now() - started,
       child: gateway.child,

@@ -40,11 +40,24 @@ export interface HandoffOptions {
   logger: RuntimeLogger;
 }
 
+/** What the host adds to a published record besides the world's transfer: a human traveller's
+ * claim hash (src/http/humans/claims.ts), by which its browser is let in on the target. Not part of
+ * the world's state: the target takes it off before the arrival goes into its tick. */
+export interface TransferExtras {
+  claimHash?: string;
+}
+
 export interface Handoff {
   /** Figures for the benchmark and status: transfers published and arrivals applied since the take. */
   readonly stats: { published: number; arrived: number; duplicates: number };
-  /** Called with each arrival's result once its tick is committed (the benchmark's clock). */
-  onArrived(listener: (transfer: Transfer, result: InputResult) => void): void;
+  /** Called with each arrival's result once its tick is committed (the benchmark's clock), and the
+   * extras the record was published with. */
+  onArrived(listener: (transfer: Transfer, result: InputResult, extras: TransferExtras) => void): void;
+  /** The host's extras for a transfer it is about to publish (asked again on each retry: answer
+   * the same, since JetStream keeps the first record stored under the transfer id). */
+  sealWith(seal: (transfer: Transfer) => TransferExtras | undefined): void;
+  /** Called once a transfer's record is stored in the transfer stream. */
+  onSent(listener: (transfer: Transfer) => void): void;
   stop(): void;
 }
 
@@ -58,10 +71,17 @@ export async function startHandoff(options: HandoffOptions): Promise<Handoff> {
   const { resources, room, runtime, logger } = options;
   const js = jetstream(resources.nc);
   const stats = { published: 0, arrived: 0, duplicates: 0 };
-  const arrivedListeners: ((transfer: Transfer, result: InputResult) => void)[] = [];
+  const arrivedListeners: ((transfer: Transfer, result: InputResult, extras: TransferExtras) => void)[] = [];
+  const sentListeners: ((transfer: Transfer) => void)[] = [];
+  let seal: (transfer: Transfer) => TransferExtras | undefined = () => undefined;
   let stopped = false;
 
-  const outbox = createOutbox(js, runtime, logger, stats, () => stopped);
+  const outbox = createOutbox(js, runtime, logger, stats, () => stopped, {
+    seal: (t) => seal(t),
+    sent: (t) => {
+      for (const listener of sentListeners) listener(t);
+    },
+  });
   const stopOutbox = runtime.onTick(() => outbox());
 
   const messages = await consumeArrivals(resources, room);
@@ -77,8 +97,11 @@ export async function startHandoff(options: HandoffOptions): Promise<Handoff> {
 
   function arrive(message: JsMsg): void {
     let transfer: Transfer;
+    let extras: TransferExtras;
     try {
-      transfer = JSON.parse(decoder.decode(message.data)) as Transfer;
+      const { claimHash, ...record } = JSON.parse(decoder.decode(message.data)) as Transfer & TransferExtras;
+      transfer = record;
+      extras = typeof claimHash === "string" ? { claimHash } : {};
     } catch {
       logger.warn(`openclawworld: cluster room ${room}: an arrival that is not JSON was dropped`);
       message.term();
@@ -101,7 +124,7 @@ export async function startHandoff(options: HandoffOptions): Promise<Handoff> {
           message.nak(RETRY_AFTER_MS);
           return;
         }
-        for (const listener of arrivedListeners) listener(transfer, result);
+        for (const listener of arrivedListeners) listener(transfer, result, extras);
       },
       () => {
         // Not committed (the room was lost, or its tick failed): whoever owns the room next gets it,
@@ -120,6 +143,12 @@ export async function startHandoff(options: HandoffOptions): Promise<Handoff> {
     onArrived(listener) {
       arrivedListeners.push(listener);
     },
+    sealWith(sealer) {
+      seal = sealer;
+    },
+    onSent(listener) {
+      sentListeners.push(listener);
+    },
     stop() {
       stopped = true;
       stopOutbox();
@@ -135,6 +164,7 @@ function createOutbox(
   logger: RuntimeLogger,
   stats: { published: number },
   stopped: () => boolean,
+  host: { seal(t: Transfer): TransferExtras | undefined; sent(t: Transfer): void },
 ): () => void {
   /** Transfer ids on their way (published, or published and waiting for the mark's tick). */
   const inFlight = new Set<string>();
@@ -147,7 +177,7 @@ function createOutbox(
       .filter((t) => !inFlight.has(t.id) && (retryAt.get(t.id) ?? 0) <= now);
     if (due.length === 0) return;
     for (const t of due) inFlight.add(t.id);
-    Promise.allSettled(due.map((t) => publish(js, t))).then((outcomes) => {
+    Promise.allSettled(due.map((t) => publish(js, t, host.seal(t)))).then((outcomes) => {
       const sent: string[] = [];
       outcomes.forEach((outcome, i) => {
         const t = due[i]!;
@@ -155,6 +185,7 @@ function createOutbox(
           sent.push(t.id);
           stats.published += 1;
           retryAt.delete(t.id);
+          host.sent(t);
         } else {
           inFlight.delete(t.id);
           retryAt.set(t.id, performance.now() + RETRY_AFTER_MS);
@@ -175,8 +206,13 @@ function createOutbox(
   };
 }
 
-async function publish(js: JetStreamClient, transfer: Transfer): Promise<void> {
-  await js.publish(transferSubject(transfer.toWorld), encoder.encode(JSON.stringify(transfer)), {
+async function publish(
+  js: JetStreamClient,
+  transfer: Transfer,
+  extras: TransferExtras | undefined,
+): Promise<void> {
+  const record = extras ? { ...transfer, ...extras } : transfer;
+  await js.publish(transferSubject(transfer.toWorld), encoder.encode(JSON.stringify(record)), {
     msgID: transfer.id,
     timeout: 5_000,
   });

@@ -14,6 +14,7 @@ import { createFanoutProcess } from "./fanout/fanout-process.ts";
 import type { FanoutWebOptions } from "./fanout/protocol.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
+import { followTravellers } from "./travellers.ts";
 
 /** Bearer token -> agentId. A token is found by its SHA-256 digest, then compared in constant
  * time: one hash per request whatever the number of agents (a scan of 300 agents' tokens with
@@ -119,6 +120,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
         })
       : undefined;
   const web = fanout ?? inlineSurface(false);
+  const stopFollowing = host.cluster ? followTravellers(host.cluster, web, logger) : undefined;
   const metrics = createWorldMetrics({
     runtime: host.runtime,
     limiter,
@@ -134,6 +136,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     () => metrics.close(),
     () => aicHttp.close(),
     () => web.close(),
+    () => stopFollowing?.(),
     // Closers run last first: parked reads (HTTP long-polls, SSE reads, tools' long-polls) end
     // before anything else closes, so no call outlives the world it waits on.
     () => aic.close(),

@@ -95,7 +95,7 @@ beforeAll(async () => {
     dirs.configPath,
     JSON.stringify({
       gateway: { mode: "local", auth: { mode: "token" } },
-      logging: { file: path.join(dirs.root, "openclaw.log") },
+      logging: { file: dirs.openclawLogFile },
     }),
   );
   await cli(["plugins", "install", tarball, "--force", "--accept-capabilities"]);

@@ -386,6 +386,11 @@ function onMessage(message: ServerMessage): void {
       state.joined = true;
       document.body.dataset.phase = "playing";
       connection.rememberResume(message.resumeToken);
+      if (connection.claim) {
+        // Arrived from another gateway: this origin learns the person's name now.
+        localStorage.setItem("ocw.name", state.name);
+        dropClaimFromAddress();
+      }
       setStatus("online");
       $("join").hidden = true;
       setRoster(message.roster);
@@ -431,8 +436,20 @@ function onMessage(message: ServerMessage): void {
     case "result":
       onResult(message);
       break;
+    case "travel":
+      if (!connection.travel(String(message.url)))
+        notify("a portal sent you to an address this page cannot open", "error");
+      break;
     case "error": {
       state.errors.push({ code: message.code, message: message.message });
+      // A travel link that is wrong, used or expired: the ordinary join form, saying so.
+      if (message.for === "join" && message.code === "claim_invalid") {
+        dropClaimFromAddress();
+        connection.giveUp(message.message);
+        $<HTMLInputElement>("join-name").value = localStorage.getItem("ocw.name") ?? "";
+        showJoin(message.message);
+        break;
+      }
       // A join refused for good (a join code, a name it may not take): back to the join form.
       if (
         message.for === "join" &&
@@ -694,9 +711,17 @@ function showJoin(error = "", needCode = false): void {
   $("join-name").focus();
 }
 
-function join(name: string, code?: string, look?: number): void {
+/** The travel link was answered (let in, or refused; the connection sends it no more): drop it from
+ * the address, so a reload resumes by this gateway's own token instead. */
+function dropClaimFromAddress(): void {
+  const url = new URL(location.href);
+  url.searchParams.delete("claim");
+  history.replaceState(history.state, "", url.href);
+}
+
+function join(name: string, code?: string, look?: number, remember = true): void {
   state.requestedName = name;
-  localStorage.setItem("ocw.name", name);
+  if (remember) localStorage.setItem("ocw.name", name);
   if (look !== undefined) localStorage.setItem("ocw.look", String(look));
   $("join").hidden = true;
   document.body.dataset.phase = "connecting";
@@ -725,7 +750,12 @@ if (window.innerWidth < 600) $("presence").removeAttribute("open");
 const params = new URLSearchParams(location.search);
 const presetName = params.get("name") ?? undefined;
 const presetLook = params.has("look") ? Number(params.get("look")) : undefined;
-if (presetName)
+const claim = params.get("claim") ?? undefined;
+if (claim) {
+  // Arrived through a portal from another gateway: join as that person (the server names them).
+  connection.claim = claim;
+  join(localStorage.getItem("ocw.name") || "Traveller", undefined, undefined, false);
+} else if (presetName)
   join(
     presetName.slice(0, 32),
     params.get("code") ?? undefined,

@@ -26,6 +26,8 @@ export class Connection {
   name = "";
   joinCode: string | undefined;
   look: number | undefined;
+  /** A travel link's secret (`?claim=`): sent with the join until it is answered. */
+  claim: string | undefined;
   state: ConnState = "connecting";
   /** What arrived, by kind (the e2e tests check the binary deltas are what moves actors). */
   readonly frames = { text: 0, binary: 0, binaryBytes: 0, snapshots: 0, refused: 0 };
@@ -62,6 +64,24 @@ export class Connection {
     this.ws?.close(4100, "page closed");
   }
 
+  /** The character went to another gateway: this page goes there (a full page load on its own
+   * origin); this socket is not reconnected. Only an http(s) address is followed. */
+  travel(url: string): boolean {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return false;
+    }
+    if (target.protocol !== "http:" && target.protocol !== "https:") return false;
+    this.stopped = true;
+    if (this.retryTimer) window.clearTimeout(this.retryTimer);
+    this.setState("connecting", "travelling to another world…");
+    this.ws?.close(4100, "travelled");
+    window.location.assign(target.href);
+    return true;
+  }
+
   /** Drop the socket as a flaky network would (the client then reconnects by itself). */
   drop(): void {
     this.ws?.close(4001, "dropped by the client");
@@ -75,6 +95,19 @@ export class Connection {
 
   rememberResume(token: string): void {
     sessionStorage.setItem(RESUME_KEY, token);
+  }
+
+  /** A travel link is sent until the world answers it (after the page has seen the answer). Let
+   * in, the page is the person the world names: it joined with a placeholder, and a reconnect that
+   * asked for that name with this gateway's resume token would be taken for someone new (the
+   * arrived person leaving). Refused, the link is not sent again. */
+  private answered(message: ServerMessage): void {
+    if (this.claim === undefined) return;
+    if (message.type === "welcome") {
+      if (typeof message.name === "string") this.name = message.name;
+      this.claim = undefined;
+    } else if (message.type === "error" && message.for === "join" && message.code === "claim_invalid")
+      this.claim = undefined;
   }
 
   private setState(state: ConnState, detail?: string): void {
@@ -98,6 +131,7 @@ export class Connection {
           ...(resumeToken ? { resumeToken } : {}),
           ...(this.joinCode ? { joinCode: this.joinCode } : {}),
           ...(this.look !== undefined ? { look: this.look } : {}),
+          ...(this.claim ? { claim: this.claim } : {}),
         }),
       );
     });
@@ -125,6 +159,7 @@ export class Connection {
       } catch (error) {
         console.warn("bad server message", error);
       }
+      this.answered(message);
     });
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;

@@ -19,6 +19,12 @@ export const ClientMessage = z
         .regex(/^[A-Za-z0-9_-]{16,128}$/)
         .optional(),
       joinCode: z.string().max(64).optional(),
+      /** A travel link's secret (`travel`, claims.ts): join as the person who arrived here through a
+       * portal from another gateway; `name` is then not used. */
+      claim: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,128}$/)
+        .optional(),
       /** The avatar look picked on the join form (index into the client's looks). */
       look: z
         .int()
@@ -170,4 +176,7 @@ export type ServerMessage =
   | { type: "events"; events: WireEvent[] }
   | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown> }
   | { type: "error"; code: string; message: string; retryable: boolean; for?: string }
-  | { type: "pong"; t?: number; serverTsMs: number };
+  | { type: "pong"; t?: number; serverTsMs: number }
+  /** Your character went through a portal to a world another gateway serves: load this page there
+   * (its `?claim=` lets you in as the same person, once). */
+  | { type: "travel"; url: string };

@@ -13,6 +13,7 @@ import { decodeCursor } from "../../aic/cursor.ts";
 import type { WorldReads } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
 import type { JoinDecision, Seat } from "./admission.ts";
+import { CLAIM_TTL_MS, type ClaimBook, type ClaimOutcome, claimRefusalText } from "./claims.ts";
 import { isNameFor, uniqueName } from "./names.ts";
 import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
@@ -49,7 +50,17 @@ export interface RoomHooksDeps {
   /** Whether a new character from `address` may join now (seat rule, load shedding: admission.ts),
    * given the joins still on their way in, and which dropped sessions give up their seats for it. */
   admitJoin?(address: string, joining: readonly Seat[]): JoinDecision<HumanSession | Seat>;
+  /** Arrivals through portals from other gateways, claimable by their travel link (claims.ts). */
+  claims?: ClaimBook;
+  /** How long a claim not known yet is waited for; default ARRIVAL_WAIT_MS. */
+  arrivalWaitMs?: number;
 }
+
+/** The browser is sent on once the transfer is stored, and the target applies it a tick or two
+ * later (~25 ms, docs/cluster.md): a page load is usually slower, but on a busy target the claim may
+ * come first. It is waited for this long before it is called unknown. */
+export const ARRIVAL_WAIT_MS = 5_000;
+const ARRIVAL_POLL_MS = 100;
 
 /** Long enough for a reload to come back (a page load and a WebSocket handshake), short enough that a
  * closed tab's character is gone before anyone wonders why it stands there. */
@@ -69,6 +80,12 @@ export interface RoomHooks {
   /** Humans of a restored world without a session (none saved, or persistence off) leave after the
    * grace period, like any dropped human. */
   leaveGhosts(): void;
+  /** A human arrived here through a portal from another gateway: its browser may claim it by the
+   * secret of `claimHash` until the claim expires; unclaimed by then, the character leaves. */
+  expectArrival(claimHash: string, entityId: string): void;
+  /** A human went through a portal to another gateway: its browser is told where to go, and its
+   * session here ends (the character left already). Whether a connected browser was told. */
+  travel(entityId: string, url: string): boolean;
 }
 
 export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
@@ -126,6 +143,8 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     msg: Extract<ClientMessageT, { type: "join" }>,
   ): Promise<void> {
     if (conn.session) return sendError(ws, "conflict", "this connection has already joined", false, "join");
+    // A valid claim stands for the join code: the world took the person in already, by its portal.
+    if (msg.claim !== undefined) return onClaim(ws, conn, msg.claim, msg.look);
     if (deps.joinCode !== undefined && msg.joinCode !== deps.joinCode) {
       sendError(ws, "forbidden", "this world is private: a valid join code is required", false, "join");
       ws.close(4003, "join code required");
@@ -214,6 +233,57 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     });
   }
 
+  /** A travel link: a new session on the character that arrived here, like a resume (with this
+   * gateway's own resume token from now on). */
+  async function onClaim(ws: WebSocket, conn: Connection, secret: string, look?: number): Promise<void> {
+    const outcome = await takeClaim(secret);
+    const self = outcome.ok ? reads.getEntity(outcome.entityId) : undefined;
+    if (!outcome.ok || self?.kind !== "human" || sessions.hasEntity(self.id)) {
+      const text = claimRefusalText(outcome.ok ? "used" : outcome.reason);
+      return sendError(ws, "claim_invalid", text, false, "join");
+    }
+    const session = newSession(self.name, ws, deps.interestRadius(), self.id, deps.maxVisible, conn.address);
+    try {
+      await sessions.add(session);
+    } catch {
+      sessions.remove(session);
+      return sendError(ws, "internal", "the session could not be saved; join again", true, "join");
+    }
+    if (ws.readyState !== ws.OPEN) return onDrop(session);
+    onReconnect(ws, conn, session, look);
+  }
+
+  async function takeClaim(secret: string): Promise<ClaimOutcome> {
+    const deadline = Date.now() + (deps.arrivalWaitMs ?? ARRIVAL_WAIT_MS);
+    for (;;) {
+      const outcome: ClaimOutcome = deps.claims?.take(secret) ?? { ok: false, reason: "unknown" };
+      if (outcome.ok || outcome.reason !== "unknown" || Date.now() >= deadline) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, ARRIVAL_POLL_MS));
+    }
+  }
+
+  function expectArrival(claimHash: string, entityId: string): void {
+    deps.claims?.record(claimHash, entityId);
+    const self = reads.getEntity(entityId);
+    if (self) leaveUnlessClaimed(self, CLAIM_TTL_MS);
+  }
+
+  function travel(entityId: string, url: string): boolean {
+    for (const session of sessions.values()) {
+      if (session.actor.entityId !== entityId) continue;
+      const ws = session.ws;
+      send(ws, { type: "travel", url });
+      if (session.graceTimer) clearTimeout(session.graceTimer);
+      session.graceTimer = undefined;
+      // Its socket's close is no drop: the character is in the other world already.
+      session.ws = undefined;
+      sessions.remove(session);
+      presence.forget(entityId);
+      return ws !== undefined && ws.readyState === ws.OPEN;
+    }
+    return false;
+  }
+
   function onDrop(session: HumanSession, cause: DropCause = "network"): void {
     session.ws = undefined;
     session.droppedOrder = ++drops;
@@ -249,17 +319,21 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
 
   function leaveGhosts(): void {
     for (const roomId of Object.keys(reads.definition.rooms)) {
-      for (const ghost of reads.actorsInRoom(roomId).filter((a) => a.kind === "human")) {
-        deps.later(async () => {
-          if (sessions.hasEntity(ghost.id)) return;
-          await service.act(
-            { entityId: ghost.id, kind: "human", name: ghost.name, rateKey: `ghost:${ghost.id}` },
-            { kind: "leave" },
-          );
-        }, deps.graceMs);
-      }
+      for (const ghost of reads.actorsInRoom(roomId).filter((a) => a.kind === "human"))
+        leaveUnlessClaimed(ghost, deps.graceMs);
     }
   }
 
-  return { onJoin, onReconnect, onDrop, onLeave, resumeSaved, leaveGhosts };
+  /** A human nobody's browser holds leaves after `ms`, unless a session took it by then. */
+  function leaveUnlessClaimed(ghost: { id: string; name: string }, ms: number): void {
+    deps.later(async () => {
+      if (sessions.hasEntity(ghost.id) || !reads.getEntity(ghost.id)) return;
+      await service.act(
+        { entityId: ghost.id, kind: "human", name: ghost.name, rateKey: `ghost:${ghost.id}` },
+        { kind: "leave" },
+      );
+    }, ms);
+  }
+
+  return { onJoin, onReconnect, onDrop, onLeave, resumeSaved, leaveGhosts, expectArrival, travel };
 }

@@ -11,6 +11,7 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { AicService } from "../../aic/service.ts";
 import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
+import { ClaimBook } from "./claims.ts";
 import { createConnectionHandler } from "./connection.ts";
 import { PreparedText } from "./prepared-text.ts";
 import { PresenceState } from "./presence-state.ts";
@@ -51,6 +52,8 @@ export interface WebSurfaceDeps {
    * leave of those without one). False for a second surface beside the one that does (TLS browsers
    * kept in the gateway while the fan-out process serves the rest). Default true. */
   adoptHumans?: boolean;
+  /** How long a travel link not known yet is waited for (room-hooks.ts ARRIVAL_WAIT_MS). */
+  arrivalWaitMs?: number;
 }
 
 export interface WebSurfaceHandle {
@@ -61,6 +64,9 @@ export interface WebSurfaceHandle {
   stats(): { sessions: number; connected: number; connections: number };
   /** Called as each patch finishes reaching the browsers (metrics); returns the unsubscribe. */
   onPatchDelivered(listener: (patch: PatchDelivery) => void): () => void;
+  /** Travellers between gateways (claims.ts, docs/cluster.md): room-hooks.ts. */
+  travel(entityId: string, url: string): void;
+  expectArrival(claimHash: string, entityId: string): void;
 }
 
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
@@ -142,6 +148,8 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
     ...(deps.maxVisible ? { maxVisible: deps.maxVisible } : {}),
     humanId: deps.humanIds ?? randomHumanId,
     admitJoin: (address, joining) => admission.join(address, [...sessions.values(), ...joining]),
+    claims: new ClaimBook(),
+    ...(deps.arrivalWaitMs !== undefined ? { arrivalWaitMs: deps.arrivalWaitMs } : {}),
   });
   const onSocket = createConnectionHandler({ service, reads, hooks, send, sendError, logger });
   const staticRoutes = createStaticRoutes(deps.worldDir, deps.webDistDir ?? DEFAULT_WEB_DIST);
@@ -205,6 +213,15 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       deliveryListeners.add(listener);
       return () => deliveryListeners.delete(listener);
     },
+
+    travel(entityId, url) {
+      if (!hooks.travel(entityId, url))
+        logger.info(
+          `openclawworld web: ${entityId} went to another gateway with no browser connected here to send on`,
+        );
+    },
+
+    expectArrival: (hash, entityId) => hooks.expectArrival(hash, entityId),
 
     stats() {
       const all = [...sessions.values()];

@@ -201,6 +201,12 @@ function handle(message: ToChild, socket: Socket | undefined): void {
       else pending?.reject(new Error(message.error));
       return;
     }
+    case "travel":
+      surface?.travel(message.entityId, message.url);
+      return;
+    case "arrival":
+      surface?.expectArrival(message.claimHash, message.entityId);
+      return;
     case "close":
       close().catch(() => process.exit(0));
       return;

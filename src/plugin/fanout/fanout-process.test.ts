@@ -8,6 +8,7 @@ import { WebSocket } from "ws";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
 import { DEFAULT_ADMISSION_LIMITS } from "../../http/humans/admission.ts";
+import { claimHash, newClaimSecret } from "../../http/humans/claims.ts";
 import type { DurableSessions } from "../../http/humans/session.ts";
 import { RawWebSocket } from "../../http/humans/testing/raw-socket.ts";
 import { type TextFrame as Frame, joinWs, waitFor } from "../../http/humans/testing/ws-client.ts";
@@ -131,6 +132,31 @@ describe("the browsers' fan-out process", () => {
       await new Promise((r) => setTimeout(r, 30));
     }
     expect(await connections()).toBe(0);
+  });
+
+  it("a traveller's browser in the child is sent on, and an arrival is claimed there once", async () => {
+    const { port, fanout } = await setup();
+    const url = `ws://127.0.0.1:${port}/world/ws`;
+    const leaving = await joinWs(url, { name: "Ada" });
+    cleanups.push(() => leaving.ws.terminate());
+    const to = "http://127.0.0.1:9/world/?claim=abcdefghijklmnopqrstuvwx";
+    fanout.travel(String(leaving.welcome.entityId), to);
+    await waitFor(() => leaving.frames.some((f) => f.type === "travel"), "the travel message");
+    expect(leaving.frames.find((f) => f.type === "travel")).toEqual({ type: "travel", url: to });
+
+    // An arrival: a human in the world (and so in the child's replica) whom no session holds.
+    const arriving = await joinWs(url, { name: "Bo" });
+    const bo = String(arriving.welcome.entityId);
+    fanout.travel(bo, to); // its session ends here, the character stays: as if it had just arrived
+    arriving.ws.terminate();
+    const secret = newClaimSecret();
+    fanout.expectArrival(claimHash(secret), bo);
+    const claimed = await joinWs(url, { name: "whoever", claim: secret });
+    cleanups.push(() => claimed.ws.terminate());
+    expect(claimed.welcome).toMatchObject({ type: "welcome", entityId: bo, name: "Bo", resumed: true });
+    const again = await joinWs(url, { name: "whoever", claim: secret });
+    cleanups.push(() => again.ws.terminate());
+    expect(again.welcome).toMatchObject({ type: "error", code: "claim_invalid", for: "join" });
   });
 
   it("a TLS socket is never handed over: it is served inline", async () => {

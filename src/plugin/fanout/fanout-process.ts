@@ -297,6 +297,18 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       };
     },
 
+    // The child holds the browsers (the inline surface only TLS ones, which it tells too); an
+    // arrival's claim is kept by the child alone, so it is used once. Sent after the tick's own
+    // messages: the child's replica has the arrived character before its claim.
+    travel(entityId, url) {
+      postAfterTick({ type: "travel", entityId, url });
+      inline?.travel(entityId, url);
+    },
+
+    expectArrival(claimHash, entityId) {
+      postAfterTick({ type: "arrival", claimHash, entityId });
+    },
+
     childPid: () => child?.pid,
 
     fanoutStats: () => ({ up: ready, restarts, child: childStats }),

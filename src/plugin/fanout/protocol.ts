@@ -51,6 +51,9 @@ export type ToChild =
   | { type: "results"; results: { id: number; result: AicResult<ActData> }[] }
   /** The session record `id` is in the gateway's store (`error`: it could not be kept). */
   | { type: "stored"; id: number; error?: string }
+  /** Travellers between gateways (web-surface.ts `travel`, `expectArrival`). */
+  | { type: "travel"; entityId: string; url: string }
+  | { type: "arrival"; claimHash: string; entityId: string }
   | { type: "close" };
 
 export interface FanoutStats {
