@@ -8,6 +8,7 @@ import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/pro
 import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
 import { isolate } from "./bidi.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
+import { followLerp } from "./camera.ts";
 import { agentKey, avatarKey, defaultLook, drawTextures, seatKey } from "./textures.ts";
 
 export type { WireEntity, WireObject, WireRoom };
@@ -314,7 +315,7 @@ export class WorldScene extends Phaser.Scene {
 
   private follow(): void {
     const me = this.meId ? this.actors.get(this.meId) : undefined;
-    if (me) this.cameras.main.startFollow(me.container, true, 0.15, 0.15);
+    if (me) this.cameras.main.startFollow(me.container, true, followLerp(1000 / 60), followLerp(1000 / 60));
   }
 
   // ---- entities -------------------------------------------------------------------------------
@@ -708,6 +709,8 @@ export class WorldScene extends Phaser.Scene {
   }
 
   override update(time: number, delta: number): void {
+    const lerp = followLerp(delta);
+    this.cameras.main.setLerp(lerp, lerp);
     // Smooth toward the server's positions; jumps (portals, resume) snap.
     const k = Math.min(1, (delta / 1000) * 12);
     for (const a of this.actors.values()) {

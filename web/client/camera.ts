@@ -1,0 +1,13 @@
+/** How far the camera closes on the player each frame at 60 frames a second. */
+const FOLLOW_AT_60HZ = 0.15;
+
+/**
+ * The camera's follow lerp for a frame `deltaMs` long. Phaser applies the lerp once per drawn frame,
+ * so a fixed one followed twice as fast on a 120 Hz screen as at 60 Hz, and slowly on a page drawing
+ * few frames (a busy machine, a test page); scaled by the frame's length it closes the same share of
+ * the gap each second.
+ */
+export function followLerp(deltaMs: number): number {
+  if (!(deltaMs > 0)) return FOLLOW_AT_60HZ;
+  return Math.min(1, 1 - (1 - FOLLOW_AT_60HZ) ** (deltaMs / (1000 / 60)));
+}
