@@ -35,7 +35,8 @@ let blocked: (tx: number, ty: number) => boolean;
 beforeAll(async () => {
   const gw = gateway();
   blocked = await lobbyBlocked(gw.baseUrl);
-  browser = await launchBrowser();
+  // WebGL, as most players draw the world; the other browser files use the canvas renderer.
+  browser = await launchBrowser({ webgl: true });
   alice = await watchedPage(browser);
   bob = await watchedPage(browser);
   await alice.page.goto(`${gw.baseUrl}/world/?name=Alice`);
@@ -81,6 +82,7 @@ describe("humans in the browser", () => {
     const aliceId = await ocw<string>(alice.page, "entityId");
     const bobId = await ocw<string>(bob.page, "entityId");
     expect(aliceId).toMatch(/^hum_/);
+    expect(await ocw<string>(alice.page, "renderer")).toBe("webgl");
     await until("Alice sees Bob", async () =>
       (await seen(alice.page)).some((e) => e.id === bobId && e.name === "Bob"),
     );

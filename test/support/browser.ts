@@ -5,13 +5,24 @@ import { type Browser, type ConsoleMessage, chromium, type Page } from "playwrig
 
 export const CHROMIUM_PATH = process.env.OCW_CHROMIUM ?? "/usr/bin/chromium";
 
-export async function launchBrowser(): Promise<Browser> {
+export interface BrowserShape {
+  /**
+   * Draw with WebGL, as most players' browsers do. Off by default: without a GPU, chromium draws WebGL
+   * in software (SwiftShader), and a drawn world page then kept 1.6 cores busy, most of the browser
+   * tests' CPU; the page falls back to Phaser's canvas renderer (Phaser.AUTO), which at the test pages'
+   * frame rate costs ~0.4 core. `web.e2e` keeps a WebGL browser.
+   */
+  webgl?: boolean;
+}
+
+export async function launchBrowser(shape: BrowserShape = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`${CHROMIUM_PATH} not found: install Debian's chromium (npm test does)`);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
+      ...(shape.webgl ? [] : ["--disable-webgl"]),
       "--no-sandbox",
       "--disable-gpu",
       "--disable-quic",
@@ -22,6 +33,43 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-dev-shm-usage",
     ],
   });
+}
+
+/** Frames a second a test page draws at most (OCW_TEST_FPS to change): the tests read state, not motion. */
+export const TEST_PAGE_FPS = Number(process.env.OCW_TEST_FPS) || 15;
+
+// Runs in the page before its own scripts. Waiting out the gap on a timer, not by skipping animation
+// frames, lets the compositor idle between frames; skipping frames kept it (and its CPU) at 60 a second.
+function capFrameRate(fps: number): void {
+  const gap = 1000 / fps;
+  const raf = window.requestAnimationFrame.bind(window);
+  const caf = window.cancelAnimationFrame.bind(window);
+  const pending = new Map<number, { timer?: ReturnType<typeof setTimeout>; frame?: number }>();
+  let nextId = 1;
+  let lastFrame = 0;
+  window.requestAnimationFrame = (callback) => {
+    const id = nextId++;
+    const entry: { timer?: ReturnType<typeof setTimeout>; frame?: number } = {};
+    pending.set(id, entry);
+    entry.timer = setTimeout(
+      () => {
+        entry.frame = raf((time) => {
+          pending.delete(id);
+          lastFrame = performance.now();
+          callback(time);
+        });
+      },
+      Math.max(0, gap - (performance.now() - lastFrame) - 8),
+    );
+    return id;
+  };
+  window.cancelAnimationFrame = (id) => {
+    const entry = pending.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    if (entry.frame !== undefined) caf(entry.frame);
+    pending.delete(id);
+  };
 }
 
 export interface WatchedPage {
@@ -42,6 +90,7 @@ export async function watchedPage(browser: Browser, shape: PageShape = {}): Prom
     viewport: shape.viewport ?? { width: 1100, height: 700 },
     ...(shape.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
   });
+  await context.addInitScript(capFrameRate, TEST_PAGE_FPS);
   const page = await context.newPage();
   const watched: WatchedPage = { page, consoleErrors: [], dialogs: [] };
   page.on("console", (msg: ConsoleMessage) => {
@@ -137,6 +186,18 @@ export interface SeenActor {
 
 export const me = (page: Page) => ocw<SeenActor>(page, "me()");
 
+/** Resolves once the page has drawn `count` more frames (its game reads keys once a frame). */
+export function drawnFrames(page: Page, count: number): Promise<void> {
+  return page.evaluate(
+    (n) =>
+      new Promise<void>((resolve) => {
+        const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+        next(n);
+      }),
+    count,
+  );
+}
+
 /** Walks a page's player to a free tile (through the server, like a click) and waits for arrival. */
 export async function walkTo(
   page: Page,
@@ -145,6 +206,9 @@ export async function walkTo(
   blocked?: (tx: number, ty: number) => boolean,
 ): Promise<void> {
   if (blocked?.(tx, ty)) throw new Error(`(${tx}, ${ty}) is blocked`);
+  // A key released just before is read by the page on its next frame and sent as a stop; sent
+  // after this walk, that stop would end it. Two frames later it has gone out first.
+  await drawnFrames(page, 2);
   await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty })})`);
   await until(
     `arrival at (${tx}, ${ty})`,

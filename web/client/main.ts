@@ -774,6 +774,10 @@ else {
   get entityId() {
     return state.entityId;
   },
+  /** "webgl" or "canvas": what Phaser.AUTO chose in this browser. */
+  get renderer() {
+    return game.renderer.type === Phaser.WEBGL ? "webgl" : "canvas";
+  },
   get roomId() {
     return state.room?.roomId;
   },
