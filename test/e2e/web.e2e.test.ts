@@ -249,6 +249,25 @@ describe("humans in the browser", () => {
     expect(roster.some((r) => r.id === before)).toBe(true);
   });
 
+  it("a world whose tile image does not load says so, not that its map has no tileset", async () => {
+    const tess = await watchedPage(browser);
+    try {
+      await tess.page.route("**/world/tiles.png", (route) => route.fulfill({ status: 404, body: "" }));
+      await tess.page.goto(`${gateway().baseUrl}/world/?name=Tess`);
+      const notice = await until("the notice", async () =>
+        (await ocw<{ text: string; kind: string }[]>(tess.page, "notices()")).find((n) =>
+          n.text.includes("tile image"),
+        ),
+      );
+      expect(notice).toEqual({
+        kind: "error",
+        text: "this world's tile image (/world/tiles.png) did not load, so its map cannot be drawn",
+      });
+    } finally {
+      await tess.page.context().close();
+    }
+  });
+
   it("had no console errors in either browser", async () => {
     await mkdir(".test-artifacts", { recursive: true });
     await alice.page.screenshot({ path: ".test-artifacts/web-two-browsers.png" });

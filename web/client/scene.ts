@@ -203,6 +203,9 @@ export class WorldScene extends Phaser.Scene {
     const key = `map:${room.roomId}:${load}`;
     this.cache.tilemap.add(key, { format: Phaser.Tilemaps.Formats.TILED_JSON, data: mapData });
     const map = this.make.tilemap({ key });
+    // A world folder without its tile image (a new world, a typo) answers 404 and Phaser has no texture.
+    if (!this.textures.exists("tiles"))
+      throw new Error("this world's tile image (/world/tiles.png) did not load, so its map cannot be drawn");
     const tileset = map.addTilesetImage("tiles", "tiles");
     if (!tileset) throw new Error("the map has no tileset named tiles");
     for (const name of ["ground", "decor"]) {
