@@ -27,8 +27,25 @@ afterAll(async () => {
   await gw?.stop();
 });
 
+/** fetch, but a request that fails says which one it was and when (a reset connection once failed
+ * this test with a bare "fetch failed ... ECONNRESET"). */
+async function named(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (init?.signal?.aborted) throw error;
+    const cause = error instanceof Error ? `${error.message} (${String(error.cause ?? "")})` : String(error);
+    throw new Error(
+      `${init?.method ?? "GET"} ${url.replace(gw.baseUrl, "")} at ${new Date().toISOString()}: ${cause}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 function aic(endpoint: string, body: unknown, signal?: AbortSignal) {
-  return fetch(`${gw.baseUrl}/aic/v0.1/${endpoint}`, {
+  return named(`${gw.baseUrl}/aic/v0.1/${endpoint}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${pollerToken}` },
     body: JSON.stringify({ agentId: POLLER, roomId: "lobby", ...(body as object) }),
@@ -37,7 +54,7 @@ function aic(endpoint: string, body: unknown, signal?: AbortSignal) {
 }
 
 async function invokeTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal) {
-  const res = await fetch(`${gw.baseUrl}/tools/invoke`, {
+  const res = await named(`${gw.baseUrl}/tools/invoke`, {
     method: "POST",
     headers: { authorization: `Bearer ${gw.gatewayToken}`, "content-type": "application/json" },
     body: JSON.stringify({ tool, args, agentId: "reloader" }),
@@ -116,14 +133,36 @@ async function untilToolsSee(enabled: string[]): Promise<void> {
   throw new Error(`the reload did not take effect: ${JSON.stringify(last)}`);
 }
 
-async function worldAnswers(): Promise<void> {
-  const status = (await (await fetch(`${gw.baseUrl}/world/api/status`)).json()) as { running: boolean };
-  expect(status.running).toBe(true);
+/** What the three doors answer now: the world's status, a tool, an AIC read. */
+async function doorsAnswer(): Promise<string[]> {
+  const wrong: string[] = [];
+  const statusRes = await named(`${gw.baseUrl}/world/api/status`);
+  const statusText = await statusRes.text();
+  if (statusRes.status !== 200 || !(JSON.parse(statusText) as { running?: boolean }).running)
+    wrong.push(`status ${statusRes.status} ${statusText.slice(0, 200)}`);
   const observed = await invokeTool("ocw_observe", { radius: 64 });
-  expect(observed.status, JSON.stringify(observed.body)).toBe(200);
+  if (observed.status !== 200) wrong.push(`ocw_observe ${observed.status} ${JSON.stringify(observed.body)}`);
   const res = await aic("observe", { radius: 64, detail: "lite" });
-  expect(res.status).toBe(200);
-  expect(((await res.json()) as { status: string }).status).toBe("ok");
+  const body = await res.text();
+  if (res.status !== 200 || (JSON.parse(body) as { status?: string }).status !== "ok")
+    wrong.push(`AIC observe ${res.status} ${body.slice(0, 200)}`);
+  return wrong;
+}
+
+/** The world answers at every door within a few seconds. Not at once: while a reload ends, the
+ * gateway holds requests for up to ~3.5 s and answers some of them itself, routes with a plain 500
+ * (the old instance's PluginInstanceUnavailableError), tools with "not available", and it destroys
+ * a connection whose answer had begun (an ECONNRESET failed this test once); see docs/operating.md,
+ * "Changing the plugin config". The tools seeing the new config does not mean the last is over. */
+async function worldAnswers(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let wrong: string[] = [];
+  while (Date.now() < deadline) {
+    wrong = await doorsAnswer().catch((error: unknown) => [String(error)]);
+    if (wrong.length === 0) return;
+    await sleep(500);
+  }
+  throw new Error(`the world did not answer at every door within 30 s: ${wrong.join("; ")}`);
 }
 
 describe("hot reload under traffic", () => {
