@@ -40,16 +40,22 @@ export const TEST_PAGE_FPS = Number(process.env.OCW_TEST_FPS) || 15;
 
 // Runs in the page before its own scripts. Waiting out the gap on a timer, not by skipping animation
 // frames, lets the compositor idle between frames; skipping frames kept it (and its CPU) at 60 a second.
+/** A frame asked for and not yet drawn: first a timer, then the browser's own animation frame. */
+interface CappedFrame {
+  timer?: ReturnType<typeof setTimeout>;
+  frame?: number;
+}
+
 function capFrameRate(fps: number): void {
   const gap = 1000 / fps;
   const raf = window.requestAnimationFrame.bind(window);
   const caf = window.cancelAnimationFrame.bind(window);
-  const pending = new Map<number, { timer?: ReturnType<typeof setTimeout>; frame?: number }>();
+  const pending = new Map<number, CappedFrame>();
   let nextId = 1;
   let lastFrame = 0;
   window.requestAnimationFrame = (callback) => {
     const id = nextId++;
-    const entry: { timer?: ReturnType<typeof setTimeout>; frame?: number } = {};
+    const entry: CappedFrame = {};
     pending.set(id, entry);
     entry.timer = setTimeout(
       () => {
