@@ -1,8 +1,9 @@
 // `npm run reload:window -- --reloads 2`: what clients see while the plugin config changes on a running
 // gateway. Four clients (the world's status twice and the ocw_status tool, each every 30 ms; an AIC
 // observe every 500 ms, its rate class's pace) send requests over keep-alive connections while the
-// plugin config is changed RELOADS times, 16 s apart. Prints each request held over 500 ms and each answer that is not the plugin's; the last
-// line is one JSON object with the figures. A gateway of its own, stopped and removed at the end.
+// plugin config is changed RELOADS times, 16 s apart. Prints each request held over 500 ms and each
+// answer that is not the plugin's; the last line is one JSON object with the figures. A gateway of its
+// own, stopped and removed at the end.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
