@@ -38,7 +38,7 @@ lines.push(
   `  Gateway   openclaw ${versionOf("openclaw") ?? "(missing)"} (node_modules/.bin/openclaw)`,
   `  Build     esbuild ${versionOf("esbuild") ?? "?"}, Phaser ${versionOf("phaser") ?? "?"} (web client)`,
   `  Tests     Vitest ${versionOf("vitest") ?? "?"}, Biome ${versionOf("@biomejs/biome") ?? "?"}, playwright-core ${versionOf("playwright-core") ?? "?"} (Debian chromium)`,
-  "  Next      npm start   a gateway with the plugin and the bundled world on 127.0.0.1:18789",
+  `  Next      npm start   a gateway with the plugin and the bundled world on 127.0.0.1:${process.env.OCW_PORT || 18789}`,
   "            npm test    format, lint, types, unit and end-to-end tests",
   "            npm pack    the installable plugin (openclawworld-<version>.tgz); see README",
   "",

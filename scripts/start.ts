@@ -2,7 +2,8 @@
 // is built and staged as an installed plugin would be (scripts/lib/plugin-stage.ts); the gateway's
 // state lives beside it in OCW_STATE_DIR, never in the plugin's folder. Environment:
 //   OCW_PORT                gateway port (default 18789)
-//   OPENCLAW_GATEWAY_TOKEN  the operator token (generated and printed when unset)
+//   OPENCLAW_GATEWAY_TOKEN  the operator token (when unset, one is generated once and kept in the
+//                           state directory, so the printed curl lines keep working after a restart)
 //   OCW_CONFIG              a JSON file of plugin config merged over the defaults below
 //   OCW_GATEWAY_CONFIG      a JSON file of gateway config merged over the defaults (model providers,
 //                           agents...; examples/gateway-config.example.json)
@@ -58,9 +59,13 @@ if (existsSync(pidFile)) {
 }
 await writePrivateFile(pidFile, `${process.pid}\n`);
 
-async function demoAgentToken(): Promise<string> {
-  const file = path.join(stateRoot, "demo-agent-token");
-  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+/** A token generated once and kept in the state directory (a private file), like the world itself. */
+async function keptToken(name: string): Promise<string> {
+  const file = path.join(stateRoot, name);
+  if (existsSync(file)) {
+    const kept = (await readFile(file, "utf8")).trim();
+    if (kept) return kept;
+  }
   const token = randomToken();
   await writePrivateFile(file, `${token}\n`);
   return token;
@@ -71,7 +76,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   fail(`OCW_PORT must be a TCP port, got "${process.env.OCW_PORT}"`);
 }
 const generatedToken = !process.env.OPENCLAW_GATEWAY_TOKEN;
-const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || randomToken();
+const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || (await keptToken("gateway-token"));
 
 const userGatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
 const primaryModel = (userGatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
@@ -82,12 +87,54 @@ const guide = primaryModel ? BUNDLED_GUIDE : undefined;
 const pluginConfig = deepMerge(
   {
     defaultRoomId: "lobby",
-    agents: { agent_helper: { token: await demoAgentToken(), name: "Helper Bot" } },
+    agents: { agent_helper: { token: await keptToken("demo-agent-token"), name: "Helper Bot" } },
     ...(guide ? guide.pluginConfig : {}),
   },
   await jsonFileFrom("OCW_CONFIG"),
 );
 const gatewayConfig = guide ? deepMerge(guide.gatewayConfig, userGatewayConfig) : userGatewayConfig;
+
+interface InForce {
+  status: {
+    world: { name: string; sceneHash: string };
+    endpoints: { web: string; status: string; aicBase: string; openapi: string };
+    config: {
+      fingerprint: string;
+      tools: { enabled: string[]; perAgent: Record<string, { enabled: string[] }> };
+    };
+    residents?: { agentId: string; name: string; state: string; reason?: string }[];
+  };
+  access: {
+    agentId: string;
+    name: string;
+    baseUrl: string;
+    headers: { Authorization: string };
+    join: object;
+  }[];
+  model: string | undefined;
+}
+
+/** What the running gateway says it runs (see the banner below). */
+async function readBack(base: string, token: string, configPath: string): Promise<InForce> {
+  const admin = async (route: string) => {
+    const res = await fetch(`${base}/openclawworld/admin/${route}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const answer = (await res.json()) as { status?: string; data?: unknown };
+    if (answer.status !== "ok") throw new Error(`operator ${route} answered ${res.status}`);
+    return answer.data;
+  };
+  const [status, access] = await Promise.all([admin("status"), admin("access")]);
+  const held = JSON.parse(await readFile(configPath, "utf8")) as {
+    agents?: { defaults?: { model?: { primary?: string } | string } };
+  };
+  const model = held.agents?.defaults?.model;
+  return {
+    status: status as InForce["status"],
+    access: (access as { agents: InForce["access"] }).agents,
+    model: typeof model === "string" ? model : model?.primary,
+  };
+}
 
 // Ctrl-C or SIGTERM while the gateway is still coming up stops it too, rather than leaving it behind.
 let stopping = false;
@@ -132,43 +179,62 @@ if (stopping) {
   process.exit(0);
 }
 
-const agents = (pluginConfig.agents ?? {}) as Record<string, { token?: string; name?: string }>;
-const [agentId, agent] = Object.entries(agents)[0] ?? [];
 const base = gateway.baseUrl;
-// The running world says where it is served and what it is (seed 001: start returns runtime details
-// as data); this only prints them.
-const status = (await (await fetch(`${base}/world/api/status`)).json()) as {
-  world: { name: string; sceneHash: string };
-  endpoints: { web: string; status: string; aicBase: string; openapi: string };
-};
+// Everything below is read back from the running gateway, not from what this script wrote: the world
+// says where it is served and what config it runs (operator status, issue #39; seed 001: start
+// returns its runtime details as data), the agents' access records come from the operator route, and
+// the model from the config file the gateway holds.
+const inForce = await readBack(base, gateway.gatewayToken, gateway.configPath);
+const { status, access, model } = inForce;
 const { endpoints } = status;
+const [first] = access;
+const asJson = "-H 'Content-Type: application/json'";
+const toolsLine = (() => {
+  const { enabled, perAgent } = status.config.tools;
+  const per = Object.entries(perAgent)
+    .filter(([, lists]) => lists.enabled.length > 0)
+    .map(([agentId, lists]) => `${agentId}: ${lists.enabled.join(", ")}`);
+  return [enabled.length ? `all agents: ${enabled.join(", ")}` : "none for all agents", ...per].join("; ");
+})();
+const residentsLine = status.residents?.length
+  ? status.residents
+      .map((r) => `${r.name} (${r.agentId}, ${r.state}${r.reason ? `: ${r.reason}` : ""})`)
+      .join(", ")
+  : `none: with a model (OCW_GATEWAY_CONFIG), ${BUNDLED_GUIDE.name} the guide lives in the plaza and answers`;
 console.log(`
 OpenClawWorld is up (gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s, pid ${gateway.pid}).
+
+  OpenClaw is an AI agent gateway; this project is a plugin that hosts a world inside it. Its agents
+  act through tools; agents anywhere else speak AIC (the Agent Interface Contract) over HTTP.
 
   World:        ${status.world.name} (scene ${status.world.sceneHash})
   Web client:   ${base}${endpoints.web}
   World status: ${base}${endpoints.status}
   AIC base URL: ${base}${endpoints.aicBase}   (OpenAPI: ${base}${endpoints.openapi})
-  Operator:     ${base}/openclawworld/admin/{status,save,checkpoints} (gateway token)
-${
-  agentId && agent?.token
-    ? `  AIC agent:    ${agentId}${agent.name ? ` ("${agent.name}")` : ""}, Authorization: Bearer ${agent.token}
-    curl -s -X POST ${base}/aic/v0.1/join -H 'Authorization: Bearer ${agent.token}' -H 'Content-Type: application/json' -d '{"agentId":"${agentId}","roomId":"lobby"}'
-    curl -s -X POST ${base}/aic/v0.1/observe -H 'Authorization: Bearer ${agent.token}' -H 'Content-Type: application/json' -d '{"agentId":"${agentId}","roomId":"lobby","radius":200,"detail":"full"}'`
-    : "  AIC agents:   none configured (add plugin config agents.<id>.token)"
-}
-  Gateway token${generatedToken ? " (generated; set OPENCLAW_GATEWAY_TOKEN to choose one)" : ""}: ${gateway.gatewayToken}
-    curl -s -X POST ${base}/tools/invoke -H 'Authorization: Bearer ${gateway.gatewayToken}' -H 'Content-Type: application/json' -d '{"tool":"ocw_status","args":{}}'
+  Operator:     ${base}/openclawworld/admin/{status,snapshot,access,checkpoints} (gateway token)
+  Config:       ${status.config.fingerprint} (what the world runs, read back from it)
+  AIC agents:   ${
+    access.length
+      ? access.map((a) => `${a.agentId} ("${a.name}")`).join(", ")
+      : "none configured (add plugin config agents.<id>.token)"
+  }${
+    first
+      ? `
+    ${first.agentId}: ${first.headers.Authorization}
+    curl -s -X POST ${first.baseUrl}/join -H '${`Authorization: ${first.headers.Authorization}`}' ${asJson} -d '${JSON.stringify(first.join)}'
+    curl -s -X POST ${first.baseUrl}/observe -H '${`Authorization: ${first.headers.Authorization}`}' ${asJson} -d '${JSON.stringify({ ...first.join, radius: 200, detail: "full" })}'
+    all of it as data: curl -s ${base}/openclawworld/admin/access -H 'Authorization: Bearer ${gateway.gatewayToken}'`
+      : ""
+  }
+  Tools:        ocw_status, ocw_heartbeat, ocw_observe, ocw_poll_events, ocw_chat_observe; enabled: ${toolsLine}
+  Gateway token${generatedToken ? " (generated once, kept in the state directory; set OPENCLAW_GATEWAY_TOKEN to choose one)" : ""}: ${gateway.gatewayToken}
+    curl -s -X POST ${base}/tools/invoke -H 'Authorization: Bearer ${gateway.gatewayToken}' ${asJson} -d '{"tool":"ocw_status","args":{}}'
   Model:        ${
-    primaryModel
-      ? `${primaryModel} (from OCW_GATEWAY_CONFIG): the gateway's agents can take turns`
+    model
+      ? `${model}: the gateway's agents can take turns`
       : "none configured, so the gateway's agents cannot take turns; add a provider with\n                OCW_GATEWAY_CONFIG=<file> (see examples/gateway-config.example.json)"
   }
-  Resident:     ${
-    guide
-      ? `${guide.name} stands in the plaza (tile ${guide.home.tx},${guide.home.ty}): walk up and say hello`
-      : `none: with a model (OCW_GATEWAY_CONFIG), ${BUNDLED_GUIDE.name} the guide lives in the plaza and answers`
-  }
+  Residents:    ${residentsLine}
   Gateway log:  ${gateway.logFile}
 
 Press Ctrl-C to stop.`);

@@ -6,9 +6,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, createWriteStream, existsSync, openSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
+import { resolveConfig } from "../../src/config/config.ts";
 import { ensurePrivateDir, writePrivateFile } from "../../src/runtime/private-files.ts";
 import { deepMerge } from "./merge.ts";
 import { stagePlugin } from "./plugin-stage.ts";
@@ -193,8 +194,76 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
   const plugins = config.plugins as { load?: { paths?: unknown } };
   const paths = Array.isArray(plugins.load?.paths) ? plugins.load.paths : [];
   if (!paths.includes(staged.dir)) plugins.load = { ...plugins.load, paths: [staged.dir, ...paths] };
+  await dropConfigBackups(dirs.configPath);
   await writePrivateFile(dirs.configPath, `${JSON.stringify(config, null, 2)}\n`);
-  return runGateway({ ...options, dirs });
+  const gateway = await runGateway({ ...options, dirs });
+  try {
+    await checkConfigInForce(gateway, options.pluginConfig ?? {});
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
+  return gateway;
+}
+
+/**
+ * The launcher writes the whole config on every start, so it is the only config that may run. OpenClaw
+ * compares each config file it reads with its backup (`openclaw.json.bak`, the file before its own last
+ * write) and puts the backup back when the new file looks like a clobber: under half its size, or
+ * without the `meta` the gateway adds (openclaw 2026.9.6, io.observe-suspicious). A start with a
+ * smaller config than the last (no model overlay, an agent removed) was "restored" to the older one:
+ * a removed token kept working (issue #39). Without the backup there is nothing to put back; the
+ * last-known-good copy goes too, so a config the gateway refuses fails the start instead of running
+ * an older one.
+ */
+async function dropConfigBackups(configPath: string): Promise<void> {
+  const dir = path.dirname(configPath);
+  const base = path.basename(configPath);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name === `${base}.last-good` || name === `${base}.bak` || name.startsWith(`${base}.bak.`))
+      await rm(path.join(dir, name), { force: true });
+  }
+}
+
+/** Files the gateway keeps when it sets a config it read aside (`openclaw.json.clobbered.<time>`). */
+export async function clobberedConfigs(configPath: string): Promise<string[]> {
+  const prefix = `${path.basename(configPath)}.clobbered.`;
+  const names = await readdir(path.dirname(configPath)).catch(() => [] as string[]);
+  return names.filter((name) => name.startsWith(prefix)).sort();
+}
+
+/**
+ * What runs is what was written: the running world's plugin config (operator status `config`) has
+ * the fingerprint of `pluginConfig`, and the gateway set no config aside. Throws, naming both, when
+ * not. A gateway that stands by for a world served elsewhere has no config to report yet.
+ */
+export async function checkConfigInForce(
+  gateway: LaunchedGateway,
+  pluginConfig: Record<string, unknown>,
+): Promise<void> {
+  const clobbered = await clobberedConfigs(gateway.configPath);
+  const started = Date.now() - gateway.startupMs;
+  const recent = clobbered.filter((name) => {
+    const stamp = name.slice(name.lastIndexOf(".clobbered.") + ".clobbered.".length);
+    const time = Date.parse(stamp.replace(/T(\d\d)-(\d\d)-(\d\d)-(\d+)Z$/, "T$1:$2:$3.$4Z"));
+    return Number.isNaN(time) || time >= started - 1000;
+  });
+  if (recent.length > 0)
+    throw new Error(
+      `the gateway set the config it was given aside (${recent.join(", ")} in ${path.dirname(gateway.configPath)}) and runs another one; see ${gateway.logFile}`,
+    );
+  const res = await fetch(`${gateway.baseUrl}/openclawworld/admin/status`, {
+    headers: { authorization: `Bearer ${gateway.gatewayToken}` },
+  });
+  const status = (await res.json()) as { data?: { config?: { fingerprint?: string } } };
+  const running = status.data?.config?.fingerprint;
+  if (running === undefined) return;
+  const written = resolveConfig(pluginConfig).fingerprint;
+  if (running !== written)
+    throw new Error(
+      `the world runs plugin config ${running}, not the one written (${written}); see ${gateway.logFile}`,
+    );
 }
 
 export interface RunOptions {

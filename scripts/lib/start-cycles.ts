@@ -46,7 +46,7 @@ function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -55,8 +55,90 @@ function alive(pid: number): boolean {
   }
 }
 
+/** What `npmStart` is given: the environment npm start documents. */
+export interface NpmStartOptions {
+  stateDir: string;
+  /** Default: a free one. */
+  port?: number;
+  /** OPENCLAW_GATEWAY_TOKEN; unset lets npm start generate one (and keep it in stateDir). */
+  gatewayToken?: string;
+  /** OCW_GATEWAY_CONFIG and OCW_CONFIG: files of gateway and plugin config. */
+  gatewayConfigFile?: string;
+  pluginConfigFile?: string;
+  onLine?: (line: string) => void;
+}
+
+/** A running `npm start`, once it has printed that the world is up. */
+export interface NpmStarted {
+  baseUrl: string;
+  /** From spawning npm to it printing that the world is up. */
+  readyMs: number;
+  /** What the gateway itself reported (spawn to running). */
+  gatewayReadyMs: number;
+  gatewayPid: number;
+  /** The gateway token npm start printed (the one given, or the one it generated). */
+  gatewayToken: string;
+  /** What npm start printed so far. */
+  output(): string;
+  /** SIGTERM to npm, then waits for npm and the gateway to exit; npm's exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs the real `npm start` (a child process, without the test runner's environment) and waits
+ * until it prints that the world is up; a start that fails is stopped and thrown with its output. */
+export async function npmStart(options: NpmStartOptions): Promise<NpmStarted> {
+  const port = options.port ?? (await freePort());
+  const started = Date.now();
+  const child: ChildProcess = spawn("npm", ["start"], {
+    cwd: PROJECT_DIR,
+    env: userEnv({
+      OCW_PORT: String(port),
+      OCW_STATE_DIR: options.stateDir,
+      ...(options.gatewayToken ? { OPENCLAW_GATEWAY_TOKEN: options.gatewayToken } : {}),
+      ...(options.gatewayConfigFile ? { OCW_GATEWAY_CONFIG: options.gatewayConfigFile } : {}),
+      ...(options.pluginConfigFile ? { OCW_CONFIG: options.pluginConfigFile } : {}),
+    }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let output = "";
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    return exited;
+  };
+  try {
+    const up = await new Promise<{ gatewayPid: number; gatewayReadyMs: number }>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk;
+        for (const line of String(chunk).split("\n"))
+          if (line.includes("still waiting")) options.onLine?.(line.trim());
+        const match = /OpenClawWorld is up \(gateway ready in ([\d.]+) s, pid (\d+)\)/.exec(output);
+        if (match && output.includes("Press Ctrl-C to stop."))
+          resolve({ gatewayReadyMs: Number(match[1]) * 1000, gatewayPid: Number(match[2]) });
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+      void exited.then((code) =>
+        reject(new Error(`npm start exited (code ${code}) before the world was up:\n${output}`)),
+      );
+    });
+    const token = /Gateway token[^:]*: (\S+)/.exec(output)?.[1];
+    if (!token) throw new Error(`npm start printed no gateway token:\n${output}`);
+    return {
+      baseUrl: `http://127.0.0.1:${port}`,
+      readyMs: Date.now() - started,
+      ...up,
+      gatewayToken: token,
+      output: () => output,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResult> {
-  const port = await freePort();
   const token = randomToken();
   const churnFile = path.join(PROJECT_DIR, ".test-artifacts", `checkout-churn-${process.pid}.txt`);
   await mkdir(path.dirname(churnFile), { recursive: true });
@@ -67,36 +149,16 @@ async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResu
         writeFile(churnFile, `cycle ${cycle} write ${churnWrites} at ${Date.now()}\n`).catch(() => {});
       }, 100)
     : undefined;
-  const started = Date.now();
-  const child: ChildProcess = spawn("npm", ["start"], {
-    cwd: PROJECT_DIR,
-    env: userEnv({
-      OCW_PORT: String(port),
-      OCW_STATE_DIR: options.stateDir,
-      OPENCLAW_GATEWAY_TOKEN: token,
-      ...(options.gatewayConfigFile ? { OCW_GATEWAY_CONFIG: options.gatewayConfigFile } : {}),
-    }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  let output = "";
   const say = (line: string) => options.onLine?.(`cycle ${cycle}: ${line}`);
+  let npm: NpmStarted | undefined;
   try {
-    const up = await new Promise<{ gatewayPid: number; gatewayReadyMs: number }>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        output += chunk;
-        for (const line of String(chunk).split("\n")) if (line.includes("still waiting")) say(line.trim());
-        const match = /OpenClawWorld is up \(gateway ready in ([\d.]+) s, pid (\d+)\)/.exec(output);
-        if (match) resolve({ gatewayReadyMs: Number(match[1]) * 1000, gatewayPid: Number(match[2]) });
-      };
-      child.stdout?.on("data", onData);
-      child.stderr?.on("data", onData);
-      void exited.then((code) =>
-        reject(new Error(`npm start exited (code ${code}) before the world was up:\n${output}`)),
-      );
+    npm = await npmStart({
+      stateDir: options.stateDir,
+      gatewayToken: token,
+      ...(options.gatewayConfigFile ? { gatewayConfigFile: options.gatewayConfigFile } : {}),
+      onLine: say,
     });
-    const readyMs = Date.now() - started;
-    const base = `http://127.0.0.1:${port}`;
+    const base = npm.baseUrl;
     const status = (await (await fetch(`${base}/world/api/status`)).json()) as { running?: boolean };
     if (status.running !== true)
       throw new Error(`the world is not running after npm start: ${JSON.stringify(status)}`);
@@ -112,21 +174,25 @@ async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResu
       );
     }
     say(
-      `up in ${(readyMs / 1000).toFixed(1)} s (gateway ${(up.gatewayReadyMs / 1000).toFixed(1)} s); ocw_status answers`,
+      `up in ${(npm.readyMs / 1000).toFixed(1)} s (gateway ${(npm.gatewayReadyMs / 1000).toFixed(1)} s); ocw_status answers`,
     );
     const stopping = Date.now();
-    child.kill("SIGTERM");
-    const exitCode = await exited;
+    const exitCode = await npm.stop();
     const stopMs = Date.now() - stopping;
-    if (alive(up.gatewayPid)) throw new Error(`the gateway (pid ${up.gatewayPid}) outlived npm start`);
+    if (alive(npm.gatewayPid)) throw new Error(`the gateway (pid ${npm.gatewayPid}) outlived npm start`);
     say(`stopped in ${(stopMs / 1000).toFixed(1)} s (exit code ${exitCode})`);
-    return { cycle, readyMs, gatewayReadyMs: up.gatewayReadyMs, stopMs, exitCode, churnWrites, output };
+    return {
+      cycle,
+      readyMs: npm.readyMs,
+      gatewayReadyMs: npm.gatewayReadyMs,
+      stopMs,
+      exitCode,
+      churnWrites,
+      output: npm.output(),
+    };
   } finally {
     if (churn) clearInterval(churn);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await npm?.stop();
   }
 }
 

@@ -17,6 +17,7 @@ describe("plugin config: one zod schema", () => {
 
   it("an empty config resolves to the documented defaults", () => {
     expect(resolveConfig(undefined)).toEqual({
+      fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       worldDir: BUNDLED_WORLD_DIR,
       defaultRoomId: "lobby",
       agents: {},

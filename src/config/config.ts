@@ -3,8 +3,10 @@
 // and fills defaults by the same rules; resolveConfig() parses once into ResolvedConfig for callers
 // that bypass the gateway (unit tests, scripts) and adds what JSON Schema cannot say: tool names
 // canonicalised and known, required tools never enabled/disabled, agent tokens distinct.
+import { createHash } from "node:crypto";
 import * as z from "zod";
 import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
+import { canonicalJson } from "../world/canonical-json.ts";
 import { AGENT_ID_PATTERN, nameProblem, ROOM_ID_PATTERN } from "../world/ids.ts";
 
 export { BUNDLED_WORLD_DIR };
@@ -391,6 +393,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
   }
   const remote = remoteMode(raw, issue);
   return {
+    fingerprint: configFingerprint(raw),
     worldDir: raw.world?.trim() || BUNDLED_WORLD_DIR,
     defaultRoomId: raw.defaultRoomId,
     ...(raw.tickRate === undefined ? {} : { tickRate: raw.tickRate }),
@@ -436,6 +439,14 @@ export function allowedHosts(web: {
     }
   });
   return [...web.allowedHosts, ...originHosts];
+}
+
+/** What identifies a plugin config: the hash of its canonical form with every default filled in, so
+ * the same settings give the same fingerprint whether the gateway filled the defaults or zod did. A
+ * launcher compares it with the running world's (operator status `config.fingerprint`) to know that
+ * what it wrote is what runs. */
+export function configFingerprint(parsed: z.output<typeof PluginConfigSchema>): string {
+  return createHash("sha256").update(canonicalJson(parsed)).digest("hex").slice(0, 32);
 }
 
 /** Parses plugin config once; a bad one fails the load with every problem and where it is. */

@@ -2,7 +2,8 @@
 // caller holding the gateway's operator token gets here (agents never have it). Save/load and
 // checkpoints (seed 001), plus the status agents are not shown (origin, wall-clock health, store).
 //   GET  /openclawworld/admin/status                       (also while the service waits for its store)
-//   GET  /openclawworld/admin/snapshot                     the live world's snapshot (JSON)
+//   GET  /openclawworld/admin/snapshot                     the live world's snapshot: the saved document
+//                                                          itself (format, time, ...), what /load takes back
 //   POST /openclawworld/admin/save                         save a snapshot now (compacts the log)
 //   GET  /openclawworld/admin/checkpoints                  the manifest: label, tick, time, hash
 //   POST /openclawworld/admin/checkpoints  {"label"}       save a named checkpoint
@@ -15,6 +16,8 @@
 //   POST /openclawworld/admin/runs/<id>/close              end it at the current tick
 //   GET  /openclawworld/admin/notes                        every notice board's notes
 //   POST /openclawworld/admin/notes/remove {"objectId","noteId"}  take a note down
+//   GET  /openclawworld/admin/access[/<agentId>]            seed 001's api_access: base URL, headers,
+//                                                          room and endpoints of the AIC agents
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
@@ -33,6 +36,9 @@ export interface OperatorActions {
   load(snapshot: unknown): unknown;
   notes(): unknown;
   removeNote(body: unknown): Promise<unknown>;
+  /** `origin`: where the operator's request came in (http://<Host>), the agents' base URL unless
+   * the config names a public one. */
+  access(origin: string, agentId?: string): unknown;
   listRuns(): unknown;
   startRun(label: unknown): unknown;
   getRun(id: string): unknown;
@@ -79,6 +85,15 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** Where the operator's request came in, as an origin; a Host that is not a plain host[:port] is
+ * not put into URLs. */
+function requestOrigin(req: IncomingMessage): string {
+  const host = req.headers.host ?? "";
+  return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+    ? `http://${host}`
+    : "http://127.0.0.1";
+}
+
 /** `notRunning` says why the world is not running (e.g. its store is locked and the service is
  * retrying): the 503 answers carry it, and GET /status answers it as the status. */
 export function operatorRouteHandler(
@@ -115,9 +130,20 @@ export function operatorRouteHandler(
       }
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
       const run = /^\/runs\/([^/]+)(?:\/(label|close))?$/.exec(route);
+      const access = /^\/access(?:\/([^/]+))?$/.exec(route);
       let data: unknown;
+      if (method === "GET" && route === "/snapshot") {
+        // The document itself, not wrapped in {status, data}: seed 001's GET /snapshot, and the
+        // bytes POST /load takes back as they are.
+        sendJson(res, 200, ops.snapshot());
+        return true;
+      }
       if (method === "GET" && route === "/status") data = await ops.status();
-      else if (method === "GET" && route === "/snapshot") data = ops.snapshot();
+      else if (method === "GET" && access)
+        data = ops.access(
+          requestOrigin(req),
+          access[1] === undefined ? undefined : decodeURIComponent(access[1]),
+        );
       else if (method === "POST" && route === "/save") data = ops.save();
       else if (method === "GET" && route === "/checkpoints") data = { checkpoints: ops.listCheckpoints() };
       else if (method === "POST" && route === "/checkpoints") {

@@ -1,13 +1,23 @@
 // `openclaw ocw ...` parsed by commander (the parser the gateway hands a plugin's CLI) against a
 // recording server on 127.0.0.1: each command reaches the operator route it names, with its body.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { Command } from "commander";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OPERATOR_ROUTE } from "../http/operator-routes.ts";
 import { registerWorldCli } from "./cli.ts";
 
+const SNAPSHOT = {
+  format: "openclawworld.snapshot.v1",
+  tick: 7,
+  time: 350,
+  sceneHash: "abc",
+  state: { x: 1 },
+};
 const seen: { method: string; url: string; auth: string | undefined; body: string }[] = [];
 let server: Server;
 let url: string;
@@ -21,7 +31,12 @@ beforeAll(async () => {
     req.on("end", () => {
       seen.push({ method: req.method ?? "", url: req.url ?? "", auth: req.headers.authorization, body });
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ status: "ok", data: { answered: req.url } }));
+      // GET /snapshot answers the saved document itself; every other route {status, data}.
+      res.end(
+        JSON.stringify(
+          req.url?.endsWith("/snapshot") ? SNAPSHOT : { status: "ok", data: { answered: req.url } },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -66,10 +81,40 @@ describe("openclaw ocw", () => {
     [["run", "label", "r/1", "second"], "POST", "/runs/r%2F1/label", '{"label":"second"}'],
     [["run", "close", "r1"], "POST", "/runs/r1/close", ""],
     [["run", "list"], "GET", "/runs", ""],
+    [["access", "list"], "GET", "/access", ""],
+    [["access", "show", "agent_helper"], "GET", "/access/agent_helper", ""],
   ])("%j is %s %s", async (args, method, route, body) => {
     seen.length = 0;
     const printed = await ocw(...args);
     expect(seen).toEqual([{ method, url: `${OPERATOR_ROUTE}${route}`, auth: "Bearer tok", body }]);
     expect(JSON.parse(printed)).toEqual({ answered: `${OPERATOR_ROUTE}${route}` });
+  });
+});
+
+describe("openclaw ocw snapshot (issue #39)", () => {
+  it("save writes the document GET /snapshot answers to a file; load posts that file's bytes back", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-cli-"));
+    try {
+      const file = path.join(dir, "saved.json");
+      seen.length = 0;
+      const printed = await ocw("snapshot", "save", file);
+      expect(seen).toEqual([
+        { method: "GET", url: `${OPERATOR_ROUTE}/snapshot`, auth: "Bearer tok", body: "" },
+      ]);
+      expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(SNAPSHOT);
+      expect(JSON.parse(printed)).toMatchObject({ file, format: SNAPSHOT.format, tick: 7 });
+      seen.length = 0;
+      await ocw("snapshot", "load", file);
+      expect(seen).toEqual([
+        {
+          method: "POST",
+          url: `${OPERATOR_ROUTE}/load`,
+          auth: "Bearer tok",
+          body: readFileSync(file, "utf8"),
+        },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

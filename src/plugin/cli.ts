@@ -1,9 +1,11 @@
-// `openclaw ocw checkpoint save|list|restore`, `ocw notes list|remove` and `ocw run
-// start|label|close|list`: the operator's checkpoints, notice boards and run records from a terminal
-// (seed 001, issues #11, #30), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
+// `openclaw ocw checkpoint save|list|restore`, `ocw snapshot save|load`, `ocw access list|show`,
+// `ocw notes list|remove` and `ocw run start|label|close|list`: the operator's checkpoints, saved
+// worlds, agents' access records, notice boards and run records from a terminal (seed 001, issues
+// #11, #30, #39), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
 // operator token (the gateway checks it; the plugin never sees it). URL and token come from the
 // options, else the environment and the config the CLI reads, like the gateway's own commands.
+import { readFile, writeFile } from "node:fs/promises";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { OPERATOR_ROUTE } from "../http/operator-routes.ts";
 
@@ -31,12 +33,15 @@ export function operatorTarget(
   };
 }
 
-/** One operator request; the answer's `data` on success, a plain-words Error otherwise. */
+/** One operator request; the answer's `data` on success (the whole answer for a route that answers
+ * a document, not `{status, data}`: `raw`), a plain-words Error otherwise. A string body is sent as
+ * it is (a saved world goes back byte for byte). */
 export async function operatorCall(
   target: { baseUrl: string; token: string | undefined },
   method: "GET" | "POST",
   route: string,
   body?: unknown,
+  options: { raw?: boolean } = {},
 ): Promise<unknown> {
   if (!target.token)
     throw new Error("no gateway token: pass --token or set OPENCLAW_GATEWAY_TOKEN (or gateway.auth.token)");
@@ -45,7 +50,7 @@ export async function operatorCall(
     res = await fetch(`${target.baseUrl}${OPERATOR_ROUTE}${route}`, {
       method,
       headers: { authorization: `Bearer ${target.token}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
@@ -60,6 +65,7 @@ export async function operatorCall(
   }
   if (res.status === 401 || res.status === 403)
     throw new Error(`the gateway refused the operator token (HTTP ${res.status})`);
+  if (options.raw && res.ok && answer !== undefined) return answer;
   if (answer?.status === "ok") return answer.data;
   if (answer?.error)
     throw new Error(`${answer.error.code ?? "error"}: ${answer.error.message ?? `HTTP ${res.status}`}`);
@@ -68,19 +74,23 @@ export async function operatorCall(
   );
 }
 
-type Request = { method: "GET" | "POST"; route: string; body?: unknown };
+type Request = { method: "GET" | "POST"; route: string; body?: unknown; raw?: boolean };
 
-/** One `openclaw ocw <group> <name> <args...>` command: its arguments and the operator request they make. */
+/** One `openclaw ocw <group> <name> <args...>` command: its arguments, the operator request they
+ * make, and what is done with the answer (printed as JSON unless `deliver` says otherwise). */
 interface OperatorCommand {
   group: keyof typeof GROUPS;
   name: string;
   description: string;
   args?: readonly (readonly [spec: string, description: string])[];
-  request: (...args: string[]) => Request;
+  request: (...args: string[]) => Request | Promise<Request>;
+  deliver?: (data: unknown, ...args: string[]) => Promise<unknown>;
 }
 
 const GROUPS = {
   checkpoint: "Save, list and restore named checkpoints of the running world",
+  snapshot: "Save the running world to a file, and load a saved file back",
+  access: "What an AIC agent needs to reach the world (seed 001 api_access): base URL, headers, endpoints",
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
 };
@@ -108,6 +118,38 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     description: "Restore a checkpoint into the running world",
     args: [["<label>", "a saved checkpoint"]],
     request: (label) => ({ method: "POST", route: `/checkpoints/${at(label!)}/restore` }),
+  },
+  {
+    group: "snapshot",
+    name: "save",
+    description: "Write the running world's snapshot to a file (the document GET /snapshot answers)",
+    args: [["<file>", "where to write it"]],
+    request: () => ({ method: "GET", route: "/snapshot", raw: true }),
+    deliver: async (data, file) => {
+      await writeFile(file!, JSON.stringify(data));
+      const saved = data as { format?: string; tick?: number; time?: number; sceneHash?: string };
+      return { file, format: saved.format, tick: saved.tick, time: saved.time, sceneHash: saved.sceneHash };
+    },
+  },
+  {
+    group: "snapshot",
+    name: "load",
+    description: "Restore a saved snapshot file into the running world (same world only)",
+    args: [["<file>", "a file written by snapshot save or GET /snapshot"]],
+    request: async (file) => ({ method: "POST", route: "/load", body: await readFile(file!, "utf8") }),
+  },
+  {
+    group: "access",
+    name: "list",
+    description: "Every AIC agent's access record",
+    request: () => ({ method: "GET", route: "/access" }),
+  },
+  {
+    group: "access",
+    name: "show",
+    description: "One AIC agent's access record",
+    args: [["<agentId>", "a configured AIC agent"]],
+    request: (agentId) => ({ method: "GET", route: `/access/${at(agentId!)}` }),
   },
   {
     group: "notes",
@@ -181,8 +223,11 @@ export function registerWorldCli(api: OpenClawPluginApi): void {
           const args = values.slice(0, spec.args?.length ?? 0) as string[];
           const options = values[args.length] as GatewayOptions;
           try {
-            const { method, route, body } = spec.request(...args);
-            const data = await operatorCall(operatorTarget(options, config), method, route, body);
+            const { method, route, body, raw } = await spec.request(...args);
+            const answer = await operatorCall(operatorTarget(options, config), method, route, body, {
+              ...(raw ? { raw } : {}),
+            });
+            const data = spec.deliver ? await spec.deliver(answer, ...args) : answer;
             process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
           } catch (error) {
             process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);

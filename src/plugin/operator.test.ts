@@ -1,11 +1,14 @@
 // Operator save/load and checkpoints (seed 001), and that a restore stays invisible to agents.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { resolveConfig } from "../config/config.ts";
+import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
 import {
   closeRun,
   createCheckpoint,
@@ -24,7 +27,8 @@ import {
 } from "../runtime/operator.ts";
 import { smallWorld } from "../world/testing/fixtures.ts";
 import { World } from "../world/world.ts";
-import { createHost } from "./host.ts";
+import { createHost, type WorldHost } from "./host.ts";
+import { operatorActions } from "./operator.ts";
 import { operatorStatus, worldStatus } from "./status.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -33,9 +37,9 @@ afterEach(() => {
   for (const f of cleanup.splice(0)) f();
 });
 
-async function setup(stateDir?: string) {
+async function setup(stateDir?: string, rawConfig: Record<string, unknown> = {}) {
   const dir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), "ocw-operator-"));
-  const host = await createHost({ config: resolveConfig({}), logger: quiet, stateDir: dir });
+  const host = await createHost({ config: resolveConfig(rawConfig), logger: quiet, stateDir: dir });
   cleanup.push(() => {
     host.runtime.stop();
     host.store?.close();
@@ -171,6 +175,100 @@ describe("operator save/load", () => {
       endpoints: { web: "/world/", aicBase: "/aic/v0.1", status: "/world/api/status" },
     });
     expect(operatorStatus(host)).toMatchObject({ origin: "restored", health: { running: false } });
+  });
+});
+
+/** The operator route over a real socket on 127.0.0.1, as curl and the CLI reach it. */
+async function operatorServer(host: WorldHost) {
+  const handler = operatorRouteHandler(() => operatorActions(host), quiet);
+  const server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanup.push(() => server.close());
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${OPERATOR_ROUTE}`;
+  return (route: string, init?: RequestInit) => fetch(`${base}${route}`, init);
+}
+
+describe("save and load over HTTP (issue #39)", () => {
+  it("GET /snapshot answers the document itself; POSTing those bytes to /load brings back the saved world", async () => {
+    const { host, aic, tick } = await setup();
+    const admin = await operatorServer(host);
+    await tick(aic.call("join", "op_a", { agentId: "op_a", roomId: "lobby" }));
+    expect(await tick(aic.call("chatSend", "op_a", say("before the save", "tx_op_http1")))).toMatchObject({
+      status: "ok",
+    });
+    const savedHash = host.runtime.world.snapshotHash();
+    const saved = await admin("/snapshot");
+    expect(saved.status).toBe(200);
+    const bytes = await saved.text();
+    // Seed 001: format and (sim) time at the top of the saved document, not under {status, data}.
+    expect(JSON.parse(bytes)).toMatchObject({
+      format: "openclawworld.snapshot.v1",
+      time: expect.any(Number),
+    });
+    expect(await tick(aic.call("chatSend", "op_a", say("after the save", "tx_op_http2")))).toMatchObject({
+      status: "ok",
+    });
+    expect(host.runtime.world.snapshotHash()).not.toBe(savedHash);
+
+    const loaded = await admin("/load", { method: "POST", body: bytes });
+    expect(loaded.status).toBe(200);
+    expect(((await loaded.json()) as { data: { hash: string } }).data.hash).toBe(savedHash);
+    expect(host.runtime.world.snapshotHash()).toBe(savedHash);
+
+    // A file saved from the earlier wrapped answer ({status, data}) loads too.
+    await tick(aic.call("chatSend", "op_a", say("after the load", "tx_op_http3")));
+    const wrapped = JSON.stringify({ status: "ok", data: JSON.parse(bytes) });
+    expect((await admin("/load", { method: "POST", body: wrapped })).status).toBe(200);
+    expect(host.runtime.world.snapshotHash()).toBe(savedHash);
+    // What is not a snapshot is refused with its reason, and nothing changes.
+    const refused = await admin("/load", { method: "POST", body: JSON.stringify({ format: "other.v1" }) });
+    expect(refused.status).toBe(409);
+    expect(host.runtime.world.snapshotHash()).toBe(savedHash);
+  });
+
+  it("the agents' access records (seed 001 api_access) and the config in force", async () => {
+    const raw = {
+      agents: {
+        scout: { token: "scout-token-0123456789", name: "Scout" },
+        local_only: { name: "Local" },
+      },
+      tools: { enabled: ["ocw_move_to"] },
+    };
+    const { host } = await setup(undefined, raw);
+    const admin = await operatorServer(host);
+    const all = (await (await admin("/access")).json()) as { data: { agents: { agentId: string }[] } };
+    // An agent without a token is the gateway's own (it uses the tools): no access record.
+    expect(all.data.agents.map((a) => a.agentId)).toEqual(["scout"]);
+    const one = (await (await admin("/access/scout")).json()) as { data: Record<string, unknown> };
+    const origin = `http://127.0.0.1:${new URL((await admin("/status")).url).port}`;
+    expect(one.data).toMatchObject({
+      agentId: "scout",
+      name: "Scout",
+      roomId: "lobby",
+      baseUrl: `${origin}/aic/v0.1`,
+      headers: { Authorization: "Bearer scout-token-0123456789" },
+      join: { agentId: "scout", roomId: "lobby" },
+      endpoints: {
+        join: `POST ${origin}/aic/v0.1/join`,
+        reflect: `POST ${origin}/aic/v0.1/memory/reflect`,
+        eventsStream: `GET ${origin}/aic/v0.1/events/stream`,
+      },
+    });
+    const missing = await admin("/access/local_only");
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("not_found");
+
+    const status = (await (await admin("/status")).json()) as {
+      data: { config: { fingerprint: string; agents: unknown[]; tools: { enabled: string[] } } };
+    };
+    expect(status.data.config.fingerprint).toBe(resolveConfig(raw).fingerprint);
+    expect(status.data.config.tools.enabled).toEqual(["ocw_move_to"]);
+    expect(JSON.stringify(status.data.config)).not.toContain("scout-token");
+    // Another config, another fingerprint; the same settings spelled with defaults, the same one.
+    expect(resolveConfig({}).fingerprint).not.toBe(resolveConfig(raw).fingerprint);
+    expect(resolveConfig({ defaultRoomId: "lobby", ...raw }).fingerprint).toBe(
+      resolveConfig(raw).fingerprint,
+    );
   });
 });
 

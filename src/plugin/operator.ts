@@ -15,6 +15,7 @@ import {
   saveNow,
   startRun,
 } from "../runtime/operator.ts";
+import { agentAccess, agentAccessList } from "./access.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
 import { operatorStatus } from "./status.ts";
@@ -33,6 +34,10 @@ export function operatorActions(host: WorldHost): OperatorActions {
     load: (snapshot) => loadSnapshot(host, snapshot),
     notes: () => listNotes(host),
     removeNote: (body) => removeNote(host, body),
+    access: (origin, agentId) =>
+      agentId === undefined
+        ? { agents: agentAccessList(host.config, origin) }
+        : agentAccess(host.config, origin, agentId),
     listRuns: () => listRuns(host),
     startRun: (label) => startRun(host, label),
     getRun: (id) => getRun(host, id),

@@ -1,7 +1,7 @@
 // How the world wakes a resident inside this gateway: one turn of the gateway's own agent loop through
 // the plugin SDK runtime (`api.runtime.agent.runEmbeddedAgent`), in the resident's own session, with
 // its own model, tools and before_tool_call policy. Why this call and not a system event plus a
-// heartbeat request: docs/DECISIONS.md ("Residents are woken by runEmbeddedAgent").
+// heartbeat request: docs/aic/v0.1/DECISIONS.md ("Residents are woken by runEmbeddedAgent").
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import type { RunTurn } from "../residents/scheduler.ts";
 

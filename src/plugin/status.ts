@@ -147,11 +147,38 @@ function clusterPart(host: WorldHost | undefined, config: ResolvedConfig): World
   };
 }
 
+/** The plugin config this world runs with, as the operator checks it (issue #39): its fingerprint
+ * (`configFingerprint`), and the settings people change most, without tokens. Read back by
+ * `npm start` so that what it prints is what runs, not what it wrote. */
+export function configInForce(config: ResolvedConfig) {
+  return {
+    fingerprint: config.fingerprint,
+    agents: Object.entries(config.agents).map(([agentId, agent]) => ({
+      agentId,
+      name: agent.name,
+      hasToken: agent.token !== undefined,
+    })),
+    tools: {
+      enabled: config.tools.enabled,
+      denied: config.tools.denied,
+      perAgent: config.tools.perAgent,
+    },
+    residents: Object.entries(config.residents).map(([agentId, resident]) => ({
+      agentId,
+      name: resident.name,
+      home: resident.home,
+    })),
+    ...(config.cluster ? { cluster: { gatewayId: config.cluster.gatewayId } } : {}),
+    ...(config.remote ? { remote: { baseUrl: config.remote.baseUrl } } : {}),
+  };
+}
+
 /** The operator's status (admin route only): the agents' view plus how the world came to be,
- * wall-clock health and the durable store. */
+ * wall-clock health, the durable store and the config in force. */
 export function operatorStatus(host: WorldHost) {
   return {
     ...worldStatus(host, host.config),
+    config: configInForce(host.config),
     origin: host.origin,
     health: host.runtime.health() satisfies RuntimeHealth,
     durability: durabilityStatus(host),

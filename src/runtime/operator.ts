@@ -148,9 +148,21 @@ export function restoreCheckpoint(host: OpenedWorld, label: string): SavedSnapsh
   return adopt(host, check.snapshot);
 }
 
+/** A snapshot saved from an operator answer (`{"status":"ok","data":{format,...}}`, what GET
+ * /snapshot answered before it gave the document itself) is the document inside it. */
+function unwrapAnswer(value: unknown): unknown {
+  const answer = value as { status?: unknown; data?: { format?: unknown } } | null;
+  return answer &&
+    typeof answer === "object" &&
+    answer.status === "ok" &&
+    typeof answer.data?.format === "string"
+    ? answer.data
+    : value;
+}
+
 /** Restores a snapshot handed in by the operator; another world's or format's is refused. */
 export function loadSnapshot(host: OpenedWorld, value: unknown): SavedSnapshot {
-  const parsed = parseForeignSnapshot(host.definition, value);
+  const parsed = parseForeignSnapshot(host.definition, unwrapAnswer(value));
   if (!parsed.ok) throw new OperatorError(409, "conflict", parsed.reason);
   return adopt(host, parsed.snapshot);
 }

@@ -4,7 +4,7 @@
 // the same state directory every acknowledged action is there exactly once, retries by txId answer
 // byte-identically, an event cursor from before the crash continues without a gap, a rate-limit bucket
 // emptied before the crash is still empty, and a heartbeat token from before it still works.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -19,6 +19,7 @@ import {
   runGateway,
 } from "../../scripts/lib/gateway.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
+import { canonicalHash } from "../../src/world/snapshot.ts";
 import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
 
 const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
@@ -414,5 +415,57 @@ describe("durability: kill -9 of a real gateway", () => {
     // The gateway, not the plugin, checks the token: a wrong one is refused in plain words.
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("refused the operator token");
+  });
+
+  it("the world saved over HTTP loads back from the same bytes, by curl and by the CLI; agents' access records as data (issue #39)", {
+    timeout: 600_000,
+  }, async () => {
+    if (!live || !restarted || !stateRoot) throw new Error("needs the restarted gateway of the crash test");
+    const { admin, call } = restarted;
+    const say = (message: string, txId: string) =>
+      call("agent_crash_a", "chatSend", {
+        agentId: "agent_crash_a",
+        roomId: "lobby",
+        txId,
+        channel: "global",
+        message,
+      });
+    // curl: GET /snapshot > saved.json; POST /load --data-binary @saved.json (docs/operating.md).
+    const bytes = await (await admin("/snapshot")).text();
+    const savedHash = canonicalHash(JSON.parse(bytes));
+    expect((await say("after the save", `tx_${Date.now()}_http_save`)).status).toBe(200);
+    const loaded = await admin("/load", { method: "POST", body: bytes });
+    expect(loaded.status).toBe(200);
+    expect(((await loaded.json()) as { data: { hash: string } }).data.hash).toBe(savedHash);
+
+    // The CLI: openclaw ocw snapshot save FILE, then load FILE, against the running gateway.
+    const dirs = await prepareGatewayDirs(stateRoot);
+    const cli = (args: string[]) =>
+      openclawCli(dirs, ["ocw", ...args, "--url", live!.baseUrl], { gatewayToken: restarted!.gatewayToken });
+    const json = (stdout: string) => JSON.parse(stdout.slice(stdout.search(/^[[{]/m)));
+    const file = path.join(dirs.tmp, "saved-by-cli.json");
+    const [saved, access] = await Promise.all([
+      cli(["snapshot", "save", file]),
+      cli(["access", "show", "agent_crash_b"]),
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const cliHash = canonicalHash(JSON.parse(await readFile(file, "utf8")));
+    expect((await say("after the CLI save", `tx_${Date.now()}_cli_save`)).status).toBe(200);
+    const reloaded = await cli(["snapshot", "load", file]);
+    expect(reloaded.code, reloaded.stderr).toBe(0);
+    expect(json(reloaded.stdout)).toMatchObject({ format: "openclawworld.snapshot.v1", hash: cliHash });
+    // Seed 001's api_access: what a script puts into an agent's prompt, and it works as given.
+    expect(access.code, access.stderr).toBe(0);
+    const record = json(access.stdout) as {
+      baseUrl: string;
+      headers: Record<string, string>;
+      join: Record<string, unknown>;
+    };
+    const joined = await fetch(`${record.baseUrl}/join`, {
+      method: "POST",
+      headers: record.headers,
+      body: JSON.stringify(record.join),
+    });
+    expect(joined.status, await joined.text()).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 // The first hour: `npm start` comes up every time in one checkout, stops cleanly on SIGTERM, and does
-// not care that files in the checkout change while it starts or runs. A short bounded version (three
+// not care that files in the checkout change while it starts or runs. A short bounded version (two
 // cycles) of `npm run cycles -- --count 10`, the same code; each cycle is a real `npm start` and a
 // real gateway, given the README's example gateway config overlay (a model provider and an agent).
 import { existsSync } from "node:fs";
@@ -16,13 +16,13 @@ afterAll(async () => {
 });
 
 describe("npm start, stop, start again in one checkout", () => {
-  it("three cycles each bring the world up (a tool call answers), with a checkout file changing throughout and the example gateway config; SIGTERM stops npm and the gateway", async () => {
+  it("two cycles each bring the world up (a tool call answers), with a checkout file changing throughout and the example gateway config; SIGTERM stops npm and the gateway", async () => {
     stateDir = await mkdtemp(path.join(os.tmpdir(), "ocw-npm-start-"));
     const lines: string[] = [];
     let results: CycleResult[] = [];
     try {
       results = await startCycles({
-        count: 3,
+        count: 2,
         stateDir,
         churn: true,
         gatewayConfigFile: path.join(PROJECT_DIR, "examples", "gateway-config.example.json"),
@@ -31,10 +31,10 @@ describe("npm start, stop, start again in one checkout", () => {
     } catch (error) {
       throw new Error(`${error instanceof Error ? error.message : error}\n${lines.join("\n")}`);
     }
-    expect(results.map((r) => r.exitCode)).toEqual([0, 0, 0]);
+    expect(results.map((r) => r.exitCode)).toEqual([0, 0]);
     // The overlay reached the gateway: the example's model is the agents' model.
     for (const r of results)
-      expect(r.output).toContain("Model:        local/qwen3:8b (from OCW_GATEWAY_CONFIG)");
+      expect(r.output).toContain("Model:        local/qwen3:8b: the gateway's agents can take turns");
     // The checkout did change while each gateway started and ran.
     for (const r of results) expect(r.churnWrites, JSON.stringify(r)).toBeGreaterThan(10);
     // The staged plugin folder sits beside the gateway's state, which is not inside it; the pid file

@@ -1,0 +1,214 @@
+// What you configure is what runs (issue #39), tried the way an operator runs the project: the real
+// `npm start`, one state folder, the config changed between starts. OpenClaw 2026.9.6 puts back an
+// older config file when a new one looks like a clobber (half the size, no `meta`), so a start with a
+// smaller config than the last used to run the older one: a removed agent's token kept working, a
+// disabled tool stayed enabled, the resident stayed. Here a larger config (the README's model overlay,
+// so the guide lives; two AIC agents; ocw_move_to enabled), a smaller one (one agent, no tools, no
+// overlay), the larger again, a change applied while it runs, then the smaller: each time the config
+// just given is the one in force, npm start prints what the world says it runs, and the gateway set
+// nothing aside. The gateway token npm start generated is kept, so the curl lines it printed at the
+// first start still work at the third, as printed.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { freePort, randomToken } from "../../scripts/lib/gateway.ts";
+import { PROJECT_DIR } from "../../scripts/lib/project.ts";
+import { type NpmStarted, npmStart } from "../../scripts/lib/start-cycles.ts";
+
+const OVERLAY = path.join(PROJECT_DIR, "examples", "gateway-config.example.json");
+const KEPT = { id: "agent_kept", token: randomToken() };
+const REMOVED = { id: "agent_removed", token: randomToken() };
+
+const LARGER = {
+  agents: {
+    [KEPT.id]: { token: KEPT.token, name: "Kept" },
+    [REMOVED.id]: { token: REMOVED.token, name: "Removed Later" },
+  },
+  tools: { enabled: ["ocw_move_to"] },
+};
+const SMALLER = { agents: { [KEPT.id]: { token: KEPT.token, name: "Kept" } }, tools: { enabled: [] } };
+
+let root: string | undefined;
+let running: NpmStarted | undefined;
+afterAll(async () => {
+  await running?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+interface OperatorStatus {
+  config: { fingerprint: string; agents: { agentId: string }[]; tools: { enabled: string[] } };
+  residents?: { agentId: string; state: string }[];
+}
+
+async function operatorStatus(npm: NpmStarted): Promise<OperatorStatus> {
+  const res = await fetch(`${npm.baseUrl}/openclawworld/admin/status`, {
+    headers: { authorization: `Bearer ${npm.gatewayToken}` },
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`operator status answered ${res.status}: ${text.slice(0, 200)}`);
+  return (JSON.parse(text) as { data: OperatorStatus }).data;
+}
+
+/** An AIC read by the agent's token: 401 when the world does not know the token. */
+async function aicStatus(npm: NpmStarted, agent: { id: string; token: string }): Promise<number> {
+  const res = await fetch(`${npm.baseUrl}/aic/v0.1/observe`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ agentId: agent.id, roomId: "lobby", radius: 5, detail: "lite" }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** ocw_move_to through the gateway: 403 tool_call_blocked when the policy keeps it off. */
+async function moveToBlocked(npm: NpmStarted): Promise<boolean> {
+  const res = await fetch(`${npm.baseUrl}/tools/invoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${npm.gatewayToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ tool: "ocw_move_to", args: { dest: { tx: 10, ty: 10 } } }),
+  });
+  const body = (await res.json()) as { error?: { type?: string } };
+  return res.status === 403 && body.error?.type === "tool_call_blocked";
+}
+
+/** The optional tools the gateway's own agent may call, as ocw_status tells it. Asked instead of
+ * calling ocw_move_to where it is allowed: that would join the agent beside the guide, whose model
+ * (the overlay's Ollama, not running here) would then be asked for a turn. */
+async function enabledForMain(npm: NpmStarted): Promise<string[]> {
+  const res = await fetch(`${npm.baseUrl}/tools/invoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${npm.gatewayToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ tool: "ocw_status", args: {}, agentId: "main" }),
+  });
+  const body = (await res.json()) as {
+    result?: { details?: { caller?: { enabledOptionalTools?: string[] } } };
+  };
+  return body.result?.details?.caller?.enabledOptionalTools ?? [];
+}
+
+async function expectLarger(npm: NpmStarted): Promise<void> {
+  const status = await operatorStatus(npm);
+  expect(status.config.agents.map((a) => a.agentId).sort()).toEqual(
+    [KEPT.id, REMOVED.id, "agent_helper"].sort(),
+  );
+  expect(status.config.tools.enabled).toEqual(["ocw_move_to"]);
+  expect(status.residents?.map((r) => r.agentId)).toEqual(["guide"]);
+  expect(await aicStatus(npm, REMOVED)).not.toBe(401);
+  expect(await enabledForMain(npm)).toEqual(["ocw_move_to"]);
+  const printed = npm.output();
+  expect(printed).toContain(`Config:       ${status.config.fingerprint}`);
+  expect(printed).toContain("Model:        local/qwen3:8b");
+  expect(printed).toMatch(/Residents: +Guide \(guide, awake\)/);
+  expect(printed).toContain(`${REMOVED.id} ("Removed Later")`);
+}
+
+async function expectSmaller(npm: NpmStarted): Promise<void> {
+  const status = await operatorStatus(npm);
+  expect(status.config.agents.map((a) => a.agentId).sort()).toEqual([KEPT.id, "agent_helper"].sort());
+  expect(status.config.tools.enabled).toEqual([]);
+  expect(status.residents ?? []).toEqual([]);
+  expect(await aicStatus(npm, REMOVED)).toBe(401);
+  expect(await aicStatus(npm, KEPT)).not.toBe(401);
+  expect(await enabledForMain(npm)).toEqual([]);
+  expect(await moveToBlocked(npm)).toBe(true);
+  const printed = npm.output();
+  expect(printed).toContain(`Config:       ${status.config.fingerprint}`);
+  expect(printed).toContain("Model:        none configured");
+  expect(printed).toContain("Residents:    none");
+  expect(printed).not.toContain(REMOVED.id);
+}
+
+/** The gateway set no config aside and restored none (its own files and log). */
+async function expectNothingRestored(stateDir: string): Promise<void> {
+  const files = await readdir(path.join(stateDir, "state"));
+  expect(files.filter((f) => f.includes(".clobbered."))).toEqual([]);
+  const log = await readFile(path.join(stateDir, "gateway.log"), "utf8");
+  expect(log).not.toMatch(/auto-restored/i);
+}
+
+describe("npm start runs the config it is given, start after start", () => {
+  it("larger, smaller, larger with a change while it runs, smaller: each is what runs; the generated gateway token and its curl lines survive restarts", {
+    timeout: 1_500_000,
+  }, async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), "ocw-config-in-force-"));
+    const stateDir = path.join(root, "state-root");
+    const larger = path.join(root, "larger.json");
+    const smaller = path.join(root, "smaller.json");
+    await writeFile(larger, JSON.stringify(LARGER));
+    await writeFile(smaller, JSON.stringify(SMALLER));
+    // One port for every start, as a person's npm start has: the printed curl lines name it.
+    const port = await freePort();
+    const start = async (pluginConfigFile: string, overlay: boolean) => {
+      running = await npmStart({
+        stateDir,
+        port,
+        pluginConfigFile,
+        ...(overlay ? { gatewayConfigFile: OVERLAY } : {}),
+      });
+      return running;
+    };
+    const stop = async () => {
+      expect(await running!.stop()).toBe(0);
+      running = undefined;
+    };
+
+    const run = async () => {
+      const first = await start(larger, true);
+      await expectLarger(first);
+      const printedCurl = /^ +(curl -s -X POST \S+\/tools\/invoke .*)$/m.exec(first.output())?.[1];
+      expect(printedCurl).toBeDefined();
+      await stop();
+
+      const second = await start(smaller, false);
+      await expectSmaller(second);
+      expect(second.gatewayToken).toBe(first.gatewayToken);
+      await expectNothingRestored(stateDir);
+      await stop();
+
+      const third = await start(larger, true);
+      await expectLarger(third);
+      // The line printed at the first start, run as a person would paste it.
+      const { stdout } = await promisify(execFile)("bash", ["-c", printedCurl!]);
+      expect(JSON.parse(stdout)).toMatchObject({ ok: true, result: { details: { running: true } } });
+
+      // A change applied while it runs (the operator edits the file the gateway watches): the removed
+      // agent's token is refused once the reload is in force.
+      const configPath = path.join(stateDir, "state", "openclaw.json");
+      const before = (await operatorStatus(third)).config.fingerprint;
+      const file = JSON.parse(await readFile(configPath, "utf8")) as {
+        plugins: { entries: { openclawworld: { config: { agents: Record<string, unknown> } } } };
+      };
+      delete file.plugins.entries.openclawworld.config.agents[REMOVED.id];
+      await writeFile(configPath, `${JSON.stringify(file, null, 2)}\n`);
+      await vi.waitFor(
+        async () => {
+          const status = await operatorStatus(third);
+          expect(status.config.fingerprint).not.toBe(before);
+          expect(await aicStatus(third, REMOVED)).toBe(401);
+        },
+        { timeout: 120_000, interval: 1000 },
+      );
+      await stop();
+
+      const fourth = await start(smaller, false);
+      await expectSmaller(fourth);
+      await expectNothingRestored(stateDir);
+      await stop();
+      expect(existsSync(path.join(stateDir, "gateway-token"))).toBe(true);
+    };
+    try {
+      await run();
+    } catch (error) {
+      // The gateway's own words, for a failure here (the state folder is removed after the test).
+      const log = await readFile(path.join(stateDir, "gateway.log"), "utf8").catch(() => "");
+      const tail = log.split("\n").filter((line) => !line.includes("PluginInstanceUnavailableError"));
+      throw new Error(
+        `${error instanceof Error ? error.stack : error}\n--- gateway.log ---\n${tail.slice(-60).join("\n")}`,
+      );
+    }
+  });
+});
