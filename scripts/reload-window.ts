@@ -3,7 +3,7 @@
 // observe every 500 ms, its rate class's pace) send requests over keep-alive connections while the
 // plugin config is changed RELOADS times, 16 s apart. Prints each request held over 500 ms and each
 // answer that is not the plugin's; the last line is one JSON object with the figures. A gateway of its
-// own, stopped and removed at the end.
+// own, stopped and removed at the end. A refusal is counted by client, status and kind (answerKind).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -40,18 +40,32 @@ const aic = (endpoint: string, body: object) =>
     body: JSON.stringify({ agentId: AGENT, roomId: "lobby", ...body }),
   });
 
+/** A refusal as a client can act on it: "typed" carries an error code (the AIC shape, the tools'
+ * JSON), "retry" says when to retry (Retry-After) and, for the AIC shape, `retryable: true`. */
+function answerKind(res: Response, text: string): string {
+  let code: unknown;
+  let retryable: unknown;
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; type?: unknown; retryable?: unknown } };
+    code = body.error?.code ?? body.error?.type;
+    retryable = body.error?.retryable;
+  } catch {}
+  const typed = typeof code === "string" ? `typed ${code}` : "untyped";
+  return `${typed}${res.headers.get("retry-after") && retryable !== false ? " retry" : ""}`;
+}
+
 async function client(name: string, everyMs: number, send: () => Promise<Response>): Promise<void> {
   while (!stopped) {
     requests += 1;
     const sent = Date.now();
     try {
       const res = await send();
-      await res.arrayBuffer();
+      const text = await res.text();
       const heldMs = Date.now() - sent;
       longestHoldMs = Math.max(longestHoldMs, heldMs);
       if (heldMs > 500) heldOver500 += 1;
       if (res.status !== 200) {
-        const key = `${name} ${res.status}`;
+        const key = `${name} ${res.status} ${answerKind(res, text)}`;
         refused[key] = (refused[key] ?? 0) + 1;
       }
       if (heldMs > 500 || res.status !== 200)

@@ -105,11 +105,11 @@ function clampMessage(message: string): string {
 
 /**
  * HTTP status for an AIC error (PRD 9.1). Domain errors travel as 200 with `status: "error"`.
- * Three framing situations exist only at the HTTP edge and are passed explicitly:
- * an unknown path (404, code not_found), a wrong method (405, code not_found) and an oversized
- * body (413, code bad_request).
+ * Four framing situations exist only at the HTTP edge and are passed explicitly:
+ * an unknown path (404, code not_found), a wrong method (405, code not_found), an oversized
+ * body (413, code bad_request) and a body that did not arrive in time (408, code timeout).
  */
-export type HttpFraming = "route_not_found" | "method_not_allowed" | "payload_too_large";
+export type HttpFraming = "route_not_found" | "method_not_allowed" | "payload_too_large" | "request_timeout";
 
 const STATUS_BY_CODE: Record<AicErrorCode, number> = {
   bad_request: 400,
@@ -131,6 +131,7 @@ const STATUS_BY_FRAMING: Record<HttpFraming, number> = {
   route_not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  request_timeout: 408,
 };
 
 export function httpStatusFor(result: AicResult<unknown>, framing?: HttpFraming): number {

@@ -19,6 +19,7 @@
 //   GET  /openclawworld/admin/access[/<agentId>]            seed 001's api_access: base URL, headers,
 //                                                          room and endpoints of the AIC agents
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
 
 export const OPERATOR_ROUTE = "/openclawworld/admin";
@@ -67,21 +68,24 @@ function refusal(error: unknown): { status: number; code: string; message: strin
   return undefined;
 }
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** A snapshot of up to 64 MiB must arrive within this; half a body is not held open longer. */
+const BODY_DEADLINE_MS = 60_000;
 
+const BODY_REFUSALS: Record<Exclude<BodyErrorKind, "aborted">, [number, string, string]> = {
+  too_large: [413, "bad_request", "body too large"],
+  malformed: [400, "bad_request", "body is not JSON"],
+  not_utf8: [400, "bad_request", "body is not valid UTF-8"],
+  timeout: [408, "timeout", `the body did not arrive within ${BODY_DEADLINE_MS / 1000} s`],
+};
+
+/** The body as JSON (the AIC reader's rules: size, UTF-8, deadline), its failures as refusals. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new RequestRefused(413, "bad_request", "body too large");
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text.trim()) return undefined;
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new RequestRefused(400, "bad_request", "body is not JSON");
+    return (await readJsonBody(req, { limitBytes: MAX_BODY_BYTES, deadlineMs: BODY_DEADLINE_MS })).value;
+  } catch (error) {
+    if (!(error instanceof BodyError) || error.kind === "aborted") throw error;
+    const [status, code, message] = BODY_REFUSALS[error.kind];
+    throw new RequestRefused(status, code, message);
   }
 }
 
@@ -174,11 +178,18 @@ export function operatorRouteHandler(
       sendJson(res, 200, { status: "ok", data });
     } catch (error) {
       const refused = refusal(error);
-      if (refused) {
-        sendJson(res, refused.status, {
-          status: "error",
-          error: { code: refused.code, message: refused.message },
-        });
+      if (error instanceof BodyError) {
+        // The caller went away mid-body: nobody to answer.
+        res.destroy();
+      } else if (refused) {
+        // A body refused before its end leaves the rest unread: the connection cannot carry another request.
+        const unread = refused.status === 408 || refused.status === 413;
+        sendJson(
+          res,
+          refused.status,
+          { status: "error", error: { code: refused.code, message: refused.message } },
+          unread ? { connection: "close" } : {},
+        );
       } else {
         logger.error(`openclawworld: operator ${method} ${route} failed: ${describe(error)}`);
         if (!res.headersSent)

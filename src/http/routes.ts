@@ -179,7 +179,10 @@ export function worldUpgradeHandler(
       if (!host?.web) {
         const owner = elsewhere();
         if (owner) redirectUpgradeToOwner(req, socket, owner);
-        else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        else
+          socket.end(
+            "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+          );
         return;
       }
       host.web.handleUpgrade(req, socket, head);

@@ -194,6 +194,19 @@ export function createWorldMetrics(sources: MetricsSources): WorldMetrics {
         this.set((fanout().child?.ipcLagMaxMs ?? 0) / 1000);
       },
     });
+    new Gauge({
+      name: "openclawworld_fanout_memory_bytes",
+      help: "Memory of the browsers' fan-out process as it last reported it (type: rss, heap_used)",
+      labelNames: ["type"] as const,
+      registers: [registry],
+      collect() {
+        const child = fanout().child;
+        this.reset();
+        if (!child) return;
+        this.set({ type: "rss" }, child.rssBytes);
+        this.set({ type: "heap_used" }, child.heapUsedBytes);
+      },
+    });
   }
   new Gauge({
     name: "openclawworld_process_memory_bytes",

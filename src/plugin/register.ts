@@ -53,7 +53,10 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: "/world",
     match: "prefix",
     auth: "plugin",
-    handler: worldRouteHandler(live, () => worldStatus(activeHost(), config), logger, hostAllowed, elsewhere),
+    handler: answeredInBackground(
+      worldRouteHandler(live, () => worldStatus(activeHost(), config), logger, hostAllowed, elsewhere),
+      logger,
+    ),
     handleUpgrade: worldUpgradeHandler(live, logger, hostAllowed, elsewhere),
   });
   // Operator save/load and checkpoints: the gateway checks its own operator token.
@@ -61,24 +64,29 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     path: OPERATOR_ROUTE,
     match: "prefix",
     auth: "gateway",
-    handler: operatorRouteHandler(
-      () => {
-        const host = activeHost();
-        return host ? operatorActions(host) : undefined;
-      },
+    handler: answeredInBackground(
+      operatorRouteHandler(
+        () => {
+          const host = activeHost();
+          return host ? operatorActions(host) : undefined;
+        },
+        logger,
+        () => {
+          const waiting = processSlot().waiting;
+          return waiting ? { waitingForStore: waiting } : undefined;
+        },
+      ),
       logger,
-      () => {
-        const waiting = processSlot().waiting;
-        return waiting ? { waitingForStore: waiting } : undefined;
-      },
     ),
   });
 }
 
 /** The gateway counts a route call as running until its handler settles, and a plugin reload waits
- * for running calls before it replaces the plugin (its tools and routes are refused meanwhile, and a
- * reload that waits too long leaves the plugin retired). A long-poll may wait 25 s, so the handler
- * takes the request on and returns at once; the answer is written when it is ready, as an SSE stream's
+ * for running calls before it replaces the plugin (its tools and routes are refused meanwhile); one
+ * that has not settled in 60 s fails the reload and leaves the old plugin in place (issue #45). How
+ * long a request lasts is the caller's to decide (a long-poll waits 25 s, a browser that stops reading
+ * a file or sends half a body holds it as long as it keeps the connection open), so every route takes
+ * the request on and returns at once; the answer is written when it is ready, as an SSE stream's
  * events are. The handler answers every failure itself; the catch is for what escapes it. */
 function answeredInBackground(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>,

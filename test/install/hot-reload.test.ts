@@ -5,7 +5,11 @@
 // agent long-polls and holds an SSE stream, a gateway agent long-polls through a tool, and a human
 // is connected over the WebSocket; after each change the world runs, tools and AIC answer, and the
 // new config is the one in force. A gateway of its own: the shared e2e gateway must not be reloaded.
+// Then (issue #45) callers that leave requests unfinished: a browser that goes away in the middle of
+// the client bundle once held the reload for its 60 s and left the old plugin in place ("admitted
+// work did not settle"), every door down meanwhile; half-sent bodies and unread answers are there too.
 import { readFile, writeFile } from "node:fs/promises";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { randomToken } from "../../scripts/lib/gateway.ts";
@@ -189,4 +193,84 @@ describe("hot reload under traffic", () => {
     const log = await readFile(gw.logFile, "utf8");
     expect(log).not.toMatch(/still-running call|plugin host cleanup timed out|forced retirement/);
   }, 420_000);
+
+  it("requests their callers leave unfinished do not hold a reload: the new config is in force, every door answers", async () => {
+    const opened = await leaveRequestsUnfinished();
+    try {
+      await changePluginConfig((config) => {
+        config.tools = { perAgent: { reloader: { enabled: ["ocw_reflect"] } } };
+      });
+      await untilToolsSee(["ocw_reflect"]);
+      await worldAnswers();
+      // The half-sent AIC body is answered (typed, retryable) once its deadline passes, not held.
+      const answer = await opened.halfSentAicAnswer;
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('"code":"timeout"');
+      expect(answer).toContain('"retryable":true');
+    } finally {
+      for (const socket of opened.sockets) socket.destroy();
+    }
+    const log = await readFile(gw.logFile, "utf8");
+    expect(log).not.toMatch(/did not settle|still-running call|plugin host cleanup timed out/);
+  }, 420_000);
 });
+
+/** One raw connection that sends `text` and reads what comes back (or, `read: false`, nothing). */
+function rawRequest(text: string, read = true): { socket: net.Socket; received: Promise<string> } {
+  const socket = net.connect(Number(new URL(gw.baseUrl).port), "127.0.0.1");
+  socket.on("error", () => {});
+  let got = "";
+  const received = new Promise<string>((resolve) => {
+    socket.on("close", () => resolve(got));
+    if (read) socket.on("data", (chunk: Buffer) => (got += chunk.toString("latin1")));
+    else socket.pause();
+  });
+  socket.write(text);
+  return { socket, received };
+}
+
+/** The request families issue #45 found (static files, operator and AIC bodies, SSE), each left
+ * unfinished by its caller, as a hostile client would. */
+async function leaveRequestsUnfinished() {
+  const host = `Host: 127.0.0.1:${new URL(gw.baseUrl).port}`;
+  const page = await (await named(`${gw.baseUrl}/world/`)).text();
+  const bundle = /src="(\/world\/assets\/[^"]+\.js)"/.exec(page)?.[1];
+  expect(bundle).toBeDefined();
+  const sockets: net.Socket[] = [];
+  const open = (text: string, read = true) => {
+    const request = rawRequest(text, read);
+    sockets.push(request.socket);
+    return request;
+  };
+  // Browsers that go away after the first bytes of the client bundle (1.4 MB: still being sent).
+  const gone = [1, 2, 3].map(
+    () =>
+      new Promise<void>((resolve) => {
+        const { socket } = open(`GET ${bundle} HTTP/1.1\r\n${host}\r\n\r\n`, false);
+        socket.resume();
+        socket.once("data", () => {
+          socket.destroy();
+          resolve();
+        });
+      }),
+  );
+  await Promise.all(gone);
+  // A reader that never reads the bundle, and one that never reads its SSE stream.
+  open(`GET ${bundle} HTTP/1.1\r\n${host}\r\n\r\n`, false);
+  open(
+    `GET /aic/v0.1/events/stream?sinceCursor=c_0&sinceCursor=zz HTTP/1.1\r\n${host}\r\nAuthorization: Bearer ${pollerToken}\r\n\r\n`,
+    false,
+  );
+  // Half a body, the connection kept open: the operator's, a world path's, and a chunked one.
+  open(
+    `POST /openclawworld/admin/checkpoints HTTP/1.1\r\n${host}\r\nAuthorization: Bearer ${gw.gatewayToken}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lab`,
+  );
+  open(`POST /world/api/status HTTP/1.1\r\n${host}\r\nContent-Length: 100\r\n\r\n{"a`);
+  open(
+    `POST /openclawworld/admin/runs HTTP/1.1\r\n${host}\r\nAuthorization: Bearer ${gw.gatewayToken}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"lab\r\n`,
+  );
+  const halfSentAic = open(
+    `POST /aic/v0.1/observe HTTP/1.1\r\n${host}\r\nAuthorization: Bearer ${pollerToken}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"agentId`,
+  );
+  return { sockets, halfSentAicAnswer: halfSentAic.received };
+}

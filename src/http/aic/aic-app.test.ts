@@ -253,6 +253,18 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     expect(h.env.world.memoryOf(`agt_${B}`)).toBeUndefined();
   });
 
+  it("a world that is stopping (a reload) answers retryable with Retry-After; a refusal for good has none", async () => {
+    const h = await harness();
+    await joinOverHttp(h);
+    const refused = await post(h, "observe", { agentId: B, roomId: "lobby", radius: 10, detail: "lite" });
+    expect(((await refused.json()) as { error: { retryable: boolean } }).error.retryable).toBe(false);
+    expect(refused.headers.get("retry-after")).toBeNull();
+    h.handler.close();
+    const stopping = await post(h, "observe", { agentId: A, roomId: "lobby", radius: 10, detail: "lite" });
+    expect(stopping.headers.get("retry-after")).toBe("1");
+    expect(await stopping.json()).toMatchObject({ error: { code: "room_not_ready", retryable: true } });
+  });
+
   it("429 with Retry-After (seconds, ceil) and retryable", async () => {
     const h = await harness({
       rateLimits: { classes: { observe: { perSec: 0.5, burst: 2 } } },

@@ -16,7 +16,7 @@ import type { AicService, CallOptions } from "../../aic/service.ts";
 import { AIC_BASE_PATH } from "../../aic/version.ts";
 import { redirectToOwner } from "../owner-redirect.ts";
 import { type AicHttpLogger, aicLocals, createAnswer } from "./answer.ts";
-import { AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
+import { AIC_BODY_DEADLINE_MS, AIC_BODY_LIMIT_BYTES, BodyError, readJsonBody } from "./body-reader.ts";
 import { createEventStream } from "./sse.ts";
 
 /** Where the routes below are mounted (the plugin registers this prefix with the gateway). */
@@ -137,6 +137,15 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
     }
     if (kind === "aborted") {
       res.destroy();
+      return;
+    }
+    if (kind === "timeout") {
+      answer(
+        res,
+        aicError("timeout", `the request body did not arrive within ${AIC_BODY_DEADLINE_MS / 1000} s`),
+        "request_timeout",
+        { connection: "close" },
+      );
       return;
     }
     if (kind === "malformed" || kind === "not_utf8") {

@@ -1,5 +1,5 @@
 // Writes one AIC answer: the result wrapper as JSON, its HTTP status from the one mapping in
-// src/aic/errors.ts, the request id, Retry-After for rate limits, and a log line for failures.
+// src/aic/errors.ts, the request id, Retry-After for every retryable error, and a log line for failures.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AicResult, type HttpFraming, httpStatusFor } from "../../aic/errors.ts";
 import { resultJson } from "../../aic/event-envelope.ts";
@@ -44,7 +44,9 @@ export function createAnswer(logger: AicHttpLogger) {
       "x-request-id": aicLocals(res).requestId,
       ...headers,
     };
-    if (result.status === "error" && result.error.code === "rate_limited") {
+    // Every retryable refusal says when to retry (a rate limit its own wait, others a second): a world
+    // that is stopping for a reload or not running yet is back within seconds.
+    if (result.status === "error" && result.error.retryable && out["retry-after"] === undefined) {
       const retryAfterMs = Number(result.error.details?.retryAfterMs ?? 1000);
       out["retry-after"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
     }

@@ -2,11 +2,15 @@
 // the size cap is checked on Content-Length and again while streaming, the text must be valid UTF-8
 // (invalid bytes are refused, never replaced with U+FFFD: 002 rejects malformed input rather than
 // coercing it), and a failure is a BodyError the router turns into the AIC wrapper.
+// A body must arrive whole within a deadline: a caller that sends half a body and keeps the connection
+// open would otherwise hold its request (and the socket) until the server's own 5-minute limit.
 import type { IncomingMessage } from "node:http";
 
 export const AIC_BODY_LIMIT_BYTES = 64 * 1024;
+/** How long an AIC body may take to arrive (64 KiB at any usable speed takes well under this). */
+export const AIC_BODY_DEADLINE_MS = 10_000;
 
-export type BodyErrorKind = "too_large" | "malformed" | "not_utf8" | "aborted";
+export type BodyErrorKind = "too_large" | "malformed" | "not_utf8" | "aborted" | "timeout";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -25,20 +29,34 @@ export interface JsonBody {
   text: string;
 }
 
+export interface BodyLimits {
+  /** The largest body accepted (default AIC_BODY_LIMIT_BYTES). */
+  limitBytes?: number;
+  /** How long the whole body may take to arrive (default AIC_BODY_DEADLINE_MS). */
+  deadlineMs?: number;
+}
+
 /** The request's JSON body; rejects with a BodyError. */
-export function readJsonBody(req: IncomingMessage): Promise<JsonBody> {
+export function readJsonBody(req: IncomingMessage, limits: BodyLimits = {}): Promise<JsonBody> {
+  const limitBytes = limits.limitBytes ?? AIC_BODY_LIMIT_BYTES;
   return new Promise((resolve, reject) => {
     const declared = req.headers["content-length"];
-    if (declared !== undefined && Number(declared) > AIC_BODY_LIMIT_BYTES) {
+    if (declared !== undefined && Number(declared) > limitBytes) {
       reject(new BodyError("too_large", "request entity too large"));
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    const deadline = setTimeout(
+      () => fail(new BodyError("timeout", "request body did not arrive in time")),
+      limits.deadlineMs ?? AIC_BODY_DEADLINE_MS,
+    );
+    deadline.unref();
     const fail = (error: BodyError) => {
       if (failed) return;
       failed = true;
+      clearTimeout(deadline);
       req.off("data", onData);
       req.off("end", onEnd);
       req.resume();
@@ -46,10 +64,11 @@ export function readJsonBody(req: IncomingMessage): Promise<JsonBody> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > AIC_BODY_LIMIT_BYTES) fail(new BodyError("too_large", "request entity too large"));
+      if (size > limitBytes) fail(new BodyError("too_large", "request entity too large"));
       else chunks.push(chunk);
     };
     const onEnd = () => {
+      clearTimeout(deadline);
       if (failed) return;
       let text: string;
       try {

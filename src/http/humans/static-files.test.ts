@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
@@ -11,6 +12,8 @@ import { createStaticRoutes } from "./static-routes.ts";
 let dir: string;
 let server: Server;
 let base: string;
+/** Each request's route promise, by URL: how long the route takes to settle. */
+const answeredAt = new Map<string, Promise<boolean>>();
 const SCRIPT = `console.log(${JSON.stringify("x".repeat(5000))});\n`;
 const PAGE = '<!doctype html><script type="module" src="/world/assets/app-ABC123.js"></script>\n';
 
@@ -25,9 +28,12 @@ beforeAll(async () => {
   await writeFile(path.join(web, "assets", "app-ABC123.js.br"), brotliCompressSync(SCRIPT));
   await writeFile(path.join(web, "assets", "app-ABC123.js.gz"), gzipSync(SCRIPT));
   await writeFile(path.join(dir, "world", "maps", "lobby.json"), "{}");
+  await writeFile(path.join(web, "assets", "big-ABC123.js"), "x".repeat(16 * 1024 * 1024));
   const routes = createStaticRoutes(path.join(dir, "world"), web);
   server = createServer((req, res) => {
-    void routes(req, res).then((handled) => {
+    const answered = routes(req, res);
+    answeredAt.set(req.url ?? "", answered);
+    void answered.then((handled) => {
       if (!handled) {
         res.writeHead(404);
         res.end();
@@ -41,6 +47,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await rm(dir, { recursive: true, force: true });
+});
+
+describe("a file the browser stops reading", () => {
+  it("settles its route when the browser goes away mid-file (a pending route held plugin reloads; #45)", async () => {
+    const { port } = server.address() as AddressInfo;
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("error", () => {});
+    socket.write("GET /world/assets/big-ABC123.js HTTP/1.1\r\nHost: x\r\n\r\n");
+    await new Promise<void>((resolve) => socket.once("data", () => resolve()));
+    socket.destroy();
+    await expect(answeredAt.get("/world/assets/big-ABC123.js")).resolves.toBe(true);
+  });
 });
 
 /** node:http, not fetch: fetch decodes bodies and sets its own Accept-Encoding. */

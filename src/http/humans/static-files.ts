@@ -6,6 +6,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -132,14 +133,10 @@ export async function sendFile(
     res.end();
     return true;
   }
-  await new Promise<void>((resolve) => {
-    const stream = createReadStream(body);
-    stream.on("error", () => {
-      res.destroy();
-      resolve();
-    });
-    stream.on("end", resolve);
-    stream.pipe(res);
+  // pipeline, not pipe: a browser that goes away mid-file must end this too (pipe left the file open
+  // and this promise pending for good, which held every plugin reload for its 60 s; issue #45).
+  await pipeline(createReadStream(body), res).catch(() => {
+    if (!res.destroyed) res.destroy();
   });
   return true;
 }

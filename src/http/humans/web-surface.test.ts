@@ -400,11 +400,11 @@ describe("web surface WebSocket", () => {
     expect(writes.get(key)! - writesBefore).toBeLessThan(patch.length);
   });
 
-  it("close() closes every client", async () => {
+  it("close() closes every client, telling it to reconnect (1012 service restart)", async () => {
     const env = await setup();
     const { client } = await joined(env, "Bye");
     await env.surface.close();
     await client.next(() => client.closed !== undefined).catch(() => {});
-    expect(client.closed?.code).toBe(1001);
+    expect(client.closed?.code).toBe(1012);
   });
 });

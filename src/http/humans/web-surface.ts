@@ -69,6 +69,12 @@ export interface WebSurfaceHandle {
   expectArrival(claimHash: string, entityId: string): void;
 }
 
+/** Close code 1012 "Service Restart" (RFC 6455 registry): the world is stopping (a plugin reload, a
+ * restart) and the client should reconnect in a moment, as the web client does; 1001 "going away"
+ * read as a server leaving for good. */
+export const CLOSE_SERVICE_RESTART = 1012;
+export const WORLD_RESTARTING = "world restarting; reconnect in a moment";
+
 export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
   const { service, logger } = deps;
   const reads = service.reads;
@@ -167,7 +173,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       const p = new URL(req.url ?? "/", "http://localhost").pathname;
       if (closed || p !== "/world/ws" || !admission.originAllowed(req)) {
         socket.end(
-          `HTTP/1.1 ${closed ? "503 Service Unavailable" : p !== "/world/ws" ? "404 Not Found" : "403 Forbidden"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+          `HTTP/1.1 ${closed ? "503 Service Unavailable\r\nRetry-After: 1" : p !== "/world/ws" ? "404 Not Found" : "403 Forbidden"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
         );
         return;
       }
@@ -193,7 +199,7 @@ export function createWebSurface(deps: WebSurfaceDeps): WebSurfaceHandle {
       unsubscribe();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      for (const ws of sockets) ws.close(1001, "world stopping");
+      for (const ws of sockets) ws.close(CLOSE_SERVICE_RESTART, WORLD_RESTARTING);
       const server = wss;
       wss = undefined;
       if (server) {

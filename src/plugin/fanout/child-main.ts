@@ -227,12 +227,15 @@ process.on("disconnect", () => process.exit(0));
 const statsTimer = setInterval(() => {
   const web = surface?.stats() ?? { sessions: 0, connected: 0, connections: 0 };
   const cpu = process.cpuUsage();
+  const memory = process.memoryUsage();
   const stats: FanoutStats = {
     ...web,
     cpuUserUs: cpu.user,
     cpuSystemUs: cpu.system,
     ipcLagMaxMs,
     replicaTick: runtime?.world.tick ?? 0,
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
   };
   ipcLagMaxMs = 0;
   send({ type: "stats", stats, patches: patches.splice(0) });

@@ -66,6 +66,10 @@ export interface FanoutStats {
   /** Largest IPC lag of a tick message since the last report, ms. */
   ipcLagMaxMs: number;
   replicaTick: number;
+  /** The child's memory now (process.memoryUsage): a leak shows in heapUsedBytes staying up after
+   * load ends; rssBytes alone also holds what V8 keeps of its heap's high-water mark. */
+  rssBytes: number;
+  heapUsedBytes: number;
 }
 
 export type ToParent =
