@@ -24,7 +24,7 @@ export function residentTurnOptions(
 ): Pick<
   EmbeddedRunParams,
   "toolsAllow" | "disableMessageTool" | "disableTrajectory" | "terminalReplyExpectation"
-> {
+> & { disableToolSearch: true } {
   return {
     toolsAllow: [...tools],
     disableMessageTool: true,
@@ -32,6 +32,11 @@ export function residentTurnOptions(
     // The world is not a channel: a text answer goes nowhere, what the resident says it says with
     // ocw_chat_send.
     terminalReplyExpectation: "optional",
+    // Its few tools are sent as definitions and Tool Search's own controls stay out (they were most of
+    // the 6,308 characters of tools a turn sent, #41). openclaw 2026.9.6 passes this run option
+    // through (its "bounded auxiliary tool set directly visible"), though its public type leaves it out;
+    // without it the tools are still direct (catalogMode, src/tools/index.ts).
+    disableToolSearch: true,
   };
 }
 
