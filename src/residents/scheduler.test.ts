@@ -221,10 +221,11 @@ describe("the residents' scheduler", () => {
     await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
     await say(ann, "hello");
     const runId = turns[0]!.runId;
-    scheduler.onModelCall("someone-elses-run");
-    for (let i = 0; i < 3; i++) scheduler.onModelCall(runId);
+    scheduler.onModelCall("someone-elses-run", "c0");
+    for (let i = 0; i < 3; i++) scheduler.onModelCall(runId, `c${i}`);
+    scheduler.onModelCall(runId, "c2"); // told twice about one call: counted once
     expect(turns[0]?.signal.aborted).toBe(false);
-    scheduler.onModelCall(runId);
+    scheduler.onModelCall(runId, "c3");
     expect(turns[0]?.signal.aborted).toBe(true);
     await settle(env, admitted());
     expect(scheduler.states()[0]).toMatchObject({

@@ -124,7 +124,14 @@ interface Resident {
   asleep?: string;
   timer?: unknown;
   waitingFor?: ResidentState["waitingFor"];
-  turn?: { runId: string; controller: AbortController; done: Promise<void>; record: TurnRecord };
+  turn?: {
+    runId: string;
+    controller: AbortController;
+    done: Promise<void>;
+    record: TurnRecord;
+    /** The model calls counted (a hook told twice about one call counts it once). */
+    calls: Set<string>;
+  };
   lastTurn?: TurnRecord;
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
@@ -251,11 +258,12 @@ export class ResidentScheduler {
 
   /** Told by the gateway as each model request starts (the model_call_started hook): a turn of a
    * resident that asks its model more than its cap allows is cancelled. Other runs are not ours. */
-  onModelCall(runId: string): void {
+  onModelCall(runId: string, callId: string): void {
     const r = this.residents.find((x) => x.turn?.runId === runId);
-    if (!r?.turn) return;
-    const { record, controller } = r.turn;
-    record.modelRequests += 1;
+    if (!r?.turn || r.turn.calls.has(callId)) return;
+    const { record, controller, calls } = r.turn;
+    calls.add(callId);
+    record.modelRequests = calls.size;
     const cap = r.config.maxModelRequestsPerTurn;
     if (record.modelRequests > cap && !controller.signal.aborted)
       controller.abort(new CapReached("modelRequests", `the turn asked its model more than ${cap} times`));
@@ -361,7 +369,7 @@ export class ResidentScheduler {
     this.runs += 1;
     const runId = `openclawworld-${r.agentId}-${now}-${this.runs}`;
     const done = this.runTurn(r, { prompt, runId, controller, record, session: this.sessionOf(r), reply });
-    r.turn = { runId, controller, done, record };
+    r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
   }
 
