@@ -7,7 +7,12 @@
 // call (`afterModel*Ms`), the part before the gateway's first model request of the turn
 // (`toModelRequest*Ms`: the agent loop preparing the turn), and the o200k tokens of the wake prompt and of the tool list the model was
 // sent (direct mode: the gateway's Tool Search off). The first turn (the gateway prepares the agent's
-// session once) is reported apart (`firstReplySeenMs`). Last line: one JSON object.
+// session once) is reported apart (`firstReplySeenMs`), and so is the time from the gateway being ready
+// to that first reply (`firstReplyAfterStartMs`: the person's join and two-tile walk included). Over
+// TURNS turns (default 100) it measures each turn's first model request (JSON characters), so a
+// conversation that grows without bound shows (`requestCharsFirst`, `requestCharsAfterTurns`,
+// `requestGrowth`; goal: at most 1.5x; issue #41: 12.8k -> 31.3k chars over 15 turns before a
+// resident's session was bounded to `sessionTurns` turns). Last line: one JSON object.
 import { performance } from "node:perf_hooks";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { WebSocket } from "ws";
@@ -16,7 +21,7 @@ import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";
 import { startGateway } from "../test/support/gateway.ts";
 import { messageText, type RecordedRequest, startScriptedModel } from "../test/support/scripted-model.ts";
 
-const TURNS = Number(process.env.RESIDENT_BENCH_TURNS ?? 12);
+const TURNS = Number(process.env.RESIDENT_BENCH_TURNS ?? 100);
 const HOME = { roomId: "lobby", tx: 21, ty: 13 };
 const SPOT = { tx: 23, ty: 13 };
 const REPLY = "Hello from the guide!";
@@ -44,7 +49,15 @@ async function main() {
   const gw = await startGateway({
     pluginConfig: {
       residents: {
-        bench: { name: "Guide", home: HOME, minIntervalSec: 0, maxTurnsPerHour: 3600, turnTimeoutSec: 600 },
+        bench: {
+          name: "Guide",
+          home: HOME,
+          minIntervalSec: 0,
+          maxTurnsPerHour: 3600,
+          // One person talks all the time here: their share is the whole hour.
+          maxTurnsPerPersonPerHour: 3600,
+          turnTimeoutSec: 600,
+        },
       },
       tools: { perAgent: { bench: { enabled: ["ocw_chat_send"] } } },
       rateLimits: { disabled: true },
@@ -55,6 +68,7 @@ async function main() {
       tools: { toolSearch: false },
     }),
   });
+  const readyAt = performance.now();
   const ws = new WebSocket(`${gw.baseUrl.replace(/^http/, "ws")}/world/ws`, {
     perMessageDeflate: false,
     headers: { origin: gw.baseUrl },
@@ -126,6 +140,7 @@ async function main() {
     const afterModel: number[] = [];
     const toModel: number[] = [];
     const promptTokens: number[] = [];
+    const requestChars: number[] = [];
     let toolListTokens = 0;
     for (let i = 0; i < TURNS; i++) {
       const tag = `#${i}#`;
@@ -150,8 +165,9 @@ async function main() {
       // The prompt the world wrote (the gateway wraps it in context of its own in the request).
       promptTokens.push(encode(turn.prompt).length);
       toolListTokens = encode(JSON.stringify(toolCall.body.tools ?? [])).length;
+      requestChars.push(JSON.stringify(toolCall.body).length);
       console.log(
-        `turn ${i}: wake ${wakeTicks.at(-1)} ticks, reply seen ${round(replySeen.at(-1)!)} ms beyond model time (${round(modelMs)} ms), ${round(afterModel.at(-1)!)} ms after the model's tool call, prompt ${promptTokens.at(-1)} tokens`,
+        `turn ${i}: wake ${wakeTicks.at(-1)} ticks, reply seen ${round(replySeen.at(-1)!)} ms beyond model time (${round(modelMs)} ms), ${round(afterModel.at(-1)!)} ms after the model's tool call, prompt ${promptTokens.at(-1)} tokens, request ${requestChars.at(-1)} chars`,
       );
     }
     const steady = (xs: number[]) => (xs.length > 1 ? xs.slice(1) : xs);
@@ -164,6 +180,11 @@ async function main() {
         replySeenP50Ms: round(quantile(steady(replySeen), 0.5)),
         replySeenP95Ms: round(quantile(steady(replySeen), 0.95)),
         firstReplySeenMs: round(replySeen[0]!),
+        firstReplyAfterStartMs: round(replies[0]! - readyAt),
+        requestCharsFirst: requestChars[0],
+        requestCharsAfterTurns: requestChars.at(-1),
+        requestCharsMax: Math.max(...requestChars),
+        requestGrowth: Math.round((requestChars.at(-1)! / requestChars[0]!) * 100) / 100,
         afterModelP50Ms: round(quantile(steady(afterModel), 0.5)),
         afterModelP95Ms: round(quantile(steady(afterModel), 0.95)),
         // Chat sent -> the gateway's first model request of the turn: the agent loop's own preparation.

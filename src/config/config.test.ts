@@ -22,6 +22,7 @@ describe("plugin config: one zod schema", () => {
       defaultRoomId: "lobby",
       agents: {},
       residents: {},
+      residentBudget: { maxTurnsPerHour: 240 },
       tools: { enabled: [], denied: [], perAgent: {}, timeoutMs: 30_000 },
       web: {
         resumeGraceSec: 30,
@@ -60,6 +61,9 @@ describe("plugin config: one zod schema", () => {
       minIntervalSec: 3,
       maxTurnsPerHour: 60,
       turnTimeoutSec: 120,
+      maxModelRequestsPerTurn: 8,
+      maxTurnsPerPersonPerHour: 20,
+      sessionTurns: 4,
     });
     expect(() => resolveConfig({ residents: { guide: { name: "Guide" } } })).toThrow(
       /residents\.guide\.home/,

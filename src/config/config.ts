@@ -70,6 +70,36 @@ const ResidentSchema = z.strictObject({
   minIntervalSec: z.number().min(0).max(3600).default(3).describe("Least time between two turns"),
   maxTurnsPerHour: z.int().min(1).max(3600).default(60),
   turnTimeoutSec: z.int().min(5).max(900).default(120).describe("A turn running longer is cancelled"),
+  maxModelRequestsPerTurn: z
+    .int()
+    .min(1)
+    .max(100)
+    .default(8)
+    .describe("A turn asking its model more often is cancelled (a model calling tools in a loop)"),
+  maxTurnsPerPersonPerHour: z
+    .int()
+    .min(1)
+    .max(3600)
+    .default(20)
+    .describe("What one person may wake it for in an hour; beyond it their words wake it no more"),
+  sessionTurns: z
+    .int()
+    .min(1)
+    .max(1000)
+    .default(4)
+    .describe(
+      "Turns one conversation session holds; the next turn starts a fresh one (bounds each model request; what matters is kept in its world memory)",
+    ),
+});
+
+/** Above every resident: the turns all of them together may take in an hour. */
+const ResidentBudgetSchema = z.strictObject({
+  maxTurnsPerHour: z
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(240)
+    .describe("Turns all residents together may take in an hour; a turn beyond it waits"),
 });
 
 /** A cluster room id: the key of its lease, directory entry, log subject and snapshot (NATS subject
@@ -153,6 +183,7 @@ export const PluginConfigSchema = z.strictObject({
     .record(z.string().regex(AGENT_ID_PATTERN), ResidentSchema)
     .default({})
     .describe("Gateway agents (by agent id) that live in the world and are woken by it"),
+  residentBudget: ResidentBudgetSchema.prefault({}),
   tools: z
     .strictObject({
       ...ToolLists,
@@ -409,6 +440,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
         { ...r, home: { roomId: r.home.roomId ?? raw.defaultRoomId, tx: r.home.tx, ty: r.home.ty } },
       ]),
     ),
+    residentBudget: raw.residentBudget,
     tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
     ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,

@@ -37,6 +37,10 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     elsewhere,
   });
   api.on("before_tool_call", createToolPolicyHook(config.tools), { priority: 100 });
+  // Each model request of a run: a resident's turn past its cap on requests is cancelled there.
+  api.on("model_call_started", (event) => {
+    activeHost()?.residents?.onModelCall(event.runId, event.callId);
+  });
   api.registerService(
     createWorldService(config, (host, runtimeLogger) => {
       attachAdapters(host, runtimeLogger);

@@ -4,13 +4,15 @@
 // heartbeat request: docs/aic/v0.1/DECISIONS.md ("Residents are woken by runEmbeddedAgent").
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import type { RunTurn } from "../residents/scheduler.ts";
+import { turnBindings } from "../tools/turn-binding.ts";
 
 type PluginRuntime = OpenClawPluginApi["runtime"];
 type EmbeddedRunParams = Parameters<PluginRuntime["agent"]["runEmbeddedAgent"]>[0];
 
-/** The session a resident's turns share, so it remembers its earlier turns. */
-export function residentSessionKey(agentId: string): string {
-  return `agent:${agentId}:openclawworld`;
+/** The session a resident's turns share for a while (the scheduler names a fresh one every
+ * `sessionTurns` turns), so it remembers its recent turns and its requests stay bounded. */
+export function residentSessionKey(agentId: string, session: string): string {
+  return `agent:${agentId}:openclawworld:${session}`;
 }
 
 /** The options that keep a resident's turn small: it is given only the world tools its policy lets it
@@ -22,7 +24,7 @@ export function residentTurnOptions(
 ): Pick<
   EmbeddedRunParams,
   "toolsAllow" | "disableMessageTool" | "disableTrajectory" | "terminalReplyExpectation"
-> {
+> & { disableToolSearch: true } {
   return {
     toolsAllow: [...tools],
     disableMessageTool: true,
@@ -30,6 +32,11 @@ export function residentTurnOptions(
     // The world is not a channel: a text answer goes nowhere, what the resident says it says with
     // ocw_chat_send.
     terminalReplyExpectation: "optional",
+    // Its few tools are sent as definitions and Tool Search's own controls stay out (they were most of
+    // the 6,308 characters of tools a turn sent, #41). openclaw 2026.9.6 passes this run option
+    // through (its "bounded auxiliary tool set directly visible"), though its public type leaves it out;
+    // without it the tools are still direct (catalogMode, src/tools/index.ts).
+    disableToolSearch: true,
   };
 }
 
@@ -37,16 +44,19 @@ export function embeddedTurnRunner(
   runtime: PluginRuntime,
   toolsFor: (agentId: string) => readonly string[],
 ): RunTurn {
-  return async ({ agentId, prompt, runId, timeoutMs, signal }) => {
+  return async ({ agentId, prompt, runId, session, replyChannel, timeoutMs, signal }) => {
     // current() is a readonly view of the same config resolveAgentWorkspaceDir takes.
     const config = runtime.config.current() as Parameters<
       PluginRuntime["agent"]["resolveAgentWorkspaceDir"]
     >[0];
     await runtime.agent.runEmbeddedAgent({
       agentId,
-      sessionId: `openclawworld-${agentId}`,
-      sessionKey: residentSessionKey(agentId),
+      sessionId: `openclawworld-${agentId}-${session}`,
+      sessionKey: residentSessionKey(agentId, session),
       runId,
+      // Its tools learn the turn (part of every txId: ids a model reuses never clash) and where the
+      // answer is heard (src/tools/turn-binding.ts).
+      toolBindings: turnBindings({ turnId: runId, replyChannel }),
       workspaceDir: runtime.agent.resolveAgentWorkspaceDir(config, agentId),
       prompt,
       timeoutMs,

@@ -17,6 +17,7 @@ export function attachResidents(
   const scheduler = new ResidentScheduler({
     service: host.aic,
     residents: config.residents,
+    maxTurnsPerHour: config.residentBudget.maxTurnsPerHour,
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,

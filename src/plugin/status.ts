@@ -183,6 +183,8 @@ export function operatorStatus(host: WorldHost) {
     health: host.runtime.health() satisfies RuntimeHealth,
     durability: durabilityStatus(host),
     // With wall-clock facts: turns in the last hour, the last turn's times and error.
-    ...(host.residents ? { residents: host.residents.states() } : {}),
+    ...(host.residents
+      ? { residents: host.residents.states(), residentBudget: host.residents.budget() }
+      : {}),
   };
 }

@@ -20,6 +20,8 @@ export interface WakeContext {
   happenings: readonly (Happening & { from: PromptPerson })[];
   /** Others near it now, nearest first. */
   nearby: readonly PromptPerson[];
+  /** Where its answer is heard by those who woke it (wake.ts `replyChannel`). */
+  replyChannel?: "proximity" | "global";
 }
 
 /** What the prompt keeps: the newest happenings, short quotes, a few neighbours, short names. */
@@ -54,6 +56,8 @@ export function wakePrompt(ctx: WakeContext): string {
     ...(earlier > 0 ? [`- (${earlier} earlier ${earlier === 1 ? "thing" : "things"} left out)`] : []),
     ...kept.map(line),
     near.length > 0 ? `Near you now: ${near.map(who).join(", ")}.` : "Nobody is near you now.",
-    "People see only what you say with ocw_chat_send; answer there, briefly. ocw_heartbeat shows more.",
+    ctx.replyChannel === "global"
+      ? "People see only what you say with ocw_chat_send; answer there, briefly, on channel global (one who spoke is out of earshot). ocw_heartbeat shows more."
+      : "People see only what you say with ocw_chat_send; answer there, briefly. ocw_heartbeat shows more.",
   ].join("\n");
 }

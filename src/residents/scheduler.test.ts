@@ -44,7 +44,11 @@ async function settle<T>(env: TestEnv, pending: Promise<T>): Promise<T> {
   return watched;
 }
 
-async function setup(residents: Record<string, ResidentConfig>, asleep?: (id: string) => string | undefined) {
+async function setup(
+  residents: Record<string, ResidentConfig>,
+  asleep?: (id: string) => string | undefined,
+  worldMaxTurnsPerHour?: number,
+) {
   const env = await createTestEnv({
     agents: (id) => ({ name: residents[id]?.name ?? id }),
   });
@@ -61,6 +65,7 @@ async function setup(residents: Record<string, ResidentConfig>, asleep?: (id: st
       clearTimeout: (h) => clock.clearTimeout(h),
     },
     ...(asleep ? { asleepReason: asleep } : {}),
+    ...(worldMaxTurnsPerHour ? { maxTurnsPerHour: worldMaxTurnsPerHour } : {}),
   });
   await settle(env, scheduler.start());
   const say = (who: Actor, message: string, channel: "proximity" | "global" = "proximity") =>
@@ -192,5 +197,119 @@ describe("the residents' scheduler", () => {
     await say(bob, "hello Sage");
     await say(ann, "Guide?");
     expect(turns.map((t) => t.agentId)).toEqual(["guide", "sage"]);
+  });
+
+  it("called from afar it answers on the room channel; spoken to nearby, nearby", async () => {
+    const { env, clock, turns, say, place } = await setup({ guide: residentConfig() });
+    await place(bob, { tx: 40, ty: 25 });
+    await say(bob, "Guide, where is the garden?");
+    expect(turns[0]?.replyChannel).toBe("global");
+    expect(turns[0]?.prompt).toContain("on channel global");
+    turns[0]?.finish();
+    await settle(env, admitted());
+    clock.advance(2000);
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    expect(turns[1]?.replyChannel).toBe("proximity");
+    expect(turns[1]?.prompt).not.toContain("channel global");
+  });
+
+  it("a turn asking its model more than maxModelRequestsPerTurn times is cancelled, and counted", async () => {
+    const { env, turns, say, place, scheduler } = await setup({
+      guide: residentConfig({ maxModelRequestsPerTurn: 3 }),
+    });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    const runId = turns[0]!.runId;
+    scheduler.onModelCall("someone-elses-run", "c0");
+    for (let i = 0; i < 3; i++) scheduler.onModelCall(runId, `c${i}`);
+    scheduler.onModelCall(runId, "c2"); // told twice about one call: counted once
+    expect(turns[0]?.signal.aborted).toBe(false);
+    scheduler.onModelCall(runId, "c3");
+    expect(turns[0]?.signal.aborted).toBe(true);
+    await settle(env, admitted());
+    expect(scheduler.states()[0]).toMatchObject({
+      state: "awake",
+      refused: { modelRequests: 1, timeout: 0 },
+      lastTurn: { modelRequests: 4, error: "the turn asked its model more than 3 times" },
+    });
+  });
+
+  it("a turn longer than turnTimeoutSec is cancelled, and counted", async () => {
+    const { env, clock, turns, say, place, scheduler } = await setup({
+      guide: residentConfig({ turnTimeoutSec: 5 }),
+    });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    clock.advance(5000);
+    expect(turns[0]?.signal.aborted).toBe(true);
+    await settle(env, admitted());
+    expect(scheduler.states()[0]?.refused.timeout).toBe(1);
+  });
+
+  it("one talker gets their share of its turns, no more; another person still gets an answer", async () => {
+    const { env, clock, turns, say, place, scheduler } = await setup({
+      guide: residentConfig({ maxTurnsPerPersonPerHour: 2, maxTurnsPerHour: 10 }),
+    });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await place(bob, { tx: HOME.tx, ty: HOME.ty + 1 });
+    for (let i = 0; i < 5; i++) {
+      await say(ann, `talk ${i}`);
+      turns.at(-1)?.finish();
+      await settle(env, admitted());
+      clock.advance(2000);
+    }
+    expect(turns).toHaveLength(2);
+    expect(scheduler.states()[0]?.refused.personShare).toBe(3);
+    await say(bob, "hello?");
+    expect(turns).toHaveLength(3);
+    expect(turns[2]?.prompt).toContain('"hello?"');
+    // An hour after their turns, the talker is heard again.
+    turns[2]?.finish();
+    await settle(env, admitted());
+    clock.advance(3_600_000);
+    await say(ann, "back again");
+    expect(turns).toHaveLength(4);
+  });
+
+  it("the world-wide budget holds above every resident: a turn beyond it waits, shown in status", async () => {
+    const sage = residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } });
+    const { env, clock, turns, say, place, scheduler } = await setup(
+      { guide: residentConfig(), sage },
+      undefined,
+      1,
+    );
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    turns[0]?.finish();
+    await settle(env, admitted());
+    await place(bob, { tx: 31, ty: 25 });
+    await say(bob, "hello Sage");
+    expect(turns).toHaveLength(1);
+    expect(scheduler.states()[1]).toMatchObject({
+      pending: 1,
+      waitingFor: "world_budget",
+      refused: { worldBudget: 1 },
+    });
+    expect(scheduler.budget()).toEqual({ turnsLastHour: 1, maxTurnsPerHour: 1 });
+    clock.advance(3_600_000);
+    expect(turns.map((t) => t.agentId)).toEqual(["guide", "sage"]);
+  });
+
+  it("a fresh conversation session every sessionTurns turns bounds what its model is sent", async () => {
+    const { env, clock, turns, say, place } = await setup({
+      guide: residentConfig({ sessionTurns: 2, maxTurnsPerHour: 10 }),
+    });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    for (let i = 0; i < 5; i++) {
+      await say(ann, `hi ${i}`);
+      turns.at(-1)?.finish();
+      await settle(env, admitted());
+      clock.advance(2000);
+    }
+    const sessions = turns.map((t) => t.session);
+    expect(sessions[0]).toBe(sessions[1]);
+    expect(sessions[2]).toBe(sessions[3]);
+    expect(new Set(sessions).size).toBe(3);
   });
 });

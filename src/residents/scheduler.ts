@@ -7,14 +7,28 @@ import { agentRateKey } from "../aic/admission.ts";
 import { agentEntityId, type TickInfo } from "../aic/reads.ts";
 import type { Actor, AicService } from "../aic/service.ts";
 import type { ResidentConfig } from "../config/config.ts";
-import { nextStart, type Pacing, pruneLedger, type TurnLedger } from "./pacing.ts";
+import {
+  chargePeople,
+  nextStart,
+  type Pacing,
+  type PersonLedger,
+  pruneLedger,
+  type TurnLedger,
+  type WorldBudget,
+  withinShare,
+} from "./pacing.ts";
 import { type PromptPerson, wakePrompt } from "./prompt.ts";
-import { type Happening, wakeHappenings } from "./wake.ts";
+import { type Happening, replyChannel, wakeHappenings } from "./wake.ts";
 
 export interface TurnRequest {
   agentId: string;
   prompt: string;
   runId: string;
+  /** The conversation session the turn runs in: a fresh one every `sessionTurns` turns, so what the
+   * model is sent stays bounded. */
+  session: string;
+  /** Where its answer reaches those who woke it (the chat tool's default). */
+  replyChannel: "proximity" | "global";
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -29,6 +43,8 @@ export interface TurnRecord {
   startedAtMs: number;
   endedAtMs?: number;
   happenings: number;
+  /** Model requests the turn made so far (counted by onModelCall). */
+  modelRequests: number;
   /** What the turn was told (the operator status shows it; agents never see another's prompt). */
   prompt: string;
   error?: string;
@@ -43,7 +59,23 @@ export interface ResidentState {
   reason?: string;
   pending: number;
   turnsLastHour: number;
+  /** Why the next turn waits, while it does. */
+  waitingFor?: "interval" | "hourly_cap" | "world_budget";
+  /** What the caps refused since the world started (see Refusals). */
+  refused: Refusals;
   lastTurn?: TurnRecord;
+}
+
+/** What the cost caps refused, counted since the world started. */
+export interface Refusals {
+  /** Happenings dropped: the person had used their share of its turns this hour. */
+  personShare: number;
+  /** Times a turn had to wait for the world-wide budget. */
+  worldBudget: number;
+  /** Turns cancelled at the cap on model requests per turn. */
+  modelRequests: number;
+  /** Turns cancelled at the turn's time limit. */
+  timeout: number;
 }
 
 export interface ResidentClock {
@@ -66,6 +98,8 @@ export interface SchedulerDeps {
   service: AicService;
   residents: Readonly<Record<string, ResidentConfig>>;
   runTurn: RunTurn;
+  /** Turns all residents together may take in an hour (the world-wide budget). */
+  maxTurnsPerHour?: number;
   /** Why a resident cannot take turns (no model configured), or undefined when it can. */
   asleepReason?: (agentId: string) => string | undefined;
   logger: { info(m: string): void; warn(m: string): void };
@@ -85,11 +119,32 @@ interface Resident {
   actor: Actor;
   pacing: Pacing;
   ledger: TurnLedger;
+  people: PersonLedger;
   pending: Happening[];
   asleep?: string;
   timer?: unknown;
-  turn?: { controller: AbortController; done: Promise<void> };
+  waitingFor?: ResidentState["waitingFor"];
+  turn?: {
+    runId: string;
+    controller: AbortController;
+    done: Promise<void>;
+    record: TurnRecord;
+    /** The model calls counted (a hook told twice about one call counts it once). */
+    calls: Set<string>;
+  };
   lastTurn?: TurnRecord;
+  refused: Refusals;
+  /** Its conversation session (a generation number) and the turns it has held. */
+  session: { generation: number; turns: number };
+}
+
+/** Why a turn was cancelled by a cap (the abort reason), so the status counts it. */
+class CapReached extends Error {
+  readonly cap: "modelRequests" | "timeout";
+  constructor(cap: "modelRequests" | "timeout", message: string) {
+    super(message);
+    this.cap = cap;
+  }
 }
 
 export class ResidentScheduler {
@@ -99,6 +154,9 @@ export class ResidentScheduler {
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
   private runs = 0;
+  private readonly world: WorldBudget;
+  /** Names this scheduler's sessions apart from an earlier process's (a restart starts fresh ones). */
+  private readonly epoch: string;
 
   private readonly deps: SchedulerDeps;
 
@@ -116,8 +174,13 @@ export class ResidentScheduler {
       },
       pacing: { minIntervalMs: config.minIntervalSec * 1000, maxTurnsPerHour: config.maxTurnsPerHour },
       ledger: { inFlight: false, starts: [] },
+      people: new Map(),
       pending: [],
+      refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0 },
+      session: { generation: 0, turns: 0 },
     }));
+    this.world = { starts: [], maxTurnsPerHour: deps.maxTurnsPerHour ?? Number.MAX_SAFE_INTEGER };
+    this.epoch = this.clock.now().toString(36);
     this.residentIds = new Set(this.residents.map((r) => r.actor.entityId));
   }
 
@@ -180,9 +243,30 @@ export class ResidentScheduler {
         ...(r.asleep ? { reason: r.asleep } : {}),
         pending: r.pending.length,
         turnsLastHour: r.ledger.starts.length,
+        ...(r.waitingFor ? { waitingFor: r.waitingFor } : {}),
+        refused: { ...r.refused },
         ...(r.lastTurn ? { lastTurn: { ...r.lastTurn } } : {}),
       };
     });
+  }
+
+  /** The world-wide budget: turns all residents took in the last hour, and the most it allows. */
+  budget(): { turnsLastHour: number; maxTurnsPerHour: number } {
+    pruneLedger(this.world, this.clock.now());
+    return { turnsLastHour: this.world.starts.length, maxTurnsPerHour: this.world.maxTurnsPerHour };
+  }
+
+  /** Told by the gateway as each model request starts (the model_call_started hook): a turn of a
+   * resident that asks its model more than its cap allows is cancelled. Other runs are not ours. */
+  onModelCall(runId: string, callId: string): void {
+    const r = this.residents.find((x) => x.turn?.runId === runId);
+    if (!r?.turn || r.turn.calls.has(callId)) return;
+    const { record, controller, calls } = r.turn;
+    calls.add(callId);
+    record.modelRequests = calls.size;
+    const cap = r.config.maxModelRequestsPerTurn;
+    if (record.modelRequests > cap && !controller.signal.aborted)
+      controller.abort(new CapReached("modelRequests", `the turn asked its model more than ${cap} times`));
   }
 
   private onTick(info: TickInfo): void {
@@ -197,8 +281,14 @@ export class ResidentScheduler {
         info.events,
         this.residentIds,
       );
-      if (woken.length === 0) continue;
-      r.pending.push(...woken);
+      // Past their share of its turns this hour, a person's words wake it no more: one talker
+      // cannot use every turn, and the rest are there for everyone else.
+      const now = this.clock.now();
+      const share = r.config.maxTurnsPerPersonPerHour;
+      const admitted = woken.filter((h) => withinShare(r.people, h.fromEntityId, now, share));
+      r.refused.personShare += woken.length - admitted.length;
+      if (admitted.length === 0) continue;
+      r.pending.push(...admitted);
       if (r.pending.length > MAX_PENDING) r.pending.splice(0, r.pending.length - MAX_PENDING);
       this.schedule(r);
     }
@@ -207,7 +297,9 @@ export class ResidentScheduler {
   /** Starts a turn now if pacing allows, or sets one timer for when it will. */
   private schedule(r: Resident): void {
     if (this.stopped || r.timer !== undefined) return;
-    const decision = nextStart(r.ledger, r.pending.length, this.clock.now(), r.pacing);
+    const decision = nextStart(r.ledger, r.pending.length, this.clock.now(), r.pacing, this.world);
+    r.waitingFor = decision.kind === "wait" ? decision.cause : undefined;
+    if (decision.kind === "wait" && decision.cause === "world_budget") r.refused.worldBudget += 1;
     if (decision.kind === "now") this.startTurn(r);
     else if (decision.kind === "wait") {
       r.timer = this.clock.setTimeout(() => {
@@ -244,6 +336,7 @@ export class ResidentScheduler {
       .queryRadius(self.roomId, self.pos, radius, 8)
       .filter(({ entity }) => entity.id !== self.id && entity.kind !== "object")
       .map(({ entity }) => person(entity.id));
+    const reply = replyChannel(happenings);
     const prompt = wakePrompt({
       agentId: r.agentId,
       name: r.config.name,
@@ -251,6 +344,7 @@ export class ResidentScheduler {
       tile: self.tile,
       happenings: happenings.map((h) => ({ ...h, from: person(h.fromEntityId) })),
       nearby,
+      replyChannel: reply,
     });
     const now = this.clock.now();
     const record: TurnRecord = {
@@ -258,26 +352,53 @@ export class ResidentScheduler {
       startedAtTick: reads.tick,
       startedAtMs: now,
       happenings: happenings.length,
+      modelRequests: 0,
       prompt,
     };
     r.ledger.inFlight = true;
     r.ledger.starts.push(now);
+    this.world.starts.push(now);
+    pruneLedger(this.world, now);
+    chargePeople(
+      r.people,
+      happenings.map((h) => h.fromEntityId),
+      now,
+    );
     r.lastTurn = record;
     const controller = new AbortController();
     this.runs += 1;
     const runId = `openclawworld-${r.agentId}-${now}-${this.runs}`;
-    const done = this.runTurn(r, { prompt, runId, controller, record });
-    r.turn = { controller, done };
+    const done = this.runTurn(r, { prompt, runId, controller, record, session: this.sessionOf(r), reply });
+    r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
+  }
+
+  /** The session a resident's next turn runs in: the same for `sessionTurns` turns, then a fresh
+   * one, so a resident that lives for days sends its model a bounded conversation. */
+  private sessionOf(r: Resident): string {
+    if (r.session.turns >= r.config.sessionTurns)
+      r.session = { generation: r.session.generation + 1, turns: 0 };
+    r.session.turns += 1;
+    return `${this.epoch}-${r.session.generation}`;
   }
 
   private async runTurn(
     r: Resident,
-    turn: { prompt: string; runId: string; controller: AbortController; record: TurnRecord },
+    turn: {
+      prompt: string;
+      runId: string;
+      controller: AbortController;
+      record: TurnRecord;
+      session: string;
+      reply: "proximity" | "global";
+    },
   ): Promise<void> {
     const timeoutMs = r.config.turnTimeoutSec * 1000;
     const timeout = this.clock.setTimeout(
-      () => turn.controller.abort(new Error(`the turn took longer than ${r.config.turnTimeoutSec} s`)),
+      () =>
+        turn.controller.abort(
+          new CapReached("timeout", `the turn took longer than ${r.config.turnTimeoutSec} s`),
+        ),
       timeoutMs,
     );
     try {
@@ -287,12 +408,16 @@ export class ResidentScheduler {
         agentId: r.agentId,
         prompt: turn.prompt,
         runId: turn.runId,
+        session: turn.session,
+        replyChannel: turn.reply,
         timeoutMs,
         signal: turn.controller.signal,
       });
       await marked;
     } catch (error) {
-      turn.record.error = describe(error);
+      const cap = turn.controller.signal.reason;
+      if (cap instanceof CapReached) r.refused[cap.cap] += 1;
+      turn.record.error = cap instanceof CapReached ? cap.message : describe(error);
       if (!this.stopped)
         this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s turn failed: ${turn.record.error}`);
     } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorldEvent } from "../aic/reads.ts";
-import { saysName, type WakeSubject, wakeHappenings } from "./wake.ts";
+import { replyChannel, saysName, type WakeSubject, wakeHappenings } from "./wake.ts";
 
 const guide: WakeSubject = {
   entityId: "agt_guide",
@@ -50,8 +50,28 @@ describe("who the world wakes", () => {
       none,
     );
     expect(found).toEqual([
-      { reason: "spoken_nearby", tick: 7, roomId: "lobby", fromEntityId: "hum_ann", message: "hello" },
+      {
+        reason: "spoken_nearby",
+        tick: 7,
+        roomId: "lobby",
+        fromEntityId: "hum_ann",
+        message: "hello",
+        heardNearby: true,
+      },
     ]);
+  });
+
+  it("the answer goes where the one who spoke hears it: nearby, or the whole room when called from afar", () => {
+    const near = wakeHappenings(guide, "lobby", [chat("hum_ann", "hi", { heardBy: ["agt_guide"] })], none);
+    const far = wakeHappenings(guide, "lobby", [chat("hum_bob", "Guide?", { heardBy: ["hum_bob"] })], none);
+    const called = wakeHappenings(guide, "lobby", [chat("hum_cy", "Guide!", { channel: "global" })], none);
+    const came = wakeHappenings(guide, "lobby", [enter("agt_guide", "hum_dee")], none);
+    expect(replyChannel(near)).toBe("proximity");
+    expect(replyChannel(came)).toBe("proximity");
+    expect(replyChannel(far)).toBe("global");
+    expect(replyChannel(called)).toBe("global");
+    // One far caller among near ones: the room hears it, the near ones too.
+    expect(replyChannel([...near, ...far])).toBe("global");
   });
 
   it("speech it does not hear wakes it only when it says its name", () => {

@@ -28,6 +28,8 @@ export interface Happening {
   roomId: string;
   fromEntityId: string;
   message?: string;
+  /** Said where the resident heard it nearby (false: on the room channel, or from beyond earshot). */
+  heardNearby?: boolean;
 }
 
 const NOT_WORD = "[^\\p{L}\\p{N}_]";
@@ -68,7 +70,8 @@ export function wakeHappenings(
           : subject.wake.name && saysName(message, subject.name)
             ? "name_said"
             : undefined;
-      if (reason) found.push({ reason, tick: event.tick, roomId, fromEntityId: from, message });
+      if (reason)
+        found.push({ reason, tick: event.tick, roomId, fromEntityId: from, message, heardNearby: nearby });
     } else if (event.type === "proximity.enter" && subject.wake.approach) {
       const other = event.payload.otherId;
       if (event.payload.subjectId !== subject.entityId || typeof other !== "string") continue;
@@ -77,4 +80,12 @@ export function wakeHappenings(
     }
   }
   return found;
+}
+
+/** Where a turn answering `happenings` speaks so that whoever woke it hears: nearby chat when every
+ * speaker was heard nearby (speech carries both ways), the whole room when one spoke from afar or on
+ * the room channel (its name called across the room). The one rule; the chat tool defaults to it and
+ * the wake prompt says it. */
+export function replyChannel(happenings: readonly Happening[]): "proximity" | "global" {
+  return happenings.some((h) => h.message !== undefined && h.heardNearby === false) ? "global" : "proximity";
 }

@@ -11,6 +11,7 @@ import { inProcessBackend } from "./in-process-backend.ts";
 import { RemoteAicClient } from "./remote-client.ts";
 import { type StatusSource, statusTool } from "./status.ts";
 import type { AgentToolLike } from "./tool-kit.ts";
+import { turnBindingOf } from "./turn-binding.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
 
 /** The tools that tell an agent about the world. In the gateway's Tool Search mode a catalog tool
@@ -26,14 +27,19 @@ export const DIRECT_TOOLS: ReadonlySet<string> = new Set([
   "ocw_status",
 ]);
 
-const asCatalogued = (tool: AgentToolLike): AgentToolLike =>
-  DIRECT_TOOLS.has(tool.name) ? { ...tool, catalogMode: "direct-only" } : tool;
+/** In a resident's turn every tool it is given is direct: the turn offers only what its policy allows
+ * (a few tools), and the wake prompt tells it to call ocw_chat_send by name, which a model cannot do
+ * with a catalog tool ("Tool ocw_chat_send not found"). */
+const asCatalogued = (tool: AgentToolLike, residentTurn: boolean): AgentToolLike =>
+  residentTurn || DIRECT_TOOLS.has(tool.name) ? { ...tool, catalogMode: "direct-only" } : tool;
 
 /** What the gateway tells a tool factory about the call (OpenClawPluginToolContext, the part used). */
 interface ToolContext {
   agentId?: string;
   sessionKey?: string;
   sessionId?: string;
+  /** Out-of-band bindings of the run (a resident's turn carries a TurnBinding). */
+  toolBindings?: Readonly<Record<string, unknown>>;
 }
 
 /** The part of the SDK's plugin api the tools need. */
@@ -74,22 +80,31 @@ export function registerWorldTools(api: ToolRegistrar, config: ResolvedConfig, w
   const backend = backendFor(config, world);
   // In remote mode the remote key belongs to one agent; locally each OpenClaw agent is its own.
   const agentFor = (ctx: { agentId?: string }) => worldAgentId(config.remote?.defaultAgentId ?? ctx.agentId);
-  api.registerTool((ctx) => asCatalogued(statusTool(config, agentFor(ctx), timeoutMs, world.status)), {
-    name: "ocw_status",
-  });
-  for (const [name, factory] of Object.entries(WORLD_TOOL_FACTORIES)) {
-    const build = (ctx: ToolContext) =>
+  api.registerTool(
+    (ctx: ToolContext) =>
       asCatalogued(
+        statusTool(config, agentFor(ctx), timeoutMs, world.status),
+        !!turnBindingOf(ctx.toolBindings),
+      ),
+    { name: "ocw_status" },
+  );
+  for (const [name, factory] of Object.entries(WORLD_TOOL_FACTORIES)) {
+    const build = (ctx: ToolContext) => {
+      const turn = turnBindingOf(ctx.toolBindings);
+      return asCatalogued(
         factory({
           config,
           backend,
           agentId: agentFor(ctx),
           timeoutMs,
           session: ctx.sessionId ?? ctx.sessionKey ?? "",
+          ...(turn ? { turn: turn.turnId, replyChannel: turn.replyChannel } : {}),
           // The policy is keyed by the gateway's agent id, as the hook sees it.
           allowedActionKinds: allowedEmbeddedKinds(config.tools, ctx.agentId),
         }),
+        !!turn,
       );
+    };
     api.registerTool(build, {
       name,
       ...((OPTIONAL_TOOLS as readonly string[]).includes(name) ? { optional: true } : {}),

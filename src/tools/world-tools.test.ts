@@ -6,10 +6,12 @@ import { createTestEnv, type TestEnv } from "../aic/testing/local-world.ts";
 import { ALL_TOOLS, resolveConfig } from "../config/config.ts";
 import { registerWorldTools } from "./index.ts";
 import type { AgentToolLike, ToolResult } from "./tool-kit.ts";
+import { turnBindings } from "./turn-binding.ts";
 
 interface ToolContext {
   agentId?: string;
   sessionKey?: string;
+  toolBindings?: Record<string, unknown>;
 }
 
 let env: TestEnv | undefined;
@@ -81,6 +83,37 @@ describe("tools as models see them", () => {
     await say("s2"); // another conversation that numbers its calls the same way
     const heard = env!.world.chatFor("agt_talker", "lobby", 0).map((m) => m.message);
     expect(heard).toEqual(["hello from s1", "hello from s2"]);
+  });
+
+  it("a model reusing call ids (call_0 in every response) is heard every turn, and a retry applies once (#41)", async () => {
+    const tool = await toolsFor({ tools: { enabled: ["ocw_chat_send"] } });
+    const inTurn = (turnId: string) => ({
+      agentId: "echo",
+      sessionKey: "agent:echo:openclawworld",
+      toolBindings: turnBindings({ turnId, replyChannel: "proximity" }),
+    });
+    const say = (turnId: string, message: string) =>
+      tool("ocw_chat_send", inTurn(turnId)).execute("call_0", { message, channel: "global" });
+    await say("run-1", "hello");
+    await say("run-1", "hello"); // the same call again in its turn: a retry, replayed
+    await say("run-1", "and more"); // the same id for another call in the same turn
+    await say("run-2", "hello"); // the next turn, the same id and words
+    const heard = env!.world.chatFor("agt_echo", "lobby", 0).map((m) => m.message);
+    expect(heard).toEqual(["hello", "and more", "hello"]);
+  });
+
+  it("in a resident's turn every tool it is given is sent directly, and chat goes where it is heard (#41)", async () => {
+    const tool = await toolsFor({ tools: { enabled: ["ocw_chat_send"] } });
+    const ctx = {
+      agentId: "keeper",
+      toolBindings: turnBindings({ turnId: "run-1", replyChannel: "global" }),
+    };
+    expect(tool("ocw_chat_send", ctx).catalogMode).toBe("direct-only");
+    expect(tool("ocw_chat_send", { agentId: "keeper" }).catalogMode).toBeUndefined();
+    const said = await tool("ocw_chat_send", ctx).execute("c1", { message: "Over here!" });
+    expect(text(said)).toBe("You said (global): Over here!");
+    const near = await tool("ocw_chat_send", ctx).execute("c2", { message: "psst", channel: "proximity" });
+    expect(text(near)).toBe("You said (proximity): psst");
   });
 
   it("a rate limit is a result the model can read, not a failure (#30)", async () => {

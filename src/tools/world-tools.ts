@@ -91,16 +91,28 @@ export interface WorldToolDeps {
   /** The AIC agent id this call acts as. */
   agentId: string;
   timeoutMs: number;
-  /** The gateway session the call runs in: with the tool call id it names one call (its txId). */
+  /** The gateway session the call runs in: with the turn, the tool call id and the arguments it
+   * names one call (its txId). */
   session: string;
+  /** The turn the call runs in, when the gateway says (a resident's turn: its run id), else "". */
+  turn?: string;
+  /** Where ocw_chat_send speaks when the model names no channel (a resident's turn: where the one
+   * who woke it hears; src/residents/wake.ts `replyChannel`), else proximity. */
+  replyChannel?: "proximity" | "global";
   /** The embedded action kinds this agent's tool policy allows: suggestions offer only these. */
   allowedActionKinds: ReadonlySet<string>;
 }
 
-/** The txId of a tool call that changes the world: a retry of the call (same session and call id)
- * applies once, and a provider reusing call ids in another session starts a new transaction. */
-const txIdOf = (deps: WorldToolDeps, toolName: string, call: ToolCall) =>
-  txIdForToolCall(toolName, deps.session, call.toolCallId);
+/** The txId of a tool call that changes the world: a retry of the call applies once, and a model
+ * reusing call ids (another turn, other arguments) starts a new transaction (identity.ts). */
+const txIdOf = (deps: WorldToolDeps, toolName: string, call: ToolCall, args: unknown) =>
+  txIdForToolCall({
+    toolName,
+    session: deps.session,
+    turn: deps.turn ?? "",
+    toolCallId: call.toolCallId,
+    args,
+  });
 
 /** Sends one AIC request for the agent, joining the default room first when it is nowhere yet. */
 async function callWorld<T>(
@@ -333,7 +345,7 @@ export function moveToTool(deps: WorldToolDeps): AgentToolLike {
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = txIdOf(deps, "ocw_move_to", call);
+      const txId = txIdOf(deps, "ocw_move_to", call, args);
       if (args.targetId !== undefined) {
         if (args.tx !== undefined || args.ty !== undefined)
           throw new ToolError(
@@ -393,7 +405,7 @@ export function interactTool(deps: WorldToolDeps): AgentToolLike {
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = txIdOf(deps, "ocw_interact", call);
+      const txId = txIdOf(deps, "ocw_interact", call, args);
       const { data } = await callWorld<{ outcome: { type: string; message?: string } }>(
         deps,
         "interact",
@@ -435,8 +447,8 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = txIdOf(deps, "ocw_chat_send", call);
-      const channel = args.channel ?? "proximity";
+      const txId = txIdOf(deps, "ocw_chat_send", call, args);
+      const channel = args.channel ?? deps.replyChannel ?? "proximity";
       const { data } = await callWorld<{ chatMessageId: string }>(
         deps,
         "chatSend",
@@ -504,7 +516,7 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
       const token = rememberedContextToken(deps.agentId, roomHint);
       const body: Record<string, unknown> = token ? { contextToken: token } : {};
       if (args.memory !== undefined) body.memory = args.memory;
-      if (args.action) body.action = { ...args.action, txId: txIdOf(deps, "ocw_heartbeat", call) };
+      if (args.action) body.action = { ...args.action, txId: txIdOf(deps, "ocw_heartbeat", call, args) };
       let note = "";
       let answer: { data: HeartbeatData; roomId: string };
       try {
@@ -563,7 +575,7 @@ export function reflectTool(deps: WorldToolDeps): AgentToolLike {
       { additionalProperties: false },
     ),
     async run(args, call) {
-      const txId = txIdOf(deps, "ocw_reflect", call);
+      const txId = txIdOf(deps, "ocw_reflect", call, args);
       const { data } = await callWorld<Parameters<typeof formatReflection>[0]>(
         deps,
         "reflect",

@@ -43,6 +43,8 @@ export const E2E_AGENT_POLICY = {
   townie: { enabled: ["ocw_move_to", "ocw_interact", "ocw_chat_send"] },
   // The residents e2e: the world wakes it; it answers with ocw_chat_send.
   keeper: { enabled: ["ocw_chat_send"] },
+  // The resident-robustness e2e: models that reuse call ids, call tools directly, loop; talkers.
+  warden: { enabled: ["ocw_chat_send"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
@@ -59,6 +61,28 @@ export const E2E_RESIDENT = {
     turnTimeoutSec: 600,
   },
 } as const;
+
+/** The resident-robustness e2e's resident (issue #41): woken only by its name, so the HTTP agents of
+ * that file call it from anywhere in the lobby and it answers on the room channel; tight caps so a
+ * looping model and a talker show in one run; a fresh session every two turns. */
+export const E2E_WARDEN = {
+  agentId: "warden",
+  entityId: "agt_warden",
+  config: {
+    name: "Warden",
+    home: { roomId: "lobby", tx: 44, ty: 24 },
+    wake: { nearby: false, name: true, approach: false },
+    minIntervalSec: 1,
+    maxTurnsPerHour: 30,
+    turnTimeoutSec: 600,
+    maxModelRequestsPerTurn: 3,
+    maxTurnsPerPersonPerHour: 2,
+    sessionTurns: 2,
+  },
+} as const;
+
+/** The HTTP agents only the resident-robustness e2e uses (each a person who calls the Warden). */
+export const E2E_WARDEN_CALLERS = ["agent_rr_a", "agent_rr_b", "agent_rr_c", "agent_rr_d"] as const;
 
 export function gateway(): E2EGateway {
   return inject("gateway");

@@ -6,7 +6,13 @@ import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway } from "../support/gateway.ts";
 import { startScriptedModel } from "../support/scripted-model.ts";
-import { E2E_AGENT_POLICY, E2E_RESIDENT, type E2EGateway } from "./fixtures.ts";
+import {
+  E2E_AGENT_POLICY,
+  E2E_RESIDENT,
+  E2E_WARDEN,
+  E2E_WARDEN_CALLERS,
+  type E2EGateway,
+} from "./fixtures.ts";
 
 function e2eFanout(): { fanout?: "process" | "inline" } {
   const fanout = process.env.OCW_E2E_FANOUT;
@@ -32,6 +38,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_town_peer: { token: randomToken(), name: "Town Peer" },
     // Only the doors e2e uses it (it opens streams up to its bound).
     agent_doors: { token: randomToken(), name: "Doors Bot" },
+    // Only the resident-robustness e2e uses these (people who call the Warden).
+    ...(Object.fromEntries(
+      E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
+    ) as Record<(typeof E2E_WARDEN_CALLERS)[number], { token: string; name: string }>),
   };
   const model = await startScriptedModel();
   const gateway = await startGateway({
@@ -43,7 +53,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // OCW_E2E_FANOUT=process|inline runs the whole suite's browsers with that web.fanout
       // (default: the plugin's default).
       web: { resumeGraceSec: 10, ...e2eFanout() },
-      residents: { [E2E_RESIDENT.agentId]: E2E_RESIDENT.config },
+      residents: {
+        [E2E_RESIDENT.agentId]: E2E_RESIDENT.config,
+        [E2E_WARDEN.agentId]: E2E_WARDEN.config,
+      },
     },
     agentIds: Object.keys(E2E_AGENT_POLICY),
     gatewayConfig: deepMerge(model.providerConfig(), {
@@ -72,6 +85,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_town: { token: agents.agent_town.token },
       agent_town_peer: { token: agents.agent_town_peer.token },
       agent_doors: { token: agents.agent_doors.token },
+      ...Object.fromEntries(E2E_WARDEN_CALLERS.map((id) => [id, { token: agents[id].token }])),
     },
   };
   project.provide("gateway", provided);

@@ -138,3 +138,32 @@ describe("the scripted model server", () => {
     expect(await client.requests()).toHaveLength(2);
   });
 });
+
+describe("models as they are brought (#41)", () => {
+  it("numbers its calls per response (call_0 every time) when a step says so", async () => {
+    model = await startScriptedModel();
+    const step = {
+      toolCalls: [{ name: "ocw_chat_send", arguments: { message: "hi" } }],
+      ids: "per-response",
+    };
+    model.define("reuse", [step as never, step as never]);
+    const ask = async (messages: ChatRequest["messages"]) => {
+      const res = await complete({ messages, tools: [tool("ocw_chat_send")] });
+      return ((await res.json()) as { choices: { message: { tool_calls: { id: string }[] } }[] }).choices[0]!
+        .message.tool_calls[0]!.id;
+    };
+    const user = { role: "user", content: "ocw-scenario:reuse" };
+    expect(await ask([user])).toBe("call_0");
+    expect(await ask([user, { role: "assistant", content: null }, { role: "tool", content: "ok" }])).toBe(
+      "call_0",
+    );
+  });
+
+  it("a repeating last step answers every later call: a model that never stops", async () => {
+    model = await startScriptedModel();
+    model.define("loop", [{ text: "first" }, { toolCalls: [{ name: "x", arguments: {} }], repeat: true }]);
+    const later = [{ role: "user", content: "ocw-scenario:loop" }, ...Array(5).fill({ role: "assistant" })];
+    await complete({ messages: later, tools: [tool("x")] });
+    expect(model.requests("loop")[0]).toMatchObject({ step: 5, reply: { repeat: true } });
+  });
+});

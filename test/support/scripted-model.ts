@@ -34,10 +34,16 @@ export interface ToolCallStep {
   toolCalls: { name: string; arguments: Record<string, unknown>; via?: "auto" | "direct" }[];
   /** Answer this long after the request arrived (a model that takes its time). */
   delayMs?: number;
+  /** "per-response": number the calls call_0, call_1... in every response, as many providers and
+   * local servers do (ids then repeat across responses and turns). Default: unique ids. */
+  ids?: "unique" | "per-response";
+  /** The last step answers every later call too: a model that never stops calling tools. */
+  repeat?: boolean;
 }
 export interface TextStep {
   text: string;
   delayMs?: number;
+  repeat?: boolean;
 }
 export type Step = ToolCallStep | TextStep;
 
@@ -121,13 +127,14 @@ let callCounter = 0;
 
 function toolCallsFor(step: ToolCallStep, request: ChatRequest): NonNullable<ChatMessage["tool_calls"]> {
   const offered = new Set(offeredTools(request));
-  return step.toolCalls.map((call) => {
+  return step.toolCalls.map((call, index) => {
     const viaSearch = call.via !== "direct" && !offered.has(call.name) && offered.has(TOOL_SEARCH_CALLER);
     const fn = viaSearch
       ? { name: TOOL_SEARCH_CALLER, arguments: JSON.stringify({ id: call.name, args: call.arguments }) }
       : { name: call.name, arguments: JSON.stringify(call.arguments) };
     callCounter += 1;
-    return { id: `call_${callCounter}`, type: "function", function: fn };
+    const id = step.ids === "per-response" ? `call_${index}` : `call_${callCounter}`;
+    return { id, type: "function", function: fn };
   });
 }
 
@@ -147,6 +154,13 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   const scenarios = new Map<string, Step[]>();
   const recorded: RecordedRequest[] = [];
 
+  /** The step answering call `step` of `scenario`: past the last, the last again if it repeats. */
+  const stepOf = (scenario: string | undefined, step: number): Step | undefined => {
+    const steps = scenario ? scenarios.get(scenario) : undefined;
+    const last = steps?.at(-1);
+    return steps?.[step] ?? (last?.repeat ? last : undefined);
+  };
+
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
@@ -159,8 +173,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     receivedAtMs: number,
   ) => {
     const { scenario, step } = pickStep(request);
-    const steps = scenario ? scenarios.get(scenario) : undefined;
-    const reply: Step = steps?.[step] ?? { text: "done" };
+    const reply: Step = stepOf(scenario, step) ?? { text: "done" };
     recorded.push({
       index: recorded.length,
       path: req.url ?? "",
@@ -219,7 +232,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
           const receivedAtMs = Date.now();
           const request = JSON.parse(raw) as ChatRequest;
           const { scenario, step } = pickStep(request);
-          const delayMs = (scenario ? scenarios.get(scenario)?.[step]?.delayMs : undefined) ?? 0;
+          const delayMs = stepOf(scenario, step)?.delayMs ?? 0;
           const answer = () => {
             try {
               complete(req, res, request, receivedAtMs);
