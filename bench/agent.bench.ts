@@ -136,20 +136,25 @@ async function main() {
     contextToken: token,
     memory: MEMORY,
   });
+  // The tool fills in the room the answer leaves out (the one asked about), as ocw_heartbeat does.
+  const asTool = (data: HeartbeatResponse) => ({
+    ...data,
+    self: { ...data.self, roomId: data.self.roomId ?? ROOM },
+  });
   const hbMemory = must<HeartbeatResponse>(withMemory);
   if (hbMemory.memory?.length !== MEMORY) throw new Error(`expected ${MEMORY} memory entries`);
 
-  if (process.env.AGENT_BENCH_SHOW) console.log(JSON.stringify(beat), "\n", formatHeartbeat(hb));
+  if (process.env.AGENT_BENCH_SHOW) console.log(JSON.stringify(beat), "\n", formatHeartbeat(asTool(hb)));
   if (process.env.AGENT_BENCH_SHOW)
-    console.log(JSON.stringify(hbMemory.memory), "\n", formatHeartbeat(hbMemory));
+    console.log(JSON.stringify(hbMemory.memory), "\n", formatHeartbeat(asTool(hbMemory)));
   const heartbeatTokens = tokens(beat);
   const observePlusPollTokens = tokens(observed) + tokens(poll);
-  const toolHeartbeatTokens = tokens(formatHeartbeat(hb));
+  const toolHeartbeatTokens = tokens(formatHeartbeat(asTool(hb)));
   const toolObservePlusPollTokens = tokens(formatObservation(view)) + tokens(formatEvents(polled));
   const ratio = Math.round((observePlusPollTokens / heartbeatTokens) * 100) / 100;
   const toolRatio = Math.round((toolObservePlusPollTokens / toolHeartbeatTokens) * 100) / 100;
   const heartbeatWithMemoryTokens = tokens(withMemory);
-  const toolHeartbeatWithMemoryTokens = tokens(formatHeartbeat(hbMemory));
+  const toolHeartbeatWithMemoryTokens = tokens(formatHeartbeat(asTool(hbMemory)));
   console.log(
     `scene: ${view.nearby.length} entities in view, ${polled.events.length} events since the last wake-up`,
   );

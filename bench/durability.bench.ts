@@ -13,7 +13,9 @@
 //    rate-limit grant is written before its answer; the reads of one turn share one write) and
 //    volatile. Reads/s and reads per side-table write. (One write per read, before the batching, gave
 //    4.4x fewer durable reads: docs/performance-history.md.)
-// 3. The tick commit itself (the write, + fsync, the tick's answers wait for), per tick.
+// 3. The tick commit itself (the write, + fsync, the tick's answers wait for), per tick, and the part
+//    of it that is the tick log's second copy outside the database (tick-mirror.ts: a write, and an
+//    fdatasync when the tick answers someone), measured inside the same commits.
 // 4. Recovery: rebuilding the world from a snapshot plus a 10,000-tick log (open + verify + replay).
 // Last line: one JSON object with the figures.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -48,6 +50,8 @@ interface Rig {
   host: OpenedWorld;
   service: AicService;
   commitMs: number[];
+  /** The tick log's second copy's share of each commit (tick-mirror.ts). */
+  mirrorMs: number[];
   readMs: number[];
   /** Side-table writes outside the tick commits (the reads' grants). */
   sideWrites: number;
@@ -80,7 +84,17 @@ async function rig(storeFile: string | undefined, storeSync: "full" | "normal" =
   });
   persistRateLimits(host, limiter); // no-op without a store
   const service = new AicService({ runtime: host.runtime, agents: (id) => ({ name: id }), limiter });
-  const r: Rig = { host, service, commitMs, readMs: [], sideWrites: 0 };
+  const mirrorMs: number[] = [];
+  const mirror = host.mirror;
+  if (mirror) {
+    const append = mirror.append.bind(mirror);
+    mirror.append = (row, flush) => {
+      const started = performance.now();
+      append(row, flush);
+      mirrorMs.push(performance.now() - started);
+    };
+  }
+  const r: Rig = { host, service, commitMs, mirrorMs, readMs: [], sideWrites: 0 };
   const store = host.store;
   if (store) {
     const writeSide = store.writeSide.bind(store);
@@ -229,6 +243,8 @@ async function ackLatency() {
       readVolatile: summary(rigs.volatile.readMs),
       commit: summary(rigs.durable.commitMs),
       commitOsOnly: summary(rigs.osOnly.commitMs),
+      mirror: summary(rigs.durable.mirrorMs),
+      mirrorOsOnly: summary(rigs.osOnly.mirrorMs),
     };
     for (const r of Object.values(rigs)) {
       r.host.runtime.stop();
@@ -318,6 +334,9 @@ console.log(
 console.log(
   `  tick commit: p50 ${lat.commit.p50.toFixed(3)} ms, p99 ${lat.commit.p99.toFixed(3)} ms with fsync (${lat.commit.n} ticks); p50 ${lat.commitOsOnly.p50.toFixed(3)} ms, p99 ${lat.commitOsOnly.p99.toFixed(3)} ms without`,
 );
+console.log(
+  `    of which the tick log's second copy: p50 ${lat.mirror.p50.toFixed(3)} ms, p99 ${lat.mirror.p99.toFixed(3)} ms with fsync; p99 ${lat.mirrorOsOnly.p99.toFixed(3)} ms without`,
+);
 const reads = await readThroughput();
 console.log(
   `read throughput (${READERS} agents observing, each read in its own event-loop turn, ${ROUNDS} x ${READ_PHASE_MS} ms per mode; load average ${(os.loadavg()[0] ?? 0).toFixed(1)}):`,
@@ -346,6 +365,9 @@ console.log(
     readsPerWrite: round2(reads.readsPerWriteBatched),
     commitP99Ms: round2(lat.commit.p99),
     commitP99MsNoFsync: round2(lat.commitOsOnly.p99),
+    mirrorP50Ms: round2(lat.mirror.p50),
+    mirrorP99Ms: round2(lat.mirror.p99),
+    mirrorP99MsNoFsync: round2(lat.mirrorOsOnly.p99),
     recoveryMs10kTicks: Math.round(rec.recoveryMs),
     loadAverage: Number(loadAverage),
   }),

@@ -54,7 +54,9 @@ const store = WorldStore.open(path.join(dir, "world.db"));
 const runtime = new WorldRuntime(world, quiet);
 const opened = { store, runtime, definition: world.definition, problems: [] as string[] };
 runtime.journal = {
-  commit: (inputs, result) => commitTick(store, inputs, result, new SideTables(store)),
+  commit: (inputs, result) => {
+    commitTick(store, inputs, result, new SideTables(store));
+  },
   recover: () => {
     throw new Error("not in the bench");
   },

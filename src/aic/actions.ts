@@ -97,6 +97,12 @@ export function txKey(agentId: string, roomId: string, txId: string): string {
   return `aic:${agentId}:${roomId}:${txId}`;
 }
 
+/** A human's action's idempotency key: the person (a resumed session keeps its entity) and the
+ * browser's txId. Not the room: a person's action names none (it acts where the person is). */
+export function humanTxKey(entityId: string, txId: string): string {
+  return `web:${entityId}:${txId}`;
+}
+
 /** The world guards for a request's `expect` (checked by the world when it applies the action). */
 export function guardsFrom(expect: ExpectT): Guard[] {
   const guards: Guard[] = [];

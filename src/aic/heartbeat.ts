@@ -95,11 +95,12 @@ export async function heartbeatAnswer(
   const { signals } = regionActivity(now, actor.entityId);
   const place = placeOf(now, after ?? self);
   // Only what is not empty or default (an agent pays for every token): the region is its place's
-  // id, and standing still is the default.
+  // id, standing still and the request's room are the defaults.
   const view = now.viewOf(actor.entityId);
+  // The token's expiry is not repeated: it is always serverTsMs + CONTEXT_TOKEN_TTL_MS (10 min).
   const data: HeartbeatResponse = {
     self: {
-      roomId,
+      ...(roomId !== request.roomId ? { roomId } : {}),
       ...(place ? { place } : {}),
       tile: { tx: tile.tx, ty: tile.ty },
       ...(((after ?? self).speed ?? 0) > 0 ? { moving: true as const } : {}),
@@ -109,7 +110,6 @@ export async function heartbeatAnswer(
     ...(signals ? { signals } : {}),
     suggestions: suggestActions(now, actor.entityId, delta),
     contextToken,
-    expiresAtMs,
     serverTsMs: nowMs,
   };
   if (reset) data.reset = reset;

@@ -169,7 +169,6 @@ describe("world signals in the heartbeat: strict and bounded in zod and the gene
     signals: { plaza: { chat: 3, arrive: 2 } },
     suggestions: [],
     contextToken: "AQAAAAAAiwGcRNl3VAAJJ8A.PlxZiG9fr3U_xB8O",
-    expiresAtMs: 10,
     serverTsMs: 5,
     ...patch,
   });

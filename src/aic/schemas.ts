@@ -581,7 +581,9 @@ export const HeartbeatResponseData = named(
   "HeartbeatResponseData",
   z.strictObject({
     self: z.strictObject({
-      roomId: IdRoom,
+      /** Only when the agent is now in another room than the request named (an embedded interact
+       * took it through a portal): the request's room is the default, and left out. */
+      roomId: IdRoom.optional(),
       place: Place.optional(),
       tile: TileCoord,
       moving: z.literal(true).optional(),
@@ -591,7 +593,6 @@ export const HeartbeatResponseData = named(
     signals: HeartbeatSignals.optional(),
     suggestions: z.array(Suggestion).max(MAX_SUGGESTIONS),
     contextToken: ContextToken,
-    expiresAtMs: TsMs,
     reset: z.enum(["expired", "invalid"]).optional(),
     memory: WorkingMemory.optional(),
     action: z

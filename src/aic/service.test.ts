@@ -801,6 +801,32 @@ describe("AicService with the real lobby world", () => {
     expect(env.world.getEntity("hum_alice")?.kind).toBe("human");
   });
 
+  it("act() with a browser's txId: a resend is answered from the world's record, never applied twice", async () => {
+    const env = await createTestEnv({ rateLimits: {}, limiterNow: () => 0 });
+    const human = { entityId: "hum_carol", kind: "human" as const, name: "Carol", rateKey: "ws:carol" };
+    await env.tick(env.service.act(human, { kind: "join" }));
+    const chat = { kind: "chat" as const, channel: "global" as const, message: "only once" };
+    const opts = { txId: "tx_web_abcdefghijkl_1" };
+    const first = await env.tick(env.service.act(human, chat, opts));
+    expect(first).toMatchObject({ status: "ok", data: { applied: true } });
+    // The resend after a lost answer: the same answer, no tick needed, nothing applied again.
+    const again = await env.service.act(human, chat, opts);
+    expect(again).toEqual(first);
+    const said = env.world.chatFor("hum_carol", "lobby", 0).filter((c) => c.message === "only once");
+    expect(said).toHaveLength(1);
+    // The same id with another payload is the agents' conflict; another person's same id is theirs.
+    expect(await env.service.act(human, { ...chat, message: "changed" }, opts)).toMatchObject({
+      status: "error",
+      error: { code: "conflict", details: { reason: "tx_payload_mismatch" } },
+    });
+    const dave = { entityId: "hum_dave", kind: "human" as const, name: "Dave", rateKey: "ws:dave" };
+    await env.tick(env.service.act(dave, { kind: "join" }));
+    expect(await env.tick(env.service.act(dave, chat, opts))).toMatchObject({
+      status: "ok",
+      data: { applied: true },
+    });
+  });
+
   it("a full input queue: agents (call) and humans (act) get the same retryable rate_limited, nothing applied", async () => {
     const env = await createTestEnv({ maxQueuedInputs: 1 });
     await env.join(A);

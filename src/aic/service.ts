@@ -13,6 +13,7 @@ import {
   type ActionExtras,
   type Actor,
   guardsFrom,
+  humanTxKey,
   payloadHash,
   txKey,
 } from "./actions.ts";
@@ -63,6 +64,12 @@ export interface CallOptions {
   /** The request exactly as its bytes arrived (HTTP passes the body text). A read that gives the same
    * answer to the same question within a tick uses it to answer a repeat without building it again. */
   requestText?: string;
+}
+
+/** A human's action's options: its abort signal and the browser's transaction id. */
+export interface ActOptions {
+  signal?: AbortSignal;
+  txId?: string;
 }
 
 /** How many distinct same-tick questions one tick remembers (memory bound; beyond it, no caching). */
@@ -145,10 +152,13 @@ export class AicService {
     return answer as Promise<AicResult<EndpointData<N>>>;
   }
 
-  /** One action by a human: the WebSocket's already-validated message and the actor it built. */
-  act(actor: Actor, action: ActActionT, opts?: CallOptions): Promise<AicResult<ActData>> {
+  /** One action by a human: the WebSocket's already-validated message and the actor it built. With
+   * a `txId` (the browser's) it is idempotent like an agent's: a resend is answered, not applied. */
+  act(actor: Actor, action: ActActionT, opts?: ActOptions): Promise<AicResult<ActData>> {
     const extras: ActionExtras = { signal: opts?.signal };
     if (action.kind === "moveTo" && action.roomId) extras.roomId = action.roomId;
+    if (opts?.txId !== undefined)
+      extras.tx = { key: humanTxKey(actor.entityId, opts.txId), payloadHash: payloadHash(action) };
     return this.actions.perform(actor, action, extras);
   }
 

@@ -3,7 +3,7 @@
 // aside, never silently dropped) and wraps it in its tick host with the store as its journal, so every
 // tick is durable before it is answered. Nothing here knows about adapters or plugin config: the
 // plugin passes plain options.
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import type { WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { loadWorldDir } from "./load-world-dir.ts";
@@ -25,6 +25,7 @@ import {
   writeSnapshotCopySync,
 } from "./snapshot-copy.ts";
 import { WorldStore } from "./store.ts";
+import { catchUpFromMirror, readTickMirror, TickMirror, tickMirrorFile } from "./tick-mirror.ts";
 import { describe, type RuntimeLogger, WorldRuntime } from "./world-runtime.ts";
 
 export interface OpenWorldOptions {
@@ -55,6 +56,8 @@ export interface OpenedWorld {
   recovery: RecoveryReport | undefined;
   /** Every problem with the store since start, recovery's first (operator status only). */
   problems: string[];
+  /** The tick log's second copy outside the database (tick-mirror.ts), with the store only. */
+  mirror?: TickMirror;
 }
 
 /** The world directory as this gateway hosts it: its tick rate overridden, its default room checked. */
@@ -89,11 +92,22 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   const opened = openStoreFor(storeFile, definition, logger, options.storeSync ?? "full");
   const store = opened.store;
   const copy = snapshotCopyFile(storeFile);
+  const mirrorFile = tickMirrorFile(storeFile);
+  // Read before anything is written: the start's own snapshot starts the mirror afresh.
+  const mirrored = readTickMirror(mirrorFile);
   const recovered = recoverWorld(definition, store, () => snapshotCopyOf(copy, definition));
   const { world } = recovered;
-  const report = { ...recovered.report, problems: [...opened.problems, ...recovered.report.problems] };
-  for (const problem of recovered.report.problems) logger.error(`openclawworld: recovery: ${problem}`);
-  const origin = report.base.kind === "snapshot" || report.replayedTicks > 0 ? "restored" : "fresh";
+  const caughtUp = catchUpFromMirror(world, identityOf(definition), mirrorFile, mirrored);
+  const recoveryProblems = [...recovered.report.problems, ...caughtUp.problems];
+  const report: RecoveryReport = {
+    ...recovered.report,
+    tick: world.tick,
+    problems: [...opened.problems, ...recoveryProblems],
+    ...(caughtUp.loss ? { logLoss: caughtUp.loss } : {}),
+  };
+  for (const problem of recoveryProblems) logger.error(`openclawworld: recovery: ${problem}`);
+  const restored = report.base.kind === "snapshot" || report.replayedTicks > 0;
+  const origin = restored || (caughtUp.loss?.replayedFromMirror ?? 0) > 0 ? "restored" : "fresh";
   if (origin === "restored") {
     logger.info(
       `openclawworld: restored world at tick ${world.tick} (snapshot at tick ${report.base.tick} + ${report.replayedTicks} logged ticks) from ${store.file}`,
@@ -101,10 +115,6 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   }
   const runtime = new WorldRuntime(world, logger);
   const side = new SideTables(store);
-  runtime.journal = {
-    commit: (inputs, result) => commitTick(store, inputs, result, side),
-    recover: () => recoverWorld(definition, store).world,
-  };
   const host: OpenedWorld = {
     definition,
     runtime,
@@ -116,6 +126,17 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   };
   // A new base snapshot right away: the next recovery starts here, and the replayed log is compacted.
   storeAutoSnapshot(host, snapshotEntry(world.snapshot()));
+  host.mirror = TickMirror.start(mirrorFile, identityOf(definition), world.tick, {
+    fsyncEach: (options.storeSync ?? "full") === "full",
+    onProblem: (problem) => reportProblem(host, problem),
+  });
+  runtime.journal = {
+    commit: (inputs, result) => {
+      const { row, flushed } = commitTick(store, inputs, result, side);
+      host.mirror?.append(row, flushed);
+    },
+    recover: () => recoverWorld(definition, store).world,
+  };
   return host;
 }
 
@@ -142,18 +163,28 @@ function snapshotCopyOf(file: string, definition: WorldDefinition) {
 /** Saves an auto snapshot (compacting the log) and then its copy outside the database. A copy that
  * cannot be written leaves the store's snapshot standing: it is reported, not thrown. */
 export function storeAutoSnapshot(
-  host: Pick<OpenedWorld, "store" | "definition" | "problems">,
+  host: Pick<OpenedWorld, "store" | "definition" | "problems" | "mirror">,
   entry: SnapshotEntry,
   how: "save" | "new-timeline" = "save",
 ): void {
   const store = host.store;
   if (!store) return;
+  // Taken with the entry (made from the live world just before): the mirror's rows after it follow it.
+  const mark = host.mirror?.mark();
   if (how === "save") store.saveAutoSnapshot(entry);
   else store.resetTimeline(entry);
+  const copyFile = snapshotCopyFile(store.file);
   try {
-    writeSnapshotCopySync(snapshotCopyFile(store.file), identityOf(host.definition), entry);
+    writeSnapshotCopySync(copyFile, identityOf(host.definition), entry);
+    host.mirror?.restart(entry.tick, mark);
   } catch (error) {
     reportCopyFailure(host, error);
+    if (how === "new-timeline") {
+      // The old copy and the mirror's rows belong to the abandoned timeline: a recovery must not
+      // take them for newer than the store.
+      rmSync(copyFile, { force: true });
+      host.mirror?.restart(entry.tick);
+    }
   }
 }
 
@@ -162,14 +193,20 @@ function identityOf(definition: WorldDefinition) {
 }
 
 function reportCopyFailure(host: Pick<OpenedWorld, "problems">, error: unknown): void {
-  host.problems.push(`the snapshot copy could not be written: ${describe(error)}`);
+  reportProblem(host, `the snapshot copy could not be written: ${describe(error)}`);
+}
+
+function reportProblem(host: Pick<OpenedWorld, "problems">, problem: string): void {
+  host.problems.push(problem);
   // Bounded: a disk that stays full must not grow the status without end.
   if (host.problems.length > 50) host.problems.splice(0, host.problems.length - 50);
 }
 
 /** Saves a snapshot of the live world (compacting the log behind it), at once: the event loop waits
  * (at 1,000 actors and 20,000 retained events about 0.4 s). For start-up and shutdown; the periodic one is saveWorldInSlices. */
-export function saveWorld(opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems">): void {
+export function saveWorld(
+  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror">,
+): void {
   if (!opened.store?.isOpen) return;
   storeAutoSnapshot(opened, snapshotEntry(opened.runtime.world.snapshot()));
 }
@@ -184,7 +221,7 @@ const saving = new WeakSet<WorldStore>();
  * way, nor when meanwhile the store closed, started a new timeline (an operator restore) or got a
  * newer snapshot (a shutdown's): this one would then describe a world that is gone or older. */
 export async function saveWorldInSlices(
-  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems">,
+  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror">,
   options: { sliceMs?: number } = {},
 ): Promise<boolean> {
   const store = opened.store;
@@ -192,12 +229,15 @@ export async function saveWorldInSlices(
   saving.add(store);
   try {
     const timeline = store.timeline;
-    const entry = await snapshotEntryInSlices(opened.runtime.world.snapshot(), options.sliceMs);
+    const snapshot = opened.runtime.world.snapshot();
+    const mark = opened.mirror?.mark();
+    const entry = await snapshotEntryInSlices(snapshot, options.sliceMs);
     if (!store.isOpen || store.timeline !== timeline) return false;
     const newest = store.newestAutoTick();
     if (newest !== undefined && newest >= entry.tick) return false;
     store.saveAutoSnapshot(entry);
-    await writeSnapshotCopy(snapshotCopyFile(store.file), identityOf(opened.definition), entry).catch(
+    await writeSnapshotCopy(snapshotCopyFile(store.file), identityOf(opened.definition), entry).then(
+      () => opened.mirror?.restart(entry.tick, mark),
       (error: unknown) => reportCopyFailure(opened, error),
     );
     return true;
@@ -218,6 +258,7 @@ export function closeWorld(opened: OpenedWorld, logger: RuntimeLogger): void {
   } catch (error) {
     logger.warn(`openclawworld: closing the store failed: ${describe(error)}`);
   }
+  opened.mirror?.close();
 }
 
 /** Opens the store of this world. A file that is not a usable database is set aside (never deleted)

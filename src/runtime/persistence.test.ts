@@ -36,7 +36,9 @@ import {
   sessionSpace,
   snapshotEntry,
 } from "./persistence.ts";
+import { snapshotCopyFile } from "./snapshot-copy.ts";
 import { WorldStore } from "./store.ts";
+import { readTickMirror, tickMirrorFile } from "./tick-mirror.ts";
 
 const logger = () => {
   const lines: string[] = [];
@@ -50,6 +52,7 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) {
     h.runtime.stop();
     h.store?.close();
+    h.mirror?.close();
   }
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -77,6 +80,7 @@ async function host(stateDir: string, log = logger()): Promise<OpenedWorld> {
 function crash(h: OpenedWorld): void {
   h.runtime.stop();
   h.store?.close();
+  h.mirror?.close();
 }
 
 const tx = (key: string, payloadHash = "p"): Input["tx"] => ({ key, payloadHash });
@@ -290,6 +294,8 @@ describe("corruption", () => {
     // More than one bit: beyond the single-bit repair.
     a.store!.corruptTickForTest(badTick, row.body.replace("two", "tw0"));
     crash(a);
+    // The store's own check: without the tick log's second copy (which would replay them, below).
+    rmSync(tickMirrorFile(storeFile(dir)));
 
     const log = logger();
     const b = await host(dir, log);
@@ -353,7 +359,7 @@ describe("corruption", () => {
     expect(b.runtime.world.snapshotHash()).toBe(hash);
   });
 
-  it("a torn WAL tail loses only the unfinished commit: the state is an exact earlier tick", async () => {
+  it("a torn WAL tail (without the tick log's second copy) loses only the unfinished commit: the state is an exact earlier tick", async () => {
     const dir = tempDir();
     const a = await host(dir);
     await tick(a, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
@@ -376,6 +382,92 @@ describe("corruption", () => {
     const b = await host(path.dirname(crashed));
     expect(hashes.get(b.runtime.world.tick)).toBe(b.runtime.world.snapshotHash());
     expect(b.runtime.world.tick).toBe(Math.max(...hashes.keys()) - 1);
+  });
+
+  /** The store's files as the disk holds them at a kill -9 (the WAL not folded in), copied to a new
+   * state directory with half the WAL cut off (a disk that tore its tail); `without` leaves those
+   * files behind. */
+  function tornCopy(dir: string, without: string[] = []): string {
+    const crashedDir = tempDir();
+    const src = storeFile(dir);
+    const dst = storeFile(crashedDir);
+    mkdirSync(path.dirname(dst), { recursive: true });
+    for (const file of [src, `${src}-wal`, snapshotCopyFile(src), tickMirrorFile(src)]) {
+      if (!without.includes(file)) copyFileSync(file, dst + file.slice(src.length));
+    }
+    truncateSync(`${dst}-wal`, Math.floor(statSync(`${dst}-wal`).size / 2));
+    return crashedDir;
+  }
+
+  it("a torn write-ahead log is noticed, and the ticks it lost are replayed from the tick log's second copy", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    const markers = await tenMarkers(a);
+    const hash = a.runtime.world.snapshotHash();
+    const lastTick = a.runtime.world.tick;
+    const crashedDir = tornCopy(dir);
+    crash(a);
+
+    const log = logger();
+    const b = await host(crashedDir, log);
+    expect(survivors(b, markers)).toEqual(markers);
+    expect(b.runtime.world.tick).toBe(lastTick);
+    expect(b.runtime.world.snapshotHash()).toBe(hash);
+    const loss = b.recovery?.logLoss;
+    expect(loss).toMatchObject({ committedTick: lastTick, wentBackTicks: 0 });
+    expect(loss!.storeTick).toBeLessThan(lastTick);
+    expect(loss!.replayedFromMirror).toBeGreaterThan(0);
+    const problems = b.problems.join("\n");
+    expect(problems).toMatch(/its write-ahead log lost \d+ ticks at its end/);
+    expect(problems).toMatch(/replayed from the second copy: nothing acknowledged was lost/);
+    expect(log.lines.join("\n")).toMatch(
+      /recovery: the store's log ends at tick \d+, but tick \d+ was committed/,
+    );
+    // The next start is clean (a new snapshot, a fresh second copy) and the status keeps the story.
+    crash(b);
+    const c = await host(crashedDir);
+    expect(c.recovery?.problems).toEqual([]);
+    expect(c.recovery?.logLoss).toBeUndefined();
+    expect(c.problems.join("\n")).toMatch(/its write-ahead log lost \d+ ticks/);
+    expect(c.runtime.world.snapshotHash()).toBe(hash);
+  });
+
+  it("a torn write-ahead log whose snapshot copy is gone too: the start says how far the world went back", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    const markers = await tenMarkers(a);
+    const lastTick = a.runtime.world.tick;
+    const crashedDir = tornCopy(dir, [snapshotCopyFile(storeFile(dir))]);
+    crash(a);
+
+    const b = await host(crashedDir);
+    const loss = b.recovery!.logLoss!;
+    expect(loss.committedTick).toBe(lastTick);
+    expect(loss.wentBackTicks).toBe(lastTick - b.runtime.world.tick);
+    expect(loss.wentBackTicks).toBeGreaterThan(0);
+    expect(survivors(b, markers).length).toBeLessThan(markers.length);
+    expect(b.problems.join("\n")).toMatch(
+      new RegExp(
+        `the world went back ${loss.wentBackTicks} ticks, from tick ${lastTick} to tick ${b.runtime.world.tick}`,
+      ),
+    );
+  });
+
+  it("the tick log's second copy starts afresh at each snapshot, keeping the ticks after it", async () => {
+    const dir = tempDir();
+    const a = await host(dir);
+    await tick(a, [{ kind: "join", entityId: "agt_a", actorKind: "agent", name: "A" }]);
+    const saving = saveWorldInSlices(a);
+    // Ticks while the periodic snapshot is written: they follow it, so the fresh file keeps them.
+    await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "during" }]);
+    expect(await saving).toBe(true);
+    await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "after" }]);
+    const read = readTickMirror(tickMirrorFile(storeFile(dir)));
+    if (!read.ok) throw new Error(read.reason);
+    expect(read.damage).toBeUndefined();
+    expect(read.after + read.rows.length).toBe(a.runtime.world.tick);
+    expect(read.after).toBe(a.store!.newestAutoTick());
+    expect(read.rows.map((r) => r.body).join()).toContain("after");
   });
 
   it("a store that is not a database is set aside, reported, and the world starts", async () => {
@@ -438,22 +530,30 @@ describe("corruption", () => {
     },
   );
 
-  it("a store replaced by garbage falls back to the copy of its last snapshot, and says so", async () => {
-    const dir = tempDir();
-    const a = await host(dir);
-    const markers = await tenMarkers(a);
-    crash(a);
-    const file = storeFile(dir);
-    writeFileSync(file, Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919) & 0xff)));
-    rmSync(`${file}-wal`, { force: true });
-    rmSync(`${file}-shm`, { force: true });
+  it.each([
+    ["with", 10],
+    ["without", 5],
+  ])(
+    "a store replaced by garbage falls back to the copy of its last snapshot, %s the tick log's second copy, and says so",
+    async (mirror, kept) => {
+      const dir = tempDir();
+      const a = await host(dir);
+      const markers = await tenMarkers(a);
+      crash(a);
+      const file = storeFile(dir);
+      writeFileSync(file, Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919) & 0xff)));
+      rmSync(`${file}-wal`, { force: true });
+      rmSync(`${file}-shm`, { force: true });
+      if (mirror === "without") rmSync(tickMirrorFile(file));
 
-    const b = await host(dir);
-    // The five saved before the snapshot; the rest were only in the log of the lost file.
-    expect(survivors(b, markers)).toEqual(markers.slice(0, 5));
-    expect(b.problems.join("\n")).toMatch(/started from the snapshot copy \(tick \d+\)/);
-    expect(b.origin).toBe("restored");
-  });
+      const b = await host(dir);
+      // The five saved before the snapshot; the rest were only in the log of the lost file, and its
+      // second copy.
+      expect(survivors(b, markers)).toEqual(markers.slice(0, kept));
+      expect(b.problems.join("\n")).toMatch(/started from the snapshot copy \(tick \d+\)/);
+      expect(b.origin).toBe("restored");
+    },
+  );
 
   it("a store that is gone starts from the copy of its last snapshot", async () => {
     const dir = tempDir();

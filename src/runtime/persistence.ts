@@ -41,15 +41,16 @@ export function commitTick(
   inputs: readonly Input[],
   result: StepResult,
   side?: SideTables,
-): void {
+): { row: TickRow; flushed: boolean } {
   const body: TickBody = { inputs: inputs as Input[], digest: tickDigest(result) };
   const pending = side?.collect();
   // Idle ticks are logged too (simulation time never goes back after a crash) but need no fsync of
   // their own: nothing was acknowledged or delivered in them. 20 fsyncs a second on an idle world
   // would stall the event loop for nothing. Side rows (someone was answered) do need one.
   const answersSomeone = inputs.length > 0 || result.events.length > 0 || pending?.needsFlush === true;
-  store.appendTick(result.tick, JSON.stringify(body), answersSomeone, pending?.writes);
+  const row = store.appendTick(result.tick, JSON.stringify(body), answersSomeone, pending?.writes);
   pending?.done(answersSomeone);
+  return { row, flushed: answersSomeone };
 }
 
 /** A piece of adapter state kept in a side table of the store (e.g. rate-limit buckets): it says what
@@ -127,6 +128,19 @@ function parseRows(rows: { key: string; value: string }[]): { key: string; value
   });
 }
 
+/** What a start learnt from the tick log's second copy (tick-mirror.ts) about the end of the store's
+ * log: set when the store had lost committed ticks. */
+export interface LogLoss {
+  /** The tick the store (with the snapshot copy) brought the world back to. */
+  storeTick: number;
+  /** The newest tick the mirror proves was committed. */
+  committedTick: number;
+  /** Ticks of the difference replayed from the mirror. */
+  replayedFromMirror: number;
+  /** How far the world still went back: `committedTick` minus the tick it starts at. */
+  wentBackTicks: number;
+}
+
 export interface RecoveryReport {
   /** Where the rebuilt state started: a stored snapshot (its tick) or a fresh world. */
   base: { kind: "snapshot" | "fresh"; tick: number; hash?: string };
@@ -136,6 +150,9 @@ export interface RecoveryReport {
   problems: string[];
   quarantinedTicks: number;
   quarantinedSnapshots: number;
+  /** The store's log had lost ticks at its end (a torn write-ahead log): how many, and how far the
+   * world still went back after the second copy's were replayed. */
+  logLoss?: LogLoss;
 }
 
 export type SnapshotCheck = { ok: true; snapshot: WorldSnapshot } | { ok: false; reason: string };
@@ -192,12 +209,11 @@ export function recoverWorld(
     store.quarantineSnapshot(stored.id, reason ?? "rejected");
     quarantinedSnapshots += 1;
   }
-  const copy = world ? undefined : fallback?.();
+  const storeHadSnapshot = world !== undefined;
+  const copy = storeHadSnapshot ? undefined : fallback?.();
   if (copy) {
-    const check = checkStoredSnapshot({ ...copy, id: 0, kind: "auto", label: null });
     try {
-      if (!check.ok) throw new Error(check.reason);
-      world = World.restore(definition, check.snapshot);
+      world = restoreCopy(definition, copy);
       base = { kind: "snapshot", tick: world.tick, hash: copy.hash };
       problems.push(
         `no snapshot in the store checked out: started from the snapshot copy (tick ${copy.tick})`,
@@ -211,7 +227,8 @@ export function recoverWorld(
   let replayedTicks = 0;
   let quarantinedTicks = 0;
   const rows = store.ticksAfter(-1);
-  const stale = rows.filter((row) => row.tick <= world.tick).length;
+  const baseTick = world.tick;
+  const stale = rows.filter((row) => row.tick <= baseTick).length;
   if (rows.length > 0 && rows[stale] && rows[stale].tick !== world.tick + 1) {
     // The log does not continue the base state (its snapshot was lost): replaying it would invent a
     // state nobody saw. Keep it for the operator instead.
@@ -230,10 +247,37 @@ export function recoverWorld(
       replayedTicks += 1;
     }
   }
+  // A store whose write-ahead log lost its tail (a torn disk: SQLite drops every frame from the first
+  // bad checksum on, silently) can end before the snapshot copy kept outside it: the copy is newer.
+  const newer = storeHadSnapshot ? fallback?.() : undefined;
+  if (newer && newer.tick > world.tick) {
+    try {
+      const storeTick = world.tick;
+      world = restoreCopy(definition, newer);
+      base = { kind: "snapshot", tick: world.tick, hash: newer.hash };
+      problems.push(
+        `the store reached only tick ${storeTick}, older than the snapshot copy (tick ${newer.tick}): started from the copy`,
+      );
+    } catch (error) {
+      problems.push(
+        `the store reached only tick ${world.tick}; the newer snapshot copy (tick ${newer.tick}) was rejected: ${(error as Error).message}`,
+      );
+    }
+  }
   return {
     world,
     report: { base, replayedTicks, tick: world.tick, problems, quarantinedTicks, quarantinedSnapshots },
   };
+}
+
+/** The world a snapshot copy holds; throws when it does not check out. */
+function restoreCopy(
+  definition: WorldDefinition,
+  copy: Omit<StoredSnapshot, "id" | "kind" | "label">,
+): World {
+  const check = checkStoredSnapshot({ ...copy, id: 0, kind: "auto", label: null });
+  if (!check.ok) throw new Error(check.reason);
+  return World.restore(definition, check.snapshot);
 }
 
 /** The row, or when its checksum fails and one flipped bit explains it, the row as it was written
@@ -252,7 +296,10 @@ function repaired(store: WorldStore, row: TickRow, problems: string[]): TickRow 
   return { tick: row.tick, body: repair.body, checksum: repair.checksum };
 }
 
-function replayRow(world: World, row: { tick: number; body: string; checksum: string }): string | undefined {
+export function replayRow(
+  world: World,
+  row: { tick: number; body: string; checksum: string },
+): string | undefined {
   if (row.tick !== world.tick + 1) return `expected tick ${world.tick + 1}, the log has ${row.tick}`;
   if (tickChecksum(row.tick, row.body) !== row.checksum) return "checksum mismatch (torn or damaged record)";
   let body: TickBody;

@@ -113,7 +113,7 @@ export async function writeSnapshotCopy(
 }
 
 /** A rename is durable once its directory is fsynced. */
-function syncDir(dir: string): void {
+export function syncDir(dir: string): void {
   const fd = openSync(dir, "r");
   try {
     fsyncSync(fd);

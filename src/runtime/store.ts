@@ -258,20 +258,21 @@ export class WorldStore {
 
   // ---- the tick log --------------------------------------------------------------------------
 
-  /** One tick, committed (and fsynced in full mode) before this returns, together with `side` (the
+  /** One tick, committed (and fsynced in full mode) before this returns (the row written is returned), together with `side` (the
    * side-table rows that changed since the last commit: one transaction, so they are durable exactly
    * when the tick is). With `flush: false` the commit reaches the OS but skips the fsync: for an idle
    * tick (no input, no event) that answers nobody. A power cut may then lose only such trailing idle
    * ticks, which replay reproduces; the next flushed commit carries them to the disk with it, since
    * the WAL is written in order. */
-  appendTick(tick: number, body: string, flush = true, side: readonly SideWrite[] = []): void {
-    const row = [tick, body, tickChecksum(tick, body)] as const;
+  appendTick(tick: number, body: string, flush = true, side: readonly SideWrite[] = []): TickRow {
+    const row: TickRow = { tick, body, checksum: tickChecksum(tick, body) };
     this.withSync(flush, () =>
       this.transaction(() => {
-        this.insertTick.run(...row);
+        this.insertTick.run(row.tick, row.body, row.checksum);
         this.applySide(side);
       }),
     );
+    return row;
   }
 
   /** Side-table rows in one transaction of their own, written to the OS (not fsynced): survives a

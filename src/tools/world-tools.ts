@@ -475,9 +475,9 @@ interface HeartbeatArgs {
   memory?: number;
 }
 
-type HeartbeatData = Parameters<typeof formatHeartbeat>[0] & {
+type HeartbeatData = Omit<Parameters<typeof formatHeartbeat>[0], "self"> & {
   contextToken: string;
-  self: { roomId: string };
+  self: Omit<Parameters<typeof formatHeartbeat>[0]["self"], "roomId"> & { roomId?: string };
 };
 
 export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
@@ -534,10 +534,13 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
         const fresh = args.memory !== undefined ? { memory: args.memory } : {};
         answer = await callWorld<HeartbeatData>(deps, "heartbeat", fresh, undefined, call);
       }
-      rememberContextToken(deps.agentId, answer.data.self.roomId, answer.data.contextToken);
+      // The answer names the room only when it is not the one asked about (a portal).
+      const roomId = answer.data.self.roomId ?? answer.roomId;
+      rememberContextToken(deps.agentId, roomId, answer.data.contextToken);
       // Offer only what this agent may do: a suggestion its policy refuses is a wasted turn.
       const data = {
         ...answer.data,
+        self: { ...answer.data.self, roomId },
         suggestions: answer.data.suggestions.filter((s) =>
           deps.allowedActionKinds.has(String(s.action.kind)),
         ),

@@ -220,4 +220,78 @@ describe("web.fanout: process, in a real gateway", () => {
     const log = await readFile(gw.logFile, "utf8");
     expect(log).not.toMatch(/still-running call|plugin host cleanup timed out|forced retirement/);
   }, 320_000);
+
+  it("chats with a txId, resent after the child was killed, are answered from the world's record: each applied once", async () => {
+    const first = await joinWs(wsUrl, { name: "Resender" });
+    const { resumeToken } = first.welcome as unknown as { resumeToken: string };
+    const run = Date.now().toString(36);
+    const chat = (n: number) => ({
+      type: "chat_send",
+      channel: "global",
+      message: `resent ${run} ${n}`,
+      txId: `tx_web_${run}_${n}`,
+    });
+    // One answered before the kill (its answer is then lost to the page as if the socket had died),
+    // one in flight when the child dies (it may or may not have reached the world).
+    first.ws.send(JSON.stringify(chat(1)));
+    await waitFor(
+      () => first.frames.some((f) => f.type === "result" && f.txId === chat(1).txId),
+      "the first chat's result",
+    );
+    const [pid] = fanoutChildren();
+    first.ws.send(JSON.stringify(chat(2)));
+    process.kill(pid!, "SIGKILL");
+    await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
+    await waitFor(() => fanoutChildren().some((p) => p !== pid), "a new child", 30_000);
+    const again = await resume("Resender", resumeToken);
+    expect(again.welcome).toMatchObject({ resumed: true });
+    for (const n of [1, 2]) again.ws.send(JSON.stringify(chat(n)));
+    await waitFor(
+      () => [1, 2].every((n) => again.frames.some((f) => f.type === "result" && f.txId === chat(n).txId)),
+      "both resends answered",
+    );
+    const answers = again.frames.filter((f) => f.type === "result" || f.type === "error");
+    expect(answers.filter((f) => f.type === "error")).toEqual([]);
+    again.ws.close();
+    // The room's chat as a newcomer reads it: each message exactly once.
+    const reader = await joinWs(wsUrl, { name: "Reader" });
+    const said = JSON.stringify(reader.welcome.history);
+    for (const n of [1, 2]) expect(said.split(chat(n).message).length - 1, chat(n).message).toBe(1);
+    reader.ws.close();
+  });
+
+  it("a real browser's chat in flight when the child dies is sent again after the resume, and applied once", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await openPlayer(browser, gw.baseUrl, "Typist");
+      const [pid] = fanoutChildren();
+      // The child stops reading: the chat the page sends stays unanswered, then the child dies.
+      process.kill(pid!, "SIGSTOP");
+      const message = `in flight ${Date.now().toString(36)}`;
+      expect(
+        await ocw<boolean>(
+          page.page,
+          `send(${JSON.stringify({ type: "chat_send", channel: "global", message })})`,
+        ),
+      ).toBe(true);
+      expect((await ocw<{ txIds: string[] }>(page.page, "unanswered()")).txIds).toHaveLength(1);
+      process.kill(pid!, "SIGKILL");
+      await until(
+        "the page resent its chat and the world answered it",
+        async () => {
+          const state = await ocw<{ txIds: string[]; resent: number }>(page.page, "unanswered()");
+          return state.resent >= 1 && state.txIds.length === 0;
+        },
+        60_000,
+      );
+      await until("the page shows its chat", async () =>
+        (await ocw<{ message: string }[]>(page.page, "chat()")).some((l) => l.message === message),
+      );
+      const lines = await ocw<{ message: string }[]>(page.page, "chat()");
+      expect(lines.filter((l) => l.message === message)).toHaveLength(1);
+      expect(page.consoleErrors.filter((e) => e.startsWith("pageerror"))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

@@ -826,6 +826,10 @@ else {
   tagRects() {
     return scene.tagRects();
   },
+  /** Actions sent and not answered yet (their txIds), and how many were sent again after a resume. */
+  unanswered() {
+    return { txIds: connection.unansweredTxIds(), resent: connection.resent };
+  },
   send(message: Record<string, unknown>) {
     return connection.send(message);
   },

@@ -117,3 +117,62 @@ describe("a page let in by a travel link", () => {
     expect(second.sent).toEqual([{ type: "join", name: "Ada" }]);
   });
 });
+
+describe("actions the world answers carry a txId (the agents' exactly-once rule)", () => {
+  /** A connection whose first socket is open and welcomed as `name`. */
+  function online() {
+    const connection = new Connection({ onMessage: () => {}, onState: () => {} });
+    connection.start("Ada");
+    const first = FakeSocket.opened[0]!;
+    first.open();
+    first.receive({ ...welcome, name: "Ada", resumed: false });
+    return { connection, first };
+  }
+
+  it("an unanswered chat is sent again with the same txId once the session resumes; an answered one is not", () => {
+    const { connection, first } = online();
+    connection.send({ type: "chat_send", channel: "global", message: "answered" });
+    connection.send({ type: "chat_send", channel: "global", message: "lost" });
+    connection.send({ type: "move_intent", dx: 1, dy: 0 });
+    const [answered, lost, held] = first.sent.slice(1);
+    expect(answered!.txId).toMatch(/^tx_[a-zA-Z0-9._-]{8,128}$/);
+    expect(lost!.txId).not.toBe(answered!.txId);
+    expect(held!.txId).toBeUndefined(); // a held direction is a state, not a transaction
+    first.receive({ type: "result", for: "chat_send", data: { applied: true }, txId: answered!.txId });
+    expect(connection.unansweredTxIds()).toEqual([lost!.txId]);
+
+    // The fan-out process dies with the second chat's answer in it: the page resumes and resends it.
+    first.close();
+    vi.advanceTimersByTime(11_000);
+    const second = FakeSocket.opened[1]!;
+    second.open();
+    expect(second.sent).toHaveLength(1); // the join; nothing before the world said who this is
+    second.receive(welcome);
+    expect(second.sent.slice(1)).toEqual([lost]);
+    expect(connection.resent).toBe(1);
+    second.receive({ type: "result", for: "chat_send", data: { applied: true }, txId: lost!.txId });
+    expect(connection.unansweredTxIds()).toEqual([]);
+  });
+
+  it("an error answers its action too; a join as someone new drops what the old person left unanswered", () => {
+    const { connection, first } = online();
+    connection.send({ type: "click_to_move", destTx: 1, destTy: 2 });
+    connection.send({ type: "interact", targetId: "obj_sign_welcome", action: "read" });
+    const [move, use] = first.sent.slice(1);
+    first.receive({
+      type: "error",
+      code: "collision_blocked",
+      message: "x",
+      retryable: false,
+      txId: move!.txId,
+    });
+    expect(connection.unansweredTxIds()).toEqual([use!.txId]);
+    first.close();
+    vi.advanceTimersByTime(11_000);
+    const second = FakeSocket.opened[1]!;
+    second.open();
+    second.receive({ ...welcome, resumed: false });
+    expect(second.sent).toHaveLength(1);
+    expect(connection.unansweredTxIds()).toEqual([]);
+  });
+});

@@ -12,6 +12,15 @@ export type ServerMessage = { type: string; [key: string]: any };
 
 const RESUME_KEY = "ocw.resumeToken";
 
+/** The actions the world answers (a `result` or an `error`). Each is sent with a txId, the agents'
+ * exactly-once rule (src/aic/action-path.ts): one the socket dropped before its answer came (the
+ * network, a restarted fan-out process) is sent again with the same id once the session resumes, and
+ * the world answers a resend of what it already applied from its record instead of applying it
+ * twice. A held direction (`move_intent`) is not resent: the next key press replaces it. */
+const ANSWERED_ACTIONS: ReadonlySet<string> = new Set(["chat_send", "click_to_move", "interact", "approach"]);
+/** Unanswered actions kept for a resend: the oldest go beyond this (a long outage). */
+const MAX_UNANSWERED = 32;
+
 export interface ConnectionHandlers {
   onMessage(message: ServerMessage): void;
   onState(state: ConnState, detail?: string): void;
@@ -31,6 +40,13 @@ export class Connection {
   state: ConnState = "connecting";
   /** What arrived, by kind (the e2e tests check the binary deltas are what moves actors). */
   readonly frames = { text: 0, binary: 0, binaryBytes: 0, snapshots: 0, refused: 0 };
+  /** Actions sent and not answered yet, by txId, in the order they were sent. */
+  private readonly unanswered = new Map<string, Record<string, unknown>>();
+  /** This page's txIds: a random part (a reload resumes the same person) and a counter. */
+  private readonly txPrefix = `tx_web_${randomPart()}_`;
+  private txCount = 0;
+  /** Actions sent again after a resume (for tests and the curious). */
+  resent = 0;
 
   constructor(handlers: ConnectionHandlers) {
     this.handlers = handlers;
@@ -46,8 +62,35 @@ export class Connection {
 
   send(message: Record<string, unknown>): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(message));
+    let out = message;
+    if (ANSWERED_ACTIONS.has(String(message.type)) && message.txId === undefined) {
+      out = { ...message, txId: `${this.txPrefix}${++this.txCount}` };
+      this.unanswered.set(String(out.txId), out);
+      for (const txId of this.unanswered.keys()) {
+        if (this.unanswered.size <= MAX_UNANSWERED) break;
+        this.unanswered.delete(txId);
+      }
+    }
+    this.ws.send(JSON.stringify(out));
     return true;
+  }
+
+  /** The txIds of actions sent and not answered yet. */
+  unansweredTxIds(): string[] {
+    return [...this.unanswered.keys()];
+  }
+
+  /** An answer settles its action; a resumed session gets the unanswered ones again (same txIds), a
+   * new person does not (they were another person's). */
+  private settle(message: ServerMessage): void {
+    if ((message.type === "result" || message.type === "error") && typeof message.txId === "string")
+      this.unanswered.delete(message.txId);
+    if (message.type !== "welcome") return;
+    if (!message.resumed) this.unanswered.clear();
+    for (const action of this.unanswered.values()) {
+      this.ws?.send(JSON.stringify(action));
+      this.resent += 1;
+    }
   }
 
   stop(): void {
@@ -160,6 +203,7 @@ export class Connection {
         console.warn("bad server message", error);
       }
       this.answered(message);
+      this.settle(message);
     });
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
@@ -171,4 +215,10 @@ export class Connection {
       this.retryTimer = window.setTimeout(() => this.open(), delay);
     });
   }
+}
+
+/** 12 random base-36 characters (a txId's page part). */
+function randomPart(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
 }

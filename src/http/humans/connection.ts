@@ -64,16 +64,14 @@ export function createConnectionHandler(
   // frames ask for are limited again, per session, inside AicService.
   const frameLimiter = new RateLimiter({ classes: { [WS_FRAME_CLASS]: { perSec: 30, burst: 60 } } });
 
-  function report(ws: WebSocket, result: AicResult<unknown>, forType: ClientMessageT["type"]): void {
+  function report(ws: WebSocket, result: AicResult<unknown>, msg: ActionMessage): void {
+    const forType = msg.type;
+    const tx = "txId" in msg && msg.txId !== undefined ? { txId: msg.txId } : {};
     if (result.status === "error") {
-      sendError(ws, result.error.code, result.error.message, result.error.retryable, forType);
-    } else if (
-      forType === "interact" ||
-      forType === "chat_send" ||
-      forType === "click_to_move" ||
-      forType === "approach"
-    ) {
-      send(ws, { type: "result", for: forType, data: result.data as Record<string, unknown> });
+      const { code, message, retryable } = result.error;
+      send(ws, { type: "error", code, message, retryable, for: forType, ...tx });
+    } else if (forType !== "move_intent") {
+      send(ws, { type: "result", for: forType, data: result.data as Record<string, unknown>, ...tx });
     }
   }
 
@@ -87,7 +85,8 @@ export function createConnectionHandler(
     if (msg.type === "join") return hooks.onJoin(ws, conn, msg);
     const session = conn.session;
     if (!session) return sendError(ws, "agent_not_in_room", "send join first", false, msg.type);
-    report(ws, await service.act(session.actor, actionOf(msg)), msg.type);
+    const txId = "txId" in msg ? msg.txId : undefined;
+    report(ws, await service.act(session.actor, actionOf(msg), txId ? { txId } : undefined), msg);
   }
 
   return (ws, address) => {

@@ -1,10 +1,23 @@
 // The human WebSocket protocol: client messages validated strictly with zod, from the same field
 // rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
-import { actionName, ChatChannel, chatText, humanName, IdEntity, tileCoordinate } from "../../aic/schemas.ts";
+import {
+  actionName,
+  ChatChannel,
+  chatText,
+  humanName,
+  IdEntity,
+  IdTx,
+  tileCoordinate,
+} from "../../aic/schemas.ts";
 import { refineText } from "../../aic/text.ts";
 
 const MoveStep = () => z.int().min(-1).max(1);
+/** The browser's transaction id for an action (the agents' txId rule, action-path.ts): a resend with
+ * the same id after a lost answer (a dropped socket, a fan-out child restarted) is answered from the
+ * world's record instead of applied again. A held direction (`move_intent`) has none: it is a state
+ * the next key press replaces, and a resent one would walk a person who already let go. */
+const txId = () => IdTx.optional();
 
 /** How many avatar looks the client draws (web/client/textures.ts LOOKS). */
 export const AVATAR_LOOKS = 8;
@@ -33,17 +46,23 @@ export const ClientMessage = z
         .optional(),
     }),
     z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
-    z.strictObject({ type: z.literal("click_to_move"), destTx: tileCoordinate(), destTy: tileCoordinate() }),
-    z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText() }),
+    z.strictObject({
+      type: z.literal("click_to_move"),
+      destTx: tileCoordinate(),
+      destTy: tileCoordinate(),
+      txId: txId(),
+    }),
+    z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText(), txId: txId() }),
     z.strictObject({
       type: z.literal("interact"),
       targetId: IdEntity,
       action: actionName(),
       /** The action's parameters (a note's text), as on the AIC InteractRequest. */
       params: z.record(z.string(), z.unknown()).optional(),
+      txId: txId(),
     }),
     /** Walk to a reachable tile within interact range of an object (the server picks it). */
-    z.strictObject({ type: z.literal("approach"), targetId: IdEntity }),
+    z.strictObject({ type: z.literal("approach"), targetId: IdEntity, txId: txId() }),
     z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
     // The contract's one text rule (well-formed Unicode), as on every AIC request.
   ])
@@ -174,8 +193,9 @@ export type ServerMessage =
   /** A human's connection dropped (away) or came back, during the resume grace period. */
   | { type: "presence"; id: string; away: boolean }
   | { type: "events"; events: WireEvent[] }
-  | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown> }
-  | { type: "error"; code: string; message: string; retryable: boolean; for?: string }
+  /** The answer to an action; `txId` repeats the action's (the client stops resending it). */
+  | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown>; txId?: string }
+  | { type: "error"; code: string; message: string; retryable: boolean; for?: string; txId?: string }
   | { type: "pong"; t?: number; serverTsMs: number }
   /** Your character went through a portal to a world another gateway serves: load this page there
    * (its `?claim=` lets you in as the same person, once). */

@@ -40,6 +40,29 @@ describe("client message validation", () => {
       expect(!result.ok && result.code).toBe("bad_request");
     }
   });
+
+  it("an answered action may carry the browser's txId (the agents' pattern); a held direction may not", () => {
+    const txId = "tx_web_abcdefghijkl_1";
+    for (const raw of [
+      { type: "click_to_move", destTx: 3, destTy: 4, txId },
+      { type: "chat_send", channel: "global", message: "hi", txId },
+      { type: "interact", targetId: "obj_sign_welcome", action: "read", txId },
+      { type: "approach", targetId: "obj_sign_welcome", txId },
+    ]) {
+      const parsed = parseClientMessage(JSON.stringify(raw));
+      expect(parsed.ok && "txId" in parsed.message && parsed.message.txId, raw.type).toBe(txId);
+    }
+    for (const raw of [
+      { type: "move_intent", dx: 1, dy: 0, txId },
+      { type: "chat_send", channel: "global", message: "hi", txId: "web_1" },
+      { type: "chat_send", channel: "global", message: "hi", txId: "tx_short" },
+      { type: "chat_send", channel: "global", message: "hi", txId: 7 },
+    ]) {
+      const parsed = parseClientMessage(JSON.stringify(raw));
+      expect(parsed.ok, JSON.stringify(raw)).toBe(false);
+      expect(!parsed.ok && parsed.forType).toBe(raw.type);
+    }
+  });
 });
 
 describe("static file paths", () => {

@@ -8,7 +8,7 @@ import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { AicResult } from "../../aic/errors.ts";
 import { worldReads } from "../../aic/reads.ts";
-import type { ActActionT, ActData, Actor } from "../../aic/service.ts";
+import type { ActActionT, ActData, ActOptions, Actor } from "../../aic/service.ts";
 import type { DurableSessions } from "../../http/humans/session.ts";
 import type { PatchDelivery } from "../../http/humans/view-sync.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../../http/humans/web-surface.ts";
@@ -16,7 +16,14 @@ import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { describe, WorldRuntime } from "../../runtime/world-runtime.ts";
 import type { WorldDefinition } from "../../world/types.ts";
 import { World } from "../../world/world.ts";
-import { epochMs, type FanoutStats, type FanoutWebOptions, type ToChild, type ToParent } from "./protocol.ts";
+import {
+  type ActRequest,
+  epochMs,
+  type FanoutStats,
+  type FanoutWebOptions,
+  type ToChild,
+  type ToParent,
+} from "./protocol.ts";
 
 const STATS_EVERY_MS = 1000;
 
@@ -43,14 +50,14 @@ const patches: PatchDelivery[] = [];
 
 let nextActId = 1;
 const pendingActs = new Map<number, (result: AicResult<ActData>) => void>();
-let outgoingActs: { id: number; actor: Actor; action: ActActionT }[] = [];
+let outgoingActs: ActRequest[] = [];
 let actsScheduled = false;
 
-function act(actor: Actor, action: ActActionT): Promise<AicResult<ActData>> {
+function act(actor: Actor, action: ActActionT, opts?: ActOptions): Promise<AicResult<ActData>> {
   return new Promise((resolve) => {
     const id = nextActId++;
     pendingActs.set(id, resolve);
-    outgoingActs.push({ id, actor, action });
+    outgoingActs.push({ id, actor, action, ...(opts?.txId ? { txId: opts.txId } : {}) });
     // The actions read in this turn of the event loop travel together, as soon as it ends: the
     // fixed 10 ms wait this replaced held an action back up to that long on its way to the tick.
     if (!actsScheduled) {

@@ -128,8 +128,8 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
         failedStarts = 0;
         return;
       case "acts":
-        for (const { id, actor, action } of message.acts) {
-          aic.act(actor, action).then(
+        for (const { id, actor, action, txId } of message.acts) {
+          aic.act(actor, action, txId ? { txId } : undefined).then(
             (result) => answer(id, result),
             (error: unknown) => {
               logger.error(`openclawworld fanout: ${action.kind} failed: ${describe(error)}`);

@@ -72,9 +72,17 @@ export interface FanoutStats {
   heapUsedBytes: number;
 }
 
+/** A browser's action on its way to AicService.act in the gateway, with the browser's txId. */
+export interface ActRequest {
+  id: number;
+  actor: Actor;
+  action: ActActionT;
+  txId?: string;
+}
+
 export type ToParent =
   | { type: "ready" }
-  | { type: "acts"; acts: { id: number; actor: Actor; action: ActActionT }[] }
+  | { type: "acts"; acts: ActRequest[] }
   /** Answered with "stored": the child hands out the resume token only once the record is durable. */
   | { type: "session"; op: "put"; id: number; key: string; value: unknown }
   | { type: "session"; op: "delete"; key: string }
