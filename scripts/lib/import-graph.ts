@@ -18,6 +18,9 @@ export const LAYERS: Record<string, number> = {
   "src/aic": 2,
   "src/config": 2,
   "src/cluster": 2,
+  // The AIC client over HTTP (exported as openclawworld/client): above the contract it is typed
+  // from, below the remote tools and the conformance suite that use it.
+  "src/client": 2.5,
   "src/http": 3,
   "src/tools": 3,
   "src/hooks": 3,
@@ -32,7 +35,7 @@ export const LAYERS: Record<string, number> = {
  * folder they import these layers and nothing lower. */
 export const ADAPTER_REACH: Record<string, readonly string[]> = {
   "src/http": ["src/aic", "src/config"],
-  "src/tools": ["src/aic", "src/config"],
+  "src/tools": ["src/aic", "src/config", "src/client"],
   "src/hooks": ["src/config"],
   "src/residents": ["src/aic", "src/config"],
 };
