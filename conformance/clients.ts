@@ -114,7 +114,9 @@ export function httpClient(
     runId: `r${Date.now().toString(36)}`,
     human: (name) => connectHuman(worldUrl, name, async () => {}, options.joinCode),
     async call(endpoint, agentId, body) {
-      return (await clientOf(agentId).exchange(endpoint, body)).result as AicAnswer;
+      // What the server sent, as sent: the verdict judges it (a body outside the wrapper included).
+      const sent = await clientOf(agentId).exchange(endpoint, body);
+      return ("body" in sent ? sent.body : sent.result) as AicAnswer;
     },
     async pass(ticks) {
       await new Promise((r) => setTimeout(r, (ticks * 1000) / tickRate));

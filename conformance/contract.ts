@@ -115,7 +115,12 @@ export function contractCases(agentId: string, world: Discovered, runId: string)
     c("moveTo", "dest tx -1 (below min)", "bad_request", moveTo({ dest: { tx: -1, ty: 0 } })),
     c("moveTo", "dest ty 100001 (above max)", "bad_request", moveTo({ dest: { tx: 0, ty: 100_001 } })),
     c("moveTo", "dest tx 1.5 (not an integer)", "bad_request", moveTo({ dest: { tx: 1.5, ty: 0 } })),
-    c("moveTo", "txId of 8 characters after tx_ (min)", "ok", moveTo({ txId: `tx_${runId.slice(-4)}abcd` })),
+    c(
+      "moveTo",
+      "the tile it stands on, txId of 8 characters after tx_ (min)",
+      "ok",
+      moveTo({ txId: `tx_${runId.slice(-4)}abcd` }),
+    ),
     c("moveTo", "txId of 7 characters after tx_", "bad_request", moveTo({ txId: "tx_abcdefg" })),
     c("moveTo", "txId without the tx_ prefix", "bad_request", moveTo({ txId: "move_12345678" })),
     // An action the object does not offer is well formed: answered ok, outcome invalid_action.

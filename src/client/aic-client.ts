@@ -58,6 +58,9 @@ export interface Exchange<T = unknown> {
   /** The HTTP status of the last response (0 when there was none). */
   httpStatus: number;
   retryAfterMs?: number;
+  /** The body as the server sent it (parsed JSON), when it was JSON: `result` is this when it is
+   * the AIC wrapper, and an error of the client's making otherwise. */
+  body?: unknown;
 }
 
 const MAX_DELAY_MS = 30_000;
@@ -361,9 +364,10 @@ export class AicClient {
     } catch {
       return { result: offContract(res.status, `AIC server answered ${res.status} without JSON`), ...facts };
     }
-    if (isWrapper(parsed)) return { result: parsed, ...facts };
+    if (isWrapper(parsed)) return { result: parsed, body: parsed, ...facts };
     return {
       result: offContract(res.status, `AIC server answered ${res.status} outside the AIC wrapper`),
+      body: parsed,
       ...facts,
     };
   }
