@@ -1,4 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// A user's program imports the client as the package exports it (examples/); tests take it from the
+// sources, as tsconfig's "paths" does.
+const CLIENT_ALIAS = {
+  "openclawworld/client": fileURLToPath(new URL("./src/client/index.ts", import.meta.url)),
+};
 
 export default defineConfig({
   test: {
@@ -11,6 +18,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        resolve: { alias: CLIENT_ALIAS },
         test: {
           name: "unit",
           include: [
@@ -19,6 +27,7 @@ export default defineConfig({
             "web/client/**/*.test.ts",
             "scripts/**/*.test.ts",
             "test/support/**/*.test.ts",
+            "examples/**/*.test.ts",
           ],
           testTimeout: 30_000,
         },
