@@ -4,9 +4,9 @@
 // Layers, lowest first. A module imports its own folder or a strictly lower layer, never a layer of
 // the same rank (adapters do not import each other) and never a higher one:
 //   world (pure) <- runtime (tick host, persistence) <- aic (the contract), config, cluster (rooms
-//   across gateways: leases and the shared log, under the wiring)
-//   <- adapters: http, tools, hooks <- plugin (wiring), conformance (a client, may host a web
-//   surface in-process), web (client) <- index.ts
+//   across gateways: leases and the shared log, under the wiring) <- client (the AIC client over
+//   HTTP, typed from the contract) <- adapters: http, tools, hooks <- plugin (wiring), conformance
+//   (a client, may host a web surface in-process), web (client) <- index.ts
 // The adapters import only the contract and the config (ADAPTER_REACH): the world and the tick host
 // are below the contract, and an adapter that read them would be a second door.
 import { readdirSync, readFileSync } from "node:fs";
