@@ -1,25 +1,58 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// A user's program imports the client as the package exports it (examples/); tests take it from the
+// sources, as tsconfig's "paths" does.
+const CLIENT_ALIAS = {
+  "openclawworld/client": fileURLToPath(new URL("./src/client/index.ts", import.meta.url)),
+};
 
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one on this 2-core machine, so every file
     // ran after the other. With two, the unit files run two at a time. Vitest 5.1.1 runs the projects
-    // as groups, one group after the other: unit (groupOrder 0, two workers), then install
-    // (groupOrder 1), then the e2e files (fileParallelism false with the default groupOrder makes a
-    // group of their own, run last, one file at a time); seen with three small projects that print
-    // when each file starts and ends. So no unit file runs beside an e2e file.
+    // as groups, one group after the other: unit (groupOrder 0, two workers), contract (1), scenario
+    // replay (2), then install (3), then the e2e files (fileParallelism false with the default
+    // groupOrder makes a group of their own, run last, one file at a time); seen with small projects
+    // that print when each file starts and ends. So no unit file runs beside an e2e file.
     maxWorkers: 2,
     projects: [
       {
+        resolve: { alias: CLIENT_ALIAS },
         test: {
           name: "unit",
           include: [
             "src/**/*.test.ts",
-            "conformance/**/*.test.ts",
             "web/client/**/*.test.ts",
             "scripts/**/*.test.ts",
             "test/support/**/*.test.ts",
+            "examples/**/*.test.ts",
           ],
+          testTimeout: 30_000,
+        },
+      },
+      // The PRD's CI order (section 10): unit, then contract, then scenario replay, each its own
+      // group (integer groupOrder: a fractional one left its files out in vitest 5.1.1), so the
+      // output shows the stages in that order. The conformance files are a few seconds of the unit
+      // group's old share; taken apart they cost no more time.
+      {
+        resolve: { alias: CLIENT_ALIAS },
+        test: {
+          name: "contract",
+          include: [
+            "conformance/contract.test.ts",
+            "conformance/cli.test.ts",
+            "conformance/fairness.test.ts",
+          ],
+          sequence: { groupOrder: 1 },
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "scenario replay",
+          include: ["conformance/scenarios.test.ts"],
+          sequence: { groupOrder: 2 },
           testTimeout: 30_000,
         },
       },
@@ -39,13 +72,14 @@ export default defineConfig({
         // a running gateway (hot-reload.test.ts); and the gateway's other tool mode, Tool Search off
         // (direct-tools.test.ts). Each file runs gateways of its own, so the group runs apart
         // from the unit and e2e files, one file at a time, instead of competing for the 2 cores.
-        // Vitest 5.1.1 runs this group (groupOrder 1) after the unit group and before the e2e files
+        // Vitest 5.1.1 runs this group (groupOrder 3) after the unit, contract and scenario groups
+        // and before the e2e files
         // (see maxWorkers above); with -1 it came last but was skipped once an e2e test had failed.
         test: {
           name: "install",
           include: ["test/install/**/*.test.ts"],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 3 },
           testTimeout: 120_000,
           hookTimeout: 480_000,
         },

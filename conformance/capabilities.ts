@@ -18,6 +18,8 @@ export interface Capabilities {
   extensions: ReadonlySet<ExtensionName>;
   /** Whether a human can come in over the world's WebSocket (the speaker of PRD scenario B). */
   human: boolean;
+  /** What the server answered when asked for an extension it turned out not to have. */
+  why?: Partial<Record<ExtensionName, string>>;
 }
 
 /** This project's own server: everything. */
@@ -29,7 +31,8 @@ export function missing(
   needs: { extension?: ExtensionName; human?: boolean },
 ): string | undefined {
   if (needs.extension && !caps.extensions.has(needs.extension)) {
-    return `needs the ${needs.extension} extension, which this server does not serve`;
+    const answered = caps.why?.[needs.extension];
+    return `needs the ${needs.extension} extension, which this server does not serve${answered ? ` (asked: ${answered})` : ""}`;
   }
   if (needs.human && !caps.human) return "needs a human client, and this server has no /world/ws";
   return undefined;

@@ -2,21 +2,19 @@
 // tick (deterministic: golden traces are exact), or against a live AIC server over HTTP.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ENDPOINT_NAMES, type EndpointName, endpointPath } from "../src/aic/endpoints.ts";
+import { WebSocket } from "ws";
+import { type EndpointName, endpointPath } from "../src/aic/endpoints.ts";
 import { createTestEnv, silentLogger } from "../src/aic/testing/local-world.ts";
+import { AicClient } from "../src/client/aic-client.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
+import { checkAnswer } from "./answer-check.ts";
 import { type Capabilities, EXTENSION_ENDPOINTS, type ExtensionName } from "./capabilities.ts";
 import { type Advance, connectHuman } from "./human.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
 
-/** Where a contract endpoint is served (`memory/reflect` for reflect); an unknown name as given. */
-function pathOf(endpoint: string): string {
-  return (ENDPOINT_NAMES as string[]).includes(endpoint) ? endpointPath(endpoint as EndpointName) : endpoint;
-}
-
-export async function inProcessClient(): Promise<ScenarioClient & { runtime: WorldRuntime }> {
+export async function inProcessClient(): Promise<ScenarioClient & { runtime: WorldRuntime; room: string }> {
   const { runtime, service } = await createTestEnv({ agents: (id) => ({ name: id }) });
   // Humans come in over a real WebSocket on 127.0.0.1, into the same world; their ids count up so
   // the replay is deterministic.
@@ -56,6 +54,7 @@ export async function inProcessClient(): Promise<ScenarioClient & { runtime: Wor
   return {
     runtime,
     runId: "local",
+    room: runtime.world.definition.defaultRoomId,
     async human(name) {
       web ??= await openWeb();
       return connectHuman(web.url, name, advance);
@@ -82,7 +81,8 @@ export async function inProcessClient(): Promise<ScenarioClient & { runtime: Wor
   };
 }
 
-/** `worldUrl`: the human WebSocket; by default /world/ws on the AIC server's origin. */
+/** A live AIC server over HTTP, through the package's one AIC client (src/client). `worldUrl`: the
+ * human WebSocket; by default /world/ws on the AIC server's origin. */
 export function httpClient(
   baseUrl: string,
   tokens: Record<string, string>,
@@ -93,57 +93,130 @@ export function httpClient(
   const origin = new URL(base);
   const worldUrl =
     options.worldUrl ?? `${origin.protocol === "https:" ? "wss" : "ws"}://${origin.host}/world/ws`;
+  const clients = new Map<string, AicClient>();
+  const clientOf = (agentId: string) => {
+    const token = tokens[agentId];
+    if (!token) throw new Error(`no token for agent ${agentId}`);
+    let client = clients.get(agentId);
+    if (!client) {
+      // Rate limits are part of the contract; a conformance run waits them out (Retry-After), as
+      // agents should. Any other error is the verdict's to judge, so it is never retried away.
+      client = new AicClient({
+        baseUrl: base,
+        token,
+        retry: { maxRetries: 20, baseDelayMs: 200, retryWhen: (e) => e.code === "rate_limited" },
+      });
+      clients.set(agentId, client);
+    }
+    return client;
+  };
   return {
     runId: `r${Date.now().toString(36)}`,
     human: (name) => connectHuman(worldUrl, name, async () => {}, options.joinCode),
     async call(endpoint, agentId, body) {
-      const token = tokens[agentId];
-      if (!token) throw new Error(`no token for agent ${agentId}`);
-      for (let attempt = 0; ; attempt++) {
-        const res = await fetch(`${base}/${pathOf(endpoint)}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        const answer = (await res.json()) as AicAnswer;
-        // Rate limits are part of the contract; a conformance run waits them out, as agents should.
-        if (answer.status === "error" && answer.error.code === "rate_limited" && attempt < 20) {
-          const seconds = Number(res.headers.get("retry-after") ?? 1);
-          await new Promise((r) => setTimeout(r, Math.max(1, seconds) * 1000));
-          continue;
-        }
-        return answer;
-      }
+      // What the server sent, as sent: the verdict judges it (a body outside the wrapper included).
+      const sent = await clientOf(agentId).exchange(endpoint, body);
+      return ("body" in sent ? sent.body : sent.result) as AicAnswer;
     },
     async pass(ticks) {
       await new Promise((r) => setTimeout(r, (ticks * 1000) / tickRate));
     },
-    /** An extension is served when an empty request to it is answered as a request (bad_request),
-     * not as a path the server does not have (404, 405); nothing is changed on the server. The
-     * human door is the world's WebSocket path answering a plain GET with anything but 404. A
-     * server that does not answer at all is taken to have everything: its cases then say so. */
-    async capabilities(agentId) {
-      const token = tokens[agentId] ?? "";
-      const served = async (url: string, init: RequestInit) => {
-        try {
-          const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
-          await res.body?.cancel();
-          return res.status !== 404 && res.status !== 405;
-        } catch {
-          return true;
-        }
-      };
-      const extensions = new Set<ExtensionName>();
-      for (const name of EXTENSION_ENDPOINTS) {
-        const present = await served(`${base}/${endpointPath(name)}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: "{}",
-        });
-        if (present) extensions.add(name);
-      }
-      const human = await served(worldUrl.replace(/^ws/, "http"), { method: "GET" });
-      return { extensions, human } satisfies Capabilities;
-    },
+    capabilities: (agentId, roomId) =>
+      askCapabilities(base, clientOf(agentId), { agentId, roomId }, worldUrl, tokens[agentId] ?? ""),
   };
+}
+
+/** Which of this project's extensions the server has, found by asking it: the paths its OpenAPI
+ * document lists (when it publishes one at openapi.json), then a request to each that only this
+ * project's extension answers as this project does: an empty body is bad_request in the result
+ * wrapper (a path the server does not have is 404/405, or an answer of another shape), and a
+ * heartbeat without an action is `ok` with this project's heartbeat data. A server whose `heartbeat`
+ * is something else has no heartbeat extension, and its cases are skipped with the reason. The
+ * human door: a WebSocket to worldUrl that opens. */
+async function askCapabilities(
+  base: string,
+  client: AicClient,
+  who: { agentId: string; roomId: string },
+  worldUrl: string,
+  token: string,
+): Promise<Capabilities> {
+  const listed = await publishedPaths(base, token);
+  const extensions = new Set<ExtensionName>();
+  const why: Partial<Record<ExtensionName, string>> = {};
+  // join first: the heartbeat is asked as an agent in the room.
+  const order = [...EXTENSION_ENDPOINTS].sort((a, b) => Number(b === "join") - Number(a === "join"));
+  for (const name of order) {
+    const path = endpointPath(name);
+    // Its paths may be written relative to its servers' URL or from the host's root.
+    if (listed && ![...listed].some((p) => p === `/${path}` || p.endsWith(`/${path}`))) {
+      why[name] = `its openapi.json lists no /${path}`;
+      continue;
+    }
+    const problem = await notOurs(client, name, who, extensions.has("join"));
+    if (problem) why[name] = problem;
+    else extensions.add(name);
+  }
+  return { extensions, human: await opens(worldUrl), why } satisfies Capabilities;
+}
+
+/** The paths of the server's OpenAPI document, or undefined when it publishes none. */
+async function publishedPaths(base: string, token: string): Promise<Set<string> | undefined> {
+  try {
+    const res = await fetch(`${base}/openapi.json`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    const doc = (await res.json()) as { paths?: Record<string, unknown> };
+    return doc.paths ? new Set(Object.keys(doc.paths)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why `name` is not this project's extension on the server, or undefined when it is. */
+async function notOurs(
+  client: AicClient,
+  name: ExtensionName,
+  who: { agentId: string; roomId: string },
+  joined: boolean,
+): Promise<string | undefined> {
+  if (name === "join") {
+    const { result, httpStatus } = await client.exchange("join", { ...who });
+    if (checkAnswer("join", result) || result.status !== "ok")
+      return `POST /join as ${who.agentId} into ${who.roomId} was answered HTTP ${httpStatus} ${result.status === "ok" ? "ok but not as this project's join" : result.error.code}`;
+    return undefined;
+  }
+  if (name === "heartbeat" && joined) {
+    const { result, httpStatus } = await client.exchange("heartbeat", { ...who });
+    const shape = checkAnswer("heartbeat", result);
+    if (shape || result.status !== "ok")
+      return `POST /heartbeat (no action) was answered HTTP ${httpStatus}: ${shape ?? (result.status === "error" ? result.error.code : "")}`;
+    return undefined;
+  }
+  const { result, httpStatus } = await client.exchange(name, {});
+  if (httpStatus === 404 || httpStatus === 405) return `POST /${endpointPath(name)} is HTTP ${httpStatus}`;
+  if (result.status === "error" && result.error.code === "bad_request" && httpStatus === 400)
+    return undefined;
+  return `POST /${endpointPath(name)} {} was not refused as bad_request (HTTP ${httpStatus}, ${result.status === "ok" ? "ok" : result.error.code})`;
+}
+
+/** Whether a WebSocket to `url` opens (it is closed at once). */
+function opens(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { handshakeTimeout: 10_000 });
+    socket.once("open", () => {
+      socket.close();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("unexpected-response", (_req, res) => {
+      res.resume();
+      socket.terminate();
+      resolve(false);
+    });
+  });
 }

@@ -6,8 +6,8 @@ import type { ScenarioClient, ScenarioName } from "./scenarios.ts";
 import { type ConformanceReport, runConformance, SUITES, type SuiteName } from "./suite.ts";
 
 const usage = [
-  "usage: conformance --in-process",
-  "       conformance --base-url <AIC base URL> --agent <id>:<token> --agent <id>:<token>",
+  "usage: conformance --in-process [--room <room id>]",
+  "       conformance --base-url <AIC base URL> --room <room id> --agent <id>:<token> --agent <id>:<token>",
   "                   [--world-url <ws URL of /world/ws>] [--join-code <code>]",
   "                   [--gateway-url <gateway URL> --gateway-token <operator token> [--policy-agent <id>]...]",
   `       [--suite ${SUITES.join("|")}]... [--only <scenario>]... [--update-golden]`,
@@ -34,6 +34,7 @@ function parse(args: string[]) {
       "policy-agent": { type: "string", multiple: true },
       "world-url": { type: "string" },
       "join-code": { type: "string" },
+      room: { type: "string" },
     },
   });
 }
@@ -72,10 +73,12 @@ async function run(args: string[], out: Output): Promise<number> {
 
   let client: ScenarioClient | undefined;
   let agentIds: string[] = [];
+  const aicSuites = suites.some((s) => s !== "policy");
   if (values["in-process"]) {
     client = await inProcessClient();
     agentIds = ["conf_a", "conf_b"];
   } else if (values["base-url"] && (values.agent?.length ?? 0) >= 2) {
+    if (aicSuites && !values.room) fail("--room names the room of the server the agents play in");
     const pairs = values.agent!.map(
       (a) => [a.slice(0, a.indexOf(":")), a.slice(a.indexOf(":") + 1)] as const,
     );
@@ -85,7 +88,7 @@ async function run(args: string[], out: Output): Promise<number> {
       ...(values["world-url"] ? { worldUrl: values["world-url"] } : {}),
       ...(values["join-code"] ? { joinCode: values["join-code"] } : {}),
     });
-  } else if (suites.some((s) => s !== "policy")) {
+  } else if (aicSuites) {
     fail("give --in-process, or --base-url with two --agent <id>:<token>");
   }
 
@@ -93,6 +96,7 @@ async function run(args: string[], out: Output): Promise<number> {
     suites,
     ...(client ? { client } : {}),
     agents: { a: agentIds[0] ?? "", b: agentIds[1] ?? "" },
+    room: values.room ?? client?.room ?? "",
     updateGolden: values["update-golden"] === true,
     ...(values.only ? { only: values.only as ScenarioName[] } : {}),
     ...(values["gateway-url"] && values["gateway-token"]

@@ -2,7 +2,10 @@
 // operator token: the required tools always answer; each optional tool runs exactly when ocw_status
 // says it is enabled for the agent, and is refused (tool_call_blocked) otherwise — whether it was
 // never enabled or is denied; a refused ocw_chat_send leaves no message in the world, and a refused
-// ocw_reflect no reflection in the agent's memory.
+// ocw_reflect no reflection in the agent's memory. A tool's `details` is its endpoint's answer data,
+// and is checked against that endpoint's schemas (ours, and the PRD's for its six endpoints).
+import type { EndpointName } from "../src/aic/endpoints.ts";
+import { checkDetails } from "./answer-check.ts";
 
 export interface PolicyReport {
   suite: "policy";
@@ -35,6 +38,26 @@ const REQUIRED: [string, Record<string, unknown>][] = [
   ["ocw_heartbeat", {}],
 ];
 const OPTIONAL = ["ocw_move_to", "ocw_interact", "ocw_chat_send", "ocw_reflect"] as const;
+
+/** The endpoint whose answer data a tool's `details` is (ocw_status reports on the plugin instead). */
+const TOOL_ENDPOINT: Record<string, EndpointName> = {
+  ocw_observe: "observe",
+  ocw_poll_events: "pollEvents",
+  ocw_chat_observe: "chatObserve",
+  ocw_heartbeat: "heartbeat",
+  ocw_move_to: "moveTo",
+  ocw_interact: "interact",
+  ocw_chat_send: "chatSend",
+  ocw_reflect: "reflect",
+};
+
+/** Why a tool's successful answer carries `details` its endpoint's schemas refuse, if it does. */
+function detailsProblem(tool: string, answer: InvokeAnswer): string | undefined {
+  const endpoint = TOOL_ENDPOINT[tool];
+  if (!endpoint || answer.status !== 200 || !answer.body.ok) return undefined;
+  const problem = checkDetails(endpoint, answer.body.result?.details);
+  return problem ? `details: ${problem}` : undefined;
+}
 
 async function invoke(
   gw: GatewayTarget,
@@ -95,7 +118,7 @@ export async function runPolicy(
       report(
         `${agentId}: required ${tool} answers`,
         answer.status === 200 && answer.body.ok
-          ? undefined
+          ? detailsProblem(tool, answer)
           : `expected HTTP 200 ok, got ${describeAnswer(answer)}`,
       );
     }
@@ -114,7 +137,11 @@ export async function runPolicy(
       const args = await harmlessArgs(gw, tool, agentId, runId);
       const answer = await invoke(gw, tool, args, agentId);
       const name = `${agentId}: ${tool} is ${on ? "allowed (enabled)" : "refused (not enabled or denied)"}`;
-      if (on) report(name, blocked(answer) ? `enabled but blocked: ${describeAnswer(answer)}` : undefined);
+      if (on)
+        report(
+          name,
+          blocked(answer) ? `enabled but blocked: ${describeAnswer(answer)}` : detailsProblem(tool, answer),
+        );
       else
         report(
           name,

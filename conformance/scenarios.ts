@@ -3,12 +3,9 @@
 // stepped tick by tick) or a live server over HTTP. Each scenario returns a normalised trace (PRD 10.2
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
 // compared with a golden file.
-import type * as z from "zod";
 import { START_CURSOR } from "../src/aic/cursor.ts";
-import { ENDPOINTS } from "../src/aic/endpoints.ts";
-import { generatedAic } from "../src/aic/schema-check.ts";
-import { aicRegistry } from "../src/aic/schemas.ts";
-import { type Capabilities, EVERYTHING } from "./capabilities.ts";
+import { checkAnswer } from "./answer-check.ts";
+import type { Capabilities } from "./capabilities.ts";
 import type { Human } from "./human.ts";
 
 export type AicAnswer =
@@ -26,8 +23,10 @@ export interface ScenarioClient {
   human(name: string): Promise<Human>;
   /** Releases what the client opened (sockets, an in-process web surface). */
   close?(): Promise<void>;
-  /** What the server offers beyond the PRD, asked as `agentId` (default: everything). */
-  capabilities?(agentId: string): Promise<Capabilities>;
+  /** What the server offers beyond the PRD, asked as `agentId` in `roomId` (default: everything). */
+  capabilities?(agentId: string, roomId: string): Promise<Capabilities>;
+  /** The room to play in when the caller names none (the in-process world's default room). */
+  readonly room?: string;
 }
 
 export interface ScenarioAgents {
@@ -39,28 +38,7 @@ export interface ScenarioAgents {
 
 export type TraceEntry = Record<string, unknown>;
 
-/** The `$defs` name of an endpoint's answer data, from the contract's own table. */
-function dataDef(endpoint: string): string | undefined {
-  const row = (ENDPOINTS as Record<string, { response: z.ZodType } | undefined>)[endpoint];
-  return row ? aicRegistry.get(row.response)?.id : undefined;
-}
-
 export class ScenarioFailure extends Error {}
-
-/** Every answer must match the result wrapper and its endpoint's data schema (PRD 10.1): the
- * problem, or undefined when the answer is well formed. */
-export function checkAnswer(endpoint: string, answer: unknown): string | undefined {
-  const wrapper = generatedAic("Result", answer);
-  if (!wrapper.valid) return `${endpoint}: answer is not the result wrapper: ${wrapper.errors}`;
-  const ok = answer as { status: string; data?: unknown };
-  if (ok.status === "ok") {
-    const def = dataDef(endpoint);
-    if (!def) return `${endpoint}: not an endpoint of the contract`;
-    const data = generatedAic(def, ok.data);
-    if (!data.valid) return `${endpoint}: data does not match ${def}: ${data.errors}`;
-  }
-  return undefined;
-}
 
 async function checked(
   client: ScenarioClient,
@@ -174,11 +152,12 @@ function around(tile: { tx: number; ty: number }): { tx: number; ty: number }[] 
 export async function signReading(
   client: ScenarioClient,
   agents: ScenarioAgents,
-  caps: Capabilities = EVERYTHING,
+  caps: Capabilities,
+  room: string,
 ): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  await join(client, agents.a, "lobby", caps);
-  const seen = await observe(client, agents.a, "lobby");
+  await join(client, agents.a, room, caps);
+  const seen = await observe(client, agents.a, room);
   const sign = (seen.nearby as any[]).find(
     (n) => n.object?.objectType === "sign" && n.entity.id === "obj_sign_welcome",
   );
@@ -188,12 +167,12 @@ export async function signReading(
     found: sign.entity.id,
     affords: sign.affords.map((a: { action: string }) => a.action),
   });
-  const walked = await walkTo(client, agents.a, "lobby", around(sign.entity.tile).slice(1));
+  const walked = await walkTo(client, agents.a, room, around(sign.entity.tile).slice(1));
   trace.push({ step: "moveTo", result: walked.result });
   const read = must(
     await checked(client, "interact", agents.a, {
       agentId: agents.a,
-      roomId: "lobby",
+      roomId: room,
       txId: tx(client, "read"),
       targetId: sign.entity.id,
       action: "read",
@@ -215,13 +194,14 @@ export async function signReading(
 export async function proximityChat(
   client: ScenarioClient,
   agents: ScenarioAgents,
-  caps: Capabilities = EVERYTHING,
+  caps: Capabilities,
+  room: string,
 ): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
   const human = await client.human("Conformance human");
   try {
-    const listener = await join(client, agents.a, "lobby", caps);
-    await walkTo(client, agents.a, "lobby", around(human.tile).slice(1));
+    const listener = await join(client, agents.a, room, caps);
+    await walkTo(client, agents.a, room, around(human.tile).slice(1));
     trace.push({ step: "approach", near: true });
     // Start the listener's reading after the walk, so the chat is the news.
     const trail = new EventTrail();
@@ -230,7 +210,7 @@ export async function proximityChat(
       const more = must(
         await checked(client, "pollEvents", agents.a, {
           agentId: agents.a,
-          roomId: "lobby",
+          roomId: room,
           sinceCursor: cursor,
           limit: 200,
         }),
@@ -249,7 +229,7 @@ export async function proximityChat(
     const polled = must(
       await checked(client, "pollEvents", agents.a, {
         agentId: agents.a,
-        roomId: "lobby",
+        roomId: room,
         sinceCursor: cursor,
         limit: 50,
         waitMs: 2000,
@@ -267,7 +247,7 @@ export async function proximityChat(
     const again = must(
       await checked(client, "pollEvents", agents.a, {
         agentId: agents.a,
-        roomId: "lobby",
+        roomId: room,
         sinceCursor: polled.nextCursor,
         limit: 200,
       }),
@@ -290,28 +270,29 @@ export async function proximityChat(
 export async function portalMovement(
   client: ScenarioClient,
   agents: ScenarioAgents,
-  caps: Capabilities = EVERYTHING,
+  caps: Capabilities,
+  room: string,
 ): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  await join(client, agents.a, "lobby", caps);
-  const seen = await observe(client, agents.a, "lobby");
+  await join(client, agents.a, room, caps);
+  const seen = await observe(client, agents.a, room);
   // The lobby has portals to the garden and the town; scenario C is the garden one (its golden
   // trace), found by where it leads rather than by which happens to be nearer the spawn.
   const portals = (seen.nearby as any[]).filter((n) => n.object?.objectType === "portal");
   const portal = portals.find((n) => n.object.state.targetRoom === "garden") ?? portals[0];
-  if (!portal) throw new ScenarioFailure("no portal visible in the lobby");
+  if (!portal) throw new ScenarioFailure(`no portal visible in ${room}`);
   trace.push({
     step: "observe",
     found: portal.entity.id,
     affords: portal.affords.map((a: { action: string }) => a.action),
   });
   // Beside it, not onto it: standing on a portal already uses it.
-  const walked = await walkTo(client, agents.a, "lobby", around(portal.entity.tile).slice(1));
+  const walked = await walkTo(client, agents.a, room, around(portal.entity.tile).slice(1));
   trace.push({ step: "moveTo", result: walked.result });
   const used = must(
     await checked(client, "interact", agents.a, {
       agentId: agents.a,
-      roomId: "lobby",
+      roomId: room,
       txId: tx(client, "portal"),
       targetId: portal.entity.id,
       action: "use",
@@ -323,7 +304,7 @@ export async function portalMovement(
   const after = await observe(client, agents.a, target, 1);
   const old = await client.call("observe", agents.a, {
     agentId: agents.a,
-    roomId: "lobby",
+    roomId: room,
     radius: 1,
     detail: "lite",
   });
@@ -344,4 +325,14 @@ export type ScenarioName = keyof typeof SCENARIOS;
 /** What a scenario needs beyond the PRD's six endpoints (join is optional: see join above). */
 export const SCENARIO_NEEDS: Partial<Record<ScenarioName, { human: true }>> = {
   proximityChat: { human: true },
+};
+
+/** The world a scenario's golden trace was recorded in (the bundled world's lobby): the room, and
+ * what must be in it. Elsewhere the scenario is skipped by name, with the reason; proximity chat
+ * holds in any room. */
+export const GOLDEN_WORLD: Partial<
+  Record<ScenarioName, { room: string; object?: string; portalTo?: string }>
+> = {
+  signReading: { room: "lobby", object: "obj_sign_welcome" },
+  portalMovement: { room: "lobby", portalTo: "garden" },
 };

@@ -18,6 +18,8 @@ export interface ConformanceOptions {
   /** The AIC server's client; the contract and scenario suites need it, the policy suite does not. */
   client?: ScenarioClient;
   agents: ScenarioAgents;
+  /** The room the agents play in (the server's; nothing is assumed of its map). */
+  room: string;
   updateGolden?: boolean;
   only?: ScenarioName[];
   gateway?: GatewayTarget;
@@ -31,15 +33,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   // What the server has beyond the PRD decides which cases run; the rest are reported as skipped.
   const caps: Capabilities =
     client?.capabilities && options.suites.some((s) => s !== "policy")
-      ? await client.capabilities(options.agents.a)
+      ? await client.capabilities(options.agents.a, options.room)
       : EVERYTHING;
   // Contract first: the scenarios end with agent a in another room (portal movement).
   if (client && options.suites.includes("contract"))
-    reports.push(...(await runContract(client, options.agents.a, "lobby", caps)));
+    reports.push(...(await runContract(client, options.agents.a, options.room, caps)));
   if (client && options.suites.includes("scenarios")) {
     const scenarios = await runScenarios(client, () => options.agents, {
       update: options.updateGolden === true,
       caps,
+      room: options.room,
       ...(options.only ? { only: options.only } : {}),
     });
     for (const s of scenarios) {

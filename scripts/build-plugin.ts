@@ -104,9 +104,13 @@ export const FORKED_ENTRIES = [
   { source: "./src/plugin/fanout/child-main.ts", output: "./dist/fanout-child.js" },
 ];
 
+/** Modules the package exports to programs of their own (package.json "exports"): the AIC client a
+ * user's agent imports as `openclawworld/client` (docs/client.md). */
+export const LIBRARY_ENTRIES = [{ source: "./src/client/index.ts", output: "./dist/client.js" }];
+
 export async function buildPlugin(
   projectDir = PROJECT_DIR,
-  forked = path.resolve(projectDir) === PROJECT_DIR ? FORKED_ENTRIES : [],
+  forked = path.resolve(projectDir) === PROJECT_DIR ? [...FORKED_ENTRIES, ...LIBRARY_ENTRIES] : [],
 ): Promise<BuiltEntry[]> {
   const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
   const built: BuiltEntry[] = [];

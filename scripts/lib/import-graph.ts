@@ -4,9 +4,9 @@
 // Layers, lowest first. A module imports its own folder or a strictly lower layer, never a layer of
 // the same rank (adapters do not import each other) and never a higher one:
 //   world (pure) <- runtime (tick host, persistence) <- aic (the contract), config, cluster (rooms
-//   across gateways: leases and the shared log, under the wiring)
-//   <- adapters: http, tools, hooks <- plugin (wiring), conformance (a client, may host a web
-//   surface in-process), web (client) <- index.ts
+//   across gateways: leases and the shared log, under the wiring) <- client (the AIC client over
+//   HTTP, typed from the contract) <- adapters: http, tools, hooks <- plugin (wiring), conformance
+//   (a client, may host a web surface in-process), web (client) <- index.ts
 // The adapters import only the contract and the config (ADAPTER_REACH): the world and the tick host
 // are below the contract, and an adapter that read them would be a second door.
 import { readdirSync, readFileSync } from "node:fs";
@@ -18,6 +18,9 @@ export const LAYERS: Record<string, number> = {
   "src/aic": 2,
   "src/config": 2,
   "src/cluster": 2,
+  // The AIC client over HTTP (exported as openclawworld/client): above the contract it is typed
+  // from, below the remote tools and the conformance suite that use it.
+  "src/client": 2.5,
   "src/http": 3,
   "src/tools": 3,
   "src/hooks": 3,
@@ -32,7 +35,7 @@ export const LAYERS: Record<string, number> = {
  * folder they import these layers and nothing lower. */
 export const ADAPTER_REACH: Record<string, readonly string[]> = {
   "src/http": ["src/aic", "src/config"],
-  "src/tools": ["src/aic", "src/config"],
+  "src/tools": ["src/aic", "src/config", "src/client"],
   "src/hooks": ["src/config"],
   "src/residents": ["src/aic", "src/config"],
 };

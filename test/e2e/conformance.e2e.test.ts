@@ -15,6 +15,8 @@ describe("conformance against the live gateway", () => {
       CLI,
       "--base-url",
       `${gw.baseUrl}/aic/v0.1`,
+      "--room",
+      "lobby",
       "--agent",
       `agent_helper:${gw.agents.agent_helper!.token}`,
       "--agent",

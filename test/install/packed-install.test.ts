@@ -3,7 +3,7 @@
 // (tool, AIC, web + WebSocket), stop with SIGTERM, and upgrade by installing the tarball again.
 // One gateway start; the plugin's runtime dependencies come from the npm registry like a user's.
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +46,7 @@ const REQUIRED = [
   "LICENSE",
   "openclaw.plugin.json",
   "dist/index.js",
+  "dist/client.js",
   "web/dist/index.html",
   "worlds/lobby/world.toml",
   "skills/openclawworld/SKILL.md",
@@ -239,6 +240,35 @@ describe("the installed plugin in the running gateway", () => {
     expect(body.data.self).toMatchObject({ name: "Helper Bot", roomId: "lobby" });
     const wrong = await post("observe", { agentId: "agent_helper", roomId: "lobby" }, randomToken());
     expect(wrong.status).toBe(401);
+  });
+
+  it("a user's program imports { AicClient } from openclawworld/client (the installed package) and plays", async () => {
+    // A project of the user's own, with the installed plugin as its dependency.
+    const project = path.join(root, "user-agent");
+    await mkdir(path.join(project, "node_modules"), { recursive: true });
+    await symlink(
+      path.join(dirs.state, "extensions", "openclawworld"),
+      path.join(project, "node_modules", "openclawworld"),
+    );
+    await writeFile(
+      path.join(project, "agent.mjs"),
+      [
+        'import { AicClient } from "openclawworld/client";',
+        "const aic = new AicClient({ baseUrl: process.argv[2], token: process.argv[3] });",
+        'const who = { agentId: "agent_helper", roomId: "lobby" };',
+        "await aic.join(who);",
+        'const said = await aic.chatSend({ ...who, channel: "proximity", message: "hello from a tarball" });',
+        'const seen = await aic.observe({ ...who, radius: 100, detail: "lite" });',
+        "console.log(JSON.stringify({ said: said.status, txId: said.data?.txId, self: seen.data?.self.name }));",
+      ].join("\n"),
+    );
+    const run = await runCommand(process.execPath, ["agent.mjs", `${base()}/aic/v0.1`, agentToken], project);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout.trim())).toMatchObject({
+      said: "ok",
+      txId: expect.stringMatching(/^tx_[0-9a-f]{32}$/),
+      self: "Helper Bot",
+    });
   });
 
   it("serves the web client from the package: /world/ and its script, compressed, kept for good", async () => {

@@ -1,4 +1,5 @@
-// Test-only: the PRD's own JSON Schemas (the oracle for every AIC bound and shape), kept in the repo
+// The PRD's own JSON Schemas (the oracle for every AIC bound and shape, and what the conformance
+// suite holds any server to: conformance/answer-check.ts), kept in the repo
 // as fixtures so a checkout runs on its own, and a response check against generated AND oracle.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

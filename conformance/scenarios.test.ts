@@ -1,13 +1,12 @@
+// Stage 3 of the PRD's CI order (unit, contract, scenario replay): the golden-trace scenarios.
 import { describe, expect, it } from "vitest";
-import { PRD_ENDPOINTS } from "./capabilities.ts";
 import { inProcessClient } from "./clients.ts";
-import { runContract } from "./contract.ts";
 import { runScenarios } from "./run.ts";
 
 describe("conformance scenarios in-process (PRD 10.2)", () => {
   it("sign reading, proximity chat and portal movement match their golden traces", async () => {
     const client = await inProcessClient();
-    const reports = await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }));
+    const reports = await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }), { room: client.room });
     await client.close?.();
     for (const r of reports) expect(r, r.problem).toMatchObject({ ok: true });
     expect(reports.map((r) => r.scenario)).toEqual(["signReading", "proximityChat", "portalMovement"]);
@@ -17,7 +16,7 @@ describe("conformance scenarios in-process (PRD 10.2)", () => {
     const hashes: string[] = [];
     for (let i = 0; i < 2; i++) {
       const client = await inProcessClient();
-      await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }));
+      await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }), { room: client.room });
       await client.close?.();
       hashes.push(client.runtime.world.snapshotHash());
     }
@@ -26,21 +25,14 @@ describe("conformance scenarios in-process (PRD 10.2)", () => {
 
   it("scenario B's human came in over the WebSocket and is in the world as a human", async () => {
     const client = await inProcessClient();
-    await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }), { only: ["proximityChat"] });
+    await runScenarios(client, () => ({ a: "conf_a", b: "conf_b" }), {
+      only: ["proximityChat"],
+      room: client.room,
+    });
     await client.close?.();
     expect(client.runtime.world.getEntity("hum_conformance_1")).toMatchObject({
       kind: "human",
       name: "Conformance human",
     });
-  });
-});
-
-describe("conformance contract cases in-process (PRD 10.1)", () => {
-  it("every valid request passes and every invalid one is bad_request", async () => {
-    const reports = await runContract(await inProcessClient(), "conf_a");
-    for (const r of reports) expect(r, `${r.name}: ${r.problem}`).toMatchObject({ ok: true });
-    expect(reports.length).toBeGreaterThan(30);
-    const endpoints = new Set(reports.map((r) => r.name.split(":")[0]));
-    for (const e of [...PRD_ENDPOINTS, "join", "leave"]) expect(endpoints).toContain(e);
   });
 });
