@@ -1,6 +1,6 @@
-// The one way into an action, for every door: rate limit by action kind, then the world. A txId the
-// world already answered is answered from its store at once (the world's own replay rule, asked
-// before queueing); anything else is queued for the next tick and answered after it, or `timeout`.
+// The one way into an action, for every door. A txId the world already answered is answered from its
+// store at once (the world's own replay rule, asked first, before the rate limit); anything else
+// takes its rate class's token and is queued for the next tick and answered after it, or `timeout`.
 import { InputQueueFullError, RuntimeUnavailableError, type WorldRuntime } from "../runtime/world-runtime.ts";
 import type { InputResult, WorldApi } from "../world/types.ts";
 import {
@@ -46,18 +46,21 @@ export class ActionPath {
   }
 
   async perform(actor: Actor, action: ActActionT, extras: ActionExtras): Promise<AicResult<ActData>> {
+    // A txId the world already answered is answered from its record before the rate limit: it
+    // changes nothing, and the retries that follow a crash (a page resending what was in flight, an
+    // agent retrying) come all at once, when a limit would refuse the very answers they need.
+    const replayed = extras.tx ? this.runtime.world.replayTx(extras.tx) : undefined;
+    if (replayed) return mapResult(action, replayed, extras, undefined);
     const limited = this.rates.take(actor.rateKey, ACTION_RATE_CLASS[action.kind]);
     if (limited) return limited;
     const answer = await this.execute(actor, action, extras);
     // An answer that came with its tick was saved with it (the tick commit writes the buckets that
-    // changed); one that did not (a replayed txId) must not leave before its grant is.
+    // changed); one that did not (refused before its tick) must not leave before its grant is.
     return (await this.rates.settled()) ?? answer;
   }
 
   private async execute(actor: Actor, action: ActActionT, extras: ActionExtras): Promise<AicResult<ActData>> {
     const world = this.runtime.world;
-    const replayed = extras.tx ? world.replayTx(extras.tx) : undefined;
-    if (replayed) return mapResult(action, replayed, extras, undefined);
     const input = buildInput(actor, action, extras);
     // No tick runs between submit() and the tick that applies the input, so this is the room's
     // position just before the join: the joiner's cursor.

@@ -109,6 +109,10 @@ function scramble(file: string, offset: number, length: number): void {
 /** A fresh gateway on a state root of its own, with ten acknowledged chat markers; the store file
  * (the one the gateway opens: its operator status names it) and the processes holding it. */
 async function gatewayWithMarkers(): Promise<{ markers: string[]; file: string; gatewayPids: number[] }> {
+  // The previous test's gateway is stopped first: left running, it kept writing into its state
+  // folder, which then could not be removed (ENOTEMPTY in afterAll), and it was a process left behind.
+  await live?.stop();
+  live = undefined;
   stateRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-damaged-"));
   stateRoots.push(stateRoot);
   live = await launch();

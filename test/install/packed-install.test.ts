@@ -161,7 +161,7 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
     expect(await realpath(hostLink)).toBe(await realpath(path.join(PROJECT_DIR, "node_modules", "openclaw")));
   });
 
-  it("plugins inspect shows every tool, the service, the three routes and the hook, with no diagnostics", () => {
+  it("plugins inspect shows every tool, the service, the three routes and the two hooks, with no diagnostics", () => {
     const plugin = inspect.plugin as { status: string; source: string; version: string };
     expect(plugin.status).toBe("loaded");
     expect(plugin.source).toMatch(/extensions[/\\]openclawworld[/\\]dist[/\\]index\.js$/);
@@ -176,7 +176,11 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
     expect(inspect.services).toEqual(["openclawworld-world"]);
     // /aic/v0.1 and /world (plugin auth), /openclawworld/admin (gateway auth: operator save/load).
     expect(inspect.httpRouteCount).toBe(3);
-    expect(inspect.typedHooks).toEqual([expect.objectContaining({ name: "before_tool_call" })]);
+    // The tool policy gate, and the count of a resident turn's model requests (its cap, issue #41).
+    expect(inspect.typedHooks).toEqual([
+      expect.objectContaining({ name: "before_tool_call" }),
+      expect.objectContaining({ name: "model_call_started" }),
+    ]);
     expect(inspect.diagnostics).toEqual([]);
   });
 
