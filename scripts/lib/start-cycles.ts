@@ -138,17 +138,27 @@ export async function npmStart(options: NpmStartOptions): Promise<NpmStarted> {
   }
 }
 
-async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResult> {
-  const token = randomToken();
+/** A file in the checkout rewritten every 100 ms until stopped: the gateway used to copy the checkout
+ * as the plugin's folder and refuse the plugin when a file changed during the copy. */
+export interface CheckoutChurn {
+  writes(): number;
+  stop(): void;
+}
+
+export async function checkoutChurn(label: string): Promise<CheckoutChurn> {
   const churnFile = path.join(PROJECT_DIR, ".test-artifacts", `checkout-churn-${process.pid}.txt`);
   await mkdir(path.dirname(churnFile), { recursive: true });
-  let churnWrites = 0;
-  const churn = options.churn
-    ? setInterval(() => {
-        churnWrites += 1;
-        writeFile(churnFile, `cycle ${cycle} write ${churnWrites} at ${Date.now()}\n`).catch(() => {});
-      }, 100)
-    : undefined;
+  let writes = 0;
+  const timer = setInterval(() => {
+    writes += 1;
+    writeFile(churnFile, `${label} write ${writes} at ${Date.now()}\n`).catch(() => {});
+  }, 100);
+  return { writes: () => writes, stop: () => clearInterval(timer) };
+}
+
+async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResult> {
+  const token = randomToken();
+  const churn = options.churn ? await checkoutChurn(`cycle ${cycle}`) : undefined;
   const say = (line: string) => options.onLine?.(`cycle ${cycle}: ${line}`);
   let npm: NpmStarted | undefined;
   try {
@@ -187,11 +197,11 @@ async function oneCycle(cycle: number, options: CycleOptions): Promise<CycleResu
       gatewayReadyMs: npm.gatewayReadyMs,
       stopMs,
       exitCode,
-      churnWrites,
+      churnWrites: churn?.writes() ?? 0,
       output: npm.output(),
     };
   } finally {
-    if (churn) clearInterval(churn);
+    churn?.stop();
     await npm?.stop();
   }
 }

@@ -7,7 +7,9 @@
 // overlay), the larger again, a change applied while it runs, then the smaller: each time the config
 // just given is the one in force, npm start prints what the world says it runs, and the gateway set
 // nothing aside. The gateway token npm start generated is kept, so the curl lines it printed at the
-// first start still work at the third, as printed.
+// first start still work at the third, as printed. Meanwhile a file in the checkout keeps changing
+// (the first hour's `npm start` must not care), and each SIGTERM stops npm and its gateway; a longer
+// run of start and stop is `npm run cycles -- --count 10`, the same code.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -17,7 +19,13 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { freePort, randomToken } from "../../scripts/lib/gateway.ts";
 import { PROJECT_DIR } from "../../scripts/lib/project.ts";
-import { type NpmStarted, npmStart } from "../../scripts/lib/start-cycles.ts";
+import {
+  alive,
+  type CheckoutChurn,
+  checkoutChurn,
+  type NpmStarted,
+  npmStart,
+} from "../../scripts/lib/start-cycles.ts";
 
 const OVERLAY = path.join(PROJECT_DIR, "examples", "gateway-config.example.json");
 const KEPT = { id: "agent_kept", token: randomToken() };
@@ -34,7 +42,9 @@ const SMALLER = { agents: { [KEPT.id]: { token: KEPT.token, name: "Kept" } }, to
 
 let root: string | undefined;
 let running: NpmStarted | undefined;
+let churn: CheckoutChurn | undefined;
 afterAll(async () => {
+  churn?.stop();
   await running?.stop();
   if (root) await rm(root, { recursive: true, force: true });
 });
@@ -142,7 +152,10 @@ describe("npm start runs the config it is given, start after start", () => {
     await writeFile(smaller, JSON.stringify(SMALLER));
     // One port for every start, as a person's npm start has: the printed curl lines name it.
     const port = await freePort();
+    churn = await checkoutChurn("config-in-force");
+    let writesAtStart = 0;
     const start = async (pluginConfigFile: string, overlay: boolean) => {
+      writesAtStart = churn!.writes();
       running = await npmStart({
         stateDir,
         port,
@@ -152,7 +165,10 @@ describe("npm start runs the config it is given, start after start", () => {
       return running;
     };
     const stop = async () => {
+      // The checkout did change while this gateway started and ran.
+      expect(churn!.writes() - writesAtStart).toBeGreaterThan(10);
       expect(await running!.stop()).toBe(0);
+      expect(alive(running!.gatewayPid)).toBe(false);
       running = undefined;
     };
 
@@ -199,6 +215,13 @@ describe("npm start runs the config it is given, start after start", () => {
       await expectNothingRestored(stateDir);
       await stop();
       expect(existsSync(path.join(stateDir, "gateway-token"))).toBe(true);
+      // The staged plugin folder sits beside the gateway's state, not around it; the pid file of the
+      // last npm start is gone.
+      const plugin = path.join(stateDir, "plugin");
+      expect(existsSync(path.join(plugin, "dist", "index.js"))).toBe(true);
+      expect(await readdir(plugin)).not.toContain("state");
+      expect(existsSync(path.join(stateDir, "state", "openclawworld", "world.db"))).toBe(true);
+      expect(existsSync(path.join(stateDir, "npm-start.pid"))).toBe(false);
     };
     try {
       await run();
