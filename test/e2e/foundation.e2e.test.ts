@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 describe("the plugin in a real gateway", () => {
@@ -23,13 +23,14 @@ describe("the plugin in a real gateway", () => {
       tick: number;
       serverTsMs: number;
     };
-    await new Promise((r) => setTimeout(r, 300));
-    const second = (await invokeTool("ocw_status", {})).body.result?.details as {
-      tick: number;
-      serverTsMs: number;
-    };
-    expect(second.tick).toBeGreaterThan(first.tick);
-    expect(second.serverTsMs).toBeGreaterThan(first.serverTsMs);
+    await vi.waitFor(async () => {
+      const second = (await invokeTool("ocw_status", {})).body.result?.details as {
+        tick: number;
+        serverTsMs: number;
+      };
+      expect(second.tick).toBeGreaterThan(first.tick);
+      expect(second.serverTsMs).toBeGreaterThan(first.serverTsMs);
+    });
   });
 
   it("the plugin route answers JSON, not the gateway's HTML fallback", async () => {

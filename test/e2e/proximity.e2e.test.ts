@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { randomToken } from "../../scripts/lib/gateway.ts";
-import { startGateway, type TestGateway } from "../support/gateway.ts";
+import { startGateway, type TestGateway, ticksPass } from "../support/gateway.ts";
 
 const MAX = 2;
 const AGENTS = ["agent_crowd_a", "agent_crowd_b", "agent_crowd_c", "agent_crowd_d", "agent_crowd_e"];
@@ -72,7 +72,7 @@ describe("proximity in a crowd through the gateway", () => {
         await new Promise((r) => setTimeout(r, 700)); // observe allows 2 a second
       }
     }
-    await new Promise((r) => setTimeout(r, 1000)); // a few ticks past the debounce
+    await ticksPass(gw.baseUrl, 4); // past the debounce (2 ticks) and the tick that reports it
 
     // Each agent's partners, from its own events (enter adds, exit removes).
     const partners = new Map<string, Set<string>>();

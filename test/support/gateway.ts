@@ -53,3 +53,16 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
     },
   };
 }
+
+/** Waits until the world behind `baseUrl` has stepped `ticks` more ticks: a grace period that must
+ * pass in the simulation is waited on in its own time, not by a guess of wall time. */
+export async function ticksPass(baseUrl: string, ticks: number, timeoutMs = 60_000): Promise<void> {
+  const tickNow = async () =>
+    ((await (await fetch(`${baseUrl}/world/api/status`)).json()) as { tick: number }).tick;
+  const until = (await tickNow()) + ticks;
+  const deadline = Date.now() + timeoutMs;
+  while ((await tickNow()) < until) {
+    if (Date.now() > deadline) throw new Error(`the world did not step ${ticks} ticks in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
