@@ -294,6 +294,8 @@ export class ResidentScheduler {
     if (this.stopped || info.events.length === 0) return;
     const reads = this.deps.service.reads;
     const others = this.deps.otherResidents?.();
+    const own = this.residentIds;
+    const heard = others ? { has: (id: string) => own.has(id) || others.has(id) } : own;
     for (const r of this.residents) {
       if (r.asleep) continue;
       const roomId = reads.getEntity(r.actor.entityId)?.roomId;
@@ -301,7 +303,7 @@ export class ResidentScheduler {
         { entityId: r.actor.entityId, name: r.config.name, wake: r.config.wake },
         roomId,
         info.events,
-        others ? new Set([...this.residentIds, ...others]) : this.residentIds,
+        heard,
       );
       // Past their share of its turns this hour, a person's words wake it no more: one talker
       // cannot use every turn, and the rest are there for everyone else.

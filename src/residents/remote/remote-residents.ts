@@ -68,6 +68,9 @@ export class RemoteResidents {
   private readonly replyWaiters = new Set<{ entityId: string; resolve: () => void }>();
   private unsubscribe: (() => void) | undefined;
   private started = false;
+  /** ids(), kept until the set of remote residents changes. */
+  private idSet: ReadonlySet<string> | undefined;
+  private union: { own: ReadonlySet<string>; ids: ReadonlySet<string>; all: ReadonlySet<string> } | undefined;
 
   constructor(deps: RemoteResidentsDeps) {
     this.deps = deps;
@@ -83,7 +86,18 @@ export class RemoteResidents {
 
   /** The entity ids of every remote resident (the gateway's own scheduler ignores their speech). */
   ids(): ReadonlySet<string> {
-    return new Set([...this.remotes.keys()].map(agentEntityId));
+    this.idSet ??= new Set([...this.remotes.keys()].map(agentEntityId));
+    return this.idSet;
+  }
+
+  /** Every resident's entity id, remote and the gateway's own: none of their speech wakes one. */
+  private allResidents(): ReadonlySet<string> {
+    const own = this.deps.otherResidents?.();
+    if (!own || own.size === 0) return this.ids();
+    const ids = this.ids();
+    if (this.union?.own !== own || this.union.ids !== ids)
+      this.union = { own, ids, all: new Set([...ids, ...own]) };
+    return this.union.all;
   }
 
   async start(targets: Readonly<Record<string, WakeTargetConfig>>): Promise<void> {
@@ -109,11 +123,12 @@ export class RemoteResidents {
       runTurn: (turn) => this.wakeAndWait(turn),
       worldBudget: this.deps.worldBudget,
       joinsItself: true,
-      otherResidents: () => new Set([...this.ids(), ...(this.deps.otherResidents?.() ?? [])]),
+      otherResidents: () => this.allResidents(),
       logger: this.deps.logger,
       clock: this.clock,
     });
     this.remotes.set(agentId, { config, scheduler });
+    this.idSet = undefined;
     if (this.started) await scheduler.start();
   }
 
@@ -121,6 +136,7 @@ export class RemoteResidents {
     const remote = this.remotes.get(agentId);
     if (!remote) return false;
     this.remotes.delete(agentId);
+    this.idSet = undefined;
     await remote.scheduler.stop();
     return true;
   }
