@@ -19,7 +19,7 @@ import {
 } from "../scheduler.ts";
 import { type DeliveryRecord, type Transport, WakeDeliveries } from "./delivery.ts";
 import { WAKE_NOTICE, wakeRequest } from "./payload.ts";
-import { allowedHost, checkTargetUrl, type Resolve } from "./url-policy.ts";
+import { checkTargetUrl, type Resolve } from "./url-policy.ts";
 
 export interface RemoteResidentsDeps {
   service: AicService;
@@ -114,7 +114,6 @@ export class RemoteResidents {
 
   /** Sets (or replaces) an agent's wake target; throws TargetRefused when the policy refuses its URL. */
   async set(agentId: string, config: WakeTargetConfig): Promise<void> {
-    allowedHost(config.target.url, this.deps.delivery);
     await checkTargetUrl(config.target.url, this.deps.delivery, this.deps.resolve);
     await this.remove(agentId);
     const scheduler = new ResidentScheduler({
