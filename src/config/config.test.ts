@@ -23,6 +23,17 @@ describe("plugin config: one zod schema", () => {
       agents: {},
       residents: {},
       residentBudget: { maxTurnsPerHour: 240 },
+      wakeTargets: {},
+      wakeDelivery: {
+        allowedHosts: [],
+        allowPrivateNetworks: false,
+        timeoutMs: 5000,
+        maxAttempts: 4,
+        retryBaseMs: 500,
+        queuePerTarget: 16,
+        breakerFailures: 5,
+        breakerCooldownMs: 30_000,
+      },
       tools: { enabled: [], denied: [], perAgent: {}, timeoutMs: 30_000 },
       web: {
         resumeGraceSec: 30,

@@ -102,6 +102,63 @@ const ResidentBudgetSchema = z.strictObject({
     .describe("Turns all residents together may take in an hour; a turn beyond it waits"),
 });
 
+/** Where the world wakes an AIC agent that lives outside this gateway (src/residents/remote,
+ * docs/wake-targets.md): a webhook that gets a signed POST, or another OpenClaw gateway's
+ * `POST /hooks/wake`. The wake rules and pacing are a resident's; the turn's time limit is how long
+ * the thinking mark waits for its reply. */
+const WakeEndpointSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("webhook"),
+    url: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/)
+      .max(2048),
+    secret: z.string().min(32).max(512).describe("Signs each wake (HMAC-SHA256); the receiver checks it"),
+  }),
+  z.strictObject({
+    kind: z.literal("openclaw"),
+    url: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/)
+      .max(2048)
+      .describe("The gateway's wake hook, e.g. https://friend.example/hooks/wake"),
+    hookToken: z.string().min(16).max(512).describe("Its hooks.token (not its gateway token)"),
+    agentId: z.string().regex(AGENT_ID_PATTERN).describe("The agent on that gateway"),
+  }),
+]);
+
+export const WakeTargetSchema = ResidentSchema.pick({
+  wake: true,
+  minIntervalSec: true,
+  maxTurnsPerHour: true,
+  maxTurnsPerPersonPerHour: true,
+  turnTimeoutSec: true,
+}).extend({ target: WakeEndpointSchema });
+
+/** What any wake target may be: the operator's allow-list and the delivery's bounds. */
+const WakeDeliverySchema = z.strictObject({
+  allowedHosts: z
+    .array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/))
+    .max(256)
+    .default([])
+    .describe("Host names a wake target may name; a target on any other host is refused"),
+  allowPrivateNetworks: z
+    .boolean()
+    .default(false)
+    .describe("Let targets resolve to loopback, private or link-local addresses (a LAN or a test)"),
+  publicBaseUrl: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/)
+    .optional()
+    .describe("Where woken agents reach this world's AIC (named in each wake)"),
+  timeoutMs: z.int().min(100).max(60_000).default(5000).describe("One delivery attempt's time limit"),
+  maxAttempts: z.int().min(1).max(10).default(4).describe("Attempts per wake (5xx and timeouts retry)"),
+  retryBaseMs: z.int().min(10).max(60_000).default(500),
+  queuePerTarget: z.int().min(1).max(1000).default(16).describe("Wakes waiting per target URL"),
+  breakerFailures: z.int().min(1).max(100).default(5).describe("Failures in a row that open the circuit"),
+  breakerCooldownMs: z.int().min(100).max(3_600_000).default(30_000),
+});
+
 /** A cluster room id: the key of its lease, directory entry, log subject and snapshot (NATS subject
  * and KV key tokens: no dots, spaces or wildcards). */
 export const CLUSTER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -184,6 +241,11 @@ export const PluginConfigSchema = z.strictObject({
     .default({})
     .describe("Gateway agents (by agent id) that live in the world and are woken by it"),
   residentBudget: ResidentBudgetSchema.prefault({}),
+  wakeTargets: z
+    .record(z.string().regex(AGENT_ID_PATTERN), WakeTargetSchema)
+    .default({})
+    .describe("AIC agents (by agent id) living outside this gateway that the world wakes"),
+  wakeDelivery: WakeDeliverySchema.prefault({}),
   tools: z
     .strictObject({
       ...ToolLists,
@@ -423,6 +485,10 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     perAgent[agentId] = toolLists(lists, `tools.perAgent.${agentId}`, issue);
   }
   const remote = remoteMode(raw, issue);
+  for (const agentId of Object.keys(raw.wakeTargets)) {
+    if (!raw.agents[agentId]?.token) issue(`wakeTargets.${agentId}: not an AIC agent with a token (agents)`);
+    if (raw.residents[agentId]) issue(`wakeTargets.${agentId}: a resident of this gateway is woken here`);
+  }
   return {
     fingerprint: configFingerprint(raw),
     worldDir: raw.world?.trim() || BUNDLED_WORLD_DIR,
@@ -441,6 +507,11 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
       ]),
     ),
     residentBudget: raw.residentBudget,
+    wakeTargets: raw.wakeTargets,
+    wakeDelivery: {
+      ...raw.wakeDelivery,
+      allowedHosts: raw.wakeDelivery.allowedHosts.map((h) => h.toLowerCase()),
+    },
     tools: { ...toolLists(raw.tools, "tools", issue), perAgent, timeoutMs: raw.tools.timeoutMs },
     ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,
@@ -456,6 +527,9 @@ export type ToolPolicyConfig = ResolvedConfig["tools"];
 export type RemoteConfig = NonNullable<ResolvedConfig["remote"]>;
 export type ResidentConfig = ResolvedConfig["residents"][string];
 export type ClusterConfig = NonNullable<ResolvedConfig["cluster"]>;
+export type WakeTargetConfig = ResolvedConfig["wakeTargets"][string];
+export type WakeEndpoint = WakeTargetConfig["target"];
+export type WakeDeliveryConfig = ResolvedConfig["wakeDelivery"];
 
 /** The host names the plugin's routes answer to besides its own (src/http/host-rule.ts): the listed
  * ones and those of the allowed browser origins, whose pages name them as Host. */

@@ -18,6 +18,9 @@
 //   POST /openclawworld/admin/notes/remove {"objectId","noteId"}  take a note down
 //   GET  /openclawworld/admin/access[/<agentId>]            seed 001's api_access: base URL, headers,
 //                                                          room and endpoints of the AIC agents
+//   GET  /openclawworld/admin/wake-targets                  AIC agents the world wakes elsewhere
+//   POST /openclawworld/admin/wake-targets/<agentId> {...}  set one (docs/wake-targets.md)
+//   POST /openclawworld/admin/wake-targets/<agentId>/remove
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
@@ -45,6 +48,9 @@ export interface OperatorActions {
   getRun(id: string): unknown;
   labelRun(id: string, label: unknown): unknown;
   closeRun(id: string): unknown;
+  wakeTargets(): unknown;
+  setWakeTarget(agentId: string, body: unknown): Promise<unknown>;
+  removeWakeTarget(agentId: string): Promise<unknown>;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -135,6 +141,7 @@ export function operatorRouteHandler(
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
       const run = /^\/runs\/([^/]+)(?:\/(label|close))?$/.exec(route);
       const access = /^\/access(?:\/([^/]+))?$/.exec(route);
+      const wake = /^\/wake-targets\/([^/]+)(\/remove)?$/.exec(route);
       let data: unknown;
       if (method === "GET" && route === "/snapshot") {
         // The document itself, not wrapped in {status, data}: seed 001's GET /snapshot, and the
@@ -165,6 +172,11 @@ export function operatorRouteHandler(
         data = ops.labelRun(decodeURIComponent(run[1]!), body?.label);
       } else if (method === "POST" && run?.[2] === "close") data = ops.closeRun(decodeURIComponent(run[1]!));
       else if (method === "GET" && route === "/notes") data = { boards: ops.notes() };
+      else if (method === "GET" && route === "/wake-targets") data = ops.wakeTargets();
+      else if (method === "POST" && wake?.[2])
+        data = await ops.removeWakeTarget(decodeURIComponent(wake[1]!));
+      else if (method === "POST" && wake)
+        data = await ops.setWakeTarget(decodeURIComponent(wake[1]!), await readJson(req));
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));
       else {

@@ -83,6 +83,14 @@ describe("openclaw ocw", () => {
     [["run", "list"], "GET", "/runs", ""],
     [["access", "list"], "GET", "/access", ""],
     [["access", "show", "agent_helper"], "GET", "/access/agent_helper", ""],
+    [["wake", "list"], "GET", "/wake-targets", ""],
+    [
+      ["wake", "set", "agent_helper", '{"target":{"kind":"webhook"}}'],
+      "POST",
+      "/wake-targets/agent_helper",
+      '{"target":{"kind":"webhook"}}',
+    ],
+    [["wake", "remove", "agent_helper"], "POST", "/wake-targets/agent_helper/remove", ""],
   ])("%j is %s %s", async (args, method, route, body) => {
     seen.length = 0;
     const printed = await ocw(...args);

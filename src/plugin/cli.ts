@@ -1,5 +1,5 @@
 // `openclaw ocw checkpoint save|list|restore`, `ocw snapshot save|load`, `ocw access list|show`,
-// `ocw notes list|remove` and `ocw run start|label|close|list`: the operator's checkpoints, saved
+// `ocw notes list|remove`, `ocw run start|label|close|list` and `ocw wake list|set|remove`: the operator's checkpoints, saved
 // worlds, agents' access records, notice boards and run records from a terminal (seed 001, issues
 // #11, #30, #39), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
@@ -93,6 +93,7 @@ const GROUPS = {
   access: "What an AIC agent needs to reach the world (seed 001 api_access): base URL, headers, endpoints",
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
+  wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
 };
 
 const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
@@ -196,6 +197,33 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     name: "list",
     description: "List runs: label, start/end ticks, scene hash, checkpoints",
     request: () => ({ method: "GET", route: "/runs" }),
+  },
+  {
+    group: "wake",
+    name: "list",
+    description: "List wake targets (secrets and hook tokens are not shown)",
+    request: () => ({ method: "GET", route: "/wake-targets" }),
+  },
+  {
+    group: "wake",
+    name: "set",
+    description: "Set an AIC agent's wake target (docs/wake-targets.md)",
+    args: [
+      ["<agentId>", "a configured AIC agent"],
+      ["<target>", "the target as JSON, or a file holding it"],
+    ],
+    request: async (agentId, target) => ({
+      method: "POST",
+      route: `/wake-targets/${at(agentId!)}`,
+      body: target!.trim().startsWith("{") ? target! : await readFile(target!, "utf8"),
+    }),
+  },
+  {
+    group: "wake",
+    name: "remove",
+    description: "Stop waking an AIC agent",
+    args: [["<agentId>", "an agent with a wake target"]],
+    request: (agentId) => ({ method: "POST", route: `/wake-targets/${at(agentId!)}/remove` }),
   },
 ];
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { AicService } from "../aic/service.ts";
 import type { ResolvedConfig } from "../config/config.ts";
 import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.ts";
+import type { RemoteResidents } from "../residents/remote/remote-residents.ts";
 import type { ResidentScheduler } from "../residents/scheduler.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorldInSlices } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
@@ -22,6 +23,8 @@ export interface WorldHost extends OpenedWorld {
   metrics?: MetricsSurface;
   /** The residents' scheduler, when the config names residents (started once the world ticks). */
   residents?: ResidentScheduler;
+  /** AIC agents outside this gateway the world wakes (wake targets, src/residents/remote). */
+  remoteResidents?: RemoteResidents;
   /** The cluster room this gateway serves (config `cluster`); its journal is the shared log. */
   cluster?: ClusterHostPart;
 }

@@ -19,6 +19,7 @@ import { agentAccess, agentAccessList } from "./access.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
 import { operatorStatus } from "./status.ts";
+import { listWakeTargets, removeWakeTarget, setWakeTarget } from "./wake-targets.ts";
 
 export function operatorActions(host: WorldHost): OperatorActions {
   return {
@@ -43,5 +44,8 @@ export function operatorActions(host: WorldHost): OperatorActions {
     getRun: (id) => getRun(host, id),
     labelRun: (id, label) => labelRun(host, id, label),
     closeRun: (id) => closeRun(host, id),
+    wakeTargets: () => listWakeTargets(host),
+    setWakeTarget: (agentId, body) => setWakeTarget(host, agentId, body),
+    removeWakeTarget: (agentId) => removeWakeTarget(host, agentId),
   };
 }

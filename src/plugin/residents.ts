@@ -6,6 +6,7 @@ import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
 import { embeddedTurnRunner, residentAsleepReason } from "./resident-turns.ts";
+import { attachRemoteResidents } from "./wake-targets.ts";
 
 export function attachResidents(
   host: WorldHost,
@@ -13,11 +14,20 @@ export function attachResidents(
   runtime: OpenClawPluginApi["runtime"],
 ): void {
   const { config } = host;
+  // One world-wide budget above the gateway's residents and the remote ones (wake targets).
+  const worldBudget = { starts: [], maxTurnsPerHour: config.residentBudget.maxTurnsPerHour };
+  const remotes = attachRemoteResidents(
+    host,
+    logger,
+    worldBudget,
+    () => host.residents?.residentIdSet() ?? new Set(),
+  );
   if (!host.aic || Object.keys(config.residents).length === 0) return;
   const scheduler = new ResidentScheduler({
     service: host.aic,
     residents: config.residents,
-    maxTurnsPerHour: config.residentBudget.maxTurnsPerHour,
+    worldBudget,
+    ...(remotes ? { otherResidents: () => remotes.ids() } : {}),
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,

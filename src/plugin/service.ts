@@ -7,6 +7,7 @@ import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import { RoomHeldElsewhereError } from "./cluster-host.ts";
 import { createHost, disposeHost, saveHost, type WorldHost } from "./host.ts";
 import { processSlot } from "./singleton.ts";
+import { startRemoteResidents } from "./wake-targets.ts";
 
 export interface ServiceContextLike {
   stateDir: string;
@@ -93,6 +94,9 @@ export function createWorldService(
     // Residents join once the world ticks (a join is an action, applied on a tick).
     await host.residents?.start().catch((error: unknown) => {
       logger.error(`openclawworld: residents failed to start: ${describe(error)}`);
+    });
+    await startRemoteResidents(host).catch((error: unknown) => {
+      logger.error(`openclawworld: remote residents failed to start: ${describe(error)}`);
     });
     ctx.serviceHealth?.clearFailure();
     if (host.store) {

@@ -186,5 +186,7 @@ export function operatorStatus(host: WorldHost) {
     ...(host.residents
       ? { residents: host.residents.states(), residentBudget: host.residents.budget() }
       : {}),
+    // Wake targets: each remote resident's state, and its deliveries (sent, answered, failed).
+    ...(host.remoteResidents ? { remoteResidents: host.remoteResidents.status() } : {}),
   };
 }

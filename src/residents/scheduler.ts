@@ -31,6 +31,8 @@ export interface TurnRequest {
   replyChannel: "proximity" | "global";
   timeoutMs: number;
   signal: AbortSignal;
+  /** Why it was woken, as ids only (a turn run elsewhere is told these, never anyone's words). */
+  wokenBy: { reason: Happening["reason"]; tick: number; roomId: string; fromEntityId: string }[];
 }
 
 /** Runs one agent turn to its end; rejects when it failed or was cancelled. */
@@ -84,7 +86,8 @@ export interface ResidentClock {
   clearTimeout(handle: unknown): void;
 }
 
-const realClock: ResidentClock = {
+/** The wall clock, with timers that do not hold the process open. */
+export const realClock: ResidentClock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
     const handle = setTimeout(fn, ms);
@@ -106,6 +109,12 @@ export interface SchedulerDeps {
   clock?: ResidentClock;
   /** Told as each turn starts (benchmarks and tests watch it). */
   onTurnStart?: (agentId: string, record: TurnRecord) => void;
+  /** The world-wide budget's ledger, when schedulers share one (remote residents: src/residents/remote). */
+  worldBudget?: WorldBudget;
+  /** Its residents are AIC agents that join by themselves: none is put at a home tile. */
+  joinsItself?: boolean;
+  /** Other schedulers' residents, whose speech wakes no resident here either. */
+  otherResidents?: () => ReadonlySet<string>;
 }
 
 /** Happenings kept per resident between turns; older ones are dropped (the prompt shows few anyway). */
@@ -179,7 +188,10 @@ export class ResidentScheduler {
       refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0 },
       session: { generation: 0, turns: 0 },
     }));
-    this.world = { starts: [], maxTurnsPerHour: deps.maxTurnsPerHour ?? Number.MAX_SAFE_INTEGER };
+    this.world = deps.worldBudget ?? {
+      starts: [],
+      maxTurnsPerHour: deps.maxTurnsPerHour ?? Number.MAX_SAFE_INTEGER,
+    };
     this.epoch = this.clock.now().toString(36);
     this.residentIds = new Set(this.residents.map((r) => r.actor.entityId));
   }
@@ -189,6 +201,10 @@ export class ResidentScheduler {
   async start(): Promise<void> {
     for (const r of this.residents) {
       r.asleep = this.deps.asleepReason?.(r.agentId);
+      if (this.deps.joinsItself) {
+        if (this.deps.service.reads.getEntity(r.actor.entityId)) await this.setThinking(r, false);
+        continue;
+      }
       const home = r.config.home;
       const joined = await this.deps.service.act(r.actor, {
         kind: "join",
@@ -204,6 +220,11 @@ export class ResidentScheduler {
       if (r.asleep) this.deps.logger.warn(`openclawworld: resident ${r.agentId} is asleep: ${r.asleep}`);
     }
     if (!this.stopped) this.unsubscribe = this.deps.service.reads.onTick((info) => this.onTick(info));
+  }
+
+  /** The entity ids of its residents (another scheduler's residents ignore their speech). */
+  residentIdSet(): ReadonlySet<string> {
+    return this.residentIds;
   }
 
   /** Cancels running turns (their AbortSignal fires), waits a little for them to settle, and stops. */
@@ -272,6 +293,9 @@ export class ResidentScheduler {
   private onTick(info: TickInfo): void {
     if (this.stopped || info.events.length === 0) return;
     const reads = this.deps.service.reads;
+    const others = this.deps.otherResidents?.();
+    const own = this.residentIds;
+    const heard = others ? { has: (id: string) => own.has(id) || others.has(id) } : own;
     for (const r of this.residents) {
       if (r.asleep) continue;
       const roomId = reads.getEntity(r.actor.entityId)?.roomId;
@@ -279,7 +303,7 @@ export class ResidentScheduler {
         { entityId: r.actor.entityId, name: r.config.name, wake: r.config.wake },
         roomId,
         info.events,
-        this.residentIds,
+        heard,
       );
       // Past their share of its turns this hour, a person's words wake it no more: one talker
       // cannot use every turn, and the rest are there for everyone else.
@@ -368,7 +392,14 @@ export class ResidentScheduler {
     const controller = new AbortController();
     this.runs += 1;
     const runId = `openclawworld-${r.agentId}-${now}-${this.runs}`;
-    const done = this.runTurn(r, { prompt, runId, controller, record, session: this.sessionOf(r), reply });
+    const wokenBy = happenings.map(({ reason, tick, roomId, fromEntityId }) => ({
+      reason,
+      tick,
+      roomId,
+      fromEntityId,
+    }));
+    const session = this.sessionOf(r);
+    const done = this.runTurn(r, { prompt, runId, controller, record, session, reply, wokenBy });
     r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
   }
@@ -391,6 +422,7 @@ export class ResidentScheduler {
       record: TurnRecord;
       session: string;
       reply: "proximity" | "global";
+      wokenBy: TurnRequest["wokenBy"];
     },
   ): Promise<void> {
     const timeoutMs = r.config.turnTimeoutSec * 1000;
@@ -410,6 +442,7 @@ export class ResidentScheduler {
         runId: turn.runId,
         session: turn.session,
         replyChannel: turn.reply,
+        wokenBy: turn.wokenBy,
         timeoutMs,
         signal: turn.controller.signal,
       });

@@ -34,11 +34,20 @@ export interface Happening {
 
 const NOT_WORD = "[^\\p{L}\\p{N}_]";
 
+/** Each name's pattern, compiled once: every message is tested against every resident's name. */
+const namePatterns = new Map<string, RegExp | null>();
+const NAME_PATTERNS_MAX = 4096;
+
 /** Whether `message` says `name` as a word of its own, whatever the case. */
 export function saysName(message: string, name: string): boolean {
-  const escaped = name.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (escaped.length === 0) return false;
-  return new RegExp(`(^|${NOT_WORD})${escaped}($|${NOT_WORD})`, "iu").test(message);
+  let pattern = namePatterns.get(name);
+  if (pattern === undefined) {
+    const escaped = name.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    pattern = escaped.length === 0 ? null : new RegExp(`(^|${NOT_WORD})${escaped}($|${NOT_WORD})`, "iu");
+    if (namePatterns.size >= NAME_PATTERNS_MAX) namePatterns.clear();
+    namePatterns.set(name, pattern);
+  }
+  return pattern?.test(message) === true;
 }
 
 const heardBy = (event: WorldEvent, entityId: string) =>
@@ -52,7 +61,7 @@ export function wakeHappenings(
   subject: WakeSubject,
   roomId: string | undefined,
   events: readonly WorldEvent[],
-  residentIds: ReadonlySet<string>,
+  residentIds: Pick<ReadonlySet<string>, "has">,
 ): Happening[] {
   if (roomId === undefined) return [];
   const found: Happening[] = [];

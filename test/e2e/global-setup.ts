@@ -38,6 +38,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_town_peer: { token: randomToken(), name: "Town Peer" },
     // Only the doors e2e uses it (it opens streams up to its bound).
     agent_doors: { token: randomToken(), name: "Doors Bot" },
+    // Only the wake targets e2e uses it: an agent outside the gateway, woken by a webhook.
+    agent_wake: { token: randomToken(), name: "Faraway Bot" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -53,6 +55,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // OCW_E2E_FANOUT=process|inline runs the whole suite's browsers with that web.fanout
       // (default: the plugin's default).
       web: { resumeGraceSec: 10, ...e2eFanout() },
+      // The wake targets e2e's receiver listens on loopback; short limits keep its failures quick.
+      wakeDelivery: {
+        allowedHosts: ["127.0.0.1"],
+        allowPrivateNetworks: true,
+        timeoutMs: 1000,
+        maxAttempts: 3,
+        retryBaseMs: 100,
+        breakerFailures: 3,
+        breakerCooldownMs: 2000,
+      },
       residents: {
         [E2E_RESIDENT.agentId]: E2E_RESIDENT.config,
         [E2E_WARDEN.agentId]: E2E_WARDEN.config,
@@ -85,6 +97,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_town: { token: agents.agent_town.token },
       agent_town_peer: { token: agents.agent_town_peer.token },
       agent_doors: { token: agents.agent_doors.token },
+      agent_wake: { token: agents.agent_wake.token },
       ...Object.fromEntries(E2E_WARDEN_CALLERS.map((id) => [id, { token: agents[id].token }])),
     },
   };
