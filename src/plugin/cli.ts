@@ -1,5 +1,5 @@
 // `openclaw ocw checkpoint save|list|restore`, `ocw snapshot save|load`, `ocw access list|show`,
-// `ocw notes list|remove` and `ocw run start|label|close|list`: the operator's checkpoints, saved
+// `ocw notes list|remove`, `ocw run start|label|close|list` and `ocw replay list|link`: the operator's checkpoints, saved
 // worlds, agents' access records, notice boards and run records from a terminal (seed 001, issues
 // #11, #30, #39), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
@@ -93,6 +93,7 @@ const GROUPS = {
   access: "What an AIC agent needs to reach the world (seed 001 api_access): base URL, headers, endpoints",
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
+  replay: "Watch any stretch of the world again: what is kept, a link to the replay page",
 };
 
 const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
@@ -196,6 +197,18 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     name: "list",
     description: "List runs: label, start/end ticks, scene hash, checkpoints",
     request: () => ({ method: "GET", route: "/runs" }),
+  },
+  {
+    group: "replay",
+    name: "list",
+    description: "What the replay history holds: rooms, timelines and keyframes, runs, checkpoints, sizes",
+    request: () => ({ method: "GET", route: "/replay" }),
+  },
+  {
+    group: "replay",
+    name: "link",
+    description: "A link to the replay page for this operator (its own key, valid 12 hours)",
+    request: () => ({ method: "POST", route: "/replay/link" }),
   },
 ];
 

@@ -3,7 +3,7 @@
 // replayed tick is checked against the digest the live tick logged (results and event positions,
 // persistence.ts `replayRow`), and each keyframe passed on the way against the state hash the live
 // world had there: a replay that does not reproduce the record says so instead of showing something.
-import type { WorldDefinition } from "../world/types.ts";
+import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import type { Keyframe, StoredKeyframe } from "./history.ts";
 import { checkStoredSnapshot, replayRow } from "./persistence.ts";
@@ -54,7 +54,12 @@ export class Replayer {
   seek(
     segment: number,
     tick: number,
-    options: { verify?: boolean; fromFirstKeyframe?: boolean } = {},
+    options: {
+      verify?: boolean;
+      fromFirstKeyframe?: boolean;
+      /** Each tick stepped on the way, with its inputs and result (markers on a timeline). */
+      onTick?: (inputs: readonly Input[], result: StepResult) => void;
+    } = {},
   ): SeekResult {
     const first = options.fromFirstKeyframe ? this.source.keyframes(segment)[0] : undefined;
     const keyframe = this.source.keyframeAtOrBefore(segment, first && first.tick <= tick ? first.tick : tick);
@@ -82,7 +87,7 @@ export class Replayer {
     const rows = tick > from ? this.source.rows(segment, from, tick) : [];
     for (const row of rows) {
       const gap = row.tick !== world.tick + 1;
-      const problem = replayRow(world, row);
+      const problem = replayRow(world, row, options.onTick);
       if (problem) {
         this.position = undefined;
         const code = gap ? "not_recorded" : "diverged";
