@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { HostRule } from "./host-rule.ts";
+import type { WireEntity, WireObject, WireRoom } from "./humans/protocol.ts";
 import { REVALIDATE, SECURITY_HEADERS, sendFile } from "./humans/static-files.ts";
 import { DEFAULT_WEB_DIST } from "./humans/static-routes.ts";
 import { refusal } from "./operator-routes.ts";
@@ -17,6 +18,28 @@ import { type RouteLogger, sendJson } from "./respond.ts";
 import { guarded } from "./routes.ts";
 
 export const REPLAY_ROUTE = "/openclawworld/replay";
+
+/** What a timeline marker marks. */
+export type MarkerKind = "chat" | "join" | "leave" | "portal" | "object" | "turn" | "error";
+
+export interface Marker {
+  tick: number;
+  kind: MarkerKind;
+  roomId: string;
+  /** The entity it is about (who spoke, joined, opened, thought, was refused). */
+  who?: string;
+  text: string;
+}
+
+export interface Frame {
+  segment: number;
+  tick: number;
+  time: number;
+  room: WireRoom;
+  entities: WireEntity[];
+  objects: WireObject[];
+}
+
 export const REPLAY_KEY_HEADER = "x-ocw-replay-key";
 
 /** What the page's API reaches: the plugin's replay desk behind an operator link's key. */

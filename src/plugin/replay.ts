@@ -4,8 +4,8 @@
 // refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay.ts).
 // Reached by the operator route (gateway token) and by the replay page's operator link
 // (replay-link.ts); never by agents or visitors.
-import type { WireEntity, WireObject, WireRoom } from "../http/humans/protocol.ts";
 import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
+import type { Frame, Marker } from "../http/replay-routes.ts";
 import type { HistoryStats, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { type HistorySource, ReplayError, Replayer } from "../runtime/replay.ts";
@@ -18,26 +18,6 @@ export interface ReplayLibrary extends HistorySource {
   stretches(): Stretch[];
   tickAtTime(segment: number, time: number): number | undefined;
   stats(): HistoryStats | Record<string, unknown>;
-}
-
-export type MarkerKind = "chat" | "join" | "leave" | "portal" | "object" | "turn" | "error";
-
-export interface Marker {
-  tick: number;
-  kind: MarkerKind;
-  roomId: string;
-  /** The entity it is about (who spoke, joined, opened, thought, was refused). */
-  who?: string;
-  text: string;
-}
-
-export interface Frame {
-  segment: number;
-  tick: number;
-  time: number;
-  room: WireRoom;
-  entities: WireEntity[];
-  objects: WireObject[];
 }
 
 /** Markers are collected by re-simulating the stretch: at most this many ticks per request (20 minutes
