@@ -38,6 +38,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_town_peer: { token: randomToken(), name: "Town Peer" },
     // Only the doors e2e uses it (it opens streams up to its bound).
     agent_doors: { token: randomToken(), name: "Doors Bot" },
+    // Only the replay e2e uses it (it walks and talks in a stretch the replay page then shows).
+    agent_replay: { token: randomToken(), name: "Replay Bot" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -85,6 +87,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_town: { token: agents.agent_town.token },
       agent_town_peer: { token: agents.agent_town_peer.token },
       agent_doors: { token: agents.agent_doors.token },
+      agent_replay: { token: agents.agent_replay.token },
       ...Object.fromEntries(E2E_WARDEN_CALLERS.map((id) => [id, { token: agents[id].token }])),
     },
   };

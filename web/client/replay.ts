@@ -56,8 +56,10 @@ const state = {
   playing: false,
   loading: false,
 };
-/** What the page shows, for tests and the curious: the tick and who stands where. */
-(window as unknown as { ocwReplay: unknown }).ocwReplay = state;
+/** What the page shows, for tests and the curious: the tick, the frame, and the actors as drawn. */
+(window as unknown as { ocwReplay: unknown }).ocwReplay = Object.assign(state, {
+  drawn: () => scene.snapshot().map((a) => ({ id: a.id, tx: a.tx, ty: a.ty, name: a.name })),
+});
 
 function status(text: string): void {
   $("replay-status").textContent = text;
