@@ -31,6 +31,9 @@ const result = await build({
   entryPoints: [
     { in: path.join(src, "main.ts"), out: "app" },
     { in: path.join(src, "app.css"), out: "app" },
+    // The operator's replay page (issue #42): the same scene, fed by re-simulated frames.
+    { in: path.join(src, "replay.ts"), out: "replay" },
+    { in: path.join(src, "replay.css"), out: "replay" },
   ],
   absWorkingDir: PROJECT_DIR,
   outdir: assets,
@@ -48,29 +51,46 @@ const result = await build({
   metafile: true,
 });
 
-/** The built file of each entry, as index.html names it (/world/assets/<file>). */
+/** The built file of each entry (web/client/<name>), as the pages name it (/world/assets/<file>). */
 const built = new Map<string, string>();
 for (const [output, meta] of Object.entries(result.metafile.outputs)) {
   if (!meta.entryPoint) continue;
-  built.set(path.extname(meta.entryPoint), path.basename(output));
+  built.set(path.basename(meta.entryPoint), path.basename(output));
 }
-let html = await readFile(path.join(src, "index.html"), "utf8");
-for (const [ext, file] of [
-  [".ts", built.get(".ts")],
-  [".css", built.get(".css")],
-]) {
-  const reference = `/world/assets/app${ext === ".ts" ? ".js" : ".css"}`;
-  if (!file || !html.includes(`"${reference}"`)) {
-    throw new Error(
-      `web/client/index.html must reference ${reference} (the build names the file by its content)`,
-    );
+/** Each page and its entries: the reference it holds (`/world/assets/<out>.js|css`) and the source. */
+const PAGES = [
+  {
+    page: "index.html",
+    entries: [
+      ["app.js", "main.ts"],
+      ["app.css", "app.css"],
+    ],
+  },
+  {
+    page: "replay.html",
+    entries: [
+      ["replay.js", "replay.ts"],
+      ["replay.css", "replay.css"],
+    ],
+  },
+] as const;
+for (const { page, entries } of PAGES) {
+  let html = await readFile(path.join(src, page), "utf8");
+  for (const [name, source] of entries) {
+    const reference = `/world/assets/${name}`;
+    const file = built.get(source);
+    if (!file || !html.includes(`"${reference}"`)) {
+      throw new Error(
+        `web/client/${page} must reference ${reference} (the build names the file by its content)`,
+      );
+    }
+    html = html.replace(`"${reference}"`, `"/world/assets/${file}"`);
   }
-  html = html.replace(`"${reference}"`, `"/world/assets/${file}"`);
+  await writeFile(path.join(dist, page), html);
 }
-await writeFile(path.join(dist, "index.html"), html);
 
 const compressed = [
-  path.join(dist, "index.html"),
+  ...PAGES.map(({ page }) => path.join(dist, page)),
   ...Object.keys(result.metafile.outputs)
     .filter((output) => !output.endsWith(".map"))
     .map((output) => path.resolve(PROJECT_DIR, output)),

@@ -56,6 +56,7 @@ describe("plugin config: one zod schema", () => {
       },
       rateLimits: { disabled: false, classes: {} },
       snapshot: { enabled: true, intervalSec: 60, fsync: true },
+      replay: { enabled: true, keepHours: 24, maxMegabytes: 1024 },
     });
   });
 
@@ -164,6 +165,7 @@ describe("plugin config: one zod schema", () => {
       { web: { joinCode: "let-me-in", resumeGraceSec: 0 } },
       { rateLimits: { classes: { observe: { perSec: 2, burst: 5 } } } },
       { rateLimits: { classes: { observe: { perSec: 0, burst: 5 } } } },
+      { replay: { keepHours: 0 } },
       { snapshot: { intervalSec: 1 } },
       { remote: { baseUrl: "https://world.example/aic/v0.1", apiKey: "k" } },
       { remote: {} },

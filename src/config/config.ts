@@ -403,6 +403,19 @@ export const PluginConfigSchema = z.strictObject({
       fsync: z.boolean().default(true),
     })
     .prefault({}),
+  /** The replay history beside the store (src/runtime/history.ts): every tick and keyframes, pruned
+   * behind a keyframe past either bound. A demo room (5 people, 10 agents) takes ~20 MB an hour. */
+  replay: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      keepHours: z
+        .number()
+        .min(0.01)
+        .max(24 * 90)
+        .default(24),
+      maxMegabytes: z.int().min(1).max(1_000_000).default(1024),
+    })
+    .prefault({}),
   cluster: ClusterSchema.optional().describe(
     "Rooms across gateways on NATS JetStream (off when absent; docs/cluster.md)",
   ),
@@ -518,6 +531,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     events: raw.events,
     rateLimits: raw.rateLimits,
     snapshot: raw.snapshot,
+    replay: raw.replay,
     ...(raw.cluster ? { cluster: clusterConfig(raw.cluster, issue) } : {}),
   };
 });

@@ -21,6 +21,9 @@
 //   GET  /openclawworld/admin/wake-targets                  AIC agents the world wakes elsewhere
 //   POST /openclawworld/admin/wake-targets/<agentId> {...}  set one (docs/wake-targets.md)
 //   POST /openclawworld/admin/wake-targets/<agentId>/remove
+//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch]  the replay desk (issue #42; the
+//                                                          query as replay-routes.ts says)
+//   POST /openclawworld/admin/replay/link                  a link to the replay page (its own key)
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
@@ -51,6 +54,10 @@ export interface OperatorActions {
   wakeTargets(): unknown;
   setWakeTarget(agentId: string, body: unknown): Promise<unknown>;
   removeWakeTarget(agentId: string): Promise<unknown>;
+  /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`). */
+  replay(route: string, query: URLSearchParams): unknown;
+  /** A link to the replay page carrying a key of its own (replay-routes.ts). */
+  replayLink(origin: string): unknown;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -64,7 +71,7 @@ class RequestRefused extends Error {
   }
 }
 
-function refusal(error: unknown): { status: number; code: string; message: string } | undefined {
+export function refusal(error: unknown): { status: number; code: string; message: string } | undefined {
   if (error instanceof URIError)
     return { status: 400, code: "bad_request", message: "malformed checkpoint label" };
   if (!(error instanceof Error)) return undefined;
@@ -114,8 +121,11 @@ export function operatorRouteHandler(
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const method = req.method ?? "GET";
     let route: string;
+    let query = new URLSearchParams();
     try {
-      route = new URL(req.url ?? "/", "http://localhost").pathname.slice(OPERATOR_ROUTE.length) || "/";
+      const url = new URL(req.url ?? "/", "http://localhost");
+      route = url.pathname.slice(OPERATOR_ROUTE.length) || "/";
+      query = url.searchParams;
     } catch {
       route = "/";
     }
@@ -142,6 +152,7 @@ export function operatorRouteHandler(
       const run = /^\/runs\/([^/]+)(?:\/(label|close))?$/.exec(route);
       const access = /^\/access(?:\/([^/]+))?$/.exec(route);
       const wake = /^\/wake-targets\/([^/]+)(\/remove)?$/.exec(route);
+      const replay = /^\/replay(\/[a-z]*)?$/.exec(route);
       let data: unknown;
       if (method === "GET" && route === "/snapshot") {
         // The document itself, not wrapped in {status, data}: seed 001's GET /snapshot, and the
@@ -177,6 +188,8 @@ export function operatorRouteHandler(
         data = await ops.removeWakeTarget(decodeURIComponent(wake[1]!));
       else if (method === "POST" && wake)
         data = await ops.setWakeTarget(decodeURIComponent(wake[1]!), await readJson(req));
+      else if (method === "POST" && route === "/replay/link") data = ops.replayLink(requestOrigin(req));
+      else if (method === "GET" && replay) data = ops.replay(replay[1] ?? "/", query);
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));
       else {

@@ -68,7 +68,7 @@ function misdirected(req: IncomingMessage) {
   );
 }
 
-function guarded(
+export function guarded(
   logger: RouteLogger,
   hostAllowed: HostRule,
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,

@@ -1,5 +1,6 @@
 // `openclaw ocw checkpoint save|list|restore`, `ocw snapshot save|load`, `ocw access list|show`,
-// `ocw notes list|remove`, `ocw run start|label|close|list` and `ocw wake list|set|remove`: the operator's checkpoints, saved
+// `ocw notes list|remove`, `ocw run start|label|close|list`, `ocw wake list|set|remove` and
+// `ocw replay list|link`: the operator's checkpoints, saved
 // worlds, agents' access records, notice boards and run records from a terminal (seed 001, issues
 // #11, #30, #39), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
@@ -94,6 +95,7 @@ const GROUPS = {
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
   wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
+  replay: "Watch any stretch of the world again: what is kept, a link to the replay page",
 };
 
 const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
@@ -224,6 +226,18 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     description: "Stop waking an AIC agent",
     args: [["<agentId>", "an agent with a wake target"]],
     request: (agentId) => ({ method: "POST", route: `/wake-targets/${at(agentId!)}/remove` }),
+  },
+  {
+    group: "replay",
+    name: "list",
+    description: "What the replay history holds: rooms, timelines and keyframes, runs, checkpoints, sizes",
+    request: () => ({ method: "GET", route: "/replay" }),
+  },
+  {
+    group: "replay",
+    name: "link",
+    description: "A link to the replay page for this operator (its own key, valid 12 hours)",
+    request: () => ({ method: "POST", route: "/replay/link" }),
   },
 ];
 

@@ -54,6 +54,10 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
     defaultRoomId: config.defaultRoomId,
     storeFile: stateDir && config.snapshot.enabled ? storeFile(stateDir) : undefined,
     storeSync: config.snapshot.fsync ? "full" : "normal",
+    history: config.replay.enabled && {
+      maxAgeMs: config.replay.keepHours * 3_600_000,
+      maxBytes: config.replay.maxMegabytes * 1024 * 1024,
+    },
     logger,
   });
   const unreachable = portalsToOtherWorlds(opened.definition);

@@ -10,6 +10,7 @@ import {
   listNotes,
   listRuns,
   loadSnapshot,
+  OperatorError,
   removeNote,
   restoreCheckpoint,
   saveNow,
@@ -18,6 +19,8 @@ import {
 import { agentAccess, agentAccessList } from "./access.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
+import { ReplayDesk, replayRead } from "./replay.ts";
+import { ReplayLinks } from "./replay-link.ts";
 import { operatorStatus } from "./status.ts";
 import { listWakeTargets, removeWakeTarget, setWakeTarget } from "./wake-targets.ts";
 
@@ -47,5 +50,40 @@ export function operatorActions(host: WorldHost): OperatorActions {
     wakeTargets: () => listWakeTargets(host),
     setWakeTarget: (agentId, body) => setWakeTarget(host, agentId, body),
     removeWakeTarget: (agentId) => removeWakeTarget(host, agentId),
+    replay: (route, query) => replayRead(deskOf(host), route, query),
+    replayLink: (origin) => linksOf(host).mint(origin),
   };
+}
+
+const desks = new WeakMap<WorldHost, ReplayDesk>();
+const links = new WeakMap<WorldHost, ReplayLinks>();
+
+/** The host's replay desk over its history (refused when it keeps none). */
+export function deskOf(host: WorldHost): ReplayDesk {
+  let desk = desks.get(host);
+  if (!desk) {
+    const history = host.history;
+    const store = host.store;
+    if (!history || !store)
+      throw new OperatorError(
+        409,
+        "conflict",
+        "this world keeps no replay history (no store, or replay.enabled is false)",
+      );
+    desk = new ReplayDesk(host.definition, history, () => ({
+      runs: store.runs(),
+      checkpoints: store.checkpoints(),
+    }));
+    desks.set(host, desk);
+  }
+  return desk;
+}
+
+export function linksOf(host: WorldHost): ReplayLinks {
+  let kept = links.get(host);
+  if (!kept) {
+    kept = new ReplayLinks();
+    links.set(host, kept);
+  }
+  return kept;
 }

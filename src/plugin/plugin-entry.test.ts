@@ -86,7 +86,7 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers the manifest's tools, the optional ones as optional, a policy hook, a service and three routes", () => {
+  it("registers the manifest's tools, the optional ones as optional, a policy hook, a service and four routes", () => {
     // The manifest's `contracts.tools` is the one list of tool names (the gateway loads by it).
     expect([...reg.tools.keys()].sort()).toEqual([...manifest.contracts.tools].sort());
     expect(reg.tools.size).toBe(9);
@@ -99,6 +99,8 @@ describe("registration", () => {
     expect(reg.routes.map((r) => [r.path, r.match, r.auth])).toEqual([
       ["/aic/v0.1", "prefix", "plugin"],
       ["/world", "prefix", "plugin"],
+      // The replay page: its reads check an operator link's key themselves.
+      ["/openclawworld/replay", "prefix", "plugin"],
       // Operator save/load: only the gateway's operator token gets through.
       ["/openclawworld/admin", "prefix", "gateway"],
     ]);

@@ -6,6 +6,7 @@ import { allowedHosts, resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook } from "../hooks/tool-policy.ts";
 import { createHostRule } from "../http/host-rule.ts";
 import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
+import { REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
 import {
   aicRouteHandler,
   type LiveSurfaces,
@@ -16,7 +17,8 @@ import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
 import { registerWorldCli } from "./cli.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
-import { operatorActions } from "./operator.ts";
+import { deskOf, linksOf, operatorActions } from "./operator.ts";
+import { replayRead } from "./replay.ts";
 import { attachResidents } from "./residents.ts";
 import { createWorldService } from "./service.ts";
 import { activeHost, processSlot } from "./singleton.ts";
@@ -62,6 +64,27 @@ export function registerPlugin(api: OpenClawPluginApi): void {
       logger,
     ),
     handleUpgrade: worldUpgradeHandler(live, logger, hostAllowed, elsewhere),
+  });
+  // The replay page: its reads need an operator link's key (replay-link.ts), checked here.
+  api.registerHttpRoute({
+    path: REPLAY_ROUTE,
+    match: "prefix",
+    auth: "plugin",
+    handler: answeredInBackground(
+      replayRouteHandler(
+        () => {
+          const host = activeHost();
+          if (!host) return undefined;
+          return {
+            validKey: (key) => linksOf(host).valid(key),
+            read: (route, query) => replayRead(deskOf(host), route, query),
+          };
+        },
+        logger,
+        hostAllowed,
+      ),
+      logger,
+    ),
   });
   // Operator save/load and checkpoints: the gateway checks its own operator token.
   api.registerHttpRoute({

@@ -4,8 +4,10 @@
 // tick is durable before it is answered. Nothing here knows about adapters or plugin config: the
 // plugin passes plain options.
 import { existsSync, renameSync, rmSync } from "node:fs";
+import { tickToMs } from "../world/time.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
+import { type HistoryRetention, historyFile, WorldHistory } from "./history.ts";
 import { loadWorldDir } from "./load-world-dir.ts";
 import {
   commitTick,
@@ -40,6 +42,8 @@ export interface OpenWorldOptions {
    * loss. "normal": written to the OS before the answer (survives a killed process, not a power
    * loss), without waiting for the disk. */
   storeSync?: "full" | "normal";
+  /** The replay history beside the store (history.ts): off when false; its retention otherwise. */
+  history?: HistoryRetention | false;
   logger: RuntimeLogger;
 }
 
@@ -58,6 +62,8 @@ export interface OpenedWorld {
   problems: string[];
   /** The tick log's second copy outside the database (tick-mirror.ts), with the store only. */
   mirror?: TickMirror;
+  /** What replay reads (history.ts): every committed tick and keyframes, within its retention. */
+  history?: WorldHistory;
 }
 
 /** The world directory as this gateway hosts it: its tick rate overridden, its default room checked. */
@@ -124,8 +130,20 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     recovery: report,
     problems: keepProblems(store, report.problems),
   };
+  if (options.history !== false) {
+    host.history = WorldHistory.open(historyFile(storeFile), identityOf(definition), {
+      ...(options.history ? { retention: options.history } : {}),
+      onProblem: (problem) => reportProblem(host, problem),
+    });
+    // Read before the start's snapshot compacts the store's log: what the history missed (a crash
+    // between the two commits) is still there.
+    const epoch = world.serverTsMs - Math.floor((world.tick * 1000) / definition.tickRate);
+    host.history.catchUp(world.tick, store.ticksAfter(-1), (tick) =>
+      tickToMs(epoch, definition.tickRate, tick),
+    );
+  }
   // A new base snapshot right away: the next recovery starts here, and the replayed log is compacted.
-  storeAutoSnapshot(host, snapshotEntry(world.snapshot()));
+  storeAutoSnapshot(host, snapshotEntry(world.snapshot()), "save", "start");
   host.mirror = TickMirror.start(mirrorFile, identityOf(definition), world.tick, {
     fsyncEach: (options.storeSync ?? "full") === "full",
     onProblem: (problem) => reportProblem(host, problem),
@@ -134,6 +152,7 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     commit: (inputs, result) => {
       const { row, flushed } = commitTick(store, inputs, result, side);
       host.mirror?.append(row, flushed);
+      host.history?.append(row, result.serverTsMs);
     },
     recover: () => recoverWorld(definition, store).world,
   };
@@ -163,12 +182,14 @@ function snapshotCopyOf(file: string, definition: WorldDefinition) {
 /** Saves an auto snapshot (compacting the log) and then its copy outside the database. A copy that
  * cannot be written leaves the store's snapshot standing: it is reported, not thrown. */
 export function storeAutoSnapshot(
-  host: Pick<OpenedWorld, "store" | "definition" | "problems" | "mirror">,
+  host: Pick<OpenedWorld, "store" | "definition" | "problems" | "mirror" | "history">,
   entry: SnapshotEntry,
   how: "save" | "new-timeline" = "save",
+  cause: "start" | "auto" = "auto",
 ): void {
   const store = host.store;
   if (!store) return;
+  host.history?.keyframe(entry, how === "new-timeline" ? "restore" : cause);
   // Taken with the entry (made from the live world just before): the mirror's rows after it follow it.
   const mark = host.mirror?.mark();
   if (how === "save") store.saveAutoSnapshot(entry);
@@ -205,7 +226,7 @@ function reportProblem(host: Pick<OpenedWorld, "problems">, problem: string): vo
 /** Saves a snapshot of the live world (compacting the log behind it), at once: the event loop waits
  * (at 1,000 actors and 20,000 retained events about 0.4 s). For start-up and shutdown; the periodic one is saveWorldInSlices. */
 export function saveWorld(
-  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror">,
+  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror" | "history">,
 ): void {
   if (!opened.store?.isOpen) return;
   storeAutoSnapshot(opened, snapshotEntry(opened.runtime.world.snapshot()));
@@ -221,7 +242,7 @@ const saving = new WeakSet<WorldStore>();
  * way, nor when meanwhile the store closed, started a new timeline (an operator restore) or got a
  * newer snapshot (a shutdown's): this one would then describe a world that is gone or older. */
 export async function saveWorldInSlices(
-  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror">,
+  opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror" | "history">,
   options: { sliceMs?: number } = {},
 ): Promise<boolean> {
   const store = opened.store;
@@ -236,6 +257,7 @@ export async function saveWorldInSlices(
     const newest = store.newestAutoTick();
     if (newest !== undefined && newest >= entry.tick) return false;
     store.saveAutoSnapshot(entry);
+    opened.history?.keyframe(entry, "auto");
     await writeSnapshotCopy(snapshotCopyFile(store.file), identityOf(opened.definition), entry).then(
       () => opened.mirror?.restart(entry.tick, mark),
       (error: unknown) => reportCopyFailure(opened, error),
@@ -259,6 +281,7 @@ export function closeWorld(opened: OpenedWorld, logger: RuntimeLogger): void {
     logger.warn(`openclawworld: closing the store failed: ${describe(error)}`);
   }
   opened.mirror?.close();
+  opened.history?.close();
 }
 
 /** Opens the store of this world. A file that is not a usable database is set aside (never deleted)

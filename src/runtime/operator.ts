@@ -54,6 +54,8 @@ export function durabilityStatus(host: OpenedWorld) {
     quarantined: host.store.quarantined(),
     problems: host.problems,
     recovery: host.recovery,
+    /** What replay can show (history.ts): its bytes, ticks, keyframes, oldest and newest tick, retention. */
+    history: host.history?.stats(),
   };
 }
 
@@ -78,7 +80,9 @@ export function createCheckpoint(host: OpenedWorld, label: unknown): SnapshotMan
   const store = requireStore(host);
   if (typeof label !== "string" || !LABEL.test(label))
     throw new OperatorError(400, "bad_request", "label must match ^[A-Za-z0-9._-]{1,64}$");
-  store.saveCheckpoint(label, snapshotEntry(host.runtime.world.snapshot()));
+  const entry = snapshotEntry(host.runtime.world.snapshot());
+  store.saveCheckpoint(label, entry);
+  host.history?.keyframe(entry, "checkpoint", label);
   const saved = store.checkpoints().find((c) => c.label === label)!;
   store.addRunCheckpoint({ label, tick: saved.tick, time: saved.time, hash: saved.hash });
   return saved;

@@ -24,8 +24,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { smallWorld } from "../world/testing/fixtures.ts";
 import type { Input, InputResult } from "../world/types.ts";
 import { World } from "../world/world.ts";
-import { BUNDLED_WORLD_DIR } from "./load-world-dir.ts";
-import { closeWorld, type OpenedWorld, openWorld, saveWorld, saveWorldInSlices } from "./open-world.ts";
+import { closeWorld, type OpenedWorld, saveWorld, saveWorldInSlices } from "./open-world.ts";
 import { startRun } from "./operator.ts";
 import {
   checkStoredSnapshot,
@@ -38,6 +37,7 @@ import {
 } from "./persistence.ts";
 import { snapshotCopyFile } from "./snapshot-copy.ts";
 import { WorldStore } from "./store.ts";
+import { crashHost, openBundledHost } from "./testing/hosts.ts";
 import { readTickMirror, tickMirrorFile } from "./tick-mirror.ts";
 
 const logger = () => {
@@ -66,22 +66,12 @@ function tempDir(): string {
 const storeFile = (stateDir: string) => path.join(stateDir, "openclawworld", "world.db");
 
 async function host(stateDir: string, log = logger()): Promise<OpenedWorld> {
-  const h = await openWorld({
-    worldDir: BUNDLED_WORLD_DIR,
-    defaultRoomId: "lobby",
-    storeFile: storeFile(stateDir),
-    logger: log,
-  });
+  const h = await openBundledHost(storeFile(stateDir), { logger: log });
   hosts.push(h);
   return h;
 }
 
-/** The process died: nothing is saved or flushed beyond what the journal already committed. */
-function crash(h: OpenedWorld): void {
-  h.runtime.stop();
-  h.store?.close();
-  h.mirror?.close();
-}
+const crash = crashHost;
 
 const tx = (key: string, payloadHash = "p"): Input["tx"] => ({ key, payloadHash });
 

@@ -299,6 +299,8 @@ function repaired(store: WorldStore, row: TickRow, problems: string[]): TickRow 
 export function replayRow(
   world: World,
   row: { tick: number; body: string; checksum: string },
+  /** Given the replayed tick's inputs and result, when it matched what was logged (replay.ts). */
+  onReplayed?: (inputs: readonly Input[], result: StepResult) => void,
 ): string | undefined {
   if (row.tick !== world.tick + 1) return `expected tick ${world.tick + 1}, the log has ${row.tick}`;
   if (tickChecksum(row.tick, row.body) !== row.checksum) return "checksum mismatch (torn or damaged record)";
@@ -312,6 +314,7 @@ export function replayRow(
   const result = world.step(body.inputs);
   const digest = tickDigest(result);
   if (digest !== body.digest) return `replay diverged (digest ${digest}, logged ${body.digest})`;
+  onReplayed?.(body.inputs, result);
   return undefined;
 }
 

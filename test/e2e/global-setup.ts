@@ -40,6 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_doors: { token: randomToken(), name: "Doors Bot" },
     // Only the wake targets e2e uses it: an agent outside the gateway, woken by a webhook.
     agent_wake: { token: randomToken(), name: "Faraway Bot" },
+    // Only the replay e2e uses it (it walks and talks in a stretch the replay page then shows).
+    agent_replay: { token: randomToken(), name: "Replay Bot" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -98,6 +100,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_town_peer: { token: agents.agent_town_peer.token },
       agent_doors: { token: agents.agent_doors.token },
       agent_wake: { token: agents.agent_wake.token },
+      agent_replay: { token: agents.agent_replay.token },
       ...Object.fromEntries(E2E_WARDEN_CALLERS.map((id) => [id, { token: agents[id].token }])),
     },
   };

@@ -3,6 +3,7 @@
 // markup never runs.
 import * as Phaser from "phaser";
 import { isolate } from "./bidi.ts";
+import { startGame } from "./game.ts";
 import { Connection, type ConnState, type ServerMessage } from "./net.ts";
 import { type Notice, type NoticeKind, noticeForError, noticeForOutcome } from "./notices.ts";
 import {
@@ -63,15 +64,7 @@ const state = {
 };
 
 const scene = new WorldScene();
-const game = new Phaser.Game({
-  type: Phaser.AUTO,
-  parent: "game",
-  backgroundColor: "#0b0f16",
-  pixelArt: true,
-  scale: { mode: Phaser.Scale.RESIZE, width: window.innerWidth, height: window.innerHeight },
-  scene: [scene],
-  banner: false,
-});
+const game = startGame(scene);
 
 // ---- DOM panels -------------------------------------------------------------------------------
 

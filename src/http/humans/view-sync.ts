@@ -9,7 +9,6 @@
 // queued) skips patches and heals on the next one, because `sent` records what the browser has; one
 // that stays behind for SLOW_CLIENT_MS is closed with a reason, so a stuck client never holds more
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
-import path from "node:path";
 import type { EntityView, TickInfo, WorldEvent, WorldReads } from "../../aic/reads.ts";
 import { chatHistory } from "./chat-history.ts";
 import { RoomCrowd } from "./crowd.ts";
@@ -26,7 +25,7 @@ import type {
 } from "./protocol.ts";
 import { dotsOf, RadarFeeds, RadarView, radarEveryTicks } from "./radar.ts";
 import type { HumanSession } from "./session.ts";
-import { toWire } from "./wire-entity.ts";
+import { toWire, toWireRoom } from "./wire-entity.ts";
 import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
@@ -163,17 +162,7 @@ export function createViewSync(
   let picked = new Int32Array(64);
 
   function roomInfo(roomId: string): WireRoom {
-    const room = reads.definition.rooms[roomId]!;
-    return {
-      roomId,
-      name: room.name,
-      mapUrl: `/world/${room.mapFile.split(path.sep).join("/")}`,
-      widthTiles: room.widthTiles,
-      heightTiles: room.heightTiles,
-      tileSize: room.tileSize,
-      tickRate: reads.definition.tickRate,
-      chatRadiusTiles: reads.definition.chatRadiusTiles,
-    };
+    return toWireRoom(reads.definition, roomId);
   }
 
   function roomObjects(roomId: string): WireObject[] {

@@ -1,7 +1,8 @@
 // An entity as the browser is shown it (positions in whole world units: the client smooths between
 // patches anyway, and short numbers are most of a delta's bytes). Deltas: patch-fragments.ts.
+import path from "node:path";
 import type { EntityView } from "../../aic/reads.ts";
-import type { WireEntity } from "./protocol.ts";
+import type { WireEntity, WireRoom } from "./protocol.ts";
 
 export function toWire(view: EntityView, h: number): WireEntity {
   return {
@@ -15,5 +16,30 @@ export function toWire(view: EntityView, h: number): WireEntity {
     ty: view.tile.ty,
     facing: view.facing,
     ...(view.thinking ? { thinking: true } : {}),
+  };
+}
+
+/** A room as the browser is told it (the live view and the operator's replay both send it). */
+export function toWireRoom(
+  definition: {
+    tickRate: number;
+    chatRadiusTiles: number;
+    rooms: Record<
+      string,
+      { name: string; mapFile: string; widthTiles: number; heightTiles: number; tileSize: number }
+    >;
+  },
+  roomId: string,
+): WireRoom {
+  const room = definition.rooms[roomId]!;
+  return {
+    roomId,
+    name: room.name,
+    mapUrl: `/world/${room.mapFile.split(path.sep).join("/")}`,
+    widthTiles: room.widthTiles,
+    heightTiles: room.heightTiles,
+    tileSize: room.tileSize,
+    tickRate: definition.tickRate,
+    chatRadiusTiles: definition.chatRadiusTiles,
   };
 }

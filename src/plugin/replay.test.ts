@@ -1,0 +1,117 @@
+// The replay desk over a recorded stretch of the real runtime and store, and the page's API door:
+// a frame is the room as the live world had it; markers name what happened; only a link's key reads.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { REPLAY_KEY_HEADER, REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
+import type { OpenedWorld } from "../runtime/open-world.ts";
+import { startRun } from "../runtime/operator.ts";
+import { crashHost, openBundledHost } from "../runtime/testing/hosts.ts";
+import type { Input } from "../world/types.ts";
+import { ReplayDesk, replayRead } from "./replay.ts";
+import { ReplayLinks } from "./replay-link.ts";
+
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+const cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const done of cleanup.splice(0).reverse()) done();
+});
+
+async function recorded(): Promise<{ host: OpenedWorld; desk: ReplayDesk; live: Map<number, unknown> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-replay-desk-"));
+  const host = await openBundledHost(path.join(dir, "world.db"), { storeSync: "normal", logger: quiet });
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanup.push(() => crashHost(host));
+  const live = new Map<number, unknown>();
+  const step = (...inputs: Input[]) => {
+    for (const input of inputs) void host.runtime.submit(input);
+    host.runtime.stepNow();
+    const tick = host.runtime.world.tick;
+    live.set(
+      tick,
+      host.runtime.world.actorsInRoom("lobby").map((a) => [a.id, a.tile]),
+    );
+  };
+  step({ kind: "join", entityId: "agt_walker", actorKind: "agent", name: "Walker" });
+  startRun(host, "door-test");
+  step({ kind: "approach", entityId: "agt_walker", targetId: "obj_door_meeting" });
+  for (let i = 0; i < 400 && host.runtime.world.getEntity("agt_walker")!.speed !== 0; i++) step();
+  step({ kind: "interact", entityId: "agt_walker", targetId: "obj_door_meeting", action: "open" });
+  step({ kind: "chat", entityId: "agt_walker", channel: "global", message: "door is open" });
+  step({ kind: "thinking", entityId: "agt_walker", thinking: true });
+  step({ kind: "approach", entityId: "agt_walker", targetId: "obj_nope" });
+  step({ kind: "leave", entityId: "agt_walker", reason: "disconnect" });
+  const store = host.store!;
+  const desk = new ReplayDesk(host.definition, host.history!, () => ({
+    runs: store.runs(),
+    checkpoints: store.checkpoints(),
+  }));
+  return { host, desk, live };
+}
+
+describe("the replay desk", () => {
+  it("shows a room at any tick as the live world had it, and the stretch's markers", async () => {
+    const { host, desk, live } = await recorded();
+    const overview = desk.overview();
+    expect(overview.rooms.map((r) => r.roomId)).toContain("lobby");
+    expect(overview.stretches).toHaveLength(1);
+    expect(overview.runs.map((r) => r.label)).toEqual(["door-test"]);
+    for (const tick of [...live.keys()].filter((_, i) => i % 5 === 0)) {
+      const frame = desk.frame(0, tick, "lobby");
+      expect(frame.entities.map((e) => [e.id, { tx: e.tx, ty: e.ty }])).toEqual(live.get(tick));
+    }
+    const door = (tick: number) =>
+      desk.frame(0, tick, "lobby").objects.find((o) => o.id === "obj_door_meeting");
+    const { markers } = replayRead(desk, "/markers", new URLSearchParams({ run: "1", room: "lobby" })) as {
+      markers: { tick: number; kind: string; text: string; who?: string }[];
+    };
+    const kinds = markers.map((m) => m.kind);
+    expect(kinds).toEqual(["object", "chat", "turn", "error", "leave"]);
+    const opened = markers[0]!;
+    expect(door(opened.tick - 1)?.state).toMatchObject({ open: false });
+    expect(door(opened.tick)?.state).toMatchObject({ open: true });
+    expect(markers[1]).toMatchObject({ kind: "chat", who: "agt_walker", text: "door is open" });
+    expect(markers[3]).toMatchObject({ kind: "error", text: "approach: not_found" });
+    // The whole stretch (from the start) also has the join.
+    const all = replayRead(desk, "/markers", new URLSearchParams({ segment: "0" })) as {
+      markers: { kind: string }[];
+    };
+    expect(all.markers[0]).toMatchObject({ kind: "join" });
+    expect(() => desk.frame(0, host.runtime.world.tick + 10, "lobby")).toThrow(/no tick|not in the history/);
+    expect(() => desk.frame(0, 1, "nowhere")).toThrow(/no room/);
+  });
+});
+
+describe("the replay page's API", () => {
+  it("answers only a live operator link's key", async () => {
+    const { desk } = await recorded();
+    const links = new ReplayLinks();
+    const server: Server = createServer(
+      replayRouteHandler(
+        () => ({
+          validKey: (key) => links.valid(key),
+          read: (route, query) => replayRead(desk, route, query),
+        }),
+        quiet,
+        () => true,
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanup.push(() => server.close());
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${REPLAY_ROUTE}`;
+    const link = links.mint(base.slice(0, -REPLAY_ROUTE.length));
+    const key = new URL(link.url).hash.slice("#key=".length);
+    const get = (route: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}${route}`, { headers });
+    expect((await get("/api/frame?segment=0&tick=3&room=lobby")).status).toBe(401);
+    expect((await get("/api/", { [REPLAY_KEY_HEADER]: "not-the-key" })).status).toBe(401);
+    const frame = await get("/api/frame?segment=0&tick=3&room=lobby", { [REPLAY_KEY_HEADER]: key });
+    expect(frame.status).toBe(200);
+    expect(((await frame.json()) as { data: { tick: number } }).data.tick).toBe(3);
+    const missing = await get("/api/frame?segment=0&tick=999999", { [REPLAY_KEY_HEADER]: key });
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,0 +1,227 @@
+// The operator's replay desk (issue #42): which stretches the history holds, a room as it was at a
+// tick (in the live client's wire shapes, so the replay page draws it with the same scene), and the
+// markers of a stretch (chat, joins and leaves, portal trips, object changes, resident turns,
+// refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay.ts).
+// Reached by the operator route (gateway token) and by the replay page's operator link
+// (replay-link.ts); never by agents or visitors.
+import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
+import type { Frame, Marker } from "../http/replay-routes.ts";
+import type { HistoryStats, Stretch } from "../runtime/history.ts";
+import { OperatorError } from "../runtime/operator.ts";
+import { type HistorySource, ReplayError, Replayer } from "../runtime/replay.ts";
+import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
+import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
+import type { World } from "../world/world.ts";
+
+/** What the desk reads: a live history, or an exported stretch opened from a file. */
+export interface ReplayLibrary extends HistorySource {
+  stretches(): Stretch[];
+  tickAtTime(segment: number, time: number): number | undefined;
+  stats(): HistoryStats | Record<string, unknown>;
+}
+
+/** Markers are collected by re-simulating the stretch: at most this many ticks per request (20 minutes
+ * at 20 Hz; about a second of replay for a demo room). */
+export const MAX_MARKER_TICKS = 24_000;
+
+export class ReplayDesk {
+  readonly definition: WorldDefinition;
+  private readonly library: ReplayLibrary;
+  private readonly replayer: Replayer;
+  private readonly records: () => { runs: RunManifest[]; checkpoints: SnapshotManifest[] };
+
+  constructor(
+    definition: WorldDefinition,
+    library: ReplayLibrary,
+    records: () => { runs: RunManifest[]; checkpoints: SnapshotManifest[] } = () => ({
+      runs: [],
+      checkpoints: [],
+    }),
+  ) {
+    this.definition = definition;
+    this.library = library;
+    this.replayer = new Replayer(definition, library);
+    this.records = records;
+  }
+
+  /** The rooms, the timelines held (with keyframes), runs and checkpoints, and what is kept. */
+  overview() {
+    return {
+      world: this.definition.name,
+      tickRate: this.definition.tickRate,
+      rooms: Object.entries(this.definition.rooms).map(([roomId, r]) => ({ roomId, name: r.name })),
+      stretches: this.library.stretches(),
+      ...this.records(),
+      history: this.library.stats(),
+    };
+  }
+
+  /** A stretch named by ticks, the last N minutes, a run or a checkpoint, as ticks of one timeline. */
+  resolve(query: URLSearchParams): { segment: number; from: number; to: number } {
+    const stretches = this.library.stretches();
+    const latest = stretches[stretches.length - 1];
+    if (!latest) throw new OperatorError(404, "not_found", "the replay history holds nothing yet");
+    const segment = query.has("segment") ? intParam(query, "segment") : latest.segment;
+    const stretch = stretches.find((s) => s.segment === segment);
+    if (!stretch) throw new OperatorError(404, "not_found", `no timeline ${segment} in the replay history`);
+    const clamp = (t: number) => Math.min(stretch.lastTick, Math.max(stretch.firstTick, t));
+    const run = query.get("run");
+    if (run !== null) {
+      const manifest = this.records().runs.find((r) => String(r.id) === run);
+      if (!manifest) throw new OperatorError(404, "not_found", `no run ${JSON.stringify(run)}`);
+      return { segment, from: clamp(manifest.start.tick), to: clamp(manifest.end?.tick ?? stretch.lastTick) };
+    }
+    const checkpoint = query.get("checkpoint");
+    if (checkpoint !== null) {
+      const kf = stretch.keyframes.find((k) => k.cause === "checkpoint" && k.label === checkpoint);
+      if (!kf)
+        throw new OperatorError(404, "not_found", `no checkpoint "${checkpoint}" in timeline ${segment}`);
+      return { segment, from: kf.tick, to: stretch.lastTick };
+    }
+    if (query.has("lastMinutes")) {
+      const minutes = Number(query.get("lastMinutes"));
+      if (!(minutes > 0))
+        throw new OperatorError(400, "bad_request", "lastMinutes must be a positive number");
+      const from = this.library.tickAtTime(segment, stretch.lastTime - minutes * 60_000) ?? stretch.firstTick;
+      return { segment, from: clamp(from), to: stretch.lastTick };
+    }
+    const from = query.has("from") ? clamp(intParam(query, "from")) : stretch.firstTick;
+    const to = query.has("to") ? clamp(intParam(query, "to")) : stretch.lastTick;
+    if (to < from) throw new OperatorError(400, "bad_request", `to (${to}) is before from (${from})`);
+    return { segment, from, to };
+  }
+
+  /** The room as it was at `tick`: re-simulated, in the live client's wire shapes. */
+  frame(segment: number, tick: number, roomId: string): Frame {
+    const room = this.definition.rooms[roomId];
+    if (!room)
+      throw new OperatorError(404, "not_found", `no room "${roomId}" in world ${this.definition.name}`);
+    const world = this.seek(segment, tick);
+    return {
+      segment,
+      tick,
+      time: world.serverTsMs,
+      room: toWireRoom(this.definition, roomId),
+      entities: world.actorsInRoom(roomId).map((view, i) => toWire(view, i + 1)),
+      objects: room.objects.flatMap((o) => {
+        const view = world.objectView(o.id);
+        if (!view) return [];
+        const { objectType, state, version, affords } = view;
+        return [
+          { id: o.id, objectType, name: o.name, tx: o.tile.tx, ty: o.tile.ty, state, version, affords },
+        ];
+      }),
+    };
+  }
+
+  /** What happened in (from, to] of a timeline, tick by tick, in one room (or all). */
+  markers(segment: number, from: number, to: number, roomId?: string): Marker[] {
+    if (to - from > MAX_MARKER_TICKS)
+      throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
+    const markers: Marker[] = [];
+    this.seek(segment, from);
+    this.seek(segment, to, (inputs, result) => markers.push(...markersOf(inputs, result, roomId)));
+    return markers;
+  }
+
+  private seek(
+    segment: number,
+    tick: number,
+    onTick?: (inputs: readonly Input[], result: StepResult) => void,
+  ): World {
+    try {
+      return this.replayer.seek(segment, tick, onTick ? { onTick } : {}).world;
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      throw new OperatorError(
+        error.code === "not_recorded" ? 404 : 409,
+        error.code === "not_recorded" ? "not_found" : "conflict",
+        error.message,
+      );
+    }
+  }
+}
+
+function intParam(query: URLSearchParams, name: string): number {
+  const value = Number(query.get(name));
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new OperatorError(400, "bad_request", `${name} must be a whole number >= 0`);
+  return value;
+}
+
+/** The markers of one replayed tick: its events, its residents' turns, its refused inputs. */
+export function markersOf(inputs: readonly Input[], result: StepResult, roomId?: string): Marker[] {
+  const out: Marker[] = [];
+  for (const e of result.events) {
+    if (roomId !== undefined && e.roomId !== roomId) continue;
+    const p = e.payload;
+    const at = { tick: result.tick, roomId: e.roomId };
+    if (e.type === "chat.message")
+      out.push({ ...at, kind: "chat", who: String(p.fromEntityId), text: String(p.message) });
+    else if (e.type === "presence.join")
+      out.push(
+        e.fromRoomId === undefined
+          ? { ...at, kind: "join", who: String(p.entityId), text: `${String(p.name)} joined` }
+          : {
+              ...at,
+              kind: "portal",
+              who: String(p.entityId),
+              text: `${String(p.name)} came from ${e.fromRoomId}`,
+            },
+      );
+    else if (e.type === "presence.leave")
+      out.push(
+        e.toRoomId === undefined
+          ? { ...at, kind: "leave", who: String(p.entityId), text: `left (${String(p.reason)})` }
+          : {
+              ...at,
+              kind: "portal",
+              who: String(p.entityId),
+              text: `went to ${e.toWorldId ? `${e.toWorldId}/` : ""}${e.toRoomId}`,
+            },
+      );
+    else if (e.type === "object.state_changed")
+      out.push({
+        ...at,
+        kind: "object",
+        ...(e.actorId ? { who: e.actorId } : {}),
+        text: `${String(p.objectId)} ${JSON.stringify(p.patch)}`,
+      });
+  }
+  inputs.forEach((input, i) => {
+    const answer = result.results[i];
+    if (input.kind === "thinking")
+      out.push({
+        tick: result.tick,
+        kind: "turn",
+        roomId: roomId ?? "",
+        who: input.entityId,
+        text: input.thinking ? "turn started" : "turn ended",
+      });
+    else if (answer && !answer.ok && !answer.replayed)
+      out.push({
+        tick: result.tick,
+        kind: "error",
+        roomId: roomId ?? "",
+        who: input.entityId,
+        text: `${input.kind}: ${answer.error.code}`,
+      });
+  });
+  return out;
+}
+
+/** One read of the desk by its route (the operator route and the replay page's API share it):
+ * `/` the overview, `/stretch` a stretch resolved, `/frame` a room at a tick, `/markers` a stretch's. */
+export function replayRead(desk: ReplayDesk, route: string, query: URLSearchParams): unknown {
+  if (route === "/" || route === "") return desk.overview();
+  const stretch = desk.resolve(query);
+  if (route === "/stretch") return stretch;
+  const roomId = query.get("room") ?? undefined;
+  if (route === "/frame") {
+    const tick = query.has("tick") ? intParam(query, "tick") : stretch.from;
+    return desk.frame(stretch.segment, tick, roomId ?? Object.keys(desk.definition.rooms)[0]!);
+  }
+  if (route === "/markers")
+    return { ...stretch, markers: desk.markers(stretch.segment, stretch.from, stretch.to, roomId) };
+  throw new OperatorError(404, "not_found", `no replay read ${JSON.stringify(route)}`);
+}

@@ -1,0 +1,126 @@
+// Issue #42 through the real gateway and a real Chromium: an agent walks and talks; the operator gets
+// a replay link (gateway token), opens the replay page, scrubs to a tick the agent was observed at and
+// sees it drawn where the live world had it, and finds its chat on the timeline. Without the link's
+// key nothing is read.
+import { afterAll, describe, expect, it } from "vitest";
+import { launchBrowser, until, watchedPage } from "../support/browser.ts";
+import { gateway } from "./fixtures.ts";
+
+const AGENT = "agent_replay";
+const ENTITY = `agt_${AGENT}`;
+const browser = launchBrowser();
+afterAll(async () => (await browser).close());
+
+async function call(endpoint: string, body: Record<string, unknown>) {
+  const res = await fetch(`${gateway().baseUrl}/aic/v0.1/${endpoint}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${gateway().agents[AGENT]!.token}`,
+    },
+    body: JSON.stringify({ agentId: AGENT, roomId: "lobby", ...body }),
+  });
+  const answer = (await res.json()) as { status: string; data: Record<string, unknown> };
+  expect(answer.status, `${endpoint}: ${JSON.stringify(answer)}`).toBe("ok");
+  return answer.data;
+}
+
+async function operator(method: "GET" | "POST", route: string, token = gateway().gatewayToken) {
+  return fetch(`${gateway().baseUrl}/openclawworld/admin${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+  });
+}
+
+interface Observed {
+  self: { tile: { tx: number; ty: number } };
+  serverTsMs: number;
+}
+
+describe("issue #42: the replay page on the real gateway", () => {
+  it("shows the room as it was at a tick, with the agent's chat on the timeline", async () => {
+    await call("join", {});
+    const start = (await call("observe", { radius: 50, detail: "lite" })) as unknown as Observed;
+    // Two moves to free tiles nearby (read from the map the gateway serves), and a chat.
+    const map = (await (await fetch(`${gateway().baseUrl}/world/maps/lobby.json`)).json()) as {
+      width: number;
+      layers: { name: string; data?: number[] }[];
+    };
+    const collision = map.layers.find((l) => l.name === "collision")!.data!;
+    const free = (tx: number, ty: number) => collision[ty * map.width + tx] === 0;
+    const { tx, ty } = start.self.tile;
+    const dest = [
+      { tx: tx + 2, ty },
+      { tx: tx - 2, ty },
+      { tx, ty: ty + 2 },
+      { tx, ty: ty - 2 },
+    ].find((t) => free(t.tx, t.ty))!;
+    await call("moveTo", { dest, txId: `tx_replay_${Date.now()}` });
+    const arrived = await until("the agent arrives", async () => {
+      const seen = (await call("observe", { radius: 50, detail: "lite" })) as unknown as Observed;
+      return seen.self.tile.tx === dest.tx && seen.self.tile.ty === dest.ty ? seen : undefined;
+    });
+    const said = `replay me ${Date.now()}`;
+    await call("chatSend", { channel: "global", message: said, txId: `tx_replay_chat_${Date.now()}` });
+
+    // Not for anyone without the gateway token, nor the page's API without a link's key.
+    expect((await operator("POST", "/replay/link", "not-the-token")).status).toBe(401);
+    expect((await fetch(`${gateway().baseUrl}/openclawworld/replay/api/`)).status).toBe(401);
+    const link = ((await (await operator("POST", "/replay/link")).json()) as { data: { url: string } }).data;
+
+    // The tick the arrival was observed at, from the history's own tick/time.
+    const overview = (
+      (await (await operator("GET", "/replay")).json()) as {
+        data: { tickRate: number; stretches: { segment: number; lastTick: number; lastTime: number }[] };
+      }
+    ).data;
+    const latest = overview.stretches[overview.stretches.length - 1]!;
+    const tickAt = (ts: number) => latest.lastTick - ((latest.lastTime - ts) * overview.tickRate) / 1000;
+    const arrivedTick = tickAt(arrived.serverTsMs);
+    expect(Number.isInteger(arrivedTick)).toBe(true);
+
+    const { page, consoleErrors } = await watchedPage(await browser);
+    await page.goto(link.url);
+    // It opens on the last five minutes of the newest timeline.
+    await until("the replay draws a frame", () =>
+      page.evaluate("Boolean(window.ocwReplay && window.ocwReplay.frame)"),
+    );
+    const markers = (await page.evaluate("window.ocwReplay.markers")) as {
+      tick: number;
+      kind: string;
+      who?: string;
+      text: string;
+    }[];
+    const chat = markers.find((m) => m.kind === "chat" && m.text === said);
+    expect(chat?.who).toBe(ENTITY);
+
+    // Scrub to the observed tick: the agent is drawn on the tile the live world had it on.
+    await page.evaluate((tick) => {
+      const scrub = document.getElementById("replay-scrub") as HTMLInputElement;
+      scrub.value = String(tick);
+      scrub.dispatchEvent(new Event("change"));
+    }, arrivedTick);
+    const drawn = await until("the page shows the observed tick", async () => {
+      const tick = await page.evaluate("window.ocwReplay.tick");
+      if (tick !== arrivedTick) return undefined;
+      const actors = (await page.evaluate("window.ocwReplay.drawn()")) as {
+        id: string;
+        tx: number;
+        ty: number;
+      }[];
+      return actors.find((a) => a.id === ENTITY);
+    });
+    expect({ tx: drawn.tx, ty: drawn.ty }).toEqual(dest);
+
+    // A click on the chat's marker jumps to the tick it was said at.
+    await page.click(`#replay-markers button[data-kind="chat"][data-tick="${chat!.tick}"]`);
+    await until(
+      "the page jumps to the chat",
+      async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick,
+    );
+    // Step one tick on.
+    await page.click("#replay-step");
+    await until("one tick on", async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick + 1);
+    expect(consoleErrors).toEqual([]);
+  }, 60_000);
+});
