@@ -43,6 +43,10 @@ export function registerPlugin(api: OpenClawPluginApi): void {
   api.on("model_call_started", (event) => {
     activeHost()?.residents?.onModelCall(event.runId, event.callId);
   });
+  // A failed model request of a resident's turn shows in its status (a model that is down or refuses).
+  api.on("model_call_ended", (event) => {
+    activeHost()?.residents?.onModelCallEnded(event.runId, event);
+  });
   api.registerService(
     createWorldService(config, (host, runtimeLogger) => {
       attachAdapters(host, runtimeLogger);

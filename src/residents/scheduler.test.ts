@@ -235,6 +235,23 @@ describe("the residents' scheduler", () => {
     });
   });
 
+  it("a failed model request of its turn is counted with its reason; other runs' are not", async () => {
+    const { env, turns, say, place, scheduler } = await setup({ guide: residentConfig() });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    const runId = turns[0]!.runId;
+    scheduler.onModelCallEnded("someone-elses-run", { outcome: "error", errorCategory: "server_error" });
+    scheduler.onModelCallEnded(runId, { outcome: "completed" });
+    scheduler.onModelCallEnded(runId, { outcome: "error", errorCategory: "server_error" });
+    scheduler.onModelCallEnded(runId, { outcome: "error", errorCategory: "rate_limit" });
+    turns[0]?.finish();
+    await settle(env, admitted());
+    expect(scheduler.states()[0]?.lastTurn).toMatchObject({
+      modelFailures: 2,
+      lastModelFailure: "rate_limit",
+    });
+  });
+
   it("a turn longer than turnTimeoutSec is cancelled, and counted", async () => {
     const { env, clock, turns, say, place, scheduler } = await setup({
       guide: residentConfig({ turnTimeoutSec: 5 }),

@@ -47,6 +47,10 @@ export interface TurnRecord {
   happenings: number;
   /** Model requests the turn made so far (counted by onModelCall). */
   modelRequests: number;
+  /** Of those, the ones that failed (the gateway retries a failing model: each try counts), and why
+   * the last one did (told by onModelCallEnded), so a model that is down shows as such. */
+  modelFailures?: number;
+  lastModelFailure?: string;
   /** What the turn was told (the operator status shows it; agents never see another's prompt). */
   prompt: string;
   error?: string;
@@ -288,6 +292,18 @@ export class ResidentScheduler {
     const cap = r.config.maxModelRequestsPerTurn;
     if (record.modelRequests > cap && !controller.signal.aborted)
       controller.abort(new CapReached("modelRequests", `the turn asked its model more than ${cap} times`));
+  }
+
+  /** Told by the gateway as each model request ends (the model_call_ended hook): a failed request
+   * of a resident's turn is counted on it with its reason. Other runs are not ours. */
+  onModelCallEnded(
+    runId: string,
+    ended: { outcome: string; errorCategory?: string; failureKind?: string },
+  ): void {
+    const record = this.residents.find((x) => x.turn?.runId === runId)?.turn?.record;
+    if (!record || ended.outcome !== "error") return;
+    record.modelFailures = (record.modelFailures ?? 0) + 1;
+    record.lastModelFailure = ended.failureKind ?? ended.errorCategory ?? "error";
   }
 
   private onTick(info: TickInfo): void {

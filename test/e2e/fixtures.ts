@@ -45,6 +45,9 @@ export const E2E_AGENT_POLICY = {
   keeper: { enabled: ["ocw_chat_send"] },
   // The resident-robustness e2e: models that reuse call ids, call tools directly, loop; talkers.
   warden: { enabled: ["ocw_chat_send"] },
+  // The resident-models e2e: residents whose models speak Anthropic messages and Gemini.
+  herald: { enabled: ["ocw_chat_send"] },
+  sibyl: { enabled: ["ocw_chat_send"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
@@ -80,6 +83,38 @@ export const E2E_WARDEN = {
     sessionTurns: 2,
   },
 } as const;
+
+/** The resident-models e2e's residents (issue #41): each has its own model in another wire format
+ * (the scripted model's Anthropic and Gemini providers), wakes only by its name, and stands by the
+ * Warden away from where other files play. The Sibyl's short turn time lets a model that never
+ * answers show as a timeout in one run. */
+export const E2E_FORMAT_RESIDENTS = {
+  anthropic: {
+    agentId: "herald",
+    entityId: "agt_herald",
+    config: {
+      name: "Herald",
+      home: { roomId: "lobby", tx: 42, ty: 26 },
+      wake: { nearby: false, name: true, approach: false },
+      minIntervalSec: 1,
+      turnTimeoutSec: 600,
+    },
+  },
+  gemini: {
+    agentId: "sibyl",
+    entityId: "agt_sibyl",
+    config: {
+      name: "Sibyl",
+      home: { roomId: "lobby", tx: 42, ty: 22 },
+      wake: { nearby: false, name: true, approach: false },
+      minIntervalSec: 1,
+      turnTimeoutSec: 40,
+    },
+  },
+} as const;
+
+/** The HTTP agents only the resident-models e2e uses (people who call the Herald and the Sibyl). */
+export const E2E_FORMAT_CALLERS = ["agent_rm_a", "agent_rm_b"] as const;
 
 /** The HTTP agents only the resident-robustness e2e uses (each a person who calls the Warden). */
 export const E2E_WARDEN_CALLERS = ["agent_rr_a", "agent_rr_b", "agent_rr_c", "agent_rr_d"] as const;

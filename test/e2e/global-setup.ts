@@ -5,9 +5,11 @@ import type { TestProject } from "vitest/node";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway } from "../support/gateway.ts";
-import { startScriptedModel } from "../support/scripted-model.ts";
+import { FORMAT_PROVIDERS, MODEL_ID, startScriptedModel } from "../support/scripted-model.ts";
 import {
   E2E_AGENT_POLICY,
+  E2E_FORMAT_CALLERS,
+  E2E_FORMAT_RESIDENTS,
   E2E_RESIDENT,
   E2E_WARDEN,
   E2E_WARDEN_CALLERS,
@@ -46,7 +48,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
     ) as Record<(typeof E2E_WARDEN_CALLERS)[number], { token: string; name: string }>),
+    // Only the resident-models e2e uses these (people who call the Herald and the Sibyl).
+    ...(Object.fromEntries(
+      E2E_FORMAT_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Visitor ${"AB"[i]}` }]),
+    ) as Record<(typeof E2E_FORMAT_CALLERS)[number], { token: string; name: string }>),
   };
+  const { anthropic, gemini } = E2E_FORMAT_RESIDENTS;
   const model = await startScriptedModel();
   const gateway = await startGateway({
     // A closed tab leaves after 10 s instead of 30 (the default): the grace period is what the
@@ -70,13 +77,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
       residents: {
         [E2E_RESIDENT.agentId]: E2E_RESIDENT.config,
         [E2E_WARDEN.agentId]: E2E_WARDEN.config,
+        [anthropic.agentId]: anthropic.config,
+        [gemini.agentId]: gemini.config,
       },
     },
     agentIds: Object.keys(E2E_AGENT_POLICY),
     gatewayConfig: deepMerge(model.providerConfig(), {
       gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } },
       // No recurring heartbeat turns in the background of the run: turns happen when a test asks.
-      agents: { defaults: { heartbeat: { every: "0m" } } },
+      agents: {
+        defaults: { heartbeat: { every: "0m" } },
+        // The resident-models e2e: these two residents' models speak Anthropic messages and Gemini.
+        entries: {
+          [anthropic.agentId]: { model: `${FORMAT_PROVIDERS.anthropic}/${MODEL_ID}` },
+          [gemini.agentId]: { model: `${FORMAT_PROVIDERS.gemini}/${MODEL_ID}` },
+        },
+      },
     }),
   }).catch(async (error: unknown) => {
     await model.close();
@@ -101,7 +117,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_doors: { token: agents.agent_doors.token },
       agent_wake: { token: agents.agent_wake.token },
       agent_replay: { token: agents.agent_replay.token },
-      ...Object.fromEntries(E2E_WARDEN_CALLERS.map((id) => [id, { token: agents[id].token }])),
+      ...Object.fromEntries(
+        [...E2E_WARDEN_CALLERS, ...E2E_FORMAT_CALLERS].map((id) => [id, { token: agents[id].token }]),
+      ),
     },
   };
   project.provide("gateway", provided);

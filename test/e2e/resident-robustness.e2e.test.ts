@@ -15,77 +15,21 @@ import {
   scriptedModelClient,
 } from "../support/scripted-model.ts";
 import { E2E_WARDEN, gateway } from "./fixtures.ts";
+import {
+  answer,
+  betweenTurns as betweenTurnsOf,
+  call,
+  heardFrom,
+  residentStatus,
+  say,
+  TURN_MS,
+} from "./resident-calls.ts";
 
 const model = () => scriptedModelClient(gateway().modelOrigin);
 const WARDEN = E2E_WARDEN.entityId;
-const TURN_MS = 300_000;
-
-interface ChatLine {
-  fromEntityId: string;
-  message: string;
-  channel: string;
-}
-interface WardenStatus {
-  state: string;
-  pending: number;
-  turnsLastHour: number;
-  refused: { personShare: number; worldBudget: number; modelRequests: number; timeout: number };
-  lastTurn?: { endedAtMs?: number; modelRequests: number; error?: string };
-}
-
-async function send<T>(agent: string, path: string, body: Record<string, unknown>) {
-  const gw = gateway();
-  const res = await fetch(`${gw.baseUrl}/aic/v0.1/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${gw.agents[agent]!.token}` },
-    body: JSON.stringify({ agentId: agent, roomId: "lobby", ...body }),
-  });
-  return (await res.json()) as { status: string; data: T; error?: { code: string } };
-}
-
-async function call<T>(agent: string, path: string, body: Record<string, unknown>): Promise<T> {
-  const json = await send<T>(agent, path, body);
-  if (json.status !== "ok") throw new Error(`${path} for ${agent}: ${JSON.stringify(json.error)}`);
-  return json.data;
-}
-
-let said = 0;
-/** An HTTP agent says `message` on the room channel (its words reach the Warden by its name). */
-async function say(agent: string, message: string): Promise<void> {
-  said += 1;
-  await call(agent, "chatSend", { txId: `tx_rr_${Date.now()}_${said}`, channel: "global", message });
-}
-
-/** What the Warden said that `agent` heard, with the channel it came on (polled: a rate-limited
- * look is "not yet"). */
-async function heardFromWarden(agent: string, message: string): Promise<ChatLine | undefined> {
-  const json = await send<{ messages: ChatLine[] }>(agent, "chatObserve", { windowSec: 300 });
-  if (json.error?.code === "rate_limited") return undefined;
-  if (json.status !== "ok") throw new Error(`chatObserve for ${agent}: ${JSON.stringify(json.error)}`);
-  return json.data.messages.find((m) => m.fromEntityId === WARDEN && m.message === message);
-}
-
-async function wardenStatus(): Promise<WardenStatus> {
-  const gw = gateway();
-  const res = await fetch(`${gw.baseUrl}/openclawworld/admin/status`, {
-    headers: { authorization: `Bearer ${gw.gatewayToken}` },
-  });
-  const body = (await res.json()) as { data?: { residents?: (WardenStatus & { agentId: string })[] } };
-  const warden = body.data?.residents?.find((r) => r.agentId === E2E_WARDEN.agentId);
-  if (!warden) throw new Error(`no Warden in the operator status: ${JSON.stringify(body).slice(0, 300)}`);
-  return warden;
-}
-
-/** Waits until the Warden is between turns with nothing pending. */
-const betweenTurns = () =>
-  until(
-    "the Warden between turns",
-    async () => {
-      const w = await wardenStatus();
-      return w.state === "awake" && w.pending === 0 && (w.lastTurn === undefined || !!w.lastTurn.endedAtMs);
-    },
-    TURN_MS,
-  );
+const wardenStatus = () => residentStatus(E2E_WARDEN.agentId);
+const betweenTurns = () => betweenTurnsOf(E2E_WARDEN.agentId);
+const heardFromWarden = (agent: string, message: string) => heardFrom(WARDEN, agent, message);
 
 const wakePrompt = (r: RecordedRequest) =>
   r.body.messages
@@ -93,11 +37,6 @@ const wakePrompt = (r: RecordedRequest) =>
     .map((m) => messageText(m.content))
     .reverse()
     .find((t) => t.includes("[OpenClawWorld]")) ?? "";
-
-const answer = (message: string, ids?: "per-response") => [
-  { toolCalls: [{ name: "ocw_chat_send", arguments: { message } }], ...(ids ? { ids } : {}) },
-  { text: "done" },
-];
 
 describe("a resident with the models people bring (#41)", () => {
   it("a model that numbers its calls per response (call_0 every time) answers every turn, on the room channel to a caller afar", async () => {

@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ChatRequest,
+  offeredTools,
   pickStep,
   type ScriptedModel,
   scriptedModelClient,
   startScriptedModel,
+  toolResults,
 } from "./scripted-model.ts";
 
 let model: ScriptedModel | undefined;
@@ -165,5 +167,121 @@ describe("models as they are brought (#41)", () => {
     const later = [{ role: "user", content: "ocw-scenario:loop" }, ...Array(5).fill({ role: "assistant" })];
     await complete({ messages: later, tools: [tool("x")] });
     expect(model.requests("loop")[0]).toMatchObject({ step: 5, reply: { repeat: true } });
+  });
+});
+
+describe("the three wire formats (#41)", () => {
+  const post = (path: string, body: unknown) =>
+    fetch(`${model?.origin}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const dataLines = (text: string) =>
+    text
+      .split(/\r?\n\r?\n/)
+      .map((e) => e.split(/\r?\n/).find((l) => l.startsWith("data: ")))
+      .filter((l): l is string => !!l)
+      .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+
+  it("Anthropic messages: tool_use and tool_result blocks count the step; the reply streams tool_use", async () => {
+    model = await startScriptedModel();
+    model.define("anth", [
+      { toolCalls: [{ name: "ocw_chat_send", arguments: { message: "hi" } }] },
+      { toolCalls: [{ name: "ocw_chat_send", arguments: { message: "again" } }] },
+    ]);
+    const res = await post("/v1/messages", {
+      model: "scripted-1",
+      stream: true,
+      system: [{ type: "text", text: "you are" }],
+      tools: [{ name: "ocw_chat_send", input_schema: { type: "object" } }],
+      messages: [
+        { role: "user", content: "hello ocw-scenario:anth" },
+        { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ocw_chat_send", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "sent" }] },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const events = dataLines(await res.text());
+    expect(events.map((e) => e.type)).toEqual([
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
+    expect(events[1]).toMatchObject({ content_block: { type: "tool_use", name: "ocw_chat_send" } });
+    expect(events[2]).toMatchObject({ delta: { partial_json: '{"message":"again"}' } });
+    expect(events[4]).toMatchObject({ delta: { stop_reason: "tool_use" } });
+    const [recorded] = model.requests("anth");
+    expect(recorded).toMatchObject({ wire: "anthropic", step: 1 });
+    expect(offeredTools(recorded!.body)).toEqual(["ocw_chat_send"]);
+    expect(toolResults(recorded!.body)).toEqual([{ toolCallId: "t1", text: "sent" }]);
+  });
+
+  it("Gemini streamGenerateContent: functionCall and functionResponse parts; the reply is a functionCall", async () => {
+    model = await startScriptedModel();
+    model.define("gem", [
+      { toolCalls: [{ name: "ocw_chat_send", arguments: { message: "hi" } }] },
+      { text: "ok" },
+    ]);
+    const path = "/v1beta/models/scripted-1:streamGenerateContent?alt=sse";
+    const first = await post(path, {
+      systemInstruction: { parts: [{ text: "you are" }] },
+      tools: [
+        { functionDeclarations: [{ name: "ocw_chat_send", parametersJsonSchema: { type: "object" } }] },
+      ],
+      contents: [{ role: "user", parts: [{ text: "hello ocw-scenario:gem" }] }],
+    });
+    const [chunk] = dataLines(await first.text());
+    expect(chunk).toMatchObject({
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [{ functionCall: { name: "ocw_chat_send", args: { message: "hi" } } }],
+          },
+        },
+      ],
+    });
+    const second = await post(path, {
+      contents: [
+        { role: "user", parts: [{ text: "hello ocw-scenario:gem" }] },
+        { role: "model", parts: [{ functionCall: { id: "f1", name: "ocw_chat_send", args: {} } }] },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: "f1", name: "ocw_chat_send", response: { ok: 1 } } }],
+        },
+      ],
+    });
+    expect(dataLines(await second.text())[0]).toMatchObject({
+      candidates: [{ content: { parts: [{ text: "ok" }] } }],
+    });
+    expect(model.requests("gem").map((r) => [r.wire, r.step])).toEqual([
+      ["gemini", 0],
+      ["gemini", 1],
+    ]);
+  });
+
+  it("a failing step answers its HTTP status in each format's error shape (429 says when to retry)", async () => {
+    model = await startScriptedModel();
+    model.define("down", [{ fail: 500 }]);
+    model.define("busy", [{ fail: 429, message: "slow down" }]);
+    const openai = await complete({ messages: [{ role: "user", content: "ocw-scenario:down" }] });
+    expect(openai.status).toBe(500);
+    const anthropic = await post("/v1/messages", {
+      messages: [{ role: "user", content: "ocw-scenario:busy" }],
+    });
+    expect(anthropic.status).toBe(429);
+    expect(anthropic.headers.get("retry-after")).toBe("1");
+    expect(await anthropic.json()).toEqual({
+      type: "error",
+      error: { type: "rate_limit_error", message: "slow down" },
+    });
+    const gemini = await post("/v1beta/models/scripted-1:generateContent", {
+      contents: [{ role: "user", parts: [{ text: "ocw-scenario:busy" }] }],
+    });
+    expect(await gemini.json()).toMatchObject({ error: { code: 429, status: "RESOURCE_EXHAUSTED" } });
   });
 });

@@ -1,9 +1,10 @@
-// A scripted stand-in for an LLM: a small OpenAI-compatible chat-completions server on 127.0.0.1 that
+// A scripted stand-in for an LLM: a small server on 127.0.0.1 speaking the three wire formats a user's
+// model may (OpenAI chat completions, Anthropic messages, Gemini generateContent: model-wires.ts) that
 // the real gateway calls as its model provider, so tests drive real agent turns (the gateway's agent
 // loop, tool list, before_tool_call policy, tool results) with no network and no model.
 //
 // Scenarios are data. A scenario is a name and a list of steps; each step is the model's reply to one
-// call: tool calls, or text. A request picks its scenario by a marker anywhere in its messages,
+// call: tool calls, text, or an HTTP failure (`fail: 500`, `fail: 429`). A request picks its scenario by a marker anywhere in its messages,
 // `ocw-scenario:<name>` (usually in the user's message; the last message carrying one wins, and within
 // a message its last marker: a resident's wake prompt quotes what people said, newest last), and its
 // step by how many assistant replies follow that message: the first call of a turn gets step 0, the
@@ -25,10 +26,22 @@
 // operations over HTTP on the server itself:
 //   PUT  /scenarios/<name>        body: Step[]          define or replace a scenario
 //   GET  /requests?scenario=<n>   -> RecordedRequest[]  what the gateway sent (all when no scenario)
-// Answers stream (server-sent events, `chat.completion.chunk`) when the request says `stream: true`,
-// as the gateway's OpenAI-compatible provider does, and are one JSON object otherwise.
+// Answers stream (server-sent events in the request's format) when the request asks for it (`stream:
+// true`, or Gemini's `:streamGenerateContent`), as the gateway's providers do, and are one JSON object
+// otherwise. providerConfig() names three providers on this one server, one per format:
+// `scripted` (openai-completions, every agent's default), `scripted-anthropic` (anthropic-messages)
+// and `scripted-gemini` (google-generative-ai); an agent takes another with `agents.entries.<id>.model`.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  type ChatMessage,
+  type ChatRequest,
+  readRequest,
+  type Wire,
+  wireOf,
+  writeAnswer,
+  writeFailure,
+} from "./model-wires.ts";
 
 export interface ToolCallStep {
   toolCalls: { name: string; arguments: Record<string, unknown>; via?: "auto" | "direct" }[];
@@ -45,28 +58,23 @@ export interface TextStep {
   delayMs?: number;
   repeat?: boolean;
 }
-export type Step = ToolCallStep | TextStep;
-
-export interface ChatMessage {
-  role: string;
-  content?: unknown;
-  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-  name?: string;
+export interface FailureStep {
+  /** Answer with this HTTP status (e.g. 500, or 429 with Retry-After: 1) and the format's error body. */
+  fail: number;
+  message?: string;
+  delayMs?: number;
+  repeat?: boolean;
 }
+export type Step = ToolCallStep | TextStep | FailureStep;
 
-export interface ChatRequest {
-  model?: string;
-  stream?: boolean;
-  messages: ChatMessage[];
-  tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
-  [key: string]: unknown;
-}
+export type { ChatMessage, ChatRequest, Wire } from "./model-wires.ts";
 
 export interface RecordedRequest {
   /** Order of arrival, from 0. */
   index: number;
   path: string;
+  /** The format the request came in (its body is read into the OpenAI shape whatever it was). */
+  wire: Wire;
   scenario: string | undefined;
   step: number;
   body: ChatRequest;
@@ -169,6 +177,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   const complete = (
     req: IncomingMessage,
     res: ServerResponse,
+    wire: Wire,
     request: ChatRequest,
     receivedAtMs: number,
   ) => {
@@ -177,6 +186,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     recorded.push({
       index: recorded.length,
       path: req.url ?? "",
+      wire,
       scenario,
       step,
       body: request,
@@ -184,39 +194,14 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       receivedAtMs,
       answeredAtMs: Date.now(),
     });
-    const id = `chatcmpl-${recorded.length}`;
-    const created = Math.floor(Date.now() / 1000);
-    const model = request.model ?? MODEL_ID;
-    const toolCalls = "toolCalls" in reply ? toolCallsFor(reply, request) : undefined;
-    const message = toolCalls
-      ? { role: "assistant", content: null, tool_calls: toolCalls }
-      : { role: "assistant", content: (reply as TextStep).text };
-    const finish = toolCalls ? "tool_calls" : "stop";
-    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-    if (!request.stream) {
-      json(res, 200, {
-        id,
-        object: "chat.completion",
-        created,
-        model,
-        choices: [{ index: 0, message, finish_reason: finish }],
-        usage,
-      });
+    // A turn cut short (its timeout) has closed the connection: nothing is left to answer.
+    if (res.destroyed) return;
+    if ("fail" in reply) {
+      writeFailure(res, wire, reply.fail, reply.message ?? `scripted failure ${reply.fail}`);
       return;
     }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-      res.write(
-        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra })}\n\n`,
-      );
-    const delta = toolCalls
-      ? { role: "assistant", content: null, tool_calls: toolCalls.map((c, index) => ({ index, ...c })) }
-      : { role: "assistant", content: (reply as TextStep).text };
-    chunk([{ index: 0, delta, finish_reason: null }]);
-    chunk([{ index: 0, delta: {}, finish_reason: finish }]);
-    if ((request.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
-      chunk([], { usage });
-    res.end("data: [DONE]\n\n");
+    const answer = "toolCalls" in reply ? { toolCalls: toolCallsFor(reply, request) } : { text: reply.text };
+    writeAnswer(res, wire, request, answer, recorded.length);
   };
 
   const server: Server = createServer((req, res) => {
@@ -228,14 +213,15 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     });
     req.on("end", () => {
       try {
-        if (req.method === "POST" && url.pathname.endsWith("/chat/completions")) {
+        const wire = req.method === "POST" ? wireOf(url.pathname) : undefined;
+        if (wire) {
           const receivedAtMs = Date.now();
-          const request = JSON.parse(raw) as ChatRequest;
+          const request = readRequest(wire, JSON.parse(raw) as Record<string, unknown>, url.pathname);
           const { scenario, step } = pickStep(request);
           const delayMs = stepOf(scenario, step)?.delayMs ?? 0;
           const answer = () => {
             try {
-              complete(req, res, request, receivedAtMs);
+              complete(req, res, wire, request, receivedAtMs);
             } catch (error) {
               json(res, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
             }
@@ -287,25 +273,35 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   };
 }
 
-/** Gateway config naming the scripted server at `baseUrl` as the provider and every agent's model. */
+/** The provider ids of the three formats, as models.providers keys (the model is MODEL_ID in each). */
+export const FORMAT_PROVIDERS = {
+  openai: PROVIDER_ID,
+  anthropic: `${PROVIDER_ID}-anthropic`,
+  gemini: `${PROVIDER_ID}-gemini`,
+} as const;
+
+const scriptedModels = [
+  { id: MODEL_ID, name: "Scripted model (tests)", contextWindow: 128_000, maxTokens: 4096, input: ["text"] },
+];
+
+/** Gateway config naming the scripted server at `baseUrl` (its `/v1`) as the provider of each format
+ * and the openai-completions one as every agent's model. */
 export function scriptedProviderConfig(baseUrl: string): Record<string, unknown> {
+  const origin = baseUrl.replace(/\/v1\/?$/, "");
+  const provider = (api: string, url: string) => ({
+    api,
+    baseUrl: url,
+    apiKey: "scripted-model-needs-no-key",
+    models: scriptedModels,
+  });
   return {
     models: {
       providers: {
-        [PROVIDER_ID]: {
-          api: "openai-completions",
-          baseUrl,
-          apiKey: "scripted-model-needs-no-key",
-          models: [
-            {
-              id: MODEL_ID,
-              name: "Scripted model (tests)",
-              contextWindow: 128_000,
-              maxTokens: 4096,
-              input: ["text"],
-            },
-          ],
-        },
+        [FORMAT_PROVIDERS.openai]: provider("openai-completions", baseUrl),
+        // The Anthropic SDK appends /v1/messages to its base URL.
+        [FORMAT_PROVIDERS.anthropic]: provider("anthropic-messages", origin),
+        // Gemini's requests go to <baseUrl>/models/<model>:streamGenerateContent?alt=sse.
+        [FORMAT_PROVIDERS.gemini]: provider("google-generative-ai", `${origin}/v1beta`),
       },
     },
     agents: { defaults: { model: { primary: `${PROVIDER_ID}/${MODEL_ID}` } } },
