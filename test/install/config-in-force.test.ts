@@ -9,7 +9,10 @@
 // nothing aside. The gateway token npm start generated is kept, so the curl lines it printed at the
 // first start still work at the third, as printed. Meanwhile a file in the checkout keeps changing
 // (the first hour's `npm start` must not care), and each SIGTERM stops npm and its gateway; a longer
-// run of start and stop is `npm run cycles -- --count 10`, the same code.
+// run of start and stop is `npm run cycles -- --count 10`, the same code. The overlay is the README's
+// local model example (Ollama) as shipped, only its provider's base URL swapped for a scripted model on
+// loopback: at the first start a "hello Guide" is answered through it, asked of the example's model in
+// its wire format.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -26,8 +29,11 @@ import {
   type NpmStarted,
   npmStart,
 } from "../../scripts/lib/start-cycles.ts";
+import { until } from "../support/browser.ts";
+import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 
-const OVERLAY = path.join(PROJECT_DIR, "examples", "gateway-config.example.json");
+const EXAMPLE = path.join(PROJECT_DIR, "examples", "gateway-config.example.json");
+const GUIDE_REPLY = "Hi Kept! Welcome to the plaza.";
 const KEPT = { id: "agent_kept", token: randomToken() };
 const REMOVED = { id: "agent_removed", token: randomToken() };
 
@@ -43,9 +49,11 @@ const SMALLER = { agents: { [KEPT.id]: { token: KEPT.token, name: "Kept" } }, to
 let root: string | undefined;
 let running: NpmStarted | undefined;
 let churn: CheckoutChurn | undefined;
+let model: ScriptedModel | undefined;
 afterAll(async () => {
   churn?.stop();
   await running?.stop();
+  await model?.close();
   if (root) await rm(root, { recursive: true, force: true });
 });
 
@@ -61,6 +69,52 @@ async function operatorStatus(npm: NpmStarted): Promise<OperatorStatus> {
   const text = await res.text();
   if (res.status !== 200) throw new Error(`operator status answered ${res.status}: ${text.slice(0, 200)}`);
   return (JSON.parse(text) as { data: OperatorStatus }).data;
+}
+
+interface Overlay {
+  models: { providers: Record<string, { api: string; baseUrl: string; models: { id: string }[] }> };
+  agents: { defaults: { model: { primary: string } } };
+}
+
+/** The example overlay as shipped, its provider's base URL on `baseUrl`: the file npm start gets. */
+async function exampleOn(baseUrl: string, file: string): Promise<Overlay> {
+  const example = JSON.parse(await readFile(EXAMPLE, "utf8")) as Overlay;
+  const provider = Object.values(example.models.providers)[0]!;
+  expect(provider).toMatchObject({ baseUrl: "http://127.0.0.1:11434/v1", api: "openai-completions" });
+  provider.baseUrl = baseUrl;
+  await writeFile(file, JSON.stringify(example));
+  return example;
+}
+
+async function kept<T>(npm: NpmStarted, endpoint: string, body: Record<string, unknown>) {
+  const res = await fetch(`${npm.baseUrl}/aic/v0.1/${endpoint}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEPT.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ agentId: KEPT.id, roomId: "lobby", ...body }),
+  });
+  return (await res.json()) as { status: string; data: T; error?: { code: string } };
+}
+
+/** "hello Guide" from the kept agent, and the Guide's answer heard back (a rate-limited look is "not
+ * yet"). */
+async function guideAnswers(npm: NpmStarted): Promise<void> {
+  expect((await kept(npm, "join", {})).status).toBe("ok");
+  const said = await kept(npm, "chatSend", {
+    txId: "tx_config_in_force_hello",
+    channel: "global",
+    message: "hello Guide ocw-scenario:example-hello",
+  });
+  expect(said.status, JSON.stringify(said.error)).toBe("ok");
+  await until(
+    "the Guide's answer",
+    async () => {
+      const json = await kept<{ messages: { fromEntityId: string; message: string }[] }>(npm, "chatObserve", {
+        windowSec: 300,
+      });
+      return json.data?.messages?.some((m) => m.fromEntityId === "agt_guide" && m.message === GUIDE_REPLY);
+    },
+    300_000,
+  );
 }
 
 /** An AIC read by the agent's token: 401 when the world does not know the token. */
@@ -87,7 +141,7 @@ async function moveToBlocked(npm: NpmStarted): Promise<boolean> {
 
 /** The optional tools the gateway's own agent may call, as ocw_status tells it. Asked instead of
  * calling ocw_move_to where it is allowed: that would join the agent beside the guide, whose model
- * (the overlay's Ollama, not running here) would then be asked for a turn. */
+ * (the overlay's model, with no scenario for it) would then be asked for a turn. */
 async function enabledForMain(npm: NpmStarted): Promise<string[]> {
   const res = await fetch(`${npm.baseUrl}/tools/invoke`, {
     method: "POST",
@@ -150,6 +204,13 @@ describe("npm start runs the config it is given, start after start", () => {
     const smaller = path.join(root, "smaller.json");
     await writeFile(larger, JSON.stringify(LARGER));
     await writeFile(smaller, JSON.stringify(SMALLER));
+    model = await startScriptedModel();
+    model.define("example-hello", [
+      { toolCalls: [{ name: "ocw_chat_send", arguments: { message: GUIDE_REPLY } }] },
+      { text: "done" },
+    ]);
+    const overlayFile = path.join(root, "gateway-config.json");
+    const example = await exampleOn(model.baseUrl, overlayFile);
     // One port for every start, as a person's npm start has: the printed curl lines name it.
     const port = await freePort();
     churn = await checkoutChurn("config-in-force");
@@ -160,7 +221,7 @@ describe("npm start runs the config it is given, start after start", () => {
         stateDir,
         port,
         pluginConfigFile,
-        ...(overlay ? { gatewayConfigFile: OVERLAY } : {}),
+        ...(overlay ? { gatewayConfigFile: overlayFile } : {}),
       });
       return running;
     };
@@ -175,6 +236,13 @@ describe("npm start runs the config it is given, start after start", () => {
     const run = async () => {
       const first = await start(larger, true);
       await expectLarger(first);
+      await guideAnswers(first);
+      // The turn asked the example's model, on the example's provider, in its wire format.
+      const [asked] = model!.requests("example-hello");
+      expect(asked).toMatchObject({ wire: "openai" });
+      expect(`${Object.keys(example.models.providers)[0]}/${asked!.body.model}`).toBe(
+        example.agents.defaults.model.primary,
+      );
       const printedCurl = /^ +(curl -s -X POST \S+\/tools\/invoke .*)$/m.exec(first.output())?.[1];
       expect(printedCurl).toBeDefined();
       await stop();
