@@ -722,6 +722,7 @@ function dropClaimFromAddress(): void {
 function join(name: string, code?: string, look?: number, remember = true): void {
   state.requestedName = name;
   if (remember) localStorage.setItem("ocw.name", name);
+  if (code) sessionStorage.setItem("ocw.joinCode", code);
   if (look !== undefined) localStorage.setItem("ocw.look", String(look));
   $("join").hidden = true;
   document.body.dataset.phase = "connecting";
@@ -761,7 +762,16 @@ if (claim) {
     params.get("code") ?? undefined,
     presetLook !== undefined && presetLook >= 0 && presetLook < LOOKS.length ? presetLook : undefined,
   );
-else {
+else if (connection.canResume() && localStorage.getItem("ocw.name")) {
+  // A reload (or coming back to this tab): the same character, wherever and whenever it was left.
+  const saved = localStorage.getItem("ocw.look");
+  join(
+    localStorage.getItem("ocw.name")!,
+    sessionStorage.getItem("ocw.joinCode") ?? undefined,
+    saved === null ? undefined : Number(saved),
+    false,
+  );
+} else {
   $<HTMLInputElement>("join-name").value = localStorage.getItem("ocw.name") ?? "";
   showJoin();
 }
