@@ -295,7 +295,7 @@ export class WorldScene extends Phaser.Scene {
     // stays inside the map.
     const kept: Phaser.Geom.Rectangle[] = [];
     for (const label of this.miniLabels) {
-      label.setFontSize(Math.round(MINIMAP_LABEL_PX / zoom));
+      label.setFontSize(Math.ceil(MINIMAP_LABEL_PX / zoom));
       const half = label.width / 2;
       label.setX(Math.min(Math.max(label.getData("cx") as number, half), widthPx - half));
       const box = label.getBounds();
