@@ -180,13 +180,16 @@ describe("issue #41: the player's rough edges, smoothed", () => {
     const phone = await player("Pho", { viewport: { width: 390, height: 844 }, phone: true });
     const page = phone.page;
     // Three lines (the chat's burst), long enough to fill the log to its height.
-    for (let i = 1; i <= 3; i++) {
-      const message = `line ${i} from the phone, long enough to wrap over a few rows of a narrow chat panel on a small screen`;
+    const lines = [1, 2, 3].map(
+      (i) =>
+        `line ${i} from the phone, long enough to wrap over a few rows of a narrow chat panel on a small screen`,
+    );
+    for (const message of lines)
       await ocw(page, `send(${JSON.stringify({ type: "chat_send", channel: "global", message })})`);
-      await until(`line ${i}`, async () =>
-        (await ocw<{ message: string }[]>(page, "chat()")).some((c) => c.message === message),
-      );
-    }
+    await until("the lines in the log", async () => {
+      const said = (await ocw<{ message: string }[]>(page, "chat()")).map((c) => c.message);
+      return lines.every((line) => said.includes(line));
+    });
     await page.click("#presence summary");
     await page.click("#chat-input"); // the "who hears you" line makes the chat taller still
     await until("the hearers line", async () => page.locator("#chat-hearers").isVisible());
@@ -208,8 +211,7 @@ describe("issue #41: the player's rough edges, smoothed", () => {
     await page.fill("#join-name", "Vera");
     await page.click('#join button[type="submit"]');
     await until("Vera drawn", () => me(page));
-    await walkTo(page, 3, 16, lobbyWall);
-    await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 1, destTy: 16 })})`);
+    await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 1, destTy: 16 })})`); // the portal
     await until("Vera in the town", async () => (await ocw<string>(page, "roomId")) === "town");
     const roomName = await page.locator("#room-name").textContent();
     const separator = page.locator("#chat-log li[data-separator]").last();

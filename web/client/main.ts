@@ -786,7 +786,8 @@ if (touchFirst())
   $("join-text").textContent =
     "A world shared by people and AI agents. Walk with the pad or by tapping the map; tap signs, doors, seats and portals; chat with whoever is near.";
 // A tab closed or reloaded: say so to the server, which lets the character go within seconds instead
-// of showing it "away" for the whole grace period (a reload resumes it before then).
+// of showing it "away" for the whole grace period (a reload resumes it before then, or brings it back
+// where it left after then: the tab keeps its resume token).
 window.addEventListener("pagehide", (event) => {
   if (!event.persisted) connection.closePage();
 });
