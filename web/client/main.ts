@@ -766,7 +766,6 @@ function dropClaimFromAddress(): void {
 function join(name: string, code?: string, look?: number, remember = true): void {
   state.requestedName = name;
   if (remember) localStorage.setItem("ocw.name", name);
-  if (code) sessionStorage.setItem("ocw.joinCode", code);
   if (look !== undefined) localStorage.setItem("ocw.look", String(look));
   $("join").hidden = true;
   document.body.dataset.phase = "connecting";
@@ -787,7 +786,7 @@ if (touchFirst())
     "A world shared by people and AI agents. Walk with the pad or by tapping the map; tap signs, doors, seats and portals; chat with whoever is near.";
 // A tab closed or reloaded: say so to the server, which lets the character go within seconds instead
 // of showing it "away" for the whole grace period (a reload resumes it before then, or brings it back
-// where it left after then: the tab keeps its resume token).
+// where it left after then: the tab keeps its resume token, sent with the join form's name).
 window.addEventListener("pagehide", (event) => {
   if (!event.persisted) connection.closePage();
 });
@@ -815,16 +814,7 @@ if (claim) {
     params.get("code") ?? undefined,
     presetLook !== undefined && presetLook >= 0 && presetLook < LOOKS.length ? presetLook : undefined,
   );
-else if (connection.canResume() && localStorage.getItem("ocw.name")) {
-  // A reload (or coming back to this tab): the same character, wherever and whenever it was left.
-  const saved = localStorage.getItem("ocw.look");
-  join(
-    localStorage.getItem("ocw.name")!,
-    sessionStorage.getItem("ocw.joinCode") ?? undefined,
-    saved === null ? undefined : Number(saved),
-    false,
-  );
-} else {
+else {
   $<HTMLInputElement>("join-name").value = localStorage.getItem("ocw.name") ?? "";
   showJoin();
 }

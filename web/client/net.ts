@@ -140,11 +140,6 @@ export class Connection {
     sessionStorage.setItem(RESUME_KEY, token);
   }
 
-  /** Whether this tab holds a resume token: a reload brings its character back, however long after. */
-  canResume(): boolean {
-    return sessionStorage.getItem(RESUME_KEY) !== null;
-  }
-
   /** A travel link is sent until the world answers it (after the page has seen the answer). Let
    * in, the page is the person the world names: it joined with a placeholder, and a reconnect that
    * asked for that name with this gateway's resume token would be taken for someone new (the
