@@ -974,11 +974,12 @@ export class WorldScene extends Phaser.Scene {
     const sizes = this.miniLabels
       .filter((l) => l.visible)
       .map((l) => Number.parseFloat(String(l.style.fontSize)) * m.zoom);
+    // Folded, it covers nothing.
     return {
       x: m.x,
       y: m.y,
-      width: m.width,
-      height: m.height,
+      width: m.visible ? m.width : 0,
+      height: m.visible ? m.height : 0,
       dots: [...ids],
       visible: m.visible,
       ...(sizes.length ? { labelPx: Math.min(...sizes) } : {}),
