@@ -319,15 +319,27 @@ describe("private room", () => {
     ]);
   });
 
+  it("nobody opens it on others inside: not one of them, not someone outside (issue #41)", () => {
+    const world = seated();
+    for (const who of ["hum_c", "agt_a", "agt_b"]) {
+      expect(act(world, who, "obj_booth_sign", "make_public")).toMatchObject({
+        type: "no_effect",
+        message: expect.stringMatching(/stays private while (someone else is|2 others are) inside/),
+      });
+    }
+    expect(world.objectView("obj_booth_sign")!.state.private).toBe(true);
+  });
+
   it("made public, it carries as usual; made private again, it is private; the state is in snapshots", () => {
     const world = seated();
     expect(act(world, "hum_c", "obj_booth_sign", "read").message).toMatch(/private/);
+    walkTo(world, "hum_c", 8, 2); // a is alone inside: it may open the room
     for (const [action, open] of [
       ["make_public", true],
       ["make_private", false],
     ] as const) {
-      expect(act(world, "hum_c", "obj_booth_sign", action).type).toBe("ok");
-      expect(act(world, "hum_c", "obj_booth_sign", action).type).toBe("no_effect");
+      expect(act(world, "agt_a", "obj_booth_sign", action).type).toBe("ok");
+      expect(act(world, "agt_a", "obj_booth_sign", action).type).toBe("no_effect");
       const since = world.serverTsMs;
       world.step([{ kind: "chat", entityId: "agt_a", channel: "proximity", message: `open=${open}` }]);
       expect(heard(world, "agt_b", since)).toEqual(open ? [`open=${open}`] : []);

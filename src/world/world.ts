@@ -8,7 +8,7 @@ import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { objectType } from "./objects/registry.ts";
 import type { InteractContext, InteractOutcome, ObjectStateValue, OperatorContext } from "./objects/types.ts";
-import { byPlaceOrder, placeAt, withinHearing } from "./places.ts";
+import { byPlaceOrder, covers, placeAt, withinHearing } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
@@ -694,6 +694,11 @@ export class World implements WorldApi {
       moveActor: (roomId, tile) => this.teleport(actor, roomId, tile),
       sendActor: (world, roomId, tile) => this.depart(actor, world, roomId, tile),
       tileOccupied: () => this.actorOnTile(room, obj.def.tile.tx, obj.def.tile.ty),
+      othersIn: (regionId) => {
+        const region = room.def.regions.find((r) => r.id === regionId);
+        if (!region) return 0;
+        return room.actors.filter((a) => a.id !== actor.id && covers(region, a.tx, a.ty)).length;
+      },
       hold: (facing) => this.hold(actor, obj, facing),
     };
   }

@@ -8,6 +8,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
+import { THINKING_MARK } from "../../web/client/scene.ts";
 import {
   launchBrowser,
   lobbyBlocked,
@@ -186,7 +187,7 @@ describe("a resident of the world", () => {
     await say(ann.page, "a hard question ocw-scenario:res-slow");
     await until(
       "the Keeper shows it is thinking",
-      async () => (await tags(ann.page)).includes(`${isolate("Keeper")} · AI 💭`),
+      async () => (await tags(ann.page)).includes(`${isolate("Keeper")} · AI${THINKING_MARK}`),
       60_000,
     );
     const slowStart = (await keeperStatus()).lastTurn!.startedAtMs;
@@ -204,7 +205,7 @@ describe("a resident of the world", () => {
     expect(laterStart - slowStart).toBeGreaterThanOrEqual(E2E_RESIDENT.config.minIntervalSec * 1000);
     await until(
       "the mark is gone after the turn",
-      async () => !(await tags(ann.page)).includes(`${isolate("Keeper")} · AI 💭`),
+      async () => !(await tags(ann.page)).includes(`${isolate("Keeper")} · AI${THINKING_MARK}`),
     );
   }, 600_000);
 

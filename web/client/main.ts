@@ -129,10 +129,15 @@ function renderCard(): void {
       const who = document.createElement("span");
       who.className = "note-by";
       who.textContent = `${isolate(n.name)}${n.by.startsWith("agt_") ? " · AI" : ""}`;
+      // When it was posted, in the world's time (the note's own timestamp).
+      const when = document.createElement("time");
+      when.className = "note-when";
+      when.dateTime = new Date(n.tsMs).toISOString();
+      when.textContent = noteDate(n.tsMs);
       const text = document.createElement("span");
       text.className = "text";
       text.textContent = n.text;
-      li.append(who, text);
+      li.append(who, when, text);
       li.dataset.id = n.id;
       return li;
     }),
@@ -154,6 +159,20 @@ function renderCard(): void {
           })
       : []),
   );
+}
+
+/** A note's date as a reader wants it: the time today, the day and time before that. */
+function noteDate(tsMs: number): string {
+  const at = new Date(tsMs);
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  if (at.toDateString() === new Date().toDateString()) return `today ${time}`;
+  const sameYear = at.getFullYear() === new Date().getFullYear();
+  const day = at.toLocaleDateString([], {
+    day: "numeric",
+    month: "short",
+    ...(sameYear ? {} : { year: "numeric" }),
+  });
+  return `${day} ${time}`;
 }
 
 $("dialog-post").addEventListener("submit", (event) => {
@@ -215,10 +234,23 @@ function addChatLine(from: string, fromName: string, channel: string, message: s
       revealLine(li);
     });
   }
+  appendToLog(li);
+}
+
+function appendToLog(li: HTMLElement): void {
   const log = $("chat-log");
   log.append(li);
   while (log.children.length > 200) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+/** A line across the chat log naming the room whose talk follows (after a portal). */
+function addRoomSeparator(roomName: string): void {
+  const li = document.createElement("li");
+  li.className = "room-separator";
+  li.dataset.separator = "true";
+  li.textContent = roomName;
+  appendToLog(li);
 }
 
 /** Scrolls the chat log so a line is in view: all of it when it fits, else from its top. */
@@ -261,7 +293,10 @@ async function enterRoom(
   state.room = room;
   $("room-name").textContent = room.name;
   hideCard();
-  if (moved) notify(`You arrive in ${room.name}.`, "ok");
+  if (moved) {
+    notify(`You arrive in ${room.name}.`, "ok");
+    addRoomSeparator(room.name);
+  }
   for (const e of history) onChatEvent(e, true);
   await scene.whenReady;
   await scene.loadRoom(room, state.entityId!, entities, objects);
@@ -625,11 +660,20 @@ window.addEventListener("ocw:debug", (event) => {
   button.setAttribute("aria-pressed", String(on));
   button.textContent = on ? "Collision: on" : "Collision: off";
 });
-// The notices sit below the minimap wherever the minimap is.
+// The notices sit below the minimap wherever the minimap is; folded, it is remembered.
 window.addEventListener("ocw:minimap", (event) => {
-  const m = (event as CustomEvent<{ x: number; y: number; width: number; height: number }>).detail;
+  const m = (event as CustomEvent<{ x: number; y: number; width: number; height: number; shown: boolean }>)
+    .detail;
   document.documentElement.style.setProperty("--minimap-bottom", `${m.y + m.height + 8}px`);
   document.documentElement.style.setProperty("--minimap-width", `${m.width}px`);
+  $("minimap-toggle").setAttribute("aria-pressed", String(m.shown));
+  localStorage.setItem("ocw.minimap", m.shown ? "1" : "0");
+});
+// A phone starts without the minimap (it covered a good part of the room); the button brings it.
+scene.showMinimap((localStorage.getItem("ocw.minimap") ?? (window.innerWidth < 600 ? "0" : "1")) === "1");
+$("minimap-toggle").addEventListener("click", () => {
+  scene.showMinimap($("minimap-toggle").getAttribute("aria-pressed") !== "true");
+  releaseKeys();
 });
 
 // ---- hints and the touch pad -----------------------------------------------------------------
@@ -734,12 +778,21 @@ if (touchFirst())
   $("join-text").textContent =
     "A world shared by people and AI agents. Walk with the pad or by tapping the map; tap signs, doors, seats and portals; chat with whoever is near.";
 // A tab closed or reloaded: say so to the server, which lets the character go within seconds instead
-// of showing it "away" for the whole grace period (a reload resumes it before then).
+// of showing it "away" for the whole grace period (a reload resumes it before then, or brings it back
+// where it left after then: the tab keeps its resume token, sent with the join form's name).
 window.addEventListener("pagehide", (event) => {
   if (!event.persisted) connection.closePage();
 });
 // On a phone the presence list starts folded (its summary still shows how many are here).
 if (window.innerWidth < 600) $("presence").removeAttribute("open");
+// On a phone the presence list sits just above the chat's header, wherever that is now (the chat
+// grows with its log and the "who hears you" line; it covered the header at a fixed height).
+function placeAboveChat(): void {
+  const top = Math.min($("chat").getBoundingClientRect().top, $("chat-toggle").getBoundingClientRect().top);
+  document.documentElement.style.setProperty("--chat-top", `${Math.ceil(window.innerHeight - top + 6)}px`);
+}
+new ResizeObserver(placeAboveChat).observe($("chat"));
+window.addEventListener("resize", placeAboveChat);
 const params = new URLSearchParams(location.search);
 const presetName = params.get("name") ?? undefined;
 const presetLook = params.has("look") ? Number(params.get("look")) : undefined;

@@ -95,11 +95,20 @@ const LABEL_STYLE = {
   resolution: 3,
 };
 
+/** A resident thinking: plain text every font draws (an emoji was an empty box without an emoji
+ * font), set apart by a space from the "…" of a name cut short. */
+export const THINKING_MARK = " …";
+
 /** The name tag: short enough not to run into neighbours; agents say so in the tag itself. */
 export function tagText(e: Pick<WireEntity, "name" | "kind" | "thinking">, away: boolean): string {
   const name = e.name.length > MAX_TAG_CHARS ? `${e.name.slice(0, MAX_TAG_CHARS - 1)}…` : e.name;
-  return `${isolate(name)}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}${e.thinking ? " 💭" : ""}`;
+  return `${isolate(name)}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}${e.thinking ? THINKING_MARK : ""}`;
 }
+
+/** The minimap's screen box (it keeps clear of the room: ~2% of a desktop screen) and the smallest
+ * size its place names are drawn at, in CSS pixels. */
+const MINIMAP_BOX = { width: 176, height: 116 };
+const MINIMAP_LABEL_PX = 11;
 
 export class WorldScene extends Phaser.Scene {
   private callbacks!: SceneCallbacks;
@@ -115,6 +124,8 @@ export class WorldScene extends Phaser.Scene {
   private miniLayer!: Phaser.GameObjects.Graphics;
   private leaders!: Phaser.GameObjects.Graphics;
   private miniDrawnAt = 0;
+  /** The minimap shown (the M key and the Map button fold it; a phone starts without it). */
+  private miniShown = true;
   private debug: Phaser.GameObjects.Graphics | undefined;
   private debugOn = false;
   private keys: Record<string, Phaser.Input.Keyboard.Key> = {};
@@ -173,6 +184,9 @@ export class WorldScene extends Phaser.Scene {
       this.keys.C!.on("down", () => {
         if (!this.callbacks.typing()) this.toggleDebug();
       });
+      kb.addKey(Phaser.Input.Keyboard.KeyCodes.M, false).on("down", () => {
+        if (!this.callbacks.typing()) this.showMinimap(!this.miniShown);
+      });
     }
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => this.onPointer(pointer));
     this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => this.onHover(pointer));
@@ -217,7 +231,7 @@ export class WorldScene extends Phaser.Scene {
     this.places = placesOf(mapData.layers.find((l) => l.name === "regions")?.objects ?? [], map.tileWidth);
     this.placeId = undefined;
     this.map = map;
-    this.minimap.setVisible(true);
+    this.minimap.setVisible(this.miniShown);
     const widthPx = room.widthTiles * room.tileSize;
     const heightPx = room.heightTiles * room.tileSize;
     this.cameras.main.setBounds(0, 0, widthPx, heightPx).setZoom(this.scale.width < 600 ? 1.25 : 1.5);
@@ -255,11 +269,18 @@ export class WorldScene extends Phaser.Scene {
     this.debug?.clear();
   }
 
+  /** Shows or folds the minimap (remembered by the page through the `ocw:minimap` event). */
+  showMinimap(shown: boolean): void {
+    this.miniShown = shown;
+    if (this.room) this.minimap.setVisible(shown);
+    this.placeMinimap();
+  }
+
   /** Top right, below the top bar on a phone; its size follows the screen. */
   private placeMinimap(): void {
     if (!this.room) return;
     const phone = this.scale.width < 600;
-    const box = phone ? { width: 132, height: 92 } : { width: 220, height: 150 };
+    const box = phone ? { width: 132, height: 92 } : MINIMAP_BOX;
     const margin = 8;
     const widthPx = this.room.widthTiles * this.room.tileSize;
     const heightPx = this.room.heightTiles * this.room.tileSize;
@@ -274,7 +295,7 @@ export class WorldScene extends Phaser.Scene {
     // stays inside the map.
     const kept: Phaser.Geom.Rectangle[] = [];
     for (const label of this.miniLabels) {
-      label.setFontSize(Math.round((phone ? 8 : 9.5) / zoom));
+      label.setFontSize(Math.ceil(MINIMAP_LABEL_PX / zoom));
       const half = label.width / 2;
       label.setX(Math.min(Math.max(label.getData("cx") as number, half), widthPx - half));
       const box = label.getBounds();
@@ -282,7 +303,12 @@ export class WorldScene extends Phaser.Scene {
       label.setVisible(clear);
       if (clear) kept.push(box);
     }
-    window.dispatchEvent(new CustomEvent("ocw:minimap", { detail: { x, y, width: w, height: h } }));
+    const shown = this.miniShown;
+    window.dispatchEvent(
+      new CustomEvent("ocw:minimap", {
+        detail: { x, y, width: shown ? w : 0, height: shown ? h : 0, shown },
+      }),
+    );
   }
 
   /** The room's places named on the minimap: the larger ones, not paths, not those inside another. */
@@ -541,11 +567,7 @@ export class WorldScene extends Phaser.Scene {
     this.callbacks.worldPointer();
     if (!this.room) return;
     const mini = this.minimap;
-    const inMini =
-      pointer.x >= mini.x &&
-      pointer.x < mini.x + mini.width &&
-      pointer.y >= mini.y &&
-      pointer.y < mini.y + mini.height;
+    const inMini = this.overMinimap(pointer);
     const point = (inMini ? mini : this.cameras.main).getWorldPoint(pointer.x, pointer.y);
     const tx = Math.floor(point.x / this.room.tileSize);
     const ty = Math.floor(point.y / this.room.tileSize);
@@ -567,16 +589,23 @@ export class WorldScene extends Phaser.Scene {
    * a tooltip says what a click does. */
   private onHover(pointer: Phaser.Input.Pointer): void {
     if (!this.room) return;
+    this.setHover(this.hoverAt(pointer));
+  }
+
+  private overMinimap(pointer: Phaser.Input.Pointer): boolean {
     const mini = this.minimap;
-    if (
+    return (
+      mini.visible &&
       pointer.x >= mini.x &&
       pointer.x < mini.x + mini.width &&
       pointer.y >= mini.y &&
       pointer.y < mini.y + mini.height
-    ) {
-      this.setHover(undefined);
-      return;
-    }
+    );
+  }
+
+  /** The usable object under the pointer and what a click on it does now. */
+  private hoverAt(pointer: Phaser.Input.Pointer): HoverInfo | undefined {
+    if (!this.room || this.overMinimap(pointer)) return undefined;
     const point = this.cameras.main.getWorldPoint(pointer.x, pointer.y);
     const target = this.objectAt(
       Math.floor(point.x / this.room.tileSize),
@@ -584,11 +613,15 @@ export class WorldScene extends Phaser.Scene {
     );
     const action = target ? naturalAction(target) : undefined;
     const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
-    if (!target || !label) {
-      this.setHover(undefined);
-      return;
-    }
-    this.setHover({ object: target, label, x: pointer.x, y: pointer.y });
+    return target && label ? { object: target, label, x: pointer.x, y: pointer.y } : undefined;
+  }
+
+  /** A tooltip shown says what a click does now: the object changed (a door opened) or the camera
+   * moved it from under a still pointer, and it follows or goes. */
+  private refreshHover(): void {
+    if (!this.hovered) return;
+    const now = this.hoverAt(this.input.activePointer);
+    if (now?.object.id !== this.hovered.id || now.label !== this.hovered.label) this.setHover(now);
   }
 
   private setHover(info: HoverInfo | undefined): void {
@@ -739,6 +772,7 @@ export class WorldScene extends Phaser.Scene {
       }
     }
     this.notePlace();
+    this.refreshHover();
     this.placeTags();
     this.placeBubbles();
     // Dots and frame at 10 Hz: the minimap is small, and redrawing it every frame buys nothing.
@@ -925,10 +959,31 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** The minimap's screen rectangle and what it shows, for tests. */
-  minimapState(): { x: number; y: number; width: number; height: number; dots: string[]; visible: boolean } {
+  minimapState(): {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    dots: string[];
+    visible: boolean;
+    /** The smallest place name shown, in CSS pixels (undefined: none shown). */
+    labelPx?: number;
+  } {
     const m = this.minimap;
     const ids = new Set([...this.actors.keys(), ...this.radar.keys()]);
-    return { x: m.x, y: m.y, width: m.width, height: m.height, dots: [...ids], visible: m.visible };
+    const sizes = this.miniLabels
+      .filter((l) => l.visible)
+      .map((l) => Number.parseFloat(String(l.style.fontSize)) * m.zoom);
+    // Folded, it covers nothing.
+    return {
+      x: m.x,
+      y: m.y,
+      width: m.visible ? m.width : 0,
+      height: m.visible ? m.height : 0,
+      dots: [...ids],
+      visible: m.visible,
+      ...(sizes.length ? { labelPx: Math.min(...sizes) } : {}),
+    };
   }
 
   /** The name tags as drawn, for tests. */

@@ -1,7 +1,9 @@
 // A human's lifecycle in the world, named after Colyseus' room hooks: onJoin (a new character),
 // onReconnect (a new socket resumes a session within the grace period), onDrop (the socket closed:
 // the character stays for the grace period) and onLeave (the grace period ran out: the character
-// leaves). Every change to the world is an action through AicService.act.
+// leaves). Every change to the world is an action through AicService.act. A resume token outlives
+// the grace period: its page, coming back later, rejoins as the same character (same id and name)
+// in the room and on the tile where it left (issue #41).
 //
 // Two kinds of drop: the network (the person may not know yet: shown "away", kept for the full grace
 // period) and the page going away on purpose (a tab closed, a reload: nobody is shown away, and the
@@ -19,6 +21,7 @@ import type { PresenceState } from "./presence-state.ts";
 import type { ClientMessageT, ServerMessage } from "./protocol.ts";
 import {
   type Connection,
+  type DepartedSession,
   type HumanSession,
   newSession,
   restoredSession,
@@ -159,6 +162,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       resumable.ws = undefined;
       await onLeave(resumable);
     }
+    const back = !resumable && msg.resumeToken ? comingBack(msg.resumeToken, msg.name) : undefined;
     const admitted = deps.admitJoin?.(conn.address, [...joining]);
     if (admitted && !admitted.ok) {
       sendError(ws, "rate_limited", admitted.refusal.reason, true, "join");
@@ -170,10 +174,30 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     const seat: Seat = { address: conn.address, droppedOrder: undefined };
     joining.add(seat);
     try {
-      await joinAs(ws, conn, msg, admitted?.reclaim ?? []);
+      await joinAs(ws, conn, msg, admitted?.reclaim ?? [], back);
     } finally {
       joining.delete(seat);
     }
+  }
+
+  /** The departed character a join's resume token brings back, when it asks for that name and the
+   * character is nobody else's now; a token asking for another name is someone new (it is dropped). */
+  function comingBack(resumeToken: string, name: string): DepartedSession | undefined {
+    const departed = sessions.departed(resumeToken);
+    if (!departed) return undefined;
+    if (isNameFor(name, departed.name) && !sessions.hasEntity(departed.entityId)) return departed;
+    sessions.forgetDeparted(resumeToken);
+    return undefined;
+  }
+
+  /** A departed character joins where it left; a room the world no longer has: where anyone joins. */
+  async function rejoin(session: HumanSession, back: DepartedSession | undefined) {
+    if (!back) return service.act(session.actor, { kind: "join" });
+    const { roomId, tx, ty } = back.left;
+    const there = await service.act(session.actor, { kind: "join", roomId, at: { tx, ty } });
+    return there.status === "error" && there.error.code === "not_found"
+      ? service.act(session.actor, { kind: "join" })
+      : there;
   }
 
   async function joinAs(
@@ -181,30 +205,37 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     conn: Connection,
     msg: Extract<ClientMessageT, { type: "join" }>,
     reclaim: readonly (HumanSession | Seat)[],
+    back?: DepartedSession,
   ): Promise<void> {
     for (const dropped of reclaim) {
       if (!("actor" in dropped)) continue; // a join still on its way in holds no session to reclaim
       if (dropped.graceTimer) clearTimeout(dropped.graceTimer);
       dropped.graceTimer = undefined;
-      await onLeave(dropped);
+      await onLeave(dropped, true);
     }
+    // A departed character still in the world (a restart's ghost) keeps its own name.
+    const name =
+      back && reads.getEntity(back.entityId)
+        ? back.name
+        : uniqueName(back?.name ?? msg.name, everyoneNames());
     const session = newSession(
-      uniqueName(msg.name, everyoneNames()),
+      name,
       ws,
       deps.interestRadius(),
-      deps.humanId(),
+      back?.entityId ?? deps.humanId(),
       deps.maxVisible,
       conn.address,
     );
     conn.session = session;
     presence.setLook(session.actor.entityId, msg.look);
-    const joined = await service.act(session.actor, { kind: "join" });
+    const joined = await rejoin(session, back);
     if (joined.status === "error") {
       conn.session = undefined;
       presence.forget(session.actor.entityId);
       return sendError(ws, joined.error.code, joined.error.message, joined.error.retryable, "join");
     }
     const data = joined.data as { roomId: string; cursor: string };
+    if (back) sessions.forgetDeparted(back.resumeToken);
     try {
       await sessions.add(session);
     } catch {
@@ -225,7 +256,8 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       resumeToken: session.resumeToken,
       entityId: self.id,
       name: self.name,
-      resumed: false,
+      // The same character came back: the page keeps what it has (no "name taken", no first hint).
+      resumed: back !== undefined,
       room: view.roomInfo(self.roomId),
       ...view.enterRoom(session, self, cursor.ok ? cursor.position.afterSeq : reads.latestSeq(self.roomId)),
       tick: reads.tick,
@@ -294,12 +326,16 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       ? Math.min(deps.graceMs, deps.pageLeftGraceMs ?? PAGE_LEFT_GRACE_MS)
       : deps.graceMs;
     session.graceTimer = deps.later(async () => {
-      if (!session.ws) await onLeave(session);
+      if (!session.ws) await onLeave(session, true);
     }, grace);
   }
 
-  async function onLeave(session: HumanSession): Promise<void> {
-    sessions.remove(session);
+  /** The character leaves the world. `keepToken`: its page may bring it back later (the grace period
+   * ran out, its seat was reclaimed), so its resume token is kept with where it stood. */
+  async function onLeave(session: HumanSession, keepToken = false): Promise<void> {
+    const self = reads.getEntity(session.actor.entityId);
+    if (keepToken && self) sessions.depart(session, { roomId: self.roomId, ...self.tile });
+    else sessions.remove(session);
     presence.forget(session.actor.entityId);
     await service.act(session.actor, { kind: "leave" });
   }

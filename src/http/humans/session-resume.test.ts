@@ -1,6 +1,7 @@
 // Humans' resume tokens survive a gateway restart through the runtime's durable session space: a
 // second web surface over the same (recovered) world and the same store resumes the same character
-// within the grace period; after the grace the human leaves and the token is forgotten.
+// within the grace period; after the grace the human leaves, and the token brings the same character
+// back where it left (issue #41).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -117,7 +118,7 @@ describe("human sessions across a restart", () => {
     expect(runtime.world.getEntity(welcome.entityId)?.name).toBe("Ren");
   });
 
-  it("after the grace period the human leaves and the token no longer resumes", async () => {
+  it("after the grace period the human leaves; the token brings the same character back where it was, once", async () => {
     const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), {
       info() {},
       warn() {},
@@ -133,7 +134,35 @@ describe("human sessions across a restart", () => {
     for (let i = 0; i < 100 && runtime.world.getEntity(welcome.entityId); i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(runtime.world.getEntity(welcome.entityId)).toBeUndefined();
-    expect(sessions.data.size).toBe(0);
+    // Kept durably, with where it stood: a third surface (another restart) still knows it.
+    expect([...sessions.data.keys()]).toEqual([welcome.resumeToken]);
+    const third = await serve(runtime, sessions, 60_000);
+    const { welcome: back } = await join(third.url, { name: "Ike", resumeToken: welcome.resumeToken });
+    expect(back).toMatchObject({ type: "welcome", resumed: true, entityId: welcome.entityId, name: "Ike" });
+    expect(back.room.roomId).toBe(welcome.room.roomId);
+    const self = welcome.entities.find((e: Msg) => e.id === welcome.entityId);
+    expect(runtime.world.getEntity(welcome.entityId)?.tile).toEqual({ tx: self.tx, ty: self.ty });
+    // The old token is spent: the new session's own is the one kept.
+    expect([...sessions.data.keys()]).toEqual([back.resumeToken]);
+    const { welcome: other } = await join(third.url, { name: "Ike", resumeToken: welcome.resumeToken });
+    expect(other.entityId).not.toBe(welcome.entityId);
+  });
+
+  it("a departed character comes back in the room it left, not the default room", async () => {
+    const runtime = await running();
+    const { url } = await serve(runtime, memorySessions(), 60_000, 50);
+    const { ws, welcome } = await join(url, { name: "Gus" });
+    const id = welcome.entityId;
+    const service = new AicService({ runtime, agents: (a) => ({ name: a }), limiter: new RateLimiter() });
+    const actor = { entityId: id, kind: "human" as const, name: "Gus", rateKey: "t" };
+    const moved = await service.act(actor, { kind: "join", roomId: "garden" });
+    expect(moved.status).toBe("ok");
+    const tile = runtime.world.getEntity(id)!.tile;
+    ws.close(4100, "page closed");
+    await until("Gus left", () => !runtime.world.getEntity(id));
+    const { welcome: back } = await join(url, { name: "Gus", resumeToken: welcome.resumeToken });
+    expect(back).toMatchObject({ entityId: id, resumed: true, room: { roomId: "garden" } });
+    expect(runtime.world.getEntity(id)).toMatchObject({ roomId: "garden", tile });
   });
 });
 

@@ -79,6 +79,16 @@ export interface SavedSession {
   name: string;
 }
 
+/** Where a character stood when it left the world (its page gone past the grace period): a resume
+ * token keeps working after that, bringing the same character back there (issue #41). */
+export interface DepartedSession extends SavedSession {
+  left: { roomId: string; tx: number; ty: number; order: number };
+}
+
+/** Departed sessions kept (the oldest are forgotten beyond this): a bound on what a churning
+ * address can make the store hold, far above the people a world sees come back. */
+export const MAX_DEPARTED = 2000;
+
 /** A durable key-value space (the runtime's store): a write is durable when it returns, or when its
  * promise resolves (a store in another process: the fan-out child's, src/plugin/fanout). */
 export interface DurableSessions {
@@ -113,9 +123,16 @@ export class SessionStore {
   private readonly byId = new Map<string, HumanSession>();
   private readonly byResumeToken = new Map<string, HumanSession>();
   private readonly durable: DurableSessions | undefined;
+  /** Departed sessions by resume token, oldest first. */
+  private readonly departedByToken = new Map<string, DepartedSession>();
+  private departures = 0;
 
   constructor(durable?: DurableSessions) {
     this.durable = durable;
+    const stored = (durable?.list() ?? []).flatMap(({ key, value }) => departedRecord(key, value));
+    for (const d of stored.sort((a, b) => a.left.order - b.left.order))
+      this.departedByToken.set(d.resumeToken, d);
+    this.departures = stored.reduce((most, d) => Math.max(most, d.left.order), 0);
   }
 
   /** Resolves when the session is durable: its resume token may be handed out from then on (a token
@@ -138,15 +155,52 @@ export class SessionStore {
     this.durable?.delete(session.resumeToken);
   }
 
-  /** Sessions saved before a restart (malformed records are dropped from the durable space). */
+  /** Sessions saved before a restart (malformed records are dropped from the durable space;
+   * departed ones are kept apart, see `departed`). */
   saved(): SavedSession[] {
     return (this.durable?.list() ?? []).flatMap(({ key, value }) => {
+      if (this.departedByToken.has(key)) return [];
       const v = (value ?? {}) as Partial<SavedSession>;
       if (typeof v.sessionId === "string" && typeof v.entityId === "string" && typeof v.name === "string")
         return [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name }];
       this.durable?.delete(key);
       return [];
     });
+  }
+
+  /** The session's character left the world (its grace period ran out): its token is kept, with
+   * where it stood, so the page that holds it brings the same character back there. */
+  depart(session: HumanSession, where: { roomId: string; tx: number; ty: number }): void {
+    this.remove(session);
+    const { entityId, name } = session.actor;
+    const left = { ...where, order: ++this.departures };
+    const record: DepartedSession = {
+      resumeToken: session.resumeToken,
+      sessionId: session.sessionId,
+      entityId,
+      name,
+      left,
+    };
+    this.departedByToken.set(record.resumeToken, record);
+    void Promise.resolve(
+      this.durable?.put(record.resumeToken, { sessionId: record.sessionId, entityId, name, left }),
+    ).catch(
+      () => undefined, // kept in memory still: only a restart would forget it
+    );
+    for (const token of this.departedByToken.keys()) {
+      if (this.departedByToken.size <= MAX_DEPARTED) break;
+      this.forgetDeparted(token);
+    }
+  }
+
+  /** A departed session by its resume token. */
+  departed(resumeToken: string): DepartedSession | undefined {
+    return this.departedByToken.get(resumeToken);
+  }
+
+  /** The departed session came back (as a new session) or can come back no more. */
+  forgetDeparted(resumeToken: string): void {
+    if (this.departedByToken.delete(resumeToken)) this.durable?.delete(resumeToken);
   }
 
   /** Drops a saved session that can no longer be resumed. */
@@ -170,4 +224,21 @@ export class SessionStore {
   get size(): number {
     return this.byId.size;
   }
+}
+
+function departedRecord(key: string, value: unknown): DepartedSession[] {
+  const v = (value ?? {}) as Partial<DepartedSession>;
+  const left = v.left as Partial<DepartedSession["left"]> | undefined;
+  if (
+    typeof v.sessionId !== "string" ||
+    typeof v.entityId !== "string" ||
+    typeof v.name !== "string" ||
+    typeof left?.roomId !== "string" ||
+    !Number.isInteger(left.tx) ||
+    !Number.isInteger(left.ty) ||
+    !Number.isInteger(left.order)
+  )
+    return [];
+  const where = { roomId: left.roomId, tx: left.tx!, ty: left.ty!, order: left.order! };
+  return [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name, left: where }];
 }

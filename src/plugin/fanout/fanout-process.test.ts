@@ -41,7 +41,7 @@ function memorySessions(): DurableSessions & { data: Map<string, unknown> } {
 
 /** A world ticking here, its fan-out child, and a node:http server that, like the gateway, takes a
  * moment (20 ms) before its upgrade handler runs. */
-async function setup(maxConnections = 200) {
+async function setup(maxConnections = 200, stored: Record<string, unknown> = {}) {
   const runtime = new WorldRuntime(World.create(await loadWorldDir(BUNDLED_WORLD_DIR)), quiet);
   runtime.start();
   const aic = new AicService({
@@ -50,6 +50,7 @@ async function setup(maxConnections = 200) {
     limiter: new RateLimiter({ disabled: true }),
   });
   const sessions = memorySessions();
+  for (const [key, value] of Object.entries(stored)) sessions.data.set(key, value);
   let inlineMade = 0;
   const fanout: FanoutHandle = createFanoutProcess({
     runtime,
@@ -213,6 +214,21 @@ describe("the browsers' fan-out process", () => {
     again.ws.send(JSON.stringify({ type: "move_intent", dx: 1, dy: 0 }));
     await waitFor(() => runtime.world.getEntity(entityId)!.pos.x !== before.x, "the move");
     again.ws.close();
+  });
+
+  it("a departed character's token reaches the child: it comes back, same id, in the room it left (issue #41)", async () => {
+    const left = { roomId: "garden", tx: 2, ty: 16, order: 1 };
+    const token = "departed-token-of-dee";
+    const { port, runtime, sessions } = await setup(200, {
+      [token]: { sessionId: "s_dee", entityId: "hum_dee", name: "Dee", left },
+    });
+    const back = await joinWs(`ws://127.0.0.1:${port}/world/ws`, { name: "Dee", resumeToken: token });
+    expect(back.welcome).toMatchObject({ type: "welcome", resumed: true, entityId: "hum_dee", name: "Dee" });
+    expect(runtime.world.getEntity("hum_dee")?.roomId).toBe("garden");
+    // The spent token is gone; the new session's own is kept.
+    expect(sessions.data.has(token)).toBe(false);
+    expect(sessions.data.has(String(back.welcome.resumeToken))).toBe(true);
+    back.ws.close();
   });
 
   it("closing does not wait on a child that does not exit: close returns while it still runs, and it is killed", async () => {

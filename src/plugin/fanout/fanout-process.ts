@@ -215,7 +215,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     const saved = (deps.sessions?.list() ?? []).flatMap(({ key, value }) => {
       const v = (value ?? {}) as Record<string, unknown>;
       return typeof v.sessionId === "string" && typeof v.entityId === "string" && typeof v.name === "string"
-        ? [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name }]
+        ? [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name, left: v.left }]
         : [];
     });
     post({ type: "init", options, saved });

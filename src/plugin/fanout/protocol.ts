@@ -29,7 +29,8 @@ export interface FanoutWebOptions {
 export const epochMs = (): number => performance.timeOrigin + performance.now();
 
 export type ToChild =
-  | { type: "init"; options: FanoutWebOptions; saved: SavedSession[] }
+  /** `saved`: the durable session records, a departed one with where it left (session.ts). */
+  | { type: "init"; options: FanoutWebOptions; saved: (SavedSession & { left?: unknown })[] }
   /** The whole world (at start, after an operator restore, or when the replica asked). */
   | { type: "world"; snapshot: WorldSnapshot }
   /** One committed tick; `sentAtMs` (epoch ms) measures the IPC lag. */

@@ -35,6 +35,14 @@ export const privateRoom: ObjectTypeHandler = {
         type: "no_effect",
         message: want ? "The room is already private." : "The room is already open.",
       };
+    // Those talking inside chose to be heard only inside: nobody opens the room on them (one of
+    // them, or someone who walked in). It opens once its last other person has left.
+    const inside = want ? 0 : ctx.othersIn(String(ctx.state.region));
+    if (inside > 0)
+      return {
+        type: "no_effect",
+        message: `The room stays private while ${inside === 1 ? "someone else is" : `${inside} others are`} inside: it opens only when nobody else is in it.`,
+      };
     ctx.setState("private", want);
     return {
       type: "ok",

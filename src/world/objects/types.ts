@@ -38,6 +38,8 @@ export interface InteractContext {
   sendActor(world: string, roomId: string, tile: TileCoord): void;
   /** Whether any actor's body overlaps this object's tile. */
   tileOccupied(): boolean;
+  /** How many actors other than the acting one stand in a region of this object's room. */
+  othersIn(regionId: string): number;
   /** Put the acting actor on this object's tile, stopped and facing `facing`, and bind it to the
    * object (`holder`): the world calls `release` once it moves off, leaves or is carried away. */
   hold(facing: Facing): void;
