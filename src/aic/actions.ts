@@ -3,6 +3,7 @@
 // result maps to. The world decides everything else (rooms, reach, paths, txId replay).
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import { ACTION_RATE_CLASSES } from "../world/actions/registry.ts";
 import { agentIdOfEntity } from "../world/ids.ts";
 import type { MemorySource } from "../world/memory.ts";
 import type { Guard, Input, InputResult } from "../world/types.ts";
@@ -61,19 +62,9 @@ export type ActData =
   | { applied: boolean; serverTsMs: number; chatMessageId: string }
   | Omit<ReflectResponse, "txId">;
 
-/** Rate class per action kind, the same at every door: agents (moveTo, interact, chatSend, join,
- * leave, reflect) and humans (who also have moveDir). */
-export const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
-  join: "session",
-  leave: "session",
-  moveTo: "action",
-  approach: "action",
-  interact: "action",
-  moveDir: "moveDir",
-  chat: "chatSend",
-  reflect: "reflect",
-  thinking: "presence",
-};
+/** Rate class per action kind, the same at every door: each kind's `rateClass` in its world action
+ * file (src/world/actions/). */
+export const ACTION_RATE_CLASS = ACTION_RATE_CLASSES as Readonly<Record<ActActionT["kind"], string>>;
 
 /** What comes with an action besides itself: the room it acts in (a join names its room in the
  * action instead), its idempotency key, its guards and the caller's abort signal. */
