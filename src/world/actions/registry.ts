@@ -1,7 +1,7 @@
 // The one list of the world's action kinds. Adding a kind = one file in this folder + one line here
 // (docs/dev/GUIDE.md, "How to add an action").
 import type { InputKind } from "../types.ts";
-import type { AnyWorldAction } from "./action.ts";
+import type { ActionDoors, AnyWorldAction, DoorKind } from "./action.ts";
 import { approach } from "./approach.ts";
 import { arrive } from "./arrive.ts";
 import { chat } from "./chat.ts";
@@ -40,4 +40,9 @@ export function actionOf(kind: unknown): AnyWorldAction | undefined {
 /** The rate class of every kind an actor may send, by kind. */
 export const ACTION_RATE_CLASSES: Readonly<Partial<Record<InputKind, string>>> = Object.fromEntries(
   ACTIONS.flatMap((a) => ("rateClass" in a && a.rateClass ? [[a.kind, a.rateClass]] : [])),
+);
+
+/** The action kinds with doors (ActionDoors), in registry order. */
+export const DOOR_ACTIONS: readonly { kind: DoorKind; doors: ActionDoors }[] = ACTIONS.flatMap((a) =>
+  "doors" in a && a.doors ? [{ kind: a.kind as DoorKind, doors: a.doors as ActionDoors }] : [],
 );
