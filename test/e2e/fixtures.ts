@@ -45,6 +45,8 @@ export const E2E_AGENT_POLICY = {
   keeper: { enabled: ["ocw_chat_send"] },
   // The resident-robustness e2e: models that reuse call ids, call tools directly, loop; talkers.
   warden: { enabled: ["ocw_chat_send"] },
+  // The emote e2e: gestures with the ocw_emote tool (an action kind's tool made from its doors).
+  emoter: { enabled: ["ocw_emote"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play

@@ -38,6 +38,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_town_peer: { token: randomToken(), name: "Town Peer" },
     // Only the doors e2e uses it (it opens streams up to its bound).
     agent_doors: { token: randomToken(), name: "Doors Bot" },
+    // Only the emote e2e uses these two (one gestures, the other stands near and hears it).
+    agent_emote: { token: randomToken(), name: "Emote Bot" },
+    agent_emote_peer: { token: randomToken(), name: "Emote Peer" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -85,6 +88,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_town: { token: agents.agent_town.token },
       agent_town_peer: { token: agents.agent_town_peer.token },
       agent_doors: { token: agents.agent_doors.token },
+      agent_emote: { token: agents.agent_emote.token },
+      agent_emote_peer: { token: agents.agent_emote_peer.token },
       ...Object.fromEntries(E2E_WARDEN_CALLERS.map((id) => [id, { token: agents[id].token }])),
     },
   };

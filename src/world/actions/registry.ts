@@ -5,6 +5,7 @@ import type { ActionDoors, AnyWorldAction, DoorKind } from "./action.ts";
 import { approach } from "./approach.ts";
 import { arrive } from "./arrive.ts";
 import { chat } from "./chat.ts";
+import { emote } from "./emote.ts";
 import { interact } from "./interact.ts";
 import { join } from "./join.ts";
 import { leave } from "./leave.ts";
@@ -25,6 +26,7 @@ export const ACTIONS = [
   interact,
   moderate,
   chat,
+  emote,
   reflect,
   arrive,
   transfersSent,
