@@ -8,7 +8,7 @@ import * as z from "zod";
 import { type DoorKind, toolNameOf } from "../world/actions/action.ts";
 import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import type { WorldApi } from "../world/types.ts";
-import { ACTION_RATE_CLASS, type ActActionT, type Actor } from "./actions.ts";
+import type { ActActionT, Actor } from "./actions.ts";
 import { decodeEventCursor } from "./cursor.ts";
 import { type AicResult, aicError } from "./errors.ts";
 import type { EventFeed } from "./event-feed.ts";
@@ -254,12 +254,6 @@ export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
 
 /** What an endpoint answers with `status: ok`. */
 export type EndpointData<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]["response"]>;
-
-/** The rate class an endpoint's requests take from. */
-export function rateClassOf(name: EndpointName): string {
-  const row: EndpointRow = ENDPOINTS[name];
-  return row.kind === "read" ? row.rateClass : ACTION_RATE_CLASS[row.actionKind];
-}
 
 /** Where an endpoint is served under /aic/v0.1: its name, unless it names its own path. */
 export function endpointPath(name: EndpointName): string {

@@ -716,15 +716,6 @@ export const ObjectStateChangedPayload = eventNamed(
   }),
 );
 
-export const EVENT_PAYLOAD_SCHEMAS = {
-  "presence.join": PresenceJoinPayload,
-  "presence.leave": PresenceLeavePayload,
-  "proximity.enter": ProximityEnterPayload,
-  "proximity.exit": ProximityExitPayload,
-  "chat.message": ChatMessagePayload,
-  "object.state_changed": ObjectStateChangedPayload,
-} as const;
-
 // ---- types ----------------------------------------------------------------------------------
 export type TileCoordT = z.infer<typeof TileCoord>;
 export type EntityBaseT = z.infer<typeof EntityBase>;
