@@ -6,7 +6,9 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildAicSchema, buildEventsSchema, buildOpenApi, serializeDocument } from "../src/aic/documents.ts";
-import { pluginConfigJsonSchema } from "../src/config/config.ts";
+import { ALL_TOOLS, pluginConfigJsonSchema } from "../src/config/config.ts";
+import { toolNameOf } from "../src/world/actions/action.ts";
+import { DOOR_ACTIONS } from "../src/world/actions/registry.ts";
 
 export const GENERATED_DOCUMENTS = {
   "aic-schema.json": buildAicSchema,
@@ -17,10 +19,25 @@ export const GENERATED_DOCUMENTS = {
 export const DOCS_DIR = fileURLToPath(new URL("../docs/aic/v0.1/", import.meta.url));
 export const MANIFEST_FILE = fileURLToPath(new URL("../openclaw.plugin.json", import.meta.url));
 
-/** Whether the manifest's configSchema is the one generated from the config schema. */
+/** The manifest with what the code says written in: its configSchema, and the tool list with the
+ * metadata of each action kind's tool (ocw_<kind>, src/world/actions: ActionDoors). */
+export function generatedManifest(manifestText: string): Record<string, unknown> {
+  const manifest = JSON.parse(manifestText) as Record<string, unknown> & {
+    contracts?: { tools?: string[] };
+    toolMetadata?: Record<string, unknown>;
+  };
+  manifest.configSchema = pluginConfigJsonSchema();
+  manifest.contracts = { ...manifest.contracts, tools: [...ALL_TOOLS] };
+  const metadata = { ...manifest.toolMetadata };
+  for (const { kind } of DOOR_ACTIONS)
+    metadata[toolNameOf(kind)] = { optional: true, sideEffecting: true, replaySafe: true };
+  manifest.toolMetadata = metadata;
+  return manifest;
+}
+
+/** Whether the manifest's generated parts (configSchema, tools) are what the code says. */
 export function manifestConfigIsCurrent(manifestText: string): boolean {
-  const manifest = JSON.parse(manifestText) as { configSchema?: unknown };
-  return JSON.stringify(manifest.configSchema) === JSON.stringify(pluginConfigJsonSchema());
+  return JSON.stringify(JSON.parse(manifestText)) === JSON.stringify(generatedManifest(manifestText));
 }
 
 async function main(): Promise<void> {
@@ -43,10 +60,9 @@ async function main(): Promise<void> {
   if (!manifestConfigIsCurrent(manifestText)) {
     if (check) {
       stale += 1;
-      console.error("stale: openclaw.plugin.json configSchema (run npm run gen:schemas)");
+      console.error("stale: openclaw.plugin.json configSchema or tools (run npm run gen:schemas)");
     } else {
-      const manifest = JSON.parse(manifestText) as Record<string, unknown>;
-      manifest.configSchema = pluginConfigJsonSchema();
+      const manifest = generatedManifest(manifestText);
       await writeFile(MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`);
       // The repository's formatter owns the file's layout (arrays on one line where they fit).
       execFileSync(

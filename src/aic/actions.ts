@@ -3,9 +3,11 @@
 // result maps to. The world decides everything else (rooms, reach, paths, txId replay).
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import type { DoorKind } from "../world/actions/action.ts";
+import { ACTION_RATE_CLASSES } from "../world/actions/registry.ts";
 import { agentIdOfEntity } from "../world/ids.ts";
 import type { MemorySource } from "../world/memory.ts";
-import type { Guard, Input, InputResult } from "../world/types.ts";
+import type { ActionFields, Guard, Input, InputResult } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { heartbeatSetup } from "./heartbeat-setup.ts";
@@ -28,10 +30,14 @@ export interface Actor {
   rateKey: string;
 }
 
+/** An action kind with doors (src/world/actions/action.ts ActionDoors): its fields as its file says. */
+export type DoorActionT = { [K in DoorKind]: { kind: K } & ActionFields[K] }[DoorKind];
+
 /** Transport-neutral actions: what a WebSocket human asks for (already validated by the protocol
  * schema, built from the same field schemas as the AIC requests) and what each agent endpoint
  * becomes once its request is admitted (its ENDPOINTS row says how). */
 export type ActActionT =
+  | DoorActionT
   | { kind: "join"; roomId?: string; at?: TileCoordT }
   | { kind: "leave" }
   /** A resident's agent turn started or ended (the plugin's resident scheduler, never a request). */
@@ -61,19 +67,9 @@ export type ActData =
   | { applied: boolean; serverTsMs: number; chatMessageId: string }
   | Omit<ReflectResponse, "txId">;
 
-/** Rate class per action kind, the same at every door: agents (moveTo, interact, chatSend, join,
- * leave, reflect) and humans (who also have moveDir). */
-export const ACTION_RATE_CLASS: Record<ActActionT["kind"], string> = {
-  join: "session",
-  leave: "session",
-  moveTo: "action",
-  approach: "action",
-  interact: "action",
-  moveDir: "moveDir",
-  chat: "chatSend",
-  reflect: "reflect",
-  thinking: "presence",
-};
+/** Rate class per action kind, the same at every door: each kind's `rateClass` in its world action
+ * file (src/world/actions/). */
+export const ACTION_RATE_CLASS = ACTION_RATE_CLASSES as Readonly<Record<ActActionT["kind"], string>>;
 
 /** What comes with an action besides itself: the room it acts in (a join names its room in the
  * action instead), its idempotency key, its guards and the caller's abort signal. */
@@ -174,6 +170,9 @@ export function buildInput(actor: Actor, action: ActActionT, extras: ActionExtra
         sources: action.sources.map((s) => ({ roomId: s.roomId, seq: s.seq })),
         importance: action.importance,
       };
+    default:
+      // A kind with doors: the world input is the action's own fields as they are.
+      return { ...base, ...(action as object) } as Input;
   }
 }
 
@@ -245,6 +244,11 @@ export function mapResult(
         importance: action.importance,
       };
       return ok({ reflection, ...(value.evicted ? { evicted: value.evicted } : {}), serverTsMs });
+    }
+    default: {
+      // A kind with doors: its answer is what its rule answered (ActionDoors.answer).
+      const { kind: _kind, ...answer } = value;
+      return ok({ applied: true, serverTsMs, ...answer } as ActData);
     }
   }
   return aicError("internal", `unexpected world result for ${action.kind}`);

@@ -4,9 +4,11 @@
 // serves every row by one path; the router, the OpenAPI document, the remote client and the
 // conformance suite ask `endpointPath` / `endpointAt`. Adding an action endpoint is a row here plus
 // its rule in the world.
-import type * as z from "zod";
+import * as z from "zod";
+import { type DoorKind, toolNameOf } from "../world/actions/action.ts";
+import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import type { WorldApi } from "../world/types.ts";
-import { ACTION_RATE_CLASS, type ActActionT, type Actor } from "./actions.ts";
+import type { ActActionT, Actor } from "./actions.ts";
 import { decodeEventCursor } from "./cursor.ts";
 import { type AicResult, aicError } from "./errors.ts";
 import type { EventFeed } from "./event-feed.ts";
@@ -19,6 +21,7 @@ import {
   ChatObserveResponseData,
   ChatSendRequest,
   ChatSendResponseData,
+  DOOR_SCHEMAS,
   HeartbeatRequest,
   HeartbeatResponseData,
   InteractRequest,
@@ -96,7 +99,7 @@ const action = <S extends RequestSchema, R extends z.ZodType, K extends ActActio
   row: Omit<ActionRow<S, R, K>, "kind">,
 ): ActionRow<S, R, K> => ({ kind: "action", ...row });
 
-export const ENDPOINTS = {
+const FIXED_ENDPOINTS = {
   observe: read({
     request: ObserveRequest,
     response: ObserveResponseData,
@@ -219,17 +222,38 @@ export const ENDPOINTS = {
   }),
 } as const;
 
+/** A row for each action kind with doors (src/world/actions: ActionDoors), at the kind's name. */
+function doorRows(): Record<DoorKind, ActionRow> {
+  const rows: Record<string, ActionRow> = {};
+  for (const { kind, doors } of DOOR_ACTIONS) {
+    const schemas = DOOR_SCHEMAS.get(kind)!;
+    const fieldNames = Object.keys(doors.fields);
+    rows[kind] = action({
+      request: schemas.request as RequestSchema,
+      response: schemas.response,
+      summary: doors.summary,
+      description: doors.description,
+      actionKind: kind as ActActionT["kind"],
+      toAction: (request) => {
+        const fields = request as unknown as Record<string, unknown>;
+        const own = Object.fromEntries(fieldNames.flatMap((f) => (f in fields ? [[f, fields[f]]] : [])));
+        return { kind, ...own } as ActActionT;
+      },
+    });
+  }
+  return rows as Record<DoorKind, ActionRow>;
+}
+
+export const ENDPOINTS: typeof FIXED_ENDPOINTS & Record<DoorKind, ActionRow> = {
+  ...FIXED_ENDPOINTS,
+  ...doorRows(),
+};
+
 export type EndpointName = keyof typeof ENDPOINTS;
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
 
 /** What an endpoint answers with `status: ok`. */
 export type EndpointData<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]["response"]>;
-
-/** The rate class an endpoint's requests take from. */
-export function rateClassOf(name: EndpointName): string {
-  const row: EndpointRow = ENDPOINTS[name];
-  return row.kind === "read" ? row.rateClass : ACTION_RATE_CLASS[row.actionKind];
-}
 
 /** Where an endpoint is served under /aic/v0.1: its name, unless it names its own path. */
 export function endpointPath(name: EndpointName): string {
@@ -273,3 +297,19 @@ const ENDPOINT_BY_PATH = new Map(ENDPOINT_NAMES.map((name) => [endpointPath(name
 export function endpointAt(path: string): EndpointName | undefined {
   return ENDPOINT_BY_PATH.get(path);
 }
+
+/** The tool of each action kind with doors (src/world/actions: ActionDoors): its name, its text and
+ * its parameters, which are the action's own fields. */
+export const DOOR_TOOLS = DOOR_ACTIONS.map(({ kind, doors }) => ({
+  name: toolNameOf(kind),
+  endpoint: kind as EndpointName,
+  label: doors.tool.label,
+  description: doors.tool.description,
+  fields: doors.fields,
+}));
+
+/** What a person may send of the action kinds with doors (`humans`): `{kind, ...fields}` each, the
+ * browser protocol's `act` message (src/http/humans/protocol.ts). */
+export const HUMAN_DOOR_ACTIONS = DOOR_ACTIONS.filter(({ doors }) => doors.humans).map(({ kind, doors }) =>
+  z.strictObject({ kind: z.literal(kind as string), ...doors.fields }),
+);

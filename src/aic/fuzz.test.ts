@@ -29,6 +29,7 @@ const VALID: Record<EndpointName, Record<string, unknown>> = {
   leave: { agentId: A, roomId: "lobby" },
   heartbeat: { agentId: A, roomId: "lobby" },
   reflect: { agentId: A, roomId: "lobby", txId: "tx_fuzz_reflect_1", content: "a thought", importance: 0.5 },
+  emote: { agentId: A, roomId: "lobby", txId: "tx_fuzz_emote_1", emote: "wave" },
 };
 
 /** Text that is not well-formed Unicode: UTF-16 code units drawn with lone surrogates likely. */

@@ -3,6 +3,7 @@
 // the PRD oracle (fixtures/prd-oracle/aic-schema.json) and events-schema.json exactly; every object is strict
 // (an unknown key is a bad_request). Extensions (join/leave, `expect` guards) are in DECISIONS.md.
 import * as z from "zod";
+import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import {
   AGENT_ID_PATTERN,
   CHAT_MESSAGE_MAX_CHARS,
@@ -715,15 +716,6 @@ export const ObjectStateChangedPayload = eventNamed(
   }),
 );
 
-export const EVENT_PAYLOAD_SCHEMAS = {
-  "presence.join": PresenceJoinPayload,
-  "presence.leave": PresenceLeavePayload,
-  "proximity.enter": ProximityEnterPayload,
-  "proximity.exit": ProximityExitPayload,
-  "chat.message": ChatMessagePayload,
-  "object.state_changed": ObjectStateChangedPayload,
-} as const;
-
 // ---- types ----------------------------------------------------------------------------------
 export type TileCoordT = z.infer<typeof TileCoord>;
 export type EntityBaseT = z.infer<typeof EntityBase>;
@@ -738,6 +730,23 @@ export type ApproachRequestT = z.infer<typeof ApproachRequest>;
 export type ApproachResponse = z.infer<typeof ApproachResponseData>;
 export type InteractRequestT = z.infer<typeof InteractRequest>;
 export type InteractResponse = z.infer<typeof InteractResponseData>;
+/** The request and answer of each action kind with doors (src/world/actions: ActionDoors): the AIC
+ * envelope around the action's own fields, named `<Kind>Request` and `<Kind>ResponseData`. */
+export const DOOR_SCHEMAS: ReadonlyMap<string, { request: z.ZodType; response: z.ZodType }> = new Map(
+  DOOR_ACTIONS.map(({ kind, doors }): [string, { request: z.ZodType; response: z.ZodType }] => {
+    const title = `${(kind as string)[0]!.toUpperCase()}${(kind as string).slice(1)}`;
+    const envelope = { agentId: IdAgent, roomId: IdRoom, txId: IdTx, expect: Expect.optional() };
+    const answer = { txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, ...doors.answer };
+    return [
+      kind,
+      {
+        request: named(`${title}Request`, request({ ...envelope, ...doors.fields })),
+        response: named(`${title}ResponseData`, z.strictObject(answer)),
+      },
+    ];
+  }),
+);
+
 export type ChatSendRequestT = z.infer<typeof ChatSendRequest>;
 export type ChatSendResponse = z.infer<typeof ChatSendResponseData>;
 export type ChatObserveRequestT = z.infer<typeof ChatObserveRequest>;

@@ -6,6 +6,8 @@
 import { createHash } from "node:crypto";
 import * as z from "zod";
 import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
+import { toolNameOf } from "../world/actions/action.ts";
+import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import { canonicalJson } from "../world/canonical-json.ts";
 import { AGENT_ID_PATTERN, nameProblem, ROOM_ID_PATTERN } from "../world/ids.ts";
 
@@ -18,7 +20,14 @@ export const REQUIRED_TOOLS = [
   "ocw_chat_observe",
   "ocw_heartbeat",
 ] as const;
-export const OPTIONAL_TOOLS = ["ocw_move_to", "ocw_interact", "ocw_chat_send", "ocw_reflect"] as const;
+/** The opt-in tools: those written in src/tools, then one per action kind with doors (ocw_<kind>). */
+export const OPTIONAL_TOOLS = [
+  "ocw_move_to",
+  "ocw_interact",
+  "ocw_chat_send",
+  "ocw_reflect",
+  ...DOOR_ACTIONS.map(({ kind }) => toolNameOf(kind)),
+] as const;
 export const ALL_TOOLS = [...REQUIRED_TOOLS, ...OPTIONAL_TOOLS] as const;
 export type ToolName = (typeof ALL_TOOLS)[number];
 export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];

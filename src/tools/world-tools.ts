@@ -4,6 +4,7 @@
 // Every definition is paid for in every model request, so parameters are what a model decides:
 // no txId (the call's own id is the idempotency key) and a room only where looking elsewhere helps.
 import { type TSchema, Type } from "typebox";
+import { DOOR_TOOLS } from "../aic/endpoints.ts";
 import type { AicResult } from "../aic/errors.ts";
 import { fieldSchema } from "../aic/fields.ts";
 import {
@@ -597,6 +598,42 @@ export function reflectTool(deps: WorldToolDeps): AgentToolLike {
   });
 }
 
+/** The tool of an action kind with doors (DOOR_TOOLS): its parameters are the action's fields. */
+function doorTool(door: (typeof DOOR_TOOLS)[number]) {
+  return (deps: WorldToolDeps): AgentToolLike =>
+    tool<Guarded & Record<string, unknown>>(deps, {
+      name: door.name,
+      label: door.label,
+      description: door.description,
+      parameters: Type.Object(
+        {
+          ...Object.fromEntries(
+            Object.entries(door.fields).map(([key, schema]) => {
+              const param = field<unknown>(schema);
+              return [key, schema.safeParse(undefined).success ? Type.Optional(param) : param];
+            }),
+          ),
+          expect: Type.Optional(GuardsAsHeartbeat),
+        },
+        { additionalProperties: false },
+      ),
+      async run(args, call) {
+        const txId = txIdOf(deps, door.name, call, args);
+        const own = Object.fromEntries(
+          Object.keys(door.fields).flatMap((k) => (k in args ? [[k, args[k]]] : [])),
+        );
+        const { data } = await callWorld<Record<string, unknown>>(
+          deps,
+          door.endpoint,
+          { txId, ...own, ...guardsOf(args) },
+          undefined,
+          call,
+        );
+        return { text: `${door.label}: ${Object.values(own).join(" ")}`, details: data };
+      },
+    });
+}
+
 export const WORLD_TOOL_FACTORIES = {
   ocw_observe: observeTool,
   ocw_poll_events: pollEventsTool,
@@ -606,4 +643,5 @@ export const WORLD_TOOL_FACTORIES = {
   ocw_chat_send: chatSendTool,
   ocw_heartbeat: heartbeatTool,
   ocw_reflect: reflectTool,
+  ...Object.fromEntries(DOOR_TOOLS.map((door) => [door.name, doorTool(door)])),
 } as const;

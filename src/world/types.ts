@@ -175,7 +175,19 @@ export interface Transfer {
   tick: number;
 }
 
+/** The fields of the action kinds that declare their own (a door action, actions/action.ts): the
+ * kind's file adds itself here by declaration merging, so its shape is written in that file only. */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from actions/<kind>.ts
+export interface ActionFields {}
+/** What such a kind's rule answers besides its kind (merged like ActionFields). */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from actions/<kind>.ts
+export interface ActionAnswers {}
+
+type DoorInput = { [K in keyof ActionFields]: InputBase & { kind: K } & ActionFields[K] }[keyof ActionFields];
+type DoorValue = { [K in keyof ActionAnswers]: { kind: K } & ActionAnswers[K] }[keyof ActionAnswers];
+
 export type Input =
+  | DoorInput
   | (InputBase & {
       kind: "join";
       actorKind: ActorKind;
@@ -240,6 +252,7 @@ export interface WorldError {
 export type InteractOutcomeType = "ok" | "no_effect" | "invalid_action" | "too_far";
 
 export type InputValue =
+  | DoorValue
   | { kind: "join"; entityId: string; roomId: string; tile: TileCoord }
   | { kind: "leave"; entityId: string }
   | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }

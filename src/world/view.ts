@@ -4,7 +4,11 @@
 // went or changed between two looks; the `view_is` guard refuses an action decided on a view that
 // no longer holds. A digest rather than a counter: a counter per actor would be state the world
 // updates every tick for every actor, or that reads would write (reads are not in the log).
+// Also the entity views the reads answer with (actorView, objectEntityView).
+import type { Actor } from "./actor.ts";
+import type { Room, WorldObject } from "./room.ts";
 import { sha256Hex } from "./snapshot.ts";
+import type { EntityView, WorldDefinition } from "./types.ts";
 
 /** How far an actor's view reaches (tiles): also how far the heartbeat looks for suggestions. */
 export const VIEW_RADIUS_TILES = 8;
@@ -30,4 +34,35 @@ export function viewDigest(
     .map((s) => `${s.id}@${s.tile.tx},${s.tile.ty}${s.version === undefined ? "" : `#${s.version}`}`)
     .sort();
   return sha256Hex(`${roomId}@${tile.tx},${tile.ty}|${parts.join("|")}`).slice(0, VIEW_DIGEST_CHARS);
+}
+
+/** What observers see of an actor (PRD EntityBase). */
+export function actorView(def: WorldDefinition, actor: Actor): EntityView {
+  return {
+    id: actor.id,
+    kind: actor.kind,
+    name: actor.name,
+    roomId: actor.roomId,
+    pos: { x: actor.x, y: actor.y },
+    tile: { tx: actor.tx, ty: actor.ty },
+    facing: actor.facing,
+    speed: actor.moving ? def.walkSpeed : 0,
+    ...(actor.thinking ? { thinking: true as const } : {}),
+  };
+}
+
+/** What observers see of an object, in its room. */
+export function objectEntityView(room: Room, obj: WorldObject): EntityView {
+  const ts = room.tileSize;
+  return {
+    id: obj.def.id,
+    kind: "object",
+    name: obj.def.name,
+    roomId: obj.def.roomId,
+    pos: { x: (obj.def.tile.tx + 0.5) * ts, y: (obj.def.tile.ty + 0.5) * ts },
+    tile: { tx: obj.def.tile.tx, ty: obj.def.tile.ty },
+    facing: "down",
+    speed: 0,
+    meta: { objectType: obj.def.objectType },
+  };
 }

@@ -48,6 +48,8 @@ export const E2E_AGENT_POLICY = {
   // The resident-models e2e: residents whose models speak Anthropic messages and Gemini.
   herald: { enabled: ["ocw_chat_send"] },
   sibyl: { enabled: ["ocw_chat_send"] },
+  // The emote e2e: gestures with the ocw_emote tool (an action kind's tool made from its doors).
+  emoter: { enabled: ["ocw_emote"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play

@@ -44,6 +44,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_wake: { token: randomToken(), name: "Faraway Bot" },
     // Only the replay e2e uses it (it walks and talks in a stretch the replay page then shows).
     agent_replay: { token: randomToken(), name: "Replay Bot" },
+    // Only the emote e2e uses these two (one gestures, the other stands near and hears it).
+    agent_emote: { token: randomToken(), name: "Emote Bot" },
+    agent_emote_peer: { token: randomToken(), name: "Emote Peer" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -117,6 +120,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_doors: { token: agents.agent_doors.token },
       agent_wake: { token: agents.agent_wake.token },
       agent_replay: { token: agents.agent_replay.token },
+      agent_emote: { token: agents.agent_emote.token },
+      agent_emote_peer: { token: agents.agent_emote_peer.token },
       ...Object.fromEntries(
         [...E2E_WARDEN_CALLERS, ...E2E_FORMAT_CALLERS].map((id) => [id, { token: agents[id].token }]),
       ),

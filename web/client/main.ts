@@ -2,6 +2,7 @@
 // presence, notices, sign card, touch pad). Text from the world is always set with textContent:
 // markup never runs.
 import * as Phaser from "phaser";
+import { EMOTES } from "../../src/world/actions/emote.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { Connection, type ConnState, type ServerMessage } from "./net.ts";
@@ -625,6 +626,38 @@ $("chat-form").addEventListener("submit", (event) => {
       notify("Nobody was near enough to hear that. Walk closer, or say it to the room.", "warn");
   } else notify("Not connected — your message was kept.", "warn");
 });
+// Gestures (src/world/actions/emote.ts): a 🙂 button beside the chat box and the G key open a menu;
+// a gesture goes as an `act` message and comes back as a chat line over the head and in the log.
+const emoteMenu = document.createElement("div");
+emoteMenu.id = "emote-menu";
+emoteMenu.setAttribute("role", "menu");
+emoteMenu.hidden = true;
+for (const [name, text] of Object.entries(EMOTES)) {
+  const item = document.createElement("button");
+  item.type = "button";
+  item.setAttribute("role", "menuitem");
+  item.dataset.emote = name;
+  item.textContent = text;
+  item.addEventListener("click", () => {
+    emoteMenu.hidden = true;
+    if (!connection.send({ type: "act", action: { kind: "emote", emote: name } }))
+      notify("Not connected — no gesture was made.", "warn");
+    releaseKeys();
+  });
+  emoteMenu.append(item);
+}
+const emoteButton = document.createElement("button");
+emoteButton.id = "emote-toggle";
+emoteButton.type = "button";
+emoteButton.title = "Gesture (G)";
+emoteButton.setAttribute("aria-label", "gesture");
+emoteButton.textContent = "🙂";
+emoteButton.addEventListener("click", () => toggleEmotes());
+$("chat-form").append(emoteButton, emoteMenu);
+function toggleEmotes(): void {
+  emoteMenu.hidden = !emoteMenu.hidden;
+  if (!emoteMenu.hidden) emoteMenu.querySelector("button")?.focus();
+}
 // Picking a channel gives the keys back to the world, as sending a line does.
 $("chat-channel").addEventListener("change", () => releaseKeys());
 // The chat folds away (it covers the map on a small screen) and unfolds again; remembered.
@@ -644,7 +677,15 @@ setChatFolded(localStorage.getItem("ocw.chatFolded") === "1");
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") {
     hideCard();
+    emoteMenu.hidden = true;
     releaseKeys();
+  } else if (
+    (event.key === "g" || event.key === "G") &&
+    document.activeElement === document.body &&
+    state.joined
+  ) {
+    event.preventDefault();
+    toggleEmotes();
   } else if (event.key === "Enter" && document.activeElement === document.body && state.joined) {
     event.preventDefault();
     $("chat-input").focus();

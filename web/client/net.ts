@@ -17,7 +17,14 @@ const RESUME_KEY = "ocw.resumeToken";
  * network, a restarted fan-out process) is sent again with the same id once the session resumes, and
  * the world answers a resend of what it already applied from its record instead of applying it
  * twice. A held direction (`move_intent`) is not resent: the next key press replaces it. */
-const ANSWERED_ACTIONS: ReadonlySet<string> = new Set(["chat_send", "click_to_move", "interact", "approach"]);
+const ANSWERED_ACTIONS: ReadonlySet<string> = new Set([
+  "chat_send",
+  "click_to_move",
+  "interact",
+  "approach",
+  // An action kind with doors (src/world/actions), as its file shapes it.
+  "act",
+]);
 /** Unanswered actions kept for a resend: the oldest go beyond this (a long outage). */
 const MAX_UNANSWERED = 32;
 

@@ -28,8 +28,6 @@ export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
 
 /** WebSocket close code 1013 "Try Again Later" (RFC 6455 registry): a capacity refusal. */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
-/** Close code for a refused origin (policy violation). */
-export const CLOSE_POLICY = 1008;
 
 /** The tick's share of its interval above which new connections and joins are refused. */
 export const SHED_LOAD_RATIO = 0.8;

@@ -31,7 +31,7 @@ export interface ConnectionDeps {
 
 type ActionMessage = Extract<
   ClientMessageT,
-  { type: "move_intent" | "click_to_move" | "chat_send" | "interact" | "approach" }
+  { type: "move_intent" | "click_to_move" | "chat_send" | "interact" | "approach" | "act" }
 >;
 
 /** The action a client message asks for: a field-for-field mapping, no second validation. */
@@ -52,6 +52,9 @@ export function actionOf(msg: ActionMessage): ActActionT {
       };
     case "approach":
       return { kind: "approach", targetId: msg.targetId };
+    case "act":
+      // Parsed by the action's own fields (HUMAN_DOOR_ACTIONS): it is the action as it is.
+      return msg.action as ActActionT;
   }
 }
 

@@ -1,6 +1,7 @@
 // The human WebSocket protocol: client messages validated strictly with zod, from the same field
 // rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
+import { HUMAN_DOOR_ACTIONS } from "../../aic/endpoints.ts";
 import {
   actionName,
   ChatChannel,
@@ -64,6 +65,9 @@ export const ClientMessage = z
     /** Walk to a reachable tile within interact range of an object (the server picks it). */
     z.strictObject({ type: z.literal("approach"), targetId: IdEntity, txId: txId() }),
     z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
+    /** An action kind with doors that people may send (src/world/actions: `humans`), as its file
+     * shapes it: `{kind, ...fields}`. */
+    z.strictObject({ type: z.literal("act"), action: z.union(HUMAN_DOOR_ACTIONS), txId: txId() }),
     // The contract's one text rule (well-formed Unicode), as on every AIC request.
   ])
   .superRefine(refineText);

@@ -6,7 +6,6 @@
 // often, within RADAR_BYTES_PER_SEC), and sent to each viewer only when it changed since that
 // viewer's last one. Viewers are spread over the period's patches (each has a
 // slot), so a crowded room's feed does not land on every socket in the same tick.
-import type { WorldReads } from "../../aic/reads.ts";
 import { PreparedText } from "./prepared-text.ts";
 
 /** One dot: [entityId, "h" | "a" (human, agent), tx, ty]. */
@@ -14,10 +13,6 @@ export type RadarDot = [string, "h" | "a", number, number];
 
 /** How often the feed is refreshed: once per simulated second. */
 export const radarEveryTicks = (tickRate: number) => Math.max(1, Math.round(tickRate));
-
-export function roomDots(world: Pick<WorldReads, "actorsInRoom">, roomId: string): RadarDot[] {
-  return dotsOf(world.actorsInRoom(roomId));
-}
 
 export function dotsOf(actors: readonly { id: string; kind: string; tile: { tx: number; ty: number } }[]) {
   return actors.map((a): RadarDot => [a.id, a.kind === "agent" ? "a" : "h", a.tile.tx, a.tile.ty]);

@@ -1,0 +1,83 @@
+// One action kind of the world: its input shape check, its rate class and its rule. Every kind is
+// one file in this folder, listed in registry.ts; the world's tick (world.ts) runs `check` on every
+// input and `apply` after the room and guard checks. The input's fields are typed in types.ts
+// (`ActionInputs`, `ActionValues`): a new kind adds its own there by declaration merging, from its
+// own file (emote.ts shows how).
+import * as z from "zod";
+import type { Outcome, WorldCore } from "../core.ts";
+import type { ActionFields, Input, InputKind, WorldError } from "../types.ts";
+
+/** How an action kind with its own fields (a key of ActionFields) reaches every door without more
+ * code: the AIC endpoint named after the kind (its request = the envelope agentId, roomId, txId,
+ * expect + `fields`; its answer = txId, applied, serverTsMs + `answer`), the tool `ocw_<kind>`
+ * (parameters: `fields`) and, with `humans`, the browser's `{type: "act", action: {kind, ...}}`. */
+export interface ActionDoors {
+  /** The action's own fields: their one shape (the world's check parses them with it too). */
+  readonly fields: Readonly<Record<string, z.ZodType>>;
+  /** What its answer adds, read from the rule's value (ActionAnswers). */
+  readonly answer: Readonly<Record<string, z.ZodType>>;
+  readonly summary: string;
+  /** The OpenAPI description: what it does and which domain errors it answers. */
+  readonly description: string;
+  /** The tool's label and what the model is told of it. */
+  readonly tool: { readonly label: string; readonly description: string };
+  /** People send it too (the web client's `act` message). */
+  readonly humans: boolean;
+}
+
+export interface WorldAction<K extends InputKind = InputKind> {
+  readonly kind: K;
+  /** The rate bucket every door takes a token from for it (rate-limit.ts); absent for the kinds
+   * only the host sends. */
+  readonly rateClass?: string;
+  /** Sent by the host, not by an actor: `check` is its whole shape (no actor id, room, tx, guards). */
+  readonly host?: true;
+  /** Carries free text, which the world must be able to store (World.unstorable). */
+  readonly freeText?: true;
+  /** The doors of a kind with its own fields (ActionFields); the older kinds have theirs written in
+   * src/aic (schemas.ts, endpoints.ts), src/tools and src/http/humans. */
+  readonly doors?: K extends keyof ActionFields ? ActionDoors : never;
+  /** The problem with the kind's own fields, after the common ones (entityId, roomId, tx, guards). */
+  check(input: Record<string, unknown> & { entityId: string }): WorldError | undefined;
+  /** The rule: the input applied to the world at the tick, after its room and guards held. */
+  apply(world: WorldCore, input: Extract<Input, { kind: K }>): Outcome;
+}
+
+/** Any one of the kinds (a list of actions holds each with its own input type). */
+export type AnyWorldAction = { [K in InputKind]: WorldAction<K> }[InputKind];
+
+export function defineAction<K extends InputKind>(action: WorldAction<K>): WorldAction<K> {
+  return action;
+}
+
+export function bad(message: string, details?: Record<string, unknown>): WorldError {
+  return details ? { code: "bad_request", message, details } : { code: "bad_request", message };
+}
+
+export function isInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v);
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The kinds with doors (ActionFields): their endpoint is named after them. */
+export type DoorKind = keyof ActionFields & InputKind;
+
+/** The tool name of a door kind. */
+export function toolNameOf(kind: string): `ocw_${string}` {
+  return `ocw_${kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+}
+
+/** The problem with a door kind's own fields, by their one shape (ActionDoors.fields). */
+export function fieldsProblem(
+  fields: Readonly<Record<string, z.ZodType>>,
+  input: Record<string, unknown>,
+): WorldError | undefined {
+  const own = Object.fromEntries(Object.keys(fields).map((key) => [key, input[key]]));
+  const parsed = z.strictObject(fields).safeParse(own);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  return bad(`${issue.path.join(".") || "input"}: ${issue.message}`);
+}

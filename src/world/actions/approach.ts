@@ -1,0 +1,31 @@
+// Walk into reach of an object. Where an object can be used from is the world's to say (objects sit
+// in or against walls, so the tile below one is often blocked): the approach tile over the room's
+// current grid (../approach.ts), then a move there like moveTo.
+import { approachTile } from "../approach.ts";
+import { fail } from "../core.ts";
+import { bad, defineAction } from "./action.ts";
+import { walkTo } from "./move-to.ts";
+
+export const approach = defineAction({
+  kind: "approach",
+  rateClass: "action",
+  check: (i) =>
+    typeof i.targetId === "string" && i.targetId.length > 0 ? undefined : bad("targetId must be a string"),
+  apply(w, { entityId, targetId }) {
+    const actor = w.actors.get(entityId);
+    if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
+    const obj = w.objects.get(targetId);
+    if (!obj || obj.def.roomId !== actor.roomId)
+      return fail("not_found", `no object "${targetId}" in this room`);
+    const room = w.rooms.get(actor.roomId)!;
+    const from = { tx: actor.tx, ty: actor.ty };
+    const dest = approachTile(room, from, obj.def.tile, w.definition.interactRangeTiles);
+    if (!dest) return fail("collision_blocked", `${obj.def.name} cannot be reached from here`);
+    const moved = walkTo(w, entityId, dest);
+    if (!moved.ok || moved.value.kind !== "moveTo") return moved;
+    return {
+      ok: true,
+      value: { kind: "approach", result: moved.value.result, pathLength: moved.value.pathLength, dest },
+    };
+  },
+});

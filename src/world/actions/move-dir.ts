@@ -1,0 +1,30 @@
+// A held direction (WASD): dx, dy in -1..1; (0, 0) stops. Replaces any path.
+import { NO_PATH } from "../actor.ts";
+import { fail } from "../core.ts";
+import { facingFor } from "../movement.ts";
+import { releaseHeld } from "../placement.ts";
+import { bad, defineAction, isInt } from "./action.ts";
+
+export const moveDir = defineAction({
+  kind: "moveDir",
+  rateClass: "moveDir",
+  check: (i) =>
+    isInt(i.dx) && isInt(i.dy) && Math.abs(i.dx) <= 1 && Math.abs(i.dy) <= 1
+      ? undefined
+      : bad("dx and dy must be integers in -1..1"),
+  apply(w, input) {
+    const actor = w.actors.get(input.entityId);
+    if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
+    actor.path = NO_PATH;
+    actor.pathIndex = 0;
+    actor.dest = -1;
+    actor.dirX = input.dx + 0; // + 0 turns -0 into 0 so snapshots stay canonical
+    actor.dirY = input.dy + 0;
+    if (input.dx !== 0 || input.dy !== 0) {
+      releaseHeld(w, actor);
+      actor.facing = facingFor(input.dx, input.dy, actor.facing);
+      w.signal(actor, "move");
+    }
+    return { ok: true, value: { kind: "moveDir" } };
+  },
+});

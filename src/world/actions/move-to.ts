@@ -1,0 +1,47 @@
+// Walk to a tile: checked against the room and its current collision, a path found (A*, grid.ts);
+// the walking itself happens tick by tick (movement.ts). A new move replaces any path or held key.
+import { fail, type Outcome, type WorldCore } from "../core.ts";
+import { releaseHeld, stop } from "../placement.ts";
+import type { TileCoord } from "../types.ts";
+import { bad, defineAction, isInt, isPlainObject } from "./action.ts";
+
+export function walkTo(w: WorldCore, entityId: string, dest: TileCoord): Outcome {
+  const actor = w.actors.get(entityId);
+  if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
+  const room = w.rooms.get(actor.roomId)!;
+  if (!room.inBounds(dest.tx, dest.ty)) {
+    return fail("invalid_destination", `tile (${dest.tx}, ${dest.ty}) is outside room "${room.def.roomId}"`, {
+      widthTiles: room.width,
+      heightTiles: room.height,
+    });
+  }
+  const goal = dest.ty * room.width + dest.tx;
+  if (room.blocked[goal]) return fail("collision_blocked", `tile (${dest.tx}, ${dest.ty}) is blocked`);
+  if (dest.tx === actor.tx && dest.ty === actor.ty) {
+    stop(actor);
+    return { ok: true, value: { kind: "moveTo", result: "no_op", pathLength: 0 } };
+  }
+  const path = room.pathFinder.find(room, actor.ty * room.width + actor.tx, goal);
+  if (!path) return fail("collision_blocked", `tile (${dest.tx}, ${dest.ty}) cannot be reached from here`);
+  releaseHeld(w, actor);
+  actor.path = path;
+  actor.pathIndex = 0;
+  actor.dest = goal;
+  actor.dirX = 0;
+  actor.dirY = 0;
+  w.remember(actor.id, "moved", `set off for (${dest.tx}, ${dest.ty})`);
+  w.signal(actor, "move");
+  return { ok: true, value: { kind: "moveTo", result: "accepted", pathLength: path.length - 1 } };
+}
+
+export const moveTo = defineAction({
+  kind: "moveTo",
+  rateClass: "action",
+  check(i) {
+    const dest = i.dest as Record<string, unknown>;
+    return isPlainObject(dest) && isInt(dest.tx) && isInt(dest.ty)
+      ? undefined
+      : bad("dest must be {tx, ty} integers");
+  },
+  apply: (w, input) => walkTo(w, input.entityId, input.dest),
+});

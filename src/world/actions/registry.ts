@@ -1,0 +1,50 @@
+// The one list of the world's action kinds. Adding a kind = one file in this folder + one line here
+// (docs/dev/GUIDE.md, "How to add an action").
+import type { InputKind } from "../types.ts";
+import type { ActionDoors, AnyWorldAction, DoorKind } from "./action.ts";
+import { approach } from "./approach.ts";
+import { arrive } from "./arrive.ts";
+import { chat } from "./chat.ts";
+import { emote } from "./emote.ts";
+import { interact } from "./interact.ts";
+import { join } from "./join.ts";
+import { leave } from "./leave.ts";
+import { moderate } from "./moderate.ts";
+import { moveDir } from "./move-dir.ts";
+import { moveTo } from "./move-to.ts";
+import { reflect } from "./reflect.ts";
+import { thinking } from "./thinking.ts";
+import { transfersSent } from "./transfers-sent.ts";
+
+export const ACTIONS = [
+  join,
+  leave,
+  thinking,
+  moveTo,
+  approach,
+  moveDir,
+  interact,
+  moderate,
+  chat,
+  emote,
+  reflect,
+  arrive,
+  transfersSent,
+] as const satisfies readonly AnyWorldAction[];
+
+const BY_KIND: ReadonlyMap<string, AnyWorldAction> = new Map(ACTIONS.map((a) => [a.kind, a]));
+
+/** The action of an input kind (undefined for a kind the world does not know). */
+export function actionOf(kind: unknown): AnyWorldAction | undefined {
+  return typeof kind === "string" ? BY_KIND.get(kind) : undefined;
+}
+
+/** The rate class of every kind an actor may send, by kind. */
+export const ACTION_RATE_CLASSES: Readonly<Partial<Record<InputKind, string>>> = Object.fromEntries(
+  ACTIONS.flatMap((a) => ("rateClass" in a && a.rateClass ? [[a.kind, a.rateClass]] : [])),
+);
+
+/** The action kinds with doors (ActionDoors), in registry order. */
+export const DOOR_ACTIONS: readonly { kind: DoorKind; doors: ActionDoors }[] = ACTIONS.flatMap((a) =>
+  "doors" in a && a.doors ? [{ kind: a.kind as DoorKind, doors: a.doors as ActionDoors }] : [],
+);

@@ -1,0 +1,63 @@
+// An actor using an object: what the object's handler may do to the world (objects/types.ts
+// InteractContext), seating, stepping onto an object's tile, and the interact answer.
+import type { Actor } from "./actor.ts";
+import type { Outcome, WorldCore } from "./core.ts";
+import type { InteractContext, InteractOutcome } from "./objects/types.ts";
+import { actorOnTile, depart, releaseHeld, setObjectState, stop, teleport } from "./placement.ts";
+import { covers } from "./places.ts";
+import type { WorldObject } from "./room.ts";
+import type { Facing } from "./types.ts";
+
+export function interactContext(w: WorldCore, actor: Actor, obj: WorldObject): InteractContext {
+  const room = w.rooms.get(obj.def.roomId)!;
+  return {
+    objectId: obj.def.id,
+    state: obj.state,
+    actorId: actor.id,
+    actorName: actor.name,
+    nowMs: w.serverTsMs,
+    setState: (field, value) => setObjectState(w, obj, field, value, actor.id),
+    moveActor: (roomId, tile) => teleport(w, actor, roomId, tile),
+    sendActor: (world, roomId, tile) => depart(w, actor, world, roomId, tile),
+    tileOccupied: () => actorOnTile(room, obj.def.tile.tx, obj.def.tile.ty),
+    othersIn: (regionId) => {
+      const region = room.def.regions.find((r) => r.id === regionId);
+      if (!region) return 0;
+      return room.actors.filter((a) => a.id !== actor.id && covers(region, a.tx, a.ty)).length;
+    },
+    hold: (facing) => hold(w, actor, obj, facing),
+  };
+}
+
+/** Seats an actor on an object's tile (it lets go of anything it held before). */
+function hold(w: WorldCore, actor: Actor, obj: WorldObject, facing: Facing): void {
+  releaseHeld(w, actor);
+  const room = w.rooms.get(actor.roomId)!;
+  stop(actor);
+  teleport(w, actor, room.def.roomId, obj.def.tile);
+  actor.facing = facing;
+}
+
+/** An actor stepped onto a tile whose object acts on arrival (a portal): as if it used it. */
+export function enterObject(w: WorldCore, actor: Actor, obj: WorldObject): void {
+  const enter = obj.handler.enter;
+  if (!enter) return;
+  const room = w.rooms.get(actor.roomId)!;
+  const mask = actor.regionMask;
+  const outcome = enter(interactContext(w, actor, obj));
+  if (!outcome) return;
+  if (outcome.type === "ok") room.signals.count(w.signalBucket(), mask, "interact");
+  const said = outcome.message === undefined ? "" : ` — ${outcome.message}`;
+  w.remember(actor.id, "used", `stepped onto ${obj.def.name}: ${outcome.type}${said}`);
+}
+
+/** The outcome an object gave, as the world's answer (only the fields it set). */
+export function outcomeOf(outcome: InteractOutcome): { type: InteractOutcome["type"]; message?: string } {
+  return outcome.message === undefined
+    ? { type: outcome.type }
+    : { type: outcome.type, message: outcome.message };
+}
+
+export function interactAnswer(outcome: InteractOutcome): Outcome {
+  return { ok: true, value: { kind: "interact", outcome: outcomeOf(outcome) } };
+}
