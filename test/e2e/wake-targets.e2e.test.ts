@@ -7,10 +7,9 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
-import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
 import { OPERATOR_ROUTE } from "../../src/http/operator-routes.ts";
 import { verifyWake } from "../../src/residents/remote/signing.ts";
+import { joinPerson } from "../support/person.ts";
 import { gateway } from "./fixtures.ts";
 
 const AGENT = "agent_wake";
@@ -95,29 +94,6 @@ interface RemoteStatus {
 }
 const remoteStatus = async () => (await operator("GET", "/status")).data.remoteResidents as RemoteStatus;
 
-/** A person in the lobby over the real WebSocket: what they hear. */
-async function person() {
-  const ws = new WebSocket(`${gateway().baseUrl.replace(/^http/, "ws")}/world/ws`);
-  const heard: { from: string; message: string }[] = [];
-  const reader = new ServerFrameReader();
-  ws.on("message", (data, isBinary) => {
-    const frame = reader.read(isBinary ? (data as Buffer) : String(data)) as {
-      type: string;
-      events?: { type: string; payload: { fromEntityId?: string; message?: string } }[];
-    };
-    for (const e of frame.type === "events" ? (frame.events ?? []) : [])
-      if (e.type === "chat.message")
-        heard.push({ from: e.payload.fromEntityId!, message: e.payload.message! });
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("error", reject);
-  });
-  ws.send(JSON.stringify({ type: "join", name: "Wanda" }));
-  const say = (message: string) => ws.send(JSON.stringify({ type: "chat_send", channel: "global", message }));
-  return { ws, heard, say };
-}
-
 let tx = 0;
 /** The receiver as the agent: reads what woke it from the wake's cursor, and answers in the world. */
 async function answerAsAgent(wake: Received, reply: string) {
@@ -158,7 +134,7 @@ describe("wake targets through the real gateway (issue #43)", () => {
     });
     expect(set).toMatchObject({ status: "ok", data: { agentId: AGENT, target: { secret: "(set)" } } });
     expect((await aic("join", {})).status).toBe("ok");
-    const wanda = await person();
+    const wanda = await joinPerson(gateway().baseUrl, "Wanda");
     try {
       // 1. Woken, signed, no words in the wake; the words come from the world at its cursor.
       wanda.say(`${NAME}, are you there? plum-42`);

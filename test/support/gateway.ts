@@ -24,6 +24,10 @@ export interface StartOptions {
   /** OpenClaw agents to configure besides the default `main` (tools are invoked per agent id). */
   agentIds?: string[];
   keepState?: boolean;
+  /** Listen here (default: a free port): two gateways that name each other in their configs. */
+  port?: number;
+  /** Aborting it while the gateway comes up stops it (see LaunchOptions.signal). */
+  signal?: AbortSignal;
 }
 
 export async function startGateway(opts: StartOptions = {}): Promise<TestGateway> {
@@ -32,6 +36,8 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
   const gw = await launchGateway({
     stateRoot,
     gatewayToken: randomToken(),
+    ...(opts.port ? { port: opts.port } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
     pluginConfig: opts.pluginConfig ?? {},
     gatewayConfig: deepMerge(
       {

@@ -6,8 +6,10 @@ import type { WakeEndpoint } from "../../config/config.ts";
 import type { WakeRequest } from "./delivery.ts";
 import { signedHeaders } from "./signing.ts";
 
+// ocw_poll_events, not ocw_heartbeat: an agent's first heartbeat counts changes from that moment, so
+// it would not show what was said before the wake (seen end to end, test/install/remote-resident).
 export const WAKE_NOTICE =
-  "Someone in OpenClawWorld may be talking to you. Read your world events from the cursor (ocw_heartbeat, or pollEvents over AIC) and answer there.";
+  "Someone in OpenClawWorld may be talking to you. Read your world events from the cursor (ocw_poll_events, or pollEvents over AIC) and answer there.";
 
 export interface WakePayload {
   type: "openclawworld.wake";
