@@ -34,8 +34,9 @@ const SHIPPED = [
   /^openclaw\.plugin\.json$/,
   // The built entries: the whole dist/ ships (package.json files), whatever the build writes there.
   /^dist\/[\w./-]+\.js$/,
-  // Named by content (app-<hash>.js, and any chunk), each with its precompressed brotli and gzip forms.
-  /^web\/dist\/(index\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
+  // The play page and the operator's replay page; named by content (app-<hash>.js, replay-<hash>.js,
+  // and any chunk), each with its precompressed brotli and gzip forms.
+  /^web\/dist\/((index|replay)\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
   /^worlds\/(README\.md|lobby\/.+)$/,
   /^skills\/openclawworld\/.+\.md$/,
   /^docs\/aic\/v0\.1\/(aic-schema|events-schema|openapi)\.json$/,
@@ -48,6 +49,7 @@ const REQUIRED = [
   "dist/index.js",
   "dist/client.js",
   "web/dist/index.html",
+  "web/dist/replay.html",
   "worlds/lobby/world.toml",
   "skills/openclawworld/SKILL.md",
   "docs/aic/v0.1/aic-schema.json",
@@ -63,6 +65,7 @@ const TOOLS = [
   "ocw_interact",
   "ocw_chat_send",
   "ocw_reflect",
+  "ocw_emote",
 ];
 
 async function cli(args: string[]): Promise<string> {
@@ -161,7 +164,7 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
     expect(await realpath(hostLink)).toBe(await realpath(path.join(PROJECT_DIR, "node_modules", "openclaw")));
   });
 
-  it("plugins inspect shows every tool, the service, the three routes and the two hooks, with no diagnostics", () => {
+  it("plugins inspect shows every tool, the service, the four routes and the three hooks, with no diagnostics", () => {
     const plugin = inspect.plugin as { status: string; source: string; version: string };
     expect(plugin.status).toBe("loaded");
     expect(plugin.source).toMatch(/extensions[/\\]openclawworld[/\\]dist[/\\]index\.js$/);
@@ -172,13 +175,17 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
       "ocw_interact",
       "ocw_chat_send",
       "ocw_reflect",
+      "ocw_emote",
     ]);
     expect(inspect.services).toEqual(["openclawworld-world"]);
-    // /aic/v0.1 and /world (plugin auth), /openclawworld/admin (gateway auth: operator save/load).
-    expect(inspect.httpRouteCount).toBe(3);
-    // The tool policy gate, and the count of a resident turn's model requests (its cap, issue #41).
+    // /aic/v0.1, /world and the replay page (plugin auth; its API asks for an operator link's key),
+    // /openclawworld/admin (gateway auth: operator save/load).
+    expect(inspect.httpRouteCount).toBe(4);
+    // The tool policy gate, and a resident turn's model requests: their count (its cap) and their
+    // failures (status), issue #41.
     expect(inspect.typedHooks).toEqual([
       expect.objectContaining({ name: "before_tool_call" }),
+      expect.objectContaining({ name: "model_call_ended" }),
       expect.objectContaining({ name: "model_call_started" }),
     ]);
     expect(inspect.diagnostics).toEqual([]);
