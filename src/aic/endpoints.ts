@@ -305,6 +305,7 @@ export const DOOR_TOOLS = DOOR_ACTIONS.map(({ kind, doors }) => ({
   endpoint: kind as EndpointName,
   label: doors.tool.label,
   description: doors.tool.description,
+  guards: doors.tool.guards === true,
   fields: doors.fields,
 }));
 

@@ -613,7 +613,7 @@ function doorTool(door: (typeof DOOR_TOOLS)[number]) {
               return [key, schema.safeParse(undefined).success ? Type.Optional(param) : param];
             }),
           ),
-          expect: Type.Optional(GuardsAsHeartbeat),
+          ...(door.guards ? { expect: Type.Optional(GuardsAsHeartbeat) } : {}),
         },
         { additionalProperties: false },
       ),

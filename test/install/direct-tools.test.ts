@@ -6,6 +6,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import manifest from "../../openclaw.plugin.json" with { type: "json" };
 import { deepMerge } from "../../scripts/lib/merge.ts";
+import { DOOR_TOOLS } from "../../src/aic/endpoints.ts";
 import { OPTIONAL_TOOLS } from "../../src/config/config.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
 import {
@@ -63,9 +64,16 @@ describe("direct tool mode (Tool Search off)", () => {
     expect(offered).not.toContain(TOOL_SEARCH_CALLER);
     const ours = offered.filter((name) => name.startsWith("ocw_")).sort();
     expect(ours).toEqual([...manifest.contracts.tools].sort());
-    // The budget (issue #25): what the ocw_* definitions cost in every request, as the gateway sent them.
+    // The budget (issue #25): what the ocw_* definitions cost in every request, as the gateway sent
+    // them: 1,500 tokens for the world's tools of #25, and at most 80 for each opt-in tool an action
+    // kind brings from its doors (issue #40: ocw_emote), paid only by an agent that enables it.
     const definitions = (first.body.tools ?? []).filter((t) => t.function?.name?.startsWith("ocw_"));
-    expect(encode(JSON.stringify(definitions)).length).toBeLessThanOrEqual(1500);
+    const doorTools = new Set<string>(DOOR_TOOLS.map((door) => door.name));
+    const core = definitions.filter((t) => !doorTools.has(t.function!.name!));
+    expect(encode(JSON.stringify(core)).length).toBeLessThanOrEqual(1500);
+    for (const door of definitions.filter((t) => doorTools.has(t.function!.name!)))
+      expect(encode(JSON.stringify(door)).length, door.function!.name).toBeLessThanOrEqual(80);
+    expect(definitions.length - core.length).toBe(DOOR_TOOLS.length);
     const results = second.body.messages.filter((m) => m.role === "tool").map((m) => messageText(m.content));
     expect(results).toHaveLength(1);
     expect(results[0]).toMatch(/^In lobby/);

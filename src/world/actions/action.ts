@@ -19,8 +19,9 @@ export interface ActionDoors {
   readonly summary: string;
   /** The OpenAPI description: what it does and which domain errors it answers. */
   readonly description: string;
-  /** The tool's label and what the model is told of it. */
-  readonly tool: { readonly label: string; readonly description: string };
+  /** The tool's label and what the model is told of it; `guards` offers the acting tools' `expect`
+   * (tokens in every model request: worth it where acting on a stale view would do harm). */
+  readonly tool: { readonly label: string; readonly description: string; readonly guards?: boolean };
   /** People send it too (the web client's `act` message). */
   readonly humans: boolean;
 }

@@ -39,7 +39,7 @@ export const emote = defineAction({
       "Extension (issue #40): a gesture those near you see, as a line on the proximity channel (`👋 waves`) in the chat log and over your head. Idempotent by txId. Domain errors: agent_not_in_room, conflict.",
     tool: {
       label: "Gesture",
-      description: "Make a gesture those near you see: wave, nod, clap, laugh, cheer or shrug.",
+      description: "A gesture those near you see.",
     },
     humans: true,
   },
