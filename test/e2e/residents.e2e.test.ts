@@ -8,7 +8,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
-import { THINKING_MARK } from "../../web/client/scene.ts";
+import { THINKING_MARK } from "../../web/client/name-tag.ts";
 import {
   launchBrowser,
   lobbyBlocked,

@@ -120,6 +120,9 @@ describe("the town through AIC over HTTP", () => {
     expect(outside.status).toBe("ok");
     const heard = await call("chatObserve", A, { windowSec: 60 });
     expect(heard.data.messages.map((m: { message: string }) => m.message)).not.toContain("hello in there?");
+    // The shared world after this file: nobody left in the council room, whose plaque opens it only
+    // with nobody else inside (web-town's player opens it).
+    expect((await call("leave", A, {})).status).toBe("ok");
   });
 });
 

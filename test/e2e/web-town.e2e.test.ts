@@ -185,10 +185,12 @@ describe("the town in the browser, on one walk round it", () => {
   });
 
   it("walking into a named place shows its name; the minimap labels the places (twice)", async () => {
-    const labels = await ocw<{ labels: string[] }>(ana.page, "places()");
-    expect(labels.labels).toEqual(
-      expect.arrayContaining(["Town Square", "Café", "Library", "Council Room", "Park", "Market"]),
-    );
+    // The minimap names the larger places at a readable size (issue #41: 11 px at least), leaving
+    // out a name that would run into one already shown: the largest is always named.
+    const labels = await ocw<{ places: string[]; labels: string[] }>(ana.page, "places()");
+    expect(labels.labels.length, JSON.stringify(labels)).toBeGreaterThanOrEqual(3);
+    expect(labels.labels, JSON.stringify(labels)).toContain("Town Square");
+    for (const label of labels.labels) expect(labels.places).toContain(label);
     // From the café, on the way to the council room.
     for (const [tx, ty, name, file] of [
       [7, 26, "Park", "town-park.png"],

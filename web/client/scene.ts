@@ -6,9 +6,9 @@ import * as Phaser from "phaser";
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 // The place rules are the world's own (pure, no server code bundled beyond them).
 import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
-import { isolate } from "./bidi.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
 import { followLerp } from "./camera.ts";
+import { tagText } from "./name-tag.ts";
 import { agentKey, avatarKey, defaultLook, drawTextures, seatKey } from "./textures.ts";
 
 export type { WireEntity, WireObject, WireRoom };
@@ -82,7 +82,6 @@ export interface SceneCallbacks {
   hover(info: HoverInfo | undefined): void;
 }
 
-const MAX_TAG_CHARS = 16;
 /** Where a name tag's bottom sits above an actor's position. */
 const TAG_Y = 18;
 const BUBBLE_MS = 5000;
@@ -94,16 +93,6 @@ const LABEL_STYLE = {
   strokeThickness: 3,
   resolution: 3,
 };
-
-/** A resident thinking: plain text every font draws (an emoji was an empty box without an emoji
- * font), set apart by a space from the "…" of a name cut short. */
-export const THINKING_MARK = " …";
-
-/** The name tag: short enough not to run into neighbours; agents say so in the tag itself. */
-export function tagText(e: Pick<WireEntity, "name" | "kind" | "thinking">, away: boolean): string {
-  const name = e.name.length > MAX_TAG_CHARS ? `${e.name.slice(0, MAX_TAG_CHARS - 1)}…` : e.name;
-  return `${isolate(name)}${e.kind === "agent" ? " · AI" : ""}${away ? " (away)" : ""}${e.thinking ? THINKING_MARK : ""}`;
-}
 
 /** The minimap's screen box (it keeps clear of the room: ~2% of a desktop screen) and the smallest
  * size its place names are drawn at, in CSS pixels. */
