@@ -305,7 +305,7 @@ describe("issue #41: the player's rough edges, smoothed", () => {
       expect((await objectState(page, PLAQUE.id)).private).toBe(true);
       await shot(page, "rough-7-council.png");
     } finally {
-      await aic("leave", {});
+      expect((await aic("leave", { roomId: "town" })).status).toBe("ok");
     }
   });
 
