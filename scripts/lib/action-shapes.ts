@@ -8,18 +8,18 @@ import { ACTIONS } from "../../src/world/actions/registry.ts";
 
 /** Files writing each older kind's shape when its check was added (issue #40): a ratchet. */
 export const BASELINE: Readonly<Record<string, number>> = {
-  join: 6,
-  leave: 5,
-  thinking: 4,
-  moveTo: 7,
-  approach: 5,
-  moveDir: 4,
-  interact: 7,
-  moderate: 3,
-  chat: 6,
-  reflect: 4,
-  arrive: 3,
-  transfersSent: 3,
+  join: 5,
+  leave: 4,
+  thinking: 3,
+  moveTo: 6,
+  approach: 4,
+  moveDir: 3,
+  interact: 5,
+  moderate: 2,
+  chat: 5,
+  reflect: 3,
+  arrive: 2,
+  transfersSent: 2,
 };
 
 // The server side: the page (web/client) sends what the protocol shapes, it does not shape it.

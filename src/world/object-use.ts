@@ -1,7 +1,7 @@
 // An actor using an object: what the object's handler may do to the world (objects/types.ts
-// InteractContext), seating, stepping onto an object's tile, and the interact answer.
+// InteractContext), seating, stepping onto an object's tile.
 import type { Actor } from "./actor.ts";
-import type { Outcome, WorldCore } from "./core.ts";
+import type { WorldCore } from "./core.ts";
 import type { InteractContext, InteractOutcome } from "./objects/types.ts";
 import { actorOnTile, depart, releaseHeld, setObjectState, stop, teleport } from "./placement.ts";
 import { covers } from "./places.ts";
@@ -56,8 +56,4 @@ export function outcomeOf(outcome: InteractOutcome): { type: InteractOutcome["ty
   return outcome.message === undefined
     ? { type: outcome.type }
     : { type: outcome.type, message: outcome.message };
-}
-
-export function interactAnswer(outcome: InteractOutcome): Outcome {
-  return { ok: true, value: { kind: "interact", outcome: outcomeOf(outcome) } };
 }

@@ -2,7 +2,7 @@
 
 // src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
 // events, results and snapshot hash, in any process.
-import type { Episode, MemorySource, Reflection } from "./memory.ts";
+import type { Episode, Reflection } from "./memory.ts";
 
 export type EntityKind = "human" | "agent" | "object";
 export type ActorKind = "human" | "agent";
@@ -175,60 +175,25 @@ export interface Transfer {
   tick: number;
 }
 
-/** The fields of the action kinds that declare their own (a door action, actions/action.ts): the
- * kind's file adds itself here by declaration merging, so its shape is written in that file only. */
+/** The fields of the action kinds with doors (a door action, actions/action.ts): the kind's file
+ * adds itself here by declaration merging, so its shape is written in that file only. */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from actions/<kind>.ts
 export interface ActionFields {}
 /** What such a kind's rule answers besides its kind (merged like ActionFields). */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from actions/<kind>.ts
 export interface ActionAnswers {}
+/** The fields of every other action kind, merged in the same way from its own file. */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from actions/<kind>.ts
+export interface ActionInputs {}
+/** What such a kind's rule answers besides its kind (merged like ActionInputs). */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from actions/<kind>.ts
+export interface ActionValues {}
 
-type DoorInput = { [K in keyof ActionFields]: InputBase & { kind: K } & ActionFields[K] }[keyof ActionFields];
-type DoorValue = { [K in keyof ActionAnswers]: { kind: K } & ActionAnswers[K] }[keyof ActionAnswers];
+type Inputs<F> = { [K in keyof F]: InputBase & { kind: K } & F[K] }[keyof F];
+type Values<A> = { [K in keyof A]: { kind: K } & A[K] }[keyof A];
 
-export type Input =
-  | DoorInput
-  | (InputBase & {
-      kind: "join";
-      actorKind: ActorKind;
-      name: string;
-      /** Room to join; the world's default room when omitted. */
-      joinRoomId?: string;
-      /** Where to appear (a resident's home); a random spawn point when omitted, blocked or outside. */
-      at?: TileCoord;
-    })
-  /** A resident's agent turn started or ended: shown to browsers as a "thinking" mark. */
-  | (InputBase & { kind: "thinking"; thinking: boolean })
-  | (InputBase & { kind: "leave"; reason: "disconnect" | "kicked" | "room_closed" })
-  | (InputBase & { kind: "moveTo"; dest: TileCoord })
-  /** Walk into reach of an object: to the reachable tile nearest by walking from which it can be
-   * used (approach.ts), then a move there like moveTo. */
-  | (InputBase & { kind: "approach"; targetId: string })
-  /** Held-direction movement (WASD): dx, dy in {-1, 0, 1}; (0, 0) stops. Replaces any path. */
-  | (InputBase & { kind: "moveDir"; dx: number; dy: number })
-  | (InputBase & { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> })
-  | (InputBase & { kind: "chat"; channel: ChatChannel; message: string })
-  /** The operator acts on an object (moderation: a note taken down); `entityId` is OPERATOR_ENTITY_ID. */
-  | (InputBase & {
-      kind: "moderate";
-      targetId: string;
-      action: string;
-      params?: Record<string, unknown>;
-    })
-  /** A traveller from another world (transfers.ts): placed once per transfer id; `entityId` is the
-   * traveller's. Only the cluster host sends it, from the target world's handoff stream. */
-  | (InputBase & { kind: "arrive"; transfer: Transfer })
-  /** The host delivered these outgoing transfers to their target worlds; `entityId` is
-   * OPERATOR_ENTITY_ID (the host, not an actor). */
-  | (InputBase & { kind: "transfersSent"; ids: string[] })
-  /** An agent stores a reflection in its own memory (memory.ts); only `agt_` entities have memory. */
-  | (InputBase & {
-      kind: "reflect";
-      content: string;
-      topics: string[];
-      sources: MemorySource[];
-      importance: number;
-    });
+/** One input of any kind: the common fields and the kind's own (actions/<kind>.ts). */
+export type Input = Inputs<ActionFields> | Inputs<ActionInputs>;
 
 export type InputKind = Input["kind"];
 
@@ -251,21 +216,8 @@ export interface WorldError {
 
 export type InteractOutcomeType = "ok" | "no_effect" | "invalid_action" | "too_far";
 
-export type InputValue =
-  | DoorValue
-  | { kind: "join"; entityId: string; roomId: string; tile: TileCoord }
-  | { kind: "leave"; entityId: string }
-  | { kind: "moveTo"; result: "accepted" | "no_op"; pathLength: number }
-  | { kind: "approach"; result: "accepted" | "no_op"; pathLength: number; dest: TileCoord }
-  | { kind: "moveDir" }
-  | { kind: "thinking"; thinking: boolean }
-  | { kind: "interact"; outcome: { type: InteractOutcomeType; message?: string } }
-  | { kind: "moderate"; outcome: { type: InteractOutcomeType; message?: string } }
-  | { kind: "chat"; chatMessageId: string }
-  | { kind: "reflect"; id: string; evicted?: string }
-  /** `duplicate`: this transfer was applied before; nobody was placed again. */
-  | { kind: "arrive"; entityId: string; roomId: string; tile: TileCoord; duplicate?: true }
-  | { kind: "transfersSent"; marked: number };
+/** What an input's rule answers, by kind (actions/<kind>.ts). */
+export type InputValue = Values<ActionAnswers> | Values<ActionValues>;
 
 export type InputResult =
   | { ok: true; value: InputValue; tick: number; serverTsMs: number; replayed?: boolean }

@@ -1,8 +1,9 @@
 // One action kind of the world: its input shape check, its rate class and its rule. Every kind is
 // one file in this folder, listed in registry.ts; the world's tick (world.ts) runs `check` on every
-// input and `apply` after the room and guard checks. The input's fields are typed in types.ts
-// (`ActionInputs`, `ActionValues`): a new kind adds its own there by declaration merging, from its
-// own file (emote.ts shows how).
+// input and `apply` after the room and guard checks. The input's fields and its rule's answer are
+// typed by each kind in its own file, merged into types.ts's ActionFields/ActionAnswers (a kind
+// with doors: emote.ts shows how) or ActionInputs/ActionValues (the rest); the unions Input and
+// InputValue are derived from those.
 import * as z from "zod";
 import type { Outcome, WorldCore } from "../core.ts";
 import type { ActionFields, Input, InputKind, WorldError } from "../types.ts";

@@ -3,8 +3,20 @@
 // current grid (../approach.ts), then a move there like moveTo.
 import { approachTile } from "../approach.ts";
 import { fail } from "../core.ts";
+import type { TileCoord } from "../types.ts";
 import { bad, defineAction } from "./action.ts";
 import { walkTo } from "./move-to.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** Walk into reach of an object: to the reachable tile nearest by walking from which it can be
+     * used (approach.ts), then a move there like moveTo. */
+    approach: { targetId: string };
+  }
+  interface ActionValues {
+    approach: { result: "accepted" | "no_op"; pathLength: number; dest: TileCoord };
+  }
+}
 
 export const approach = defineAction({
   kind: "approach",

@@ -4,7 +4,20 @@
 // tile, or on a spawn when that room or tile is not there (the traveller is not lost on the way).
 import { AGENT_ENTITY_PREFIX, HUMAN_ENTITY_PREFIX, ROOM_ID_PATTERN } from "../ids.ts";
 import { homeTile, newActor, pickSpawn, placeActor, removeActor } from "../placement.ts";
+import type { TileCoord, Transfer } from "../types.ts";
 import { bad, defineAction, isInt, isPlainObject } from "./action.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** A traveller from another world (transfers.ts): placed once per transfer id; `entityId` is the
+     * traveller's. Only the cluster host sends it, from the target world's handoff stream. */
+    arrive: { transfer: Transfer };
+  }
+  interface ActionValues {
+    /** `duplicate`: this transfer was applied before; nobody was placed again. */
+    arrive: { entityId: string; roomId: string; tile: TileCoord; duplicate?: true };
+  }
+}
 
 export const arrive = defineAction({
   kind: "arrive",

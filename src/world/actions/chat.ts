@@ -4,8 +4,17 @@
 import { type Actor, compareIds } from "../actor.ts";
 import { fail } from "../core.ts";
 import { placeAt, withinHearing } from "../places.ts";
-import type { Audience, ChatMessageRecord } from "../types.ts";
+import type { Audience, ChatChannel, ChatMessageRecord } from "../types.ts";
 import { bad, defineAction } from "./action.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    chat: { channel: ChatChannel; message: string };
+  }
+  interface ActionValues {
+    chat: { chatMessageId: string };
+  }
+}
 
 export const chat = defineAction({
   kind: "chat",

@@ -1,9 +1,23 @@
 // Use an object: it must be in the actor's room and within reach (`interactRangeTiles`); what it
 // does is the object type's (objects/).
-import { fail } from "../core.ts";
-import { interactAnswer, interactContext } from "../object-use.ts";
+import { fail, type Outcome } from "../core.ts";
+import { interactContext, outcomeOf } from "../object-use.ts";
 import type { InteractOutcome } from "../objects/types.ts";
+import type { InteractOutcomeType } from "../types.ts";
 import { bad, defineAction, isPlainObject } from "./action.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    interact: { targetId: string; action: string; params?: Record<string, unknown> };
+  }
+  interface ActionValues {
+    interact: { outcome: { type: InteractOutcomeType; message?: string } };
+  }
+}
+
+function interactAnswer(outcome: InteractOutcome): Outcome {
+  return { ok: true, value: { kind: "interact", outcome: outcomeOf(outcome) } };
+}
 
 export const interact = defineAction({
   kind: "interact",

@@ -3,7 +3,24 @@
 import { fail } from "../core.ts";
 import { AGENT_ENTITY_PREFIX, HUMAN_ENTITY_PREFIX, nameProblem, ROOM_ID_PATTERN } from "../ids.ts";
 import { homeTile, newActor, pickSpawn, placeActor, removeActor } from "../placement.ts";
+import type { ActorKind, TileCoord } from "../types.ts";
 import { bad, defineAction, isInt, isPlainObject } from "./action.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    join: {
+      actorKind: ActorKind;
+      name: string;
+      /** Room to join; the world's default room when omitted. */
+      joinRoomId?: string;
+      /** Where to appear (a resident's home); a random spawn point when omitted, blocked or outside. */
+      at?: TileCoord;
+    };
+  }
+  interface ActionValues {
+    join: { entityId: string; roomId: string; tile: TileCoord };
+  }
+}
 
 export const join = defineAction({
   kind: "join",

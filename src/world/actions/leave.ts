@@ -3,6 +3,15 @@ import { fail } from "../core.ts";
 import { removeActor } from "../placement.ts";
 import { bad, defineAction } from "./action.ts";
 
+declare module "../types.ts" {
+  interface ActionInputs {
+    leave: { reason: "disconnect" | "kicked" | "room_closed" };
+  }
+  interface ActionValues {
+    leave: { entityId: string };
+  }
+}
+
 export const leave = defineAction({
   kind: "leave",
   rateClass: "session",

@@ -4,7 +4,18 @@ import { fail } from "../core.ts";
 import { OPERATOR_ENTITY_ID } from "../ids.ts";
 import { outcomeOf } from "../object-use.ts";
 import { operatorContext } from "../placement.ts";
+import type { InteractOutcomeType } from "../types.ts";
 import { bad, defineAction, isPlainObject } from "./action.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** The operator acts on an object (moderation: a note taken down); `entityId` is OPERATOR_ENTITY_ID. */
+    moderate: { targetId: string; action: string; params?: Record<string, unknown> };
+  }
+  interface ActionValues {
+    moderate: { outcome: { type: InteractOutcomeType; message?: string } };
+  }
+}
 
 export const moderate = defineAction({
   kind: "moderate",

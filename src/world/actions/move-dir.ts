@@ -5,6 +5,16 @@ import { facingFor } from "../movement.ts";
 import { releaseHeld } from "../placement.ts";
 import { bad, defineAction, isInt } from "./action.ts";
 
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** Held-direction movement (WASD): dx, dy in {-1, 0, 1}; (0, 0) stops. Replaces any path. */
+    moveDir: { dx: number; dy: number };
+  }
+  interface ActionValues {
+    moveDir: Record<never, never>;
+  }
+}
+
 export const moveDir = defineAction({
   kind: "moveDir",
   rateClass: "moveDir",

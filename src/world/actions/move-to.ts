@@ -5,6 +5,15 @@ import { releaseHeld, stop } from "../placement.ts";
 import type { TileCoord } from "../types.ts";
 import { bad, defineAction, isInt, isPlainObject } from "./action.ts";
 
+declare module "../types.ts" {
+  interface ActionInputs {
+    moveTo: { dest: TileCoord };
+  }
+  interface ActionValues {
+    moveTo: { result: "accepted" | "no_op"; pathLength: number };
+  }
+}
+
 export function walkTo(w: WorldCore, entityId: string, dest: TileCoord): Outcome {
   const actor = w.actors.get(entityId);
   if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);

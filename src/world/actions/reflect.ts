@@ -2,8 +2,19 @@
 // reflection is by an agent that inhabits it, seed 003) and may only cite events its world logged.
 import { fail } from "../core.ts";
 import { AGENT_ENTITY_PREFIX } from "../ids.ts";
+import type { MemorySource } from "../memory.ts";
 import { MEMORY_LIMITS, TOPIC_PATTERN } from "../memory.ts";
 import { bad, defineAction, isInt, isPlainObject } from "./action.ts";
+
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** An agent stores a reflection in its own memory (memory.ts); only `agt_` entities have memory. */
+    reflect: { content: string; topics: string[]; sources: MemorySource[]; importance: number };
+  }
+  interface ActionValues {
+    reflect: { id: string; evicted?: string };
+  }
+}
 
 export const reflect = defineAction({
   kind: "reflect",

@@ -2,6 +2,16 @@
 import { fail } from "../core.ts";
 import { bad, defineAction } from "./action.ts";
 
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** A resident's agent turn started or ended: shown to browsers as a "thinking" mark. */
+    thinking: { thinking: boolean };
+  }
+  interface ActionValues {
+    thinking: { thinking: boolean };
+  }
+}
+
 export const thinking = defineAction({
   kind: "thinking",
   rateClass: "presence",

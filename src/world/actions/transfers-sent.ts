@@ -3,6 +3,17 @@
 import { OPERATOR_ENTITY_ID } from "../ids.ts";
 import { bad, defineAction } from "./action.ts";
 
+declare module "../types.ts" {
+  interface ActionInputs {
+    /** The host delivered these outgoing transfers to their target worlds; `entityId` is
+     * OPERATOR_ENTITY_ID (the host, not an actor). */
+    transfersSent: { ids: string[] };
+  }
+  interface ActionValues {
+    transfersSent: { marked: number };
+  }
+}
+
 export const transfersSent = defineAction({
   kind: "transfersSent",
   host: true,
