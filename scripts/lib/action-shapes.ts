@@ -8,16 +8,16 @@ import { ACTIONS } from "../../src/world/actions/registry.ts";
 
 /** Files writing each older kind's shape when its check was added (issue #40): a ratchet. */
 export const BASELINE: Readonly<Record<string, number>> = {
-  join: 5,
-  leave: 4,
-  thinking: 3,
-  moveTo: 6,
-  approach: 4,
-  moveDir: 3,
-  interact: 5,
+  join: 3,
+  leave: 2,
+  thinking: 2,
+  moveTo: 3,
+  approach: 1,
+  moveDir: 1,
+  interact: 2,
   moderate: 2,
-  chat: 5,
-  reflect: 3,
+  chat: 2,
+  reflect: 1,
   arrive: 2,
   transfersSent: 2,
 };

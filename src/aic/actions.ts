@@ -6,8 +6,7 @@ import canonicalize from "canonicalize";
 import type { DoorKind } from "../world/actions/action.ts";
 import { ACTION_RATE_CLASSES } from "../world/actions/registry.ts";
 import { agentIdOfEntity } from "../world/ids.ts";
-import type { MemorySource } from "../world/memory.ts";
-import type { ActionFields, Guard, Input, InputResult } from "../world/types.ts";
+import type { ActionFields, ActionInputs, Guard, Input, InputResult } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { heartbeatSetup } from "./heartbeat-setup.ts";
@@ -18,7 +17,6 @@ import type {
   JoinResponse,
   LeaveResponse,
   ReflectResponse,
-  TileCoordT,
 } from "./schemas.ts";
 
 /** Who acts: built by the contract (an admitted agent) or by the WebSocket adapter (a human session). */
@@ -33,28 +31,28 @@ export interface Actor {
 /** An action kind with doors (src/world/actions/action.ts ActionDoors): its fields as its file says. */
 export type DoorActionT = { [K in DoorKind]: { kind: K } & ActionFields[K] }[DoorKind];
 
+/** What a door fills in from who acts rather than from what is asked: a join's actor kind and
+ * name, a leave's reason (at the doors always "disconnect"; kicked and room_closed are the host's). */
+type FromActor = { join: "actorKind" | "name"; leave: "reason" };
+/** The kinds only the host sends (no door takes them). */
+type HostKind = "moderate" | "arrive" | "transfersSent";
+type SentKind = Exclude<keyof ActionInputs, HostKind>;
+
 /** Transport-neutral actions: what a WebSocket human asks for (already validated by the protocol
  * schema, built from the same field schemas as the AIC requests) and what each agent endpoint
- * becomes once its request is admitted (its ENDPOINTS row says how). */
-export type ActActionT =
+ * becomes once its request is admitted (its ENDPOINTS row says how). Each is `{kind, ...fields}`
+ * with the fields its world action declares (src/world/actions/<kind>.ts), less those the door
+ * fills in from the actor. */
+export type ActActionT = (
   | DoorActionT
-  | { kind: "join"; roomId?: string; at?: TileCoordT }
-  | { kind: "leave" }
-  /** A resident's agent turn started or ended (the plugin's resident scheduler, never a request). */
-  | { kind: "thinking"; thinking: boolean }
-  | { kind: "moveTo"; dest: TileCoordT; roomId?: string }
-  | { kind: "approach"; targetId: string }
-  | { kind: "moveDir"; dx: number; dy: number }
-  | { kind: "interact"; targetId: string; action: string; params?: Record<string, unknown> }
-  | { kind: "chat"; channel: "proximity" | "global"; message: string }
   | {
-      kind: "reflect";
-      content: string;
-      topics: string[];
-      /** The request's cursors, decoded (the answer repeats them as given). */
-      sources: MemorySource[];
-      importance: number;
-    };
+      [K in SentKind]: { kind: K } & Omit<ActionInputs[K], K extends keyof FromActor ? FromActor[K] : never>;
+    }[SentKind]
+) & {
+  /** The room it acts in when the action itself says (a join: the room it enters; a resident's
+   * walk), else the request's. */
+  roomId?: string;
+};
 
 export type ActData =
   | JoinResponse
@@ -131,49 +129,15 @@ export function buildInput(actor: Actor, action: ActActionT, extras: ActionExtra
     ...(extras.tx ? { tx: extras.tx } : {}),
     ...(extras.guards ? { guards: extras.guards } : {}),
   };
-  switch (action.kind) {
-    case "join":
-      return {
-        ...base,
-        kind: "join",
-        actorKind: actor.kind,
-        name: actor.name,
-        ...(action.roomId ? { joinRoomId: action.roomId } : {}),
-        ...(action.at ? { at: { tx: action.at.tx, ty: action.at.ty } } : {}),
-      };
-    case "thinking":
-      return { ...base, kind: "thinking", thinking: action.thinking };
-    case "leave":
-      return { ...base, kind: "leave", reason: "disconnect" };
-    case "moveTo":
-      return { ...base, kind: "moveTo", dest: { tx: action.dest.tx, ty: action.dest.ty } };
-    case "approach":
-      return { ...base, kind: "approach", targetId: action.targetId };
-    case "moveDir":
-      return { ...base, kind: "moveDir", dx: action.dx, dy: action.dy };
-    case "interact":
-      return {
-        ...base,
-        kind: "interact",
-        targetId: action.targetId,
-        action: action.action,
-        ...(action.params ? { params: action.params } : {}),
-      };
-    case "chat":
-      return { ...base, kind: "chat", channel: action.channel, message: action.message };
-    case "reflect":
-      return {
-        ...base,
-        kind: "reflect",
-        content: action.content,
-        topics: [...action.topics],
-        sources: action.sources.map((s) => ({ roomId: s.roomId, seq: s.seq })),
-        importance: action.importance,
-      };
-    default:
-      // A kind with doors: the world input is the action's own fields as they are.
-      return { ...base, ...(action as object) } as Input;
-  }
+  // The action's own fields as they are, after what the actor fills in (key order as in the log).
+  const { roomId, kind, ...fields } = action;
+  const fromActor =
+    kind === "join"
+      ? { actorKind: actor.kind, name: actor.name, ...(roomId ? { joinRoomId: roomId } : {}) }
+      : kind === "leave"
+        ? { reason: "disconnect" as const }
+        : {};
+  return { ...base, kind, ...fromActor, ...fields } as Input;
 }
 
 /** What the answer needs that the world result does not carry: the rooms' event positions just

@@ -83,8 +83,9 @@ export interface ActionRow<
   kind: "action";
   request: S;
   actionKind: K;
-  /** The action an admitted request asks for, or the bad_request its schema could not express. */
-  toAction(request: z.output<S>): Extract<ActActionT, { kind: K }> | AicResult<never>;
+  /** The fields of the action (of kind `actionKind`) an admitted request asks for, or the
+   * bad_request its schema could not express. */
+  toAction(request: z.output<S>): Omit<Extract<ActActionT, { kind: K }>, "kind"> | AicResult<never>;
 }
 
 export type EndpointRow = ReadRow | ActionRow;
@@ -117,7 +118,7 @@ const FIXED_ENDPOINTS = {
     description:
       "Idempotent by txId. Answered after the tick that applied it. Domain errors: invalid_destination, collision_blocked, agent_not_in_room, conflict (txId reuse with another payload, or a failed `expect` guard).",
     actionKind: "moveTo",
-    toAction: (request) => ({ kind: "moveTo", dest: request.dest }),
+    toAction: (request) => ({ dest: request.dest }),
   }),
   approach: action({
     request: ApproachRequest,
@@ -126,7 +127,7 @@ const FIXED_ENDPOINTS = {
     description:
       "Extension (issue #29): walk to the reachable tile nearest by walking from which `targetId` can be used, then interact with it. Idempotent by txId; answered after the tick that applied it, with `dest`. Domain errors: not_found (no such object in the room), collision_blocked (it cannot be reached), agent_not_in_room, conflict.",
     actionKind: "approach",
-    toAction: (request) => ({ kind: "approach", targetId: request.targetId }),
+    toAction: (request) => ({ targetId: request.targetId }),
   }),
   interact: action({
     request: InteractRequest,
@@ -136,7 +137,6 @@ const FIXED_ENDPOINTS = {
       "Idempotent by txId. Outcome ok | no_effect | invalid_action | too_far. Domain errors: not_found, agent_not_in_room, conflict.",
     actionKind: "interact",
     toAction: (request) => ({
-      kind: "interact",
       targetId: request.targetId,
       action: request.action,
       ...(request.params ? { params: request.params } : {}),
@@ -149,7 +149,7 @@ const FIXED_ENDPOINTS = {
     description:
       "Idempotent by txId (a retry never posts twice). Domain errors: agent_not_in_room, conflict.",
     actionKind: "chat",
-    toAction: (request) => ({ kind: "chat", channel: request.channel, message: request.message }),
+    toAction: (request) => ({ channel: request.channel, message: request.message }),
   }),
   chatObserve: read({
     request: ChatObserveRequest,
@@ -175,7 +175,7 @@ const FIXED_ENDPOINTS = {
     description:
       "Extension: enter a room as agt_<agentId>. Other endpoints answer agent_not_in_room until then.",
     actionKind: "join",
-    toAction: (request) => ({ kind: "join", roomId: request.roomId }),
+    toAction: (request) => ({ roomId: request.roomId }),
   }),
   leave: action({
     request: LeaveRequest,
@@ -183,7 +183,7 @@ const FIXED_ENDPOINTS = {
     summary: "Leave the room",
     description: "Extension: leave the room (presence.leave reason disconnect).",
     actionKind: "leave",
-    toAction: () => ({ kind: "leave" }),
+    toAction: () => ({}),
   }),
   heartbeat: read({
     request: HeartbeatRequest,
@@ -217,7 +217,7 @@ const FIXED_ENDPOINTS = {
         sources.push({ roomId: decoded.position.roomId, seq: decoded.position.afterSeq });
       }
       const { content, topics, importance } = request;
-      return { kind: "reflect", content, topics, sources, importance };
+      return { content, topics, sources, importance };
     },
   }),
 } as const;
@@ -237,7 +237,7 @@ function doorRows(): Record<DoorKind, ActionRow> {
       toAction: (request) => {
         const fields = request as unknown as Record<string, unknown>;
         const own = Object.fromEntries(fieldNames.flatMap((f) => (f in fields ? [[f, fields[f]]] : [])));
-        return { kind, ...own } as ActActionT;
+        return own as Omit<ActActionT, "kind">;
       },
     });
   }

@@ -156,7 +156,7 @@ export class AicService {
    * a `txId` (the browser's) it is idempotent like an agent's: a resend is answered, not applied. */
   act(actor: Actor, action: ActActionT, opts?: ActOptions): Promise<AicResult<ActData>> {
     const extras: ActionExtras = { signal: opts?.signal };
-    if (action.kind === "moveTo" && action.roomId) extras.roomId = action.roomId;
+    if (action.kind !== "join" && action.roomId) extras.roomId = action.roomId;
     if (opts?.txId !== undefined)
       extras.tx = { key: humanTxKey(actor.entityId, opts.txId), payloadHash: payloadHash(action) };
     return this.actions.perform(actor, action, extras);
@@ -208,8 +208,9 @@ export class AicService {
     const pre = admit(this.agents, caller, body, row.request);
     if (!pre.ok) return pre.result;
     const request = pre.request as { agentId: string; roomId: string; txId?: string; expect?: ExpectT };
-    const action = row.toAction(request);
-    if ("status" in action) return action;
+    const fields = row.toAction(request);
+    if ("status" in fields) return fields;
+    const action = { kind: row.actionKind, ...fields } as ActActionT;
     const result = await this.actions.perform(pre.actor, action, this.extrasOf(request, action, opts));
     if (request.txId === undefined || result.status !== "ok") return result;
     return { status: "ok", data: { txId: request.txId, ...result.data } };

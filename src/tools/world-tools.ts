@@ -12,6 +12,7 @@ import {
   ChatObserveRequest,
   ChatSendRequest,
   EmbeddedAction,
+  type EmbeddedActionT,
   Expect,
   InteractRequest,
   MEMORY_LIMITS,
@@ -464,7 +465,7 @@ export function chatSendTool(deps: WorldToolDeps): AgentToolLike {
 
 interface HeartbeatArgs {
   action?: {
-    kind: "moveTo" | "interact" | "chatSend";
+    kind: EmbeddedActionT["kind"];
     dest?: { tx: number; ty: number };
     targetId?: string;
     action?: string;
@@ -493,7 +494,7 @@ export function heartbeatTool(deps: WorldToolDeps): AgentToolLike {
           Type.Object(
             {
               // The embedded action's variants, flattened (tool schemas have no unions).
-              kind: Type.Unsafe<"moveTo" | "interact" | "chatSend">({
+              kind: Type.Unsafe<EmbeddedActionT["kind"]>({
                 type: "string",
                 enum: EmbeddedAction.options.map((variant) => variant.shape.kind.value),
               }),

@@ -34,28 +34,29 @@ type ActionMessage = Extract<
   { type: "move_intent" | "click_to_move" | "chat_send" | "interact" | "approach" | "act" }
 >;
 
+/** The action kind each of the older messages asks for, its fields named as the action's (the
+ * world action file's): the message is the action under another `type`. */
+const MESSAGE_KINDS = {
+  move_intent: "moveDir",
+  chat_send: "chat",
+  interact: "interact",
+  approach: "approach",
+} as const satisfies Partial<Record<ActionMessage["type"], ActActionT["kind"]>>;
+
 /** The action a client message asks for: a field-for-field mapping, no second validation. */
 export function actionOf(msg: ActionMessage): ActActionT {
-  switch (msg.type) {
-    case "move_intent":
-      return { kind: "moveDir", dx: msg.dx, dy: msg.dy };
-    case "click_to_move":
-      return { kind: "moveTo", dest: { tx: msg.destTx, ty: msg.destTy } };
-    case "chat_send":
-      return { kind: "chat", channel: msg.channel, message: msg.message };
-    case "interact":
-      return {
-        kind: "interact",
-        targetId: msg.targetId,
-        action: msg.action,
-        ...(msg.params ? { params: msg.params } : {}),
-      };
-    case "approach":
-      return { kind: "approach", targetId: msg.targetId };
-    case "act":
-      // Parsed by the action's own fields (HUMAN_DOOR_ACTIONS): it is the action as it is.
-      return msg.action as ActActionT;
-  }
+  // Parsed by the action's own fields (HUMAN_DOOR_ACTIONS): it is the action as it is.
+  if (msg.type === "act") return msg.action as ActActionT;
+  // The page's click names the tile as destTx/destTy (its wire shape, kept), the action as dest.
+  if (msg.type === "click_to_move") return { kind: "moveTo", dest: { tx: msg.destTx, ty: msg.destTy } };
+  const {
+    type,
+    txId: _txId,
+    ...fields
+  } = msg as Extract<ActionMessage, { type: keyof typeof MESSAGE_KINDS }> & {
+    txId?: string;
+  };
+  return { kind: MESSAGE_KINDS[type], ...fields } as ActActionT;
 }
 
 /** Answers every connection; returns the handler for a newly upgraded socket. */
