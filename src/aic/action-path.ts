@@ -14,23 +14,14 @@ import {
 } from "./actions.ts";
 import type { RateGate } from "./admission.ts";
 import { type AicResult, aicError } from "./errors.ts";
+import { type Timers, wallTimers } from "./timers.ts";
 
-export interface AicClock {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
+export interface AicClock extends Timers {
   /** Monotonic milliseconds. */
   nowMs(): number;
 }
 
-export const realClock: AicClock = {
-  nowMs: () => performance.now(),
-  setTimeout: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export const realClock: AicClock = { nowMs: () => performance.now(), ...wallTimers };
 
 export class ActionPath {
   private readonly runtime: WorldRuntime;

@@ -6,6 +6,7 @@
 import { agentRateKey } from "../aic/admission.ts";
 import { agentEntityId, type TickInfo } from "../aic/reads.ts";
 import type { Actor, AicService } from "../aic/service.ts";
+import { type Timers, wallTimers } from "../aic/timers.ts";
 import type { ResidentConfig } from "../config/config.ts";
 import {
   chargePeople,
@@ -84,22 +85,12 @@ export interface Refusals {
   timeout: number;
 }
 
-export interface ResidentClock {
+export interface ResidentClock extends Timers {
   now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
 }
 
 /** The wall clock, with timers that do not hold the process open. */
-export const realClock: ResidentClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export const realClock: ResidentClock = { now: () => Date.now(), ...wallTimers };
 
 export interface SchedulerDeps {
   service: AicService;
