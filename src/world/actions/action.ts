@@ -36,8 +36,8 @@ export interface WorldAction<K extends InputKind = InputKind> {
   readonly host?: true;
   /** Carries free text, which the world must be able to store (World.unstorable). */
   readonly freeText?: true;
-  /** The doors of a kind with its own fields (ActionFields); the older kinds have theirs written in
-   * src/aic (schemas.ts, endpoints.ts), src/tools and src/http/humans. */
+  /** The doors of a kind with its own fields (ActionFields). The older kinds' (ActionInputs) AIC
+   * wire shapes are the PRD's (src/aic/schemas.ts, endpoints.ts); their actions are derived. */
   readonly doors?: K extends keyof ActionFields ? ActionDoors : never;
   /** The problem with the kind's own fields, after the common ones (entityId, roomId, tx, guards). */
   check(input: Record<string, unknown> & { entityId: string }): WorldError | undefined;
