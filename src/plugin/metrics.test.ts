@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { createHostRule } from "../http/host-rule.ts";
 import { isLocalCaller, worldRouteHandler } from "../http/routes.ts";
@@ -79,11 +79,10 @@ describe("world metrics", () => {
 
   it("counts a failed tick, and a second scrape reports totals, not increments", async () => {
     const { runtime, metrics } = await setup();
-    runtime.beforeStep = () => {
+    vi.spyOn(runtime.world, "step").mockImplementationOnce(() => {
       throw new Error("boom");
-    };
+    });
     runtime.stepNow();
-    runtime.beforeStep = undefined;
     runtime.stepNow();
     await metrics.render();
     const text = await metrics.render();

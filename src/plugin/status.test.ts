@@ -1,6 +1,6 @@
 // The public status (GET /world/api/status, unauthenticated) keeps internals for the operator: a
 // failed tick is counted there, but its exception text only reaches the log (issue #9).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RoomSignals } from "../aic/schemas.ts";
 import { resolveConfig } from "../config/config.ts";
 import { statusText } from "../tools/status.ts";
@@ -13,11 +13,10 @@ describe("world status", () => {
     const logger = { info() {}, warn() {}, error: (m: string) => logged.push(m) };
     const config = resolveConfig({ snapshot: { enabled: false } });
     const host = await createHost({ config, logger, stateDir: undefined });
-    host.runtime.beforeStep = () => {
+    vi.spyOn(host.runtime.world, "step").mockImplementationOnce(() => {
       throw new Error("secret internal detail /home/op/state.json");
-    };
+    });
     host.runtime.stepNow();
-    host.runtime.beforeStep = undefined;
     // The public status (agents, unauthenticated route) has no health at all; the operator's counts it.
     expect(JSON.stringify(worldStatus(host, config))).not.toContain("secret internal detail");
     const operator = operatorStatus(host);

@@ -1,6 +1,7 @@
 // Durability of the world across crashes: a host that dies without saving (its process is gone; the
 // store file is all that is left) comes back at exactly the last acknowledged tick, and damaged
 // records are detected, reported and kept aside while the last good state is used.
+
 import {
   closeSync,
   copyFileSync,
@@ -37,6 +38,7 @@ import {
 } from "./persistence.ts";
 import { snapshotCopyFile } from "./snapshot-copy.ts";
 import { WorldStore } from "./store.ts";
+import { corruptSnapshot, corruptTick } from "./testing/damage.ts";
 import { crashHost, openBundledHost } from "./testing/hosts.ts";
 import { readTickMirror, tickMirrorFile } from "./tick-mirror.ts";
 
@@ -282,7 +284,7 @@ describe("corruption", () => {
     await tick(a, [{ kind: "chat", entityId: "agt_a", channel: "global", message: "three" }]);
     const row = a.store!.ticksAfter(badTick - 1)[0]!;
     // More than one bit: beyond the single-bit repair.
-    a.store!.corruptTickForTest(badTick, row.body.replace("two", "tw0"));
+    corruptTick(a.store!.file, badTick, row.body.replace("two", "tw0"));
     crash(a);
     // The store's own check: without the tick log's second copy (which would replay them, below).
     rmSync(tickMirrorFile(storeFile(dir)));
@@ -340,7 +342,7 @@ describe("corruption", () => {
     const newest = a.store!.autoSnapshots()[0]!;
     const text = gunzipSync(newest.body as Uint8Array).toString("utf8");
     expect(text).toContain("before");
-    a.store!.corruptSnapshotForTest(newest.id, gzipSync(text.replace("before", "bef0re")));
+    corruptSnapshot(a.store!.file, newest.id, gzipSync(text.replace("before", "bef0re")));
     crash(a);
 
     const b = await host(dir);

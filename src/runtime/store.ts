@@ -319,11 +319,6 @@ export class WorldStore {
     this.db.prepare("UPDATE ticks SET body = ?, checksum = ? WHERE tick = ?").run(body, checksum, tick);
   }
 
-  /** Test and repair helper: overwrite a row's body without fixing its checksum. */
-  corruptTickForTest(tick: number, body: string): void {
-    this.db.prepare("UPDATE ticks SET body = ? WHERE tick = ?").run(body, tick);
-  }
-
   logStats(): { rows: number; firstTick: number | null; lastTick: number | null } {
     const row = this.db
       .prepare("SELECT COUNT(*) AS rows, MIN(tick) AS firstTick, MAX(tick) AS lastTick FROM ticks")
@@ -434,11 +429,6 @@ export class WorldStore {
     return this.db
       .prepare(`SELECT ${MANIFEST_COLUMNS}, body FROM snapshots WHERE kind = 'checkpoint' AND label = ?`)
       .get(label) as unknown as StoredSnapshot | undefined;
-  }
-
-  /** Test helper: damage a stored snapshot's body (its recorded hash stays). */
-  corruptSnapshotForTest(id: number, body: string | Uint8Array): void {
-    this.db.prepare("UPDATE snapshots SET body = ? WHERE id = ?").run(body, id);
   }
 
   quarantineSnapshot(id: number, reason: string): void {

@@ -116,8 +116,6 @@ export class WorldRuntime {
     lastTickMs: 0,
     busyMs: 0,
   };
-  /** Test hook: lets a test make a tick throw to prove the loop survives. */
-  beforeStep: (() => void) | undefined;
   /** Durable log of applied ticks; none = volatile (state lives only in memory until a snapshot). */
   journal: TickJournal | undefined;
   private readonly maxQueued: number;
@@ -195,7 +193,6 @@ export class WorldRuntime {
     let result: StepResult;
     const inputs = batch.map((p) => p.input);
     try {
-      this.beforeStep?.();
       result = this.world.step(inputs);
     } catch (error) {
       // The cause is for the operator (this log), never for the public status.
