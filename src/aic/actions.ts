@@ -29,7 +29,7 @@ export interface Actor {
 }
 
 /** An action kind with doors (src/world/actions/action.ts ActionDoors): its fields as its file says. */
-export type DoorActionT = { [K in DoorKind]: { kind: K } & ActionFields[K] }[DoorKind];
+type DoorActionT = { [K in DoorKind]: { kind: K } & ActionFields[K] }[DoorKind];
 
 /** What a door fills in from who acts rather than from what is asked: a join's actor kind and
  * name, a leave's reason (at the doors always "disconnect"; kicked and room_closed are the host's). */

@@ -724,11 +724,8 @@ export type ExpectT = z.infer<typeof Expect>;
 export type ObserveRequestT = z.infer<typeof ObserveRequest>;
 export type ObserveResponse = z.infer<typeof ObserveResponseData>;
 export type PlaceT = z.infer<typeof Place>;
-export type MoveToRequestT = z.infer<typeof MoveToRequest>;
 export type MoveToResponse = z.infer<typeof MoveToResponseData>;
-export type ApproachRequestT = z.infer<typeof ApproachRequest>;
 export type ApproachResponse = z.infer<typeof ApproachResponseData>;
-export type InteractRequestT = z.infer<typeof InteractRequest>;
 export type InteractResponse = z.infer<typeof InteractResponseData>;
 /** The request and answer of each action kind with doors (src/world/actions: ActionDoors): the AIC
  * envelope around the action's own fields, named `<Kind>Request` and `<Kind>ResponseData`. */
@@ -747,18 +744,13 @@ export const DOOR_SCHEMAS: ReadonlyMap<string, { request: z.ZodType; response: z
   }),
 );
 
-export type ChatSendRequestT = z.infer<typeof ChatSendRequest>;
-export type ChatSendResponse = z.infer<typeof ChatSendResponseData>;
 export type ChatObserveRequestT = z.infer<typeof ChatObserveRequest>;
 export type ChatObserveResponse = z.infer<typeof ChatObserveResponseData>;
-export type ChatMessageT = z.infer<typeof ChatMessage>;
 export type EventEnvelopeT = z.infer<typeof EventEnvelope>;
 export type PollEventsRequestT = z.infer<typeof PollEventsRequest>;
 export type PollEventsResponse = z.infer<typeof PollEventsResponseData>;
 export type EventStreamQueryT = z.infer<typeof EventStreamQuery>;
-export type JoinRequestT = z.infer<typeof JoinRequest>;
 export type JoinResponse = z.infer<typeof JoinResponseData>;
-export type LeaveRequestT = z.infer<typeof LeaveRequest>;
 export type LeaveResponse = z.infer<typeof LeaveResponseData>;
 export type EmbeddedActionT = z.infer<typeof EmbeddedAction>;
 export type HeartbeatRequestT = z.infer<typeof HeartbeatRequest>;
@@ -766,7 +758,6 @@ export type HeartbeatResponse = z.infer<typeof HeartbeatResponseData>;
 export type HeartbeatDeltaT = z.infer<typeof HeartbeatDelta>;
 export type SuggestionT = z.infer<typeof Suggestion>;
 export type MemoryEntryT = z.infer<typeof MemoryEntry>;
-export type ReflectRequestT = z.infer<typeof ReflectRequest>;
 export type ReflectResponse = z.infer<typeof ReflectResponseData>;
 export type RegionActivityT = z.infer<typeof RegionActivity>;
 export type RoomSignalsT = z.infer<typeof RoomSignals>;

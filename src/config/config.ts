@@ -430,8 +430,6 @@ export const PluginConfigSchema = z.strictObject({
   ),
 });
 
-export type PluginConfig = z.input<typeof PluginConfigSchema>;
-
 /** The manifest's configSchema: the input side of PluginConfigSchema as JSON Schema. */
 export function pluginConfigJsonSchema(): Record<string, unknown> {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(PluginConfigSchema, {

@@ -4,7 +4,6 @@
 import type * as Phaser from "phaser";
 
 export const FACINGS = ["down", "up", "left", "right"] as const;
-export type FacingName = (typeof FACINGS)[number];
 
 /** Shirt, trousers, hair and skin per look; the join form offers them by index. */
 export const LOOKS = [
