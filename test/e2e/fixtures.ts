@@ -48,6 +48,7 @@ export const E2E_AGENT_POLICY = {
   // The resident-models e2e: residents whose models speak Anthropic messages and Gemini.
   herald: { enabled: ["ocw_chat_send"] },
   sibyl: { enabled: ["ocw_chat_send"] },
+  pythia: { enabled: ["ocw_chat_send"] },
   // The emote e2e: gestures with the ocw_emote tool (an action kind's tool made from its doors).
   emoter: { enabled: ["ocw_emote"] },
 } as const;
@@ -88,8 +89,9 @@ export const E2E_WARDEN = {
 
 /** The resident-models e2e's residents (issue #41): each has its own model in another wire format
  * (the scripted model's Anthropic and Gemini providers), wakes only by its name, and stands by the
- * Warden away from where other files play. The Sibyl's short turn time lets a model that never
- * answers show as a timeout in one run. */
+ * Warden away from where other files play. The Pythia (Gemini too) serves only the models that fail
+ * or never answer: its short turn time cuts those turns in one run, while the others keep a turn time
+ * a slow machine's hello fits in. */
 export const E2E_FORMAT_RESIDENTS = {
   anthropic: {
     agentId: "herald",
@@ -110,7 +112,18 @@ export const E2E_FORMAT_RESIDENTS = {
       home: { roomId: "lobby", tx: 42, ty: 22 },
       wake: { nearby: false, name: true, approach: false },
       minIntervalSec: 1,
-      turnTimeoutSec: 40,
+      turnTimeoutSec: 600,
+    },
+  },
+  failing: {
+    agentId: "pythia",
+    entityId: "agt_pythia",
+    config: {
+      name: "Pythia",
+      home: { roomId: "lobby", tx: 40, ty: 20 },
+      wake: { nearby: false, name: true, approach: false },
+      minIntervalSec: 1,
+      turnTimeoutSec: 20,
     },
   },
 } as const;
