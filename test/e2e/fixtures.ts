@@ -1,5 +1,5 @@
 // What the e2e global setup gives every test file, and helpers to talk to the gateway.
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 
 export interface E2EGateway {
   baseUrl: string;
@@ -166,4 +166,59 @@ export async function invokeTool(
     }),
   });
   return { status: res.status, body: (await res.json()) as InvokeAnswer["body"] };
+}
+
+/** The operator's admin route (/openclawworld/admin…), with the gateway token unless another is given. */
+export function admin(route: string, init: RequestInit = {}, token = gateway().gatewayToken) {
+  return fetch(`${gateway().baseUrl}/openclawworld/admin${route}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+  });
+}
+
+export interface BoardNotes {
+  objectId: string;
+  notes: { id: string; text: string }[];
+}
+
+/** A notice board's notes, as the operator lists them. */
+export async function boardNotes(objectId: string): Promise<BoardNotes> {
+  const listed = (await (await admin("/notes")).json()) as { data: { boards: BoardNotes[] } };
+  const board = listed.data.boards.find((b) => b.objectId === objectId);
+  if (!board) throw new Error(`no board ${objectId} in ${JSON.stringify(listed)}`);
+  return board;
+}
+
+/** The operator takes down the notes of a board that `which` picks (a file's own notes, at its end:
+ * the board is shared by the files). */
+export async function removeNotes(objectId: string, which: (note: { text: string }) => boolean) {
+  for (const note of (await boardNotes(objectId)).notes.filter(which)) {
+    const removed = await admin("/notes/remove", {
+      method: "POST",
+      body: JSON.stringify({ objectId, noteId: note.id }),
+    });
+    if (removed.status !== 200) throw new Error(`note ${note.id} not removed: ${await removed.text()}`);
+  }
+}
+
+/** An HTTP agent in `roomId` leaves the world (a leave naming another room than the agent's is
+ * refused: agent_not_in_room). */
+export async function leaveWorld(agentId: string, roomId = "lobby"): Promise<void> {
+  const gw = gateway();
+  const res = await fetch(`${gw.baseUrl}/aic/v0.1/leave`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${gw.agents[agentId]!.token}` },
+    body: JSON.stringify({ agentId, roomId }),
+  });
+  const answer = (await res.json()) as { status: string; error?: { code: string } };
+  if (answer.status !== "ok")
+    throw new Error(`${agentId} could not leave ${roomId}: ${JSON.stringify(answer)}`);
+}
+
+/** The e2e files share one world: a file's HTTP agents (in the lobby) leave it when the file ends, so
+ * no later file finds them standing where it plays (or hearing what it says). */
+export function leaveWhenDone(...agentIds: string[]): void {
+  afterAll(async () => {
+    for (const agentId of agentIds) await leaveWorld(agentId);
+  });
 }
