@@ -2,7 +2,7 @@
 // (long-poll), auth and framing — every answer checked against the generated schema and the oracle.
 import { describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { gateway } from "./fixtures.ts";
+import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_helper";
 
@@ -18,6 +18,8 @@ function call(path: string, body: unknown, token?: string) {
     body: JSON.stringify(body),
   });
 }
+
+leaveWhenDone(AGENT);
 
 describe("AIC v0.1 through the real gateway", () => {
   it("join, observe, moveTo (replay identical), pollEvents long-poll sees the agent's events", async () => {

@@ -5,7 +5,7 @@ import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
-import { gateway } from "./fixtures.ts";
+import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_doors";
 const port = () => Number(new URL(gateway().baseUrl).port);
@@ -49,6 +49,8 @@ async function joinAgent(): Promise<void> {
   });
   expect(res.status).toBe(200);
 }
+
+leaveWhenDone(AGENT);
 
 describe("issue #30: the HTTP and WebSocket doors of the real gateway", () => {
   it("DNS rebinding: with Host evil.example the status, the client, the metrics and the AIC answer 403", async () => {

@@ -1,7 +1,7 @@
 // Emotes (src/world/actions/emote.ts) through the real gateway: POST /aic/v0.1/emote heard by an
 // agent standing near, and the ocw_emote tool (opt-in) made from the same action's doors.
 import { describe, expect, it } from "vitest";
-import { gateway, invokeTool } from "./fixtures.ts";
+import { gateway, invokeTool, leaveWhenDone } from "./fixtures.ts";
 
 function call(agent: string, path: string, body: Record<string, unknown>) {
   const gw = gateway();
@@ -17,6 +17,8 @@ async function heard(agent: string): Promise<string[]> {
   const { json } = await call(agent, "chatObserve", { windowSec: 60 });
   return (json.data.messages as { message: string }[]).map((m) => m.message);
 }
+
+leaveWhenDone("agent_emote", "agent_emote_peer");
 
 describe("emotes through the real gateway", () => {
   it("an agent waves over HTTP: answered like chat, heard by a peer near it, replayed by txId", async () => {

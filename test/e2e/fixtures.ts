@@ -1,5 +1,5 @@
 // What the e2e global setup gives every test file, and helpers to talk to the gateway.
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 
 export interface E2EGateway {
   baseUrl: string;
@@ -48,6 +48,7 @@ export const E2E_AGENT_POLICY = {
   // The resident-models e2e: residents whose models speak Anthropic messages and Gemini.
   herald: { enabled: ["ocw_chat_send"] },
   sibyl: { enabled: ["ocw_chat_send"] },
+  pythia: { enabled: ["ocw_chat_send"] },
   // The emote e2e: gestures with the ocw_emote tool (an action kind's tool made from its doors).
   emoter: { enabled: ["ocw_emote"] },
 } as const;
@@ -88,8 +89,9 @@ export const E2E_WARDEN = {
 
 /** The resident-models e2e's residents (issue #41): each has its own model in another wire format
  * (the scripted model's Anthropic and Gemini providers), wakes only by its name, and stands by the
- * Warden away from where other files play. The Sibyl's short turn time lets a model that never
- * answers show as a timeout in one run. */
+ * Warden away from where other files play. The Pythia (Gemini too) serves only the models that fail
+ * or never answer: its short turn time cuts those turns in one run, while the others keep a turn time
+ * a slow machine's hello fits in. */
 export const E2E_FORMAT_RESIDENTS = {
   anthropic: {
     agentId: "herald",
@@ -110,7 +112,18 @@ export const E2E_FORMAT_RESIDENTS = {
       home: { roomId: "lobby", tx: 42, ty: 22 },
       wake: { nearby: false, name: true, approach: false },
       minIntervalSec: 1,
-      turnTimeoutSec: 40,
+      turnTimeoutSec: 600,
+    },
+  },
+  failing: {
+    agentId: "pythia",
+    entityId: "agt_pythia",
+    config: {
+      name: "Pythia",
+      home: { roomId: "lobby", tx: 40, ty: 20 },
+      wake: { nearby: false, name: true, approach: false },
+      minIntervalSec: 1,
+      turnTimeoutSec: 20,
     },
   },
 } as const;
@@ -153,4 +166,59 @@ export async function invokeTool(
     }),
   });
   return { status: res.status, body: (await res.json()) as InvokeAnswer["body"] };
+}
+
+/** The operator's admin route (/openclawworld/admin…), with the gateway token unless another is given. */
+export function admin(route: string, init: RequestInit = {}, token = gateway().gatewayToken) {
+  return fetch(`${gateway().baseUrl}/openclawworld/admin${route}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+  });
+}
+
+export interface BoardNotes {
+  objectId: string;
+  notes: { id: string; text: string }[];
+}
+
+/** A notice board's notes, as the operator lists them. */
+export async function boardNotes(objectId: string): Promise<BoardNotes> {
+  const listed = (await (await admin("/notes")).json()) as { data: { boards: BoardNotes[] } };
+  const board = listed.data.boards.find((b) => b.objectId === objectId);
+  if (!board) throw new Error(`no board ${objectId} in ${JSON.stringify(listed)}`);
+  return board;
+}
+
+/** The operator takes down the notes of a board that `which` picks (a file's own notes, at its end:
+ * the board is shared by the files). */
+export async function removeNotes(objectId: string, which: (note: { text: string }) => boolean) {
+  for (const note of (await boardNotes(objectId)).notes.filter(which)) {
+    const removed = await admin("/notes/remove", {
+      method: "POST",
+      body: JSON.stringify({ objectId, noteId: note.id }),
+    });
+    if (removed.status !== 200) throw new Error(`note ${note.id} not removed: ${await removed.text()}`);
+  }
+}
+
+/** An HTTP agent in `roomId` leaves the world (a leave naming another room than the agent's is
+ * refused: agent_not_in_room). */
+export async function leaveWorld(agentId: string, roomId = "lobby"): Promise<void> {
+  const gw = gateway();
+  const res = await fetch(`${gw.baseUrl}/aic/v0.1/leave`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${gw.agents[agentId]!.token}` },
+    body: JSON.stringify({ agentId, roomId }),
+  });
+  const answer = (await res.json()) as { status: string; error?: { code: string } };
+  if (answer.status !== "ok")
+    throw new Error(`${agentId} could not leave ${roomId}: ${JSON.stringify(answer)}`);
+}
+
+/** The e2e files share one world: a file's HTTP agents (in the lobby) leave it when the file ends, so
+ * no later file finds them standing where it plays (or hearing what it says). */
+export function leaveWhenDone(...agentIds: string[]): void {
+  afterAll(async () => {
+    for (const agentId of agentIds) await leaveWorld(agentId);
+  });
 }

@@ -56,7 +56,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       E2E_FORMAT_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Visitor ${"AB"[i]}` }]),
     ) as Record<(typeof E2E_FORMAT_CALLERS)[number], { token: string; name: string }>),
   };
-  const { anthropic, gemini } = E2E_FORMAT_RESIDENTS;
+  const { anthropic, gemini, failing } = E2E_FORMAT_RESIDENTS;
   const model = await startScriptedModel();
   const gateway = await startGateway({
     // A closed tab leaves after 10 s instead of 30 (the default): the grace period is what the
@@ -82,6 +82,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         [E2E_WARDEN.agentId]: E2E_WARDEN.config,
         [anthropic.agentId]: anthropic.config,
         [gemini.agentId]: gemini.config,
+        [failing.agentId]: failing.config,
       },
     },
     agentIds: Object.keys(E2E_AGENT_POLICY),
@@ -90,10 +91,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // No recurring heartbeat turns in the background of the run: turns happen when a test asks.
       agents: {
         defaults: { heartbeat: { every: "0m" } },
-        // The resident-models e2e: these two residents' models speak Anthropic messages and Gemini.
+        // The resident-models e2e: these residents' models speak Anthropic messages and Gemini.
         entries: {
           [anthropic.agentId]: { model: `${FORMAT_PROVIDERS.anthropic}/${MODEL_ID}` },
           [gemini.agentId]: { model: `${FORMAT_PROVIDERS.gemini}/${MODEL_ID}` },
+          [failing.agentId]: { model: `${FORMAT_PROVIDERS.gemini}/${MODEL_ID}` },
         },
       },
     }),

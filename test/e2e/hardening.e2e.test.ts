@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { ServerFrameReader } from "../../src/http/humans/wire-delta.ts";
-import { gateway, invokeTool } from "./fixtures.ts";
+import { gateway, invokeTool, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_other";
 
@@ -85,6 +85,8 @@ function attempt(
     ws.once("error", () => undefined);
   });
 }
+
+leaveWhenDone(AGENT);
 
 describe("issue #9 hardening through the real gateway", () => {
   it("a human's half-emoji chat over the WebSocket is refused, never stored, and no later tick fails", async () => {

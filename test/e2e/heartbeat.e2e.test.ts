@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { HeartbeatResponse } from "../../src/aic/schemas.ts";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { gateway, invokeTool } from "./fixtures.ts";
+import { gateway, invokeTool, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_beat";
 
@@ -19,6 +19,8 @@ async function call(path: string, body: unknown) {
     json: (await res.json()) as { data: HeartbeatResponse; error?: Record<string, unknown> },
   };
 }
+
+leaveWhenDone(AGENT);
 
 describe("heartbeat over HTTP", () => {
   it("token round trip, an embedded chat heard by a tool agent, idempotent with chatSend, refused with a forged token", async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryEntryT } from "../../src/aic/schemas.ts";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { gateway, invokeTool } from "./fixtures.ts";
+import { gateway, invokeTool, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_memo";
 
@@ -21,6 +21,8 @@ async function call(path: string, body: unknown, agent = AGENT) {
 
 const reflections = (memory: MemoryEntryT[] | undefined) =>
   (memory ?? []).filter((m) => m.kind === "reflection").map((m) => (m as { content: string }).content);
+
+leaveWhenDone(AGENT, "agent_memo_peer");
 
 describe("reflection memory over HTTP", () => {
   it("stores a reflection, answers a retry byte-identically, refuses bad input and another agent's id", async () => {

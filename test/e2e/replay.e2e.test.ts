@@ -4,7 +4,7 @@
 // key nothing is read.
 import { afterAll, describe, expect, it } from "vitest";
 import { launchBrowser, until, watchedPage } from "../support/browser.ts";
-import { gateway } from "./fixtures.ts";
+import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_replay";
 const ENTITY = `agt_${AGENT}`;
@@ -36,6 +36,8 @@ interface Observed {
   self: { tile: { tx: number; ty: number } };
   serverTsMs: number;
 }
+
+leaveWhenDone(AGENT);
 
 describe("issue #42: the replay page on the real gateway", () => {
   it("shows the room as it was at a tick, with the agent's chat on the timeline", async () => {

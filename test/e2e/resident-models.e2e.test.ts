@@ -1,18 +1,19 @@
 // Residents with the models people bring (issue #41), through the gateway's own agent loop: a resident
 // whose model speaks Anthropic messages (the Herald) and one whose model speaks Gemini (the Sibyl)
 // answer a hello; a model that answers with text only, one that fails (HTTP 500, 429) and one that
-// never answers within the turn's time do not silence the resident: the operator status says what
-// happened and the next hello is answered. The scripted model serves all three formats
+// never answers within the turn's time do not silence the resident (the Pythia, a Gemini resident
+// with a short turn time kept for these): the operator status says what happened and the next hello
+// is answered. The scripted model serves all three formats
 // (test/support/model-wires.ts); the people are HTTP agents calling the residents by name.
 import { describe, expect, it } from "vitest";
 import { until } from "../support/browser.ts";
 import { type Step, scriptedModelClient } from "../support/scripted-model.ts";
-import { E2E_FORMAT_RESIDENTS, gateway } from "./fixtures.ts";
+import { E2E_FORMAT_CALLERS, E2E_FORMAT_RESIDENTS, gateway, leaveWhenDone } from "./fixtures.ts";
 import { answer, betweenTurns, call, heardFrom, residentStatus, say, TURN_MS } from "./resident-calls.ts";
 
 const model = () => scriptedModelClient(gateway().modelOrigin);
-const { anthropic, gemini } = E2E_FORMAT_RESIDENTS;
-type Resident = typeof anthropic | typeof gemini;
+const { anthropic, gemini, failing } = E2E_FORMAT_RESIDENTS;
+type Resident = typeof anthropic | typeof gemini | typeof failing;
 
 /** `caller` says the resident's name and a scenario's marker; resolves with what the resident heard
  * back (`expected`), after it answered. */
@@ -44,6 +45,8 @@ async function turnOf(resident: Resident, caller: string, scenario: string, step
   );
 }
 
+leaveWhenDone(...E2E_FORMAT_CALLERS);
+
 describe("residents with the models people bring: formats and failures (#41)", () => {
   it("a resident whose model speaks Anthropic messages answers a hello", async () => {
     await call("agent_rm_a", "join", {});
@@ -72,11 +75,12 @@ describe("residents with the models people bring: formats and failures (#41)", (
 
   it("a model that fails (HTTP 500) is reported in the status; the next hello is answered", async () => {
     // The gateway retries a failing model with a growing pause (5 tries in 31 s, 429 alike: seen
-    // 2026-11-28), so the turn ends at the resident's turn time or when the gateway gives up (about
-    // 130 s); the status shows the failed requests and why.
+    // 2026-11-28), so the turn ends at the resident's turn time (the Pythia's, 20 s: a resident of its
+    // own, so the others keep a long one) or when the gateway gives up (about 130 s); the status shows
+    // the failed requests and why.
     for (const fail of [500]) {
       const scenario = `rm-fail-${fail}`;
-      const status = await turnOf(gemini, "agent_rm_b", scenario, [{ fail, repeat: true }]);
+      const status = await turnOf(failing, "agent_rm_b", scenario, [{ fail, repeat: true }]);
       const times = (await model().requests(scenario)).map((r) => r.receivedAtMs);
       console.log(
         `a model answering ${fail}: ${times.length} requests at +${times.map((t) => t - times[0]!).join(", +")} ms; the turn took ${status.lastTurn!.endedAtMs! - status.lastTurn!.startedAtMs!} ms: ${status.lastTurn?.error}; failures ${status.lastTurn?.modelFailures} (${status.lastTurn?.lastModelFailure})`,
@@ -85,22 +89,22 @@ describe("residents with the models people bring: formats and failures (#41)", (
       expect(status.lastTurn?.modelFailures).toBeGreaterThanOrEqual(1);
       expect(status.lastTurn?.lastModelFailure).toBeTruthy();
       expect(status.state).toBe("awake");
-      await hello(gemini, "agent_rm_b", `rm-after-${fail}`, `The Sibyl is back after ${fail}.`);
+      await hello(failing, "agent_rm_b", `rm-after-${fail}`, `The Pythia is back after ${fail}.`);
     }
   }, 900_000);
 
   it("a model that never answers is cut at the turn's time; the status counts it; the next hello is answered", async () => {
-    const before = (await residentStatus(gemini.agentId)).refused.timeout;
-    const status = await turnOf(gemini, "agent_rm_b", "rm-slow", [{ text: "too late", delayMs: 600_000 }]);
+    const before = (await residentStatus(failing.agentId)).refused.timeout;
+    const status = await turnOf(failing, "agent_rm_b", "rm-slow", [{ text: "too late", delayMs: 600_000 }]);
     expect(status.refused.timeout).toBe(before + 1);
-    expect(status.lastTurn?.error).toBe(`the turn took longer than ${gemini.config.turnTimeoutSec} s`);
+    expect(status.lastTurn?.error).toBe(`the turn took longer than ${failing.config.turnTimeoutSec} s`);
     // The abort reaches the model request at once: a turn waiting on a silent model settles well within
     // openclaw's 5 s drain of a stopping plugin (stop() aborts turns the same way), so a hot reload is
     // not held up by it.
     const overran =
-      status.lastTurn!.endedAtMs! - status.lastTurn!.startedAtMs! - gemini.config.turnTimeoutSec * 1000;
+      status.lastTurn!.endedAtMs! - status.lastTurn!.startedAtMs! - failing.config.turnTimeoutSec * 1000;
     console.log(`the cancelled turn settled ${overran} ms after its time ran out`);
     expect(overran).toBeLessThan(5_000);
-    await hello(gemini, "agent_rm_b", "rm-after-slow", "The Sibyl is back.");
+    await hello(failing, "agent_rm_b", "rm-after-slow", "The Pythia is back.");
   }, 700_000);
 });

@@ -14,7 +14,7 @@ import {
   type RecordedRequest,
   scriptedModelClient,
 } from "../support/scripted-model.ts";
-import { E2E_WARDEN, gateway } from "./fixtures.ts";
+import { E2E_WARDEN, E2E_WARDEN_CALLERS, gateway, leaveWhenDone } from "./fixtures.ts";
 import {
   answer,
   betweenTurns as betweenTurnsOf,
@@ -37,6 +37,8 @@ const wakePrompt = (r: RecordedRequest) =>
     .map((m) => messageText(m.content))
     .reverse()
     .find((t) => t.includes("[OpenClawWorld]")) ?? "";
+
+leaveWhenDone(...E2E_WARDEN_CALLERS);
 
 describe("a resident with the models people bring (#41)", () => {
   it("a model that numbers its calls per response (call_0 every time) answers every turn, on the room channel to a caller afar", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { type HeartbeatResponse, RoomSignals, type RoomSignalsT } from "../../src/aic/schemas.ts";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { gateway, invokeTool } from "./fixtures.ts";
+import { gateway, invokeTool, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_signals";
 const ROOM = "lobby";
@@ -19,6 +19,8 @@ async function call(path: string, body: unknown) {
   });
   return { status: res.status, json: (await res.json()) as { status: string; data: HeartbeatResponse } };
 }
+
+leaveWhenDone(AGENT);
 
 describe("world signals through the gateway", () => {
   it("heartbeat over HTTP names the agent's region and counts what happened there; ocw_status shows every room", async () => {

@@ -2,9 +2,9 @@
 // types (notice board, seats, private room) for an HTTP agent (AIC v0.1) and a tool agent
 // (POST /tools/invoke), and the operator taking a note down (the admin route). The browser door is
 // web-town.e2e.test.ts. Each action twice in a row where it can be.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { gateway, invokeTool } from "./fixtures.ts";
+import { admin, boardNotes, gateway, invokeTool, leaveWorld, removeNotes } from "./fixtures.ts";
 
 const A = "agent_town";
 const B = "agent_town_peer";
@@ -30,19 +30,50 @@ const tx = (what: string) => `tx_town_${what}_${Date.now()}_${txn++}`;
 async function walk(agentId: string, tx_: number, ty: number): Promise<Answer> {
   const moved = await call("moveTo", agentId, { txId: tx("walk"), dest: { tx: tx_, ty } });
   expect(moved.status, JSON.stringify(moved)).toBe("ok");
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 700));
-    const seen = await call("observe", agentId, { radius: 1, detail: "lite" });
-    const self = seen.data?.self;
-    if (self && self.tile.tx === tx_ && self.tile.ty === ty && self.speed === 0)
-      return call("heartbeat", agentId, {});
-    if (Date.now() > deadline)
-      throw new Error(`${agentId} never reached (${tx_}, ${ty}): ${JSON.stringify(seen)}`);
-  }
+  await vi.waitFor(
+    async () => {
+      const self = (await call("observe", agentId, { radius: 1, detail: "lite" })).data?.self;
+      if (!(self && self.tile.tx === tx_ && self.tile.ty === ty && self.speed === 0))
+        throw new Error(`${agentId} never reached (${tx_}, ${ty}): ${JSON.stringify(self)}`);
+    },
+    { timeout: 60_000, interval: 700 },
+  );
+  return call("heartbeat", agentId, {});
 }
 
 const text = (answer: Awaited<ReturnType<typeof invokeTool>>) => answer.body.result?.content[0]?.text ?? "";
+
+const TOWNIE = { agentId: "townie" };
+/** A quiet tile of the town, more than the chat radius (6) from every spot the other files' people
+ * stand on (the square's board and fountain, the café, the park, the market, the council room, the
+ * library and the gate), where the tool agent goes at the end: no tool lets a gateway agent leave. */
+const QUIET = { tx: 38, ty: 15 };
+
+/** Walks the tool agent to a tile and resolves with its observation there (observe is limited to
+ * 2 a second, so it looks every half second). */
+async function toolWalk(tx_: number, ty: number, radius = 4, detail?: "full"): Promise<string> {
+  expect((await invokeTool("ocw_move_to", { tx: tx_, ty }, TOWNIE)).status).toBe(200);
+  return vi.waitFor(
+    async () => {
+      const observed = text(
+        await invokeTool("ocw_observe", { radius, ...(detail ? { detail } : {}) }, TOWNIE),
+      );
+      if (!observed.includes(`at (${tx_}, ${ty})`))
+        throw new Error(`townie not at (${tx_}, ${ty}): ${observed}`);
+      return observed;
+    },
+    { timeout: 60_000, interval: 500 },
+  );
+}
+
+// The shared world after this file as before it: the HTTP agents leave the town, their note leaves
+// the board (the tool agent's is taken down by the operator's test), and the tool agent walks off the
+// square (web-town's player counts who would hear her there).
+afterAll(async () => {
+  for (const id of [A, B]) await leaveWorld(id, ROOM);
+  await removeNotes("obj_board_square", (n) => n.text.startsWith("HTTP agents welcome"));
+  await toolWalk(QUIET.tx, QUIET.ty);
+});
 
 describe("the town through AIC over HTTP", () => {
   it("observe and heartbeat name the place; notes are posted with params and read back; a bench is sat on", async () => {
@@ -125,23 +156,19 @@ describe("the town through AIC over HTTP", () => {
 
 describe("the town through the tools (POST /tools/invoke)", () => {
   it("a tool agent walks onto the lobby's west portal to the town, is told where it is, posts a note and sits", async () => {
-    const agent = { agentId: "townie" };
+    const agent = TOWNIE;
     await invokeTool("ocw_observe", { radius: 4 }, agent); // joins the lobby
     expect((await invokeTool("ocw_move_to", { tx: 1, ty: 16 }, agent)).status).toBe(200);
-    let observed = "";
-    const deadline = Date.now() + 60_000;
-    while (!observed.includes("in room town")) {
-      if (Date.now() > deadline) throw new Error(`never reached the town: ${observed}`);
-      await new Promise((r) => setTimeout(r, 500));
-      observed = text(await invokeTool("ocw_observe", { radius: 4 }, agent));
-    }
-    expect(observed).toContain("in the Town Gate");
-    expect((await invokeTool("ocw_move_to", { tx: 22, ty: 17 }, agent)).status).toBe(200);
-    while (!observed.includes("at (22, 17)")) {
-      if (Date.now() > deadline + 60_000) throw new Error(`never reached the board: ${observed}`);
-      await new Promise((r) => setTimeout(r, 500));
-      observed = text(await invokeTool("ocw_observe", { radius: 96, detail: "full" }, agent));
-    }
+    const arrived = await vi.waitFor(
+      async () => {
+        const observed = text(await invokeTool("ocw_observe", { radius: 4 }, agent));
+        if (!observed.includes("in room town")) throw new Error(`never reached the town: ${observed}`);
+        return observed;
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    expect(arrived).toContain("in the Town Gate");
+    const observed = await toolWalk(22, 17, 96, "full");
     expect(observed).toContain("in the Town Square");
     expect(observed).toMatch(/Town notice board|board_square/);
     const posted = await invokeTool(
@@ -157,12 +184,7 @@ describe("the town through the tools (POST /tools/invoke)", () => {
     expect(beat.status).toBe(200);
     const again = await invokeTool("ocw_heartbeat", {}, agent);
     expect(text(again)).toContain("in the Town Square");
-    expect((await invokeTool("ocw_move_to", { tx: 26, ty: 17 }, agent)).status).toBe(200);
-    while (!observed.includes("at (26, 17)")) {
-      if (Date.now() > deadline + 90_000) throw new Error(`never reached the bench: ${observed}`);
-      await new Promise((r) => setTimeout(r, 500));
-      observed = text(await invokeTool("ocw_observe", { radius: 4 }, agent));
-    }
+    await toolWalk(26, 17);
     for (const action of ["sit", "stand"]) {
       const answer = await invokeTool("ocw_interact", { targetId: "obj_square_bench_n1", action }, agent);
       expect(text(answer), action).toMatch(/: ok — You (sit on the bench|stand up)\./);
@@ -172,17 +194,8 @@ describe("the town through the tools (POST /tools/invoke)", () => {
 
 describe("the operator moderates the notice board", () => {
   it("lists the notes and takes one down (only with the operator token); agents then no longer read it", async () => {
-    const gw = gateway();
-    const admin = (route: string, init: RequestInit = {}, token = gw.gatewayToken) =>
-      fetch(`${gw.baseUrl}/openclawworld/admin${route}`, {
-        ...init,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      });
     expect([401, 403]).toContain((await admin("/notes", {}, "not-the-token")).status);
-    const listed = (await (await admin("/notes")).json()) as {
-      data: { boards: { objectId: string; notes: { id: string; text: string }[] }[] };
-    };
-    const board = listed.data.boards.find((b) => b.objectId === "obj_board_square")!;
+    const board = await boardNotes("obj_board_square");
     const note = board.notes.find((n) => n.text === "Tools can post too.")!;
     expect(note).toBeDefined();
     const remove = () =>
@@ -203,8 +216,5 @@ describe("the operator moderates the notice board", () => {
       action: "read",
     });
     expect(read.data.outcome.message).not.toContain("Tools can post too.");
-    // The shared world after this file: A leaves the council room it stood in, whose plaque opens the
-    // room only with nobody else inside (web-town's player opens it).
-    expect((await call("leave", A, {})).status).toBe("ok");
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OPERATOR_ROUTE } from "../../src/http/operator-routes.ts";
 import { verifyWake } from "../../src/residents/remote/signing.ts";
 import { joinPerson } from "../support/person.ts";
-import { gateway } from "./fixtures.ts";
+import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_wake";
 const NAME = "Faraway Bot";
@@ -122,6 +122,8 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
+
+leaveWhenDone(AGENT);
 
 describe("wake targets through the real gateway (issue #43)", () => {
   it("a person calls a faraway agent by name; a signed wake with no words reaches it; its answer reaches the person", {

@@ -19,7 +19,7 @@ import {
   walkTo,
   watchedPage,
 } from "../support/browser.ts";
-import { gateway } from "./fixtures.ts";
+import { gateway, removeNotes } from "./fixtures.ts";
 
 const DESKTOP = { width: 1280, height: 800 };
 const DOOR = { id: "obj_door_meeting", tx: 37, ty: 6 };
@@ -101,8 +101,12 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 60_000);
 
+let veraNote: string | undefined;
+
 afterAll(async () => {
   await browser?.close();
+  // The board is shared by the files: Vera's note leaves it with her.
+  if (veraNote) await removeNotes(BOARD.id, (n) => n.text === veraNote);
 });
 
 describe("issue #41: the player's rough edges, smoothed", () => {
@@ -168,6 +172,10 @@ describe("issue #41: the player's rough edges, smoothed", () => {
       async () => (await tip.isHidden()) || (await tip.textContent()) !== before,
     );
     await shot(page, "rough-4-tooltip-after.png");
+    // The door as it was (the lobby is shared by the files), then away.
+    const back = { type: "interact", targetId: DOOR.id, action: wasOpen ? "open" : "close" };
+    await ocw(page, `send(${JSON.stringify(back)})`);
+    await until("the door as it was", async () => (await objectState(page, DOOR.id)).open === wasOpen);
     // The camera follows the player away; the pointer stays where it was.
     await walkTo(page, 30, 12, lobbyWall);
     await until("no tooltip for a door no longer under the pointer", async () => {
@@ -226,6 +234,7 @@ describe("issue #41: the player's rough edges, smoothed", () => {
     await clickTile(page, BOARD.tx, BOARD.ty);
     await page.waitForSelector('#dialog[data-kind="notice_board"]:not([hidden])');
     const text = `Vera's note ${Date.now() % 100_000}`;
+    veraNote = text;
     await page.fill("#dialog-post-text", text);
     await page.press("#dialog-post-text", "Enter");
     const note = page.locator("#dialog-notes li", { hasText: text });

@@ -18,7 +18,7 @@ import {
   type WatchedPage,
   walkTo as walkOn,
 } from "../support/browser.ts";
-import { gateway } from "./fixtures.ts";
+import { gateway, removeNotes } from "./fixtures.ts";
 
 const notices = (page: Page) => ocw<{ text: string; kind: string }[]>(page, "notices()");
 const said = (page: Page) => ocw<{ message: string }[]>(page, "chat()").then((c) => c.map((m) => m.message));
@@ -53,6 +53,13 @@ async function clickTile(page: Page, tx: number, ty: number): Promise<void> {
   await page.mouse.click(p.x, p.y);
 }
 
+/** Bo says a line near him and waits until it is back to him: every line said before it has then
+ * reached him if it was to (the world delivers each person's events in order). */
+async function boSays(message: string): Promise<void> {
+  await ocw(bo.page, `send(${JSON.stringify({ type: "chat_send", channel: "proximity", message })})`);
+  await until(`Bo's "${message}" is his`, async () => (await said(bo.page)).includes(message));
+}
+
 /** The banner named the place (it fades a moment later; its text stays until the next place). */
 const bannerSays = (page: Page, text: string) =>
   until(`the banner says ${text}`, async () => (await page.locator("#place-banner").textContent()) === text);
@@ -69,8 +76,12 @@ beforeAll(async () => {
   await Promise.all([toTown(ana.page), toTown(bo.page)]);
 }, 180_000);
 
+const NOTES = ["Lost: one blue umbrella. Ask Ana.", "Chess in the café at six."] as const;
+
 afterAll(async () => {
   await browser?.close();
+  // The board is shared by the files: Ana's and Bo's notes leave it with them.
+  await removeNotes("obj_board_square", (n) => (NOTES as readonly string[]).includes(n.text));
 });
 
 // One walk round the town, in the order its places lie (each place once: a walk across the town
@@ -130,8 +141,8 @@ describe("the town in the browser, on one walk round it", () => {
   it("the notice board: read the notes, post one, and a second person sees it and posts too", async () => {
     await Promise.all([walk(ana.page, 20, 20), walk(bo.page, 31, 19)]);
     for (const [w, text] of [
-      [ana, "Lost: one blue umbrella. Ask Ana."],
-      [bo, "Chess in the café at six."],
+      [ana, NOTES[0]],
+      [bo, NOTES[1]],
     ] as const) {
       await clickTile(w.page, 23, 16); // from afar: the page walks over, then reads
       await w.page.waitForSelector('#dialog:not([hidden])[data-kind="notice_board"]', { timeout: 30_000 });
@@ -215,14 +226,10 @@ describe("the town in the browser, on one walk round it", () => {
     await shot(ana.page, "town-council.png");
     await ana.page.keyboard.type("council secret");
     await ana.page.keyboard.press("Enter");
-    await ocw(
-      bo.page,
-      `send(${JSON.stringify({ type: "chat_send", channel: "proximity", message: "from outside" })})`,
-    );
-    await until("Bo's line is his", async () => (await said(bo.page)).includes("from outside"));
-    await ana.page.waitForTimeout(800);
+    await until("Ana's line is in the world", async () => (await said(ana.page)).includes("council secret"));
+    // Bo's own line comes to him after every line said before it: had hers reached him, he has it now.
+    await boSays("from outside");
     expect(await said(bo.page)).not.toContain("council secret");
-    expect(await said(ana.page)).not.toContain("from outside");
     // The plaque: open the room, then make it private again, from its card.
     for (const [button, open, line] of [
       ["Open the room (chat carries as usual)", true, "now open"],
@@ -243,9 +250,12 @@ describe("the town in the browser, on one walk round it", () => {
         ana.page,
         `send(${JSON.stringify({ type: "chat_send", channel: "proximity", message: line })})`,
       );
-      await ana.page.waitForTimeout(1200);
+      await until(`Ana's "${line}" is in the world`, async () => (await said(ana.page)).includes(line));
+      await boSays(`after "${line}"`);
       expect((await said(bo.page)).includes(line), `Bo hears "${line}"`).toBe(open);
     }
+    // Ana's own later lines came to her after Bo's "from outside": it never reached her inside.
+    expect(await said(ana.page)).not.toContain("from outside");
   });
 
   it("the library, seen; the gate's portal back to the lobby, and its hall (screenshots)", async () => {

@@ -3,10 +3,11 @@
 // older config file when a new one looks like a clobber (half the size, no `meta`), so a start with a
 // smaller config than the last used to run the older one: a removed agent's token kept working, a
 // disabled tool stayed enabled, the resident stayed. Here a larger config (the README's model overlay,
-// so the guide lives; two AIC agents; ocw_move_to enabled), a smaller one (one agent, no tools, no
-// overlay), the larger again, a change applied while it runs, then the smaller: each time the config
-// just given is the one in force, npm start prints what the world says it runs, and the gateway set
-// nothing aside. The gateway token npm start generated is kept, so the curl lines it printed at the
+// so the guide lives; two AIC agents; ocw_move_to enabled) with a change applied while it runs, a
+// smaller one (one agent, no tools, no overlay), then the larger again: each time the config just
+// given is the one in force, npm start prints what the world says it runs, and the gateway set
+// nothing aside (three starts: each costs a gateway's start, and each order of larger, smaller and a
+// change in between is among them). The gateway token npm start generated is kept, so the curl lines it printed at the
 // first start still work at the third, as printed. Meanwhile a file in the checkout keeps changing
 // (the first hour's `npm start` must not care), and each SIGTERM stops npm and its gateway; a longer
 // run of start and stop is `npm run cycles -- --count 10`, the same code. The overlay is the README's
@@ -195,7 +196,7 @@ async function expectNothingRestored(stateDir: string): Promise<void> {
 }
 
 describe("npm start runs the config it is given, start after start", () => {
-  it("larger, smaller, larger with a change while it runs, smaller: each is what runs; the generated gateway token and its curl lines survive restarts", {
+  it("larger with a change while it runs, smaller, larger: each is what runs; the generated gateway token and its curl lines survive restarts", {
     timeout: 1_500_000,
   }, async () => {
     root = await mkdtemp(path.join(os.tmpdir(), "ocw-config-in-force-"));
@@ -245,24 +246,10 @@ describe("npm start runs the config it is given, start after start", () => {
       );
       const printedCurl = /^ +(curl -s -X POST \S+\/tools\/invoke .*)$/m.exec(first.output())?.[1];
       expect(printedCurl).toBeDefined();
-      await stop();
-
-      const second = await start(smaller, false);
-      await expectSmaller(second);
-      expect(second.gatewayToken).toBe(first.gatewayToken);
-      await expectNothingRestored(stateDir);
-      await stop();
-
-      const third = await start(larger, true);
-      await expectLarger(third);
-      // The line printed at the first start, run as a person would paste it.
-      const { stdout } = await promisify(execFile)("bash", ["-c", printedCurl!]);
-      expect(JSON.parse(stdout)).toMatchObject({ ok: true, result: { details: { running: true } } });
-
       // A change applied while it runs (the operator edits the file the gateway watches): the removed
       // agent's token is refused once the reload is in force.
       const configPath = path.join(stateDir, "state", "openclaw.json");
-      const before = (await operatorStatus(third)).config.fingerprint;
+      const before = (await operatorStatus(first)).config.fingerprint;
       const file = JSON.parse(await readFile(configPath, "utf8")) as {
         plugins: { entries: { openclawworld: { config: { agents: Record<string, unknown> } } } };
       };
@@ -270,16 +257,27 @@ describe("npm start runs the config it is given, start after start", () => {
       await writeFile(configPath, `${JSON.stringify(file, null, 2)}\n`);
       await vi.waitFor(
         async () => {
-          const status = await operatorStatus(third);
+          const status = await operatorStatus(first);
           expect(status.config.fingerprint).not.toBe(before);
-          expect(await aicStatus(third, REMOVED)).toBe(401);
+          expect(await aicStatus(first, REMOVED)).toBe(401);
         },
         { timeout: 120_000, interval: 1000 },
       );
       await stop();
 
-      const fourth = await start(smaller, false);
-      await expectSmaller(fourth);
+      // The smaller after the larger changed while it ran.
+      const second = await start(smaller, false);
+      await expectSmaller(second);
+      expect(second.gatewayToken).toBe(first.gatewayToken);
+      await expectNothingRestored(stateDir);
+      await stop();
+
+      // The larger again after the smaller: the removed agent is back, as the file given says.
+      const third = await start(larger, true);
+      await expectLarger(third);
+      // The line printed at the first start, run as a person would paste it.
+      const { stdout } = await promisify(execFile)("bash", ["-c", printedCurl!]);
+      expect(JSON.parse(stdout)).toMatchObject({ ok: true, result: { details: { running: true } } });
       await expectNothingRestored(stateDir);
       await stop();
       expect(existsSync(path.join(stateDir, "gateway-token"))).toBe(true);

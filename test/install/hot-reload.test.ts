@@ -67,9 +67,11 @@ async function invokeTool(tool: string, args: Record<string, unknown>, signal?: 
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
-/** Traffic that keeps calls in flight across a reload, until `signal` stops it. */
+/** Traffic that keeps calls in flight across a reload, until `signal` stops it; `open` says which of
+ * its streams are open (the SSE stream answered, the human on the WebSocket welcomed). */
 function traffic(signal: AbortSignal) {
   const loops: Promise<void>[] = [];
+  const open = { sse: false, ws: false };
   const forever = (step: () => Promise<unknown>) =>
     loops.push(
       (async () => {
@@ -90,6 +92,7 @@ function traffic(signal: AbortSignal) {
       headers: { authorization: `Bearer ${pollerToken}` },
       signal,
     });
+    open.sse = true;
     await res.body?.pipeTo(new WritableStream());
   });
   // A gateway agent long-polling through its tool.
@@ -104,12 +107,15 @@ function traffic(signal: AbortSignal) {
         const ws = new WebSocket(`${gw.baseUrl.replace(/^http/, "ws")}/world/ws`);
         const done = () => resolve();
         ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: "Reload Watcher" })));
+        ws.on("message", (data) => {
+          if ((JSON.parse(String(data)) as { type?: string }).type === "welcome") open.ws = true;
+        });
         ws.once("close", done);
         ws.once("error", done);
         signal.addEventListener("abort", () => ws.close(), { once: true });
       }),
   );
-  return () => Promise.all(loops);
+  return { open, stopped: () => Promise.all(loops) };
 }
 
 /** Edits the plugin's config in the file the gateway watches. */
@@ -175,7 +181,11 @@ describe("hot reload under traffic", () => {
     const stop = new AbortController();
     const running = traffic(stop.signal);
     try {
-      await sleep(2000); // everything is parked or open
+      // Everything is parked or open before the first change.
+      await vi.waitFor(() => expect(running.open).toEqual({ sse: true, ws: true }), {
+        timeout: 60_000,
+        interval: 100,
+      });
       await changePluginConfig((config) => {
         config.tools = { perAgent: { reloader: { enabled: ["ocw_chat_send"] } } };
       });
@@ -188,7 +198,7 @@ describe("hot reload under traffic", () => {
       await worldAnswers();
     } finally {
       stop.abort();
-      await running();
+      await running.stopped();
     }
     const log = await readFile(gw.logFile, "utf8");
     expect(log).not.toMatch(/still-running call|plugin host cleanup timed out|forced retirement/);
