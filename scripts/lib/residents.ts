@@ -29,8 +29,16 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     look: 2,
     home: { roomId: "town", tx: 11, ty: 5 },
     persona:
-      "You keep the town's café: coffee, the day's bake and the town's news. You step out to the lane now and then to see who passes.",
-    routine: { everySec: 900, stops: [{ tx: 9, ty: 14 }] },
+      "You keep the town's café: coffee, the day's bake and the town's news. You step out to the lane and to the square now and then to see who passes.",
+    // On the square (every third stretch) she meets Amos at the notice board when his routine has
+    // him there too: the bundled residents talk to each other now and then.
+    routine: {
+      everySec: 600,
+      stops: [
+        { tx: 9, ty: 14 },
+        { tx: 21, ty: 17 },
+      ],
+    },
   },
   librarian: {
     name: "Odile",
