@@ -422,8 +422,14 @@ export class ResidentScheduler {
         );
       if (company) continue;
       r.routineIndex = stop.index;
+      // Through the same door as its ocw_move_to (one txId per stop of the routine).
       this.deps.service
-        .act(r.actor, { kind: "moveTo", dest: stop.tile })
+        .call("moveTo", r.agentId, {
+          agentId: r.agentId,
+          roomId: self.roomId,
+          txId: `tx_routine_${r.agentId}_${simulationMs}`,
+          dest: stop.tile,
+        })
         .then((moved) => {
           if (moved.status !== "ok" && !this.stopped)
             this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s routine: ${moved.error.message}`);
@@ -448,8 +454,15 @@ export class ResidentScheduler {
       if (typeof other !== "string" || residents.has(other) || !withinShare(r.hinted, other, now, 1))
         continue;
       chargePeople(r.hinted, [other], now);
+      // Through the same door as its ocw_chat_send (one txId per person told).
       this.deps.service
-        .act(r.actor, { kind: "chat", channel: "proximity", message: hint })
+        .call("chatSend", r.agentId, {
+          agentId: r.agentId,
+          roomId: event.roomId,
+          txId: `tx_asleep_${r.agentId}_${other}_${event.tick}`,
+          channel: "proximity",
+          message: hint,
+        })
         .catch(() => undefined);
     }
   }
