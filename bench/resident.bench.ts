@@ -17,13 +17,18 @@ import { performance } from "node:perf_hooks";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { WebSocket } from "ws";
 import { deepMerge } from "../scripts/lib/merge.ts";
+import { BUNDLED_RESIDENTS } from "../scripts/lib/residents.ts";
 import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";
 import { startGateway } from "../test/support/gateway.ts";
 import { messageText, type RecordedRequest, startScriptedModel } from "../test/support/scripted-model.ts";
 
 const TURNS = Number(process.env.RESIDENT_BENCH_TURNS ?? 100);
-const HOME = { roomId: "lobby", tx: 21, ty: 13 };
-const SPOT = { tx: 23, ty: 13 };
+// The bundled guide as npm start has it (home beside the welcome sign, persona, and ocw_move_to with
+// the plaza's places in its prompt), woken by speech and its name as before (no approach greeting:
+// each turn here answers one hello).
+const GUIDE = BUNDLED_RESIDENTS.guide!;
+const HOME = GUIDE.home;
+const SPOT = { tx: HOME.tx + 2, ty: HOME.ty + 1 };
 const REPLY = "Hello from the guide!";
 
 const quantile = (xs: number[], q: number) => {
@@ -50,8 +55,9 @@ async function main() {
     pluginConfig: {
       residents: {
         bench: {
-          name: "Guide",
+          name: GUIDE.name,
           home: HOME,
+          persona: GUIDE.persona,
           minIntervalSec: 0,
           maxTurnsPerHour: 3600,
           // One person talks all the time here: their share is the whole hour.
@@ -59,7 +65,7 @@ async function main() {
           turnTimeoutSec: 600,
         },
       },
-      tools: { perAgent: { bench: { enabled: ["ocw_chat_send"] } } },
+      tools: { perAgent: { bench: { enabled: ["ocw_chat_send", "ocw_move_to"] } } },
       rateLimits: { disabled: true },
     },
     agentIds: ["bench"],

@@ -130,7 +130,7 @@ async function main() {
       maxTurnsPerPersonPerHour: 3600,
       turnTimeoutSec: 30,
     };
-    const wake = { nearby: false, name: true, approach: false };
+    const wake = { nearby: false, name: true, approach: false, residents: false };
     await remotes.start({
       fast: { target: { kind: "webhook", url: fast.url, secret: "x".repeat(32) }, wake, ...pacing },
     });

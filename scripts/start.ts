@@ -15,8 +15,8 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
-import { BUNDLED_GUIDE } from "./lib/guide.ts";
 import { deepMerge } from "./lib/merge.ts";
+import { bundledResidentsConfig, bundledResidentsGatewayConfig } from "./lib/residents.ts";
 
 function fail(message: string, code = 2): never {
   console.error(message);
@@ -81,18 +81,20 @@ const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || (await keptToken("gat
 const userGatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
 const primaryModel = (userGatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
   ?.defaults?.model?.primary;
-// The bundled world's resident, a guide at the plaza: a gateway agent of its own that the world wakes
-// when someone talks to it. It lives only when the gateway has a model to think with.
-const guide = primaryModel ? BUNDLED_GUIDE : undefined;
+// The bundled world's residents (scripts/lib/residents.ts): gateway agents of their own that the world
+// wakes when someone comes near or talks to them. They are always there; they think only when the
+// gateway has a model (each then gets its agent entry), and without one they stand at home asleep.
 const pluginConfig = deepMerge(
   {
     defaultRoomId: "lobby",
     agents: { agent_helper: { token: await keptToken("demo-agent-token"), name: "Helper Bot" } },
-    ...(guide ? guide.pluginConfig : {}),
+    ...bundledResidentsConfig(),
   },
   await jsonFileFrom("OCW_CONFIG"),
 );
-const gatewayConfig = guide ? deepMerge(guide.gatewayConfig, userGatewayConfig) : userGatewayConfig;
+const gatewayConfig = primaryModel
+  ? deepMerge(bundledResidentsGatewayConfig(), userGatewayConfig)
+  : userGatewayConfig;
 
 interface InForce {
   status: {
@@ -196,11 +198,17 @@ const toolsLine = (() => {
     .map(([agentId, lists]) => `${agentId}: ${lists.enabled.join(", ")}`);
   return [enabled.length ? `all agents: ${enabled.join(", ")}` : "none for all agents", ...per].join("; ");
 })();
-const residentsLine = status.residents?.length
-  ? status.residents
-      .map((r) => `${r.name} (${r.agentId}, ${r.state}${r.reason ? `: ${r.reason}` : ""})`)
-      .join(", ")
-  : `none: with a model (OCW_GATEWAY_CONFIG), ${BUNDLED_GUIDE.name} the guide lives in the plaza and answers`;
+// Residents alike are named together: five asleep for want of a model are one line with its reason.
+const residentsLine = (() => {
+  const groups = new Map<string, string[]>();
+  for (const r of status.residents ?? []) {
+    const how = `${r.state}${r.reason ? `: ${r.reason}` : ""}`;
+    groups.set(how, [...(groups.get(how) ?? []), `${r.name} (${r.agentId})`]);
+  }
+  return groups.size > 0
+    ? [...groups].map(([how, names]) => `${names.join(", ")}: ${how}`).join("; ")
+    : "none (plugin config residents)";
+})();
 console.log(`
 OpenClawWorld is up (gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s, pid ${gateway.pid}).
 

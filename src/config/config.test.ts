@@ -22,7 +22,7 @@ describe("plugin config: one zod schema", () => {
       defaultRoomId: "lobby",
       agents: {},
       residents: {},
-      residentBudget: { maxTurnsPerHour: 240 },
+      residentBudget: { maxTurnsPerHour: 240, talkTurnsPerHour: 6 },
       wakeTargets: {},
       wakeDelivery: {
         allowedHosts: [],
@@ -69,7 +69,7 @@ describe("plugin config: one zod schema", () => {
       name: "Guide",
       look: 3,
       home: { roomId: "garden", tx: 17, ty: 12 },
-      wake: { nearby: true, name: true, approach: false },
+      wake: { nearby: true, name: true, approach: false, residents: false },
       minIntervalSec: 3,
       maxTurnsPerHour: 60,
       turnTimeoutSec: 120,

@@ -74,8 +74,37 @@ const ResidentSchema = z.strictObject({
       nearby: z.boolean().default(true).describe("Someone speaks within its hearing"),
       name: z.boolean().default(true).describe("Someone in its room says its name, from anywhere"),
       approach: z.boolean().default(false).describe("A person comes near it"),
+      residents: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Another resident comes near or speaks near it (now and then, within residentBudget.talkTurnsPerHour)",
+        ),
     })
     .prefault({}),
+  persona: z
+    .string()
+    .max(400)
+    .optional()
+    .describe("Who it is and what it knows, told at every turn (the first 240 characters)"),
+  routine: z
+    .strictObject({
+      everySec: z
+        .int()
+        .min(10)
+        .max(86_400)
+        .default(600)
+        .describe("Simulation seconds at each stop before it walks to the next"),
+      stops: z
+        .array(z.strictObject({ tx: z.int().min(0).max(4095), ty: z.int().min(0).max(4095) }))
+        .min(1)
+        .max(8)
+        .describe("Where it wanders in its home room, after home; then home again"),
+    })
+    .optional()
+    .describe(
+      "Where it stands when: home, then each stop in turn, by simulation time (the same in every run); it waits while someone is near it or a turn runs",
+    ),
   minIntervalSec: z.number().min(0).max(3600).default(3).describe("Least time between two turns"),
   maxTurnsPerHour: z.int().min(1).max(3600).default(60),
   turnTimeoutSec: z.int().min(5).max(900).default(120).describe("A turn running longer is cancelled"),
@@ -109,6 +138,14 @@ const ResidentBudgetSchema = z.strictObject({
     .max(100_000)
     .default(240)
     .describe("Turns all residents together may take in an hour; a turn beyond it waits"),
+  talkTurnsPerHour: z
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(6)
+    .describe(
+      "Turns residents may take talking to each other in an hour, all together (part of maxTurnsPerHour); 0: they never do",
+    ),
 });
 
 /** Where the world wakes an AIC agent that lives outside this gateway (src/residents/remote,

@@ -78,5 +78,13 @@ const modelOf = (entry: unknown): string | undefined => {
 export function residentAsleepReason(config: unknown, agentId: string): string | undefined {
   const agents = (config as { agents?: { defaults?: unknown; entries?: Record<string, unknown> } }).agents;
   if (modelOf(agents?.entries?.[agentId]) ?? modelOf(agents?.defaults)) return undefined;
-  return `no model is configured for agent "${agentId}" (set agents.defaults.model.primary or agents.entries.${agentId}.model in the gateway config)`;
+  // The same words for every resident without one, so a status lists them together.
+  return 'no model is configured (gateway config agents.defaults.model.primary, or agents.entries.<agent id>.model; npm start: OCW_GATEWAY_CONFIG=<file>, README "Residents")';
+}
+
+/** What an asleep resident says to one who comes near: that it sleeps for want of a model and the
+ * README's step that wakes it. Nothing for another reason (it could not join: it says nothing). */
+export function residentAsleepHint(config: unknown, agentId: string): string | undefined {
+  if (!residentAsleepReason(config, agentId)) return undefined;
+  return 'Zzz... I am asleep: this world has no model to think with. To wake me, give it one: OCW_GATEWAY_CONFIG=examples/gateway-config.example.json npm start (README, "Residents").';
 }

@@ -2,10 +2,11 @@
 // run in this gateway's agent loop (resident-turns.ts), and a resident without a model sleeps.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { allowedWorldTools } from "../config/tool-policy.ts";
+import { placesOf } from "../residents/places.ts";
 import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
-import { embeddedTurnRunner, residentAsleepReason } from "./resident-turns.ts";
+import { embeddedTurnRunner, residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
 import { attachRemoteResidents } from "./wake-targets.ts";
 
 export function attachResidents(
@@ -23,10 +24,26 @@ export function attachResidents(
     () => host.residents?.residentIdSet() ?? new Set(),
   );
   if (!host.aic || Object.keys(config.residents).length === 0) return;
+  const aic = host.aic;
+  // A resident that may walk is told its room's places (a tile each) so "take me to the café" is one
+  // ocw_move_to; the places of a room are the same all along, found once.
+  const places = new Map<string, ReturnType<typeof placesOf>>();
+  const placesIn = (roomId: string) => {
+    let found = places.get(roomId);
+    if (!found) {
+      found = placesOf(aic.reads.definition.rooms[roomId]);
+      places.set(roomId, found);
+    }
+    return found;
+  };
   const scheduler = new ResidentScheduler({
-    service: host.aic,
+    service: aic,
     residents: config.residents,
     worldBudget,
+    talkBudget: { starts: [], maxTurnsPerHour: config.residentBudget.talkTurnsPerHour },
+    placesFor: (agentId, roomId) =>
+      allowedWorldTools(config.tools, agentId).includes("ocw_move_to") ? placesIn(roomId) : undefined,
+    asleepHint: (agentId) => residentAsleepHint(runtime.config.current(), agentId),
     ...(remotes ? { otherResidents: () => remotes.ids() } : {}),
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),

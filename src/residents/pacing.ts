@@ -58,6 +58,12 @@ export function nextStart(
   return { kind: "now" };
 }
 
+/** Whether one more turn fits `budget` now: fewer than its most lie in the last hour (a most of 0
+ * allows none). The residents' talk budget is asked this as their words arrive and as a turn starts. */
+export function withinBudget(budget: WorldBudget, nowMs: number): boolean {
+  return budget.maxTurnsPerHour > 0 && untilBelow(budget.starts, budget.maxTurnsPerHour, nowMs) === 0;
+}
+
 /** The turns each person's words started in the last hour, by entity id. */
 export type PersonLedger = Map<string, number[]>;
 

@@ -32,6 +32,33 @@ describe("the wake prompt", () => {
     expect(prompt).toContain("ocw_chat_send");
   });
 
+  it("tells a town resident who it is, that it may walk with someone and where the places are", () => {
+    const prompt = wakePrompt({
+      agentId: "cafe",
+      name: "Mara",
+      roomName: "Town",
+      tile: { tx: 10, ty: 8 },
+      happenings: [
+        {
+          reason: "resident_near",
+          tick: 1,
+          roomId: "town",
+          fromEntityId: "agt_bram",
+          from: { name: "Bram", kind: "agent", tiles: 3 },
+        },
+      ],
+      nearby: [],
+      persona: "You keep the café.",
+      places: [
+        { name: "Café", tx: 10, ty: 7 },
+        { name: "Library", tx: 45, ty: 8 },
+      ],
+    });
+    expect(prompt).toContain("\nYou keep the café.\n");
+    expect(prompt).toContain("- Bram (AI, 3 tiles), a resident, came near you");
+    expect(prompt).toContain("ocw_move_to the place's tile. Places here: Café 10,7; Library 45,8.");
+  });
+
   it("stays within 300 o200k tokens at its worst: long names, long messages, many happenings", () => {
     const long = (c: string) => c.repeat(64);
     const who: PromptPerson = { name: long("W"), kind: "agent", tiles: 12 };
@@ -43,15 +70,31 @@ describe("the wake prompt", () => {
       message: "Ω≈ç√∫ lorem ipsum dolor sit amet 🎉 ".repeat(20),
       from: who,
     });
-    const prompt = wakePrompt({
+    const worst = {
       agentId: "a".repeat(64),
       name: long("N"),
       roomName: long("R"),
       tile: { tx: 4095, ty: 4095 },
       happenings: Array.from({ length: 32 }, (_, i) => happening(i)),
       nearby: Array.from({ length: 8 }, () => who),
-    });
+    };
+    const prompt = wakePrompt(worst);
     expect(prompt).toContain(`(${32 - PROMPT_LIMITS.happenings} earlier things left out)`);
-    expect(encode(prompt).length).toBeLessThanOrEqual(300);
+    const tokens = encode(prompt).length;
+    expect(tokens).toBeLessThanOrEqual(300);
+    // A town resident's: its persona (the operator's words, at most 240 characters of plain prose)
+    // and the places it may walk to (long names, clipped) add no more than 200 tokens.
+    const persona =
+      "You keep the café by the square; you know the regulars, the day's bake and the way to everywhere. ".repeat(
+        4,
+      );
+    const places = Array.from({ length: 12 }, (_, i) => ({
+      name: `Place ${long("P")} ${i}`,
+      tx: 4095,
+      ty: 4095,
+    }));
+    const town = encode(wakePrompt({ ...worst, persona, places })).length;
+    console.log(`worst wake prompt: ${tokens} tokens; with a persona and places: ${town}`);
+    expect(town - tokens).toBeLessThanOrEqual(200);
   });
 });

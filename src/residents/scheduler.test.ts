@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Actor } from "../aic/service.ts";
 import { admitted, createTestEnv, ManualClock, type TestEnv } from "../aic/testing/local-world.ts";
 import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
-import { ResidentScheduler, type TurnRequest } from "./scheduler.ts";
+import { ResidentScheduler, type SchedulerDeps, type TurnRequest } from "./scheduler.ts";
 
 const HOME = { tx: 17, ty: 12 };
 
@@ -48,6 +48,7 @@ async function setup(
   residents: Record<string, ResidentConfig>,
   asleep?: (id: string) => string | undefined,
   worldMaxTurnsPerHour?: number,
+  more: Partial<SchedulerDeps> = {},
 ) {
   const env = await createTestEnv({
     agents: (id) => ({ name: residents[id]?.name ?? id }),
@@ -66,6 +67,7 @@ async function setup(
     },
     ...(asleep ? { asleepReason: asleep } : {}),
     ...(worldMaxTurnsPerHour ? { maxTurnsPerHour: worldMaxTurnsPerHour } : {}),
+    ...more,
   });
   await settle(env, scheduler.start());
   const say = (who: Actor, message: string, channel: "proximity" | "global" = "proximity") =>
@@ -308,7 +310,11 @@ describe("the residents' scheduler", () => {
       waitingFor: "world_budget",
       refused: { worldBudget: 1 },
     });
-    expect(scheduler.budget()).toEqual({ turnsLastHour: 1, maxTurnsPerHour: 1 });
+    expect(scheduler.budget()).toEqual({
+      turnsLastHour: 1,
+      maxTurnsPerHour: 1,
+      talk: { turnsLastHour: 0, maxTurnsPerHour: 0 },
+    });
     clock.advance(3_600_000);
     expect(turns.map((t) => t.agentId)).toEqual(["guide", "sage"]);
   });
@@ -328,5 +334,91 @@ describe("the residents' scheduler", () => {
     expect(sessions[0]).toBe(sessions[1]);
     expect(sessions[2]).toBe(sessions[3]);
     expect(new Set(sessions).size).toBe(3);
+  });
+
+  it("a routine walks it to each stop as simulation time passes, and waits while someone is near", async () => {
+    const stop = { tx: HOME.tx + 3, ty: HOME.ty };
+    const guide = residentConfig({ routine: { everySec: 10, stops: [stop] } });
+    const { env, place } = await setup({ guide });
+    const at = () => env.world.getEntity("agt_guide")!.tile;
+    const stopNow = () => Math.floor(env.world.serverTsMs / 10_000) % 2;
+    // Step to the start of a home stretch, then on into the next stop's stretch.
+    while (stopNow() !== 0) env.runtime.stepNow();
+    for (let i = 0; i < 200 && stopNow() === 0; i++) env.runtime.stepNow();
+    await settle(env, admitted());
+    for (let i = 0; i < 40 && at().tx !== stop.tx; i++) await settle(env, admitted());
+    expect(at()).toEqual(stop);
+    // Someone stands by it as the next stretch (home) begins: it stays with them.
+    await place(ann, { tx: stop.tx + 1, ty: stop.ty });
+    for (let i = 0; i < 200 && stopNow() === 1; i++) env.runtime.stepNow();
+    for (let i = 0; i < 10; i++) await settle(env, admitted());
+    expect(at()).toEqual(stop);
+    // They leave: it walks home.
+    await settle(env, env.service.act(ann, { kind: "leave" }));
+    for (let i = 0; i < 40 && at().tx !== HOME.tx; i++) await settle(env, admitted());
+    expect(at()).toEqual(HOME);
+  });
+
+  it("two residents meeting exchange a line each within the world's talk budget, shown in status", async () => {
+    const talker = { nearby: true, name: true, approach: false, residents: true };
+    const guide = residentConfig({ wake: talker, minIntervalSec: 0 });
+    const sage = residentConfig({
+      name: "Sage",
+      home: { tx: HOME.tx + 8, ty: HOME.ty },
+      wake: talker,
+      minIntervalSec: 0,
+    });
+    const talkBudget = { starts: [], maxTurnsPerHour: 2 };
+    const { env, turns, scheduler, place } = await setup({ guide, sage }, undefined, undefined, {
+      talkBudget,
+    });
+    const sageActor: Actor = { entityId: "agt_sage", kind: "agent", name: "Sage", rateKey: "agent:sage" };
+    const guideActor: Actor = { entityId: "agt_guide", kind: "agent", name: "Guide", rateKey: "agent:guide" };
+    // The Sage walks up to the Guide: the Guide (its id sorts first) opens.
+    await settle(env, env.service.act(sageActor, { kind: "moveTo", dest: { tx: HOME.tx + 2, ty: HOME.ty } }));
+    for (let i = 0; i < 60 && turns.length === 0; i++) await settle(env, admitted());
+    expect(turns.map((t) => t.agentId)).toEqual(["guide"]);
+    expect(turns[0]?.prompt).toMatch(/- Sage \(AI, \d tiles\), a resident, came near you/);
+    await settle(
+      env,
+      env.service.act(guideActor, { kind: "chat", channel: "proximity", message: "Fine day, Sage!" }),
+    );
+    turns[0]?.finish();
+    await settle(env, admitted());
+    expect(turns.map((t) => t.agentId)).toEqual(["guide", "sage"]);
+    expect(turns[1]?.prompt).toContain('a resident, said near you: "Fine day, Sage!"');
+    // The Sage's reply goes unanswered: the exchange is over.
+    await settle(
+      env,
+      env.service.act(sageActor, { kind: "chat", channel: "proximity", message: "Indeed, Guide." }),
+    );
+    turns[1]?.finish();
+    for (let i = 0; i < 5; i++) await settle(env, admitted());
+    expect(turns).toHaveLength(2);
+    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 2, maxTurnsPerHour: 2 });
+    // The budget is spent: another resident's words wake it no more this hour (counted); a person's do.
+    await settle(
+      env,
+      env.service.act(guideActor, { kind: "chat", channel: "proximity", message: "One more thing, Sage." }),
+    );
+    expect(turns).toHaveLength(2);
+    expect(scheduler.states()[1]?.refused.talkBudget).toBe(1);
+    await place(ann, { tx: HOME.tx + 3, ty: HOME.ty + 1 });
+    await settle(env, env.service.act(ann, { kind: "chat", channel: "proximity", message: "hello Sage" }));
+    expect(turns.slice(2).map((t) => t.agentId)).toContain("sage");
+  });
+
+  it("asleep, it tells one who comes near how to wake it, once an hour each", async () => {
+    const hint = "I'm asleep: this world has no model. To wake me, see the README.";
+    const { env, place } = await setup({ guide: residentConfig() }, () => "no model", undefined, {
+      asleepHint: () => hint,
+    });
+    const heard = () =>
+      env.world
+        .chatHistoryFor("hum_ann00000", "lobby", 0, 30)
+        .filter((m) => m.fromEntityId === "agt_guide" && m.message === hint);
+    await place(ann, { tx: HOME.tx + 2, ty: HOME.ty });
+    for (let i = 0; i < 10 && heard().length === 0; i++) await settle(env, admitted());
+    expect(heard()).toHaveLength(1);
   });
 });

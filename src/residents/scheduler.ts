@@ -16,10 +16,12 @@ import {
   pruneLedger,
   type TurnLedger,
   type WorldBudget,
+  withinBudget,
   withinShare,
 } from "./pacing.ts";
 import { type PromptPerson, wakePrompt } from "./prompt.ts";
-import { type Happening, replyChannel, wakeHappenings } from "./wake.ts";
+import { routineStop } from "./routine.ts";
+import { byResident, type Happening, replyChannel, wakeHappenings } from "./wake.ts";
 
 export interface TurnRequest {
   agentId: string;
@@ -83,6 +85,8 @@ export interface Refusals {
   modelRequests: number;
   /** Turns cancelled at the turn's time limit. */
   timeout: number;
+  /** Happenings of another resident dropped: the world's talk budget was spent. */
+  talkBudget: number;
 }
 
 export interface ResidentClock extends Timers {
@@ -110,6 +114,15 @@ export interface SchedulerDeps {
   joinsItself?: boolean;
   /** Other schedulers' residents, whose speech wakes no resident here either. */
   otherResidents?: () => ReadonlySet<string>;
+  /** Turns residents may take talking to each other in an hour, all together (default: none). */
+  talkBudget?: WorldBudget;
+  /** What an asleep resident says to one who comes near (how to wake it), or undefined: nothing. */
+  asleepHint?: (agentId: string) => string | undefined;
+  /** The named places of a room with a tile each, told to a resident that may walk (ocw_move_to). */
+  placesFor?: (
+    agentId: string,
+    roomId: string,
+  ) => readonly { name: string; tx: number; ty: number }[] | undefined;
 }
 
 /** Happenings kept per resident between turns; older ones are dropped (the prompt shows few anyway). */
@@ -140,6 +153,13 @@ interface Resident {
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
   session: { generation: number; turns: number };
+  /** Its last turn answered another resident: what it says wakes no resident (a reply goes
+   * unanswered, so two residents exchange a line each and stop). */
+  replying: boolean;
+  /** The routine stop it last set off for (routine.ts), so it walks once per stop. */
+  routineIndex?: number;
+  /** Whom it told how to wake it, while asleep (once an hour each). */
+  hinted: PersonLedger;
 }
 
 /** Why a turn was cancelled by a cap (the abort reason), so the status counts it. */
@@ -159,6 +179,8 @@ export class ResidentScheduler {
   private stopped = false;
   private runs = 0;
   private readonly world: WorldBudget;
+  private readonly talk: WorldBudget;
+  private readonly byEntity: ReadonlyMap<string, Resident>;
   /** Names this scheduler's sessions apart from an earlier process's (a restart starts fresh ones). */
   private readonly epoch: string;
 
@@ -180,9 +202,13 @@ export class ResidentScheduler {
       ledger: { inFlight: false, starts: [] },
       people: new Map(),
       pending: [],
-      refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0 },
+      refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0, talkBudget: 0 },
       session: { generation: 0, turns: 0 },
+      replying: false,
+      hinted: new Map(),
     }));
+    this.talk = deps.talkBudget ?? { starts: [], maxTurnsPerHour: 0 };
+    this.byEntity = new Map(this.residents.map((r) => [r.actor.entityId, r]));
     this.world = deps.worldBudget ?? {
       starts: [],
       maxTurnsPerHour: deps.maxTurnsPerHour ?? Number.MAX_SAFE_INTEGER,
@@ -266,10 +292,21 @@ export class ResidentScheduler {
     });
   }
 
-  /** The world-wide budget: turns all residents took in the last hour, and the most it allows. */
-  budget(): { turnsLastHour: number; maxTurnsPerHour: number } {
-    pruneLedger(this.world, this.clock.now());
-    return { turnsLastHour: this.world.starts.length, maxTurnsPerHour: this.world.maxTurnsPerHour };
+  /** The world-wide budget: turns all residents took in the last hour, and the most it allows; of
+   * those, the turns residents took talking to each other and the most they may. */
+  budget(): {
+    turnsLastHour: number;
+    maxTurnsPerHour: number;
+    talk: { turnsLastHour: number; maxTurnsPerHour: number };
+  } {
+    const now = this.clock.now();
+    pruneLedger(this.world, now);
+    pruneLedger(this.talk, now);
+    return {
+      turnsLastHour: this.world.starts.length,
+      maxTurnsPerHour: this.world.maxTurnsPerHour,
+      talk: { turnsLastHour: this.talk.starts.length, maxTurnsPerHour: this.talk.maxTurnsPerHour },
+    };
   }
 
   /** Told by the gateway as each model request starts (the model_call_started hook): a turn of a
@@ -298,26 +335,36 @@ export class ResidentScheduler {
   }
 
   private onTick(info: TickInfo): void {
-    if (this.stopped || info.events.length === 0) return;
+    if (this.stopped) return;
+    if (!this.deps.joinsItself) this.followRoutines(info.serverTsMs);
+    if (info.events.length === 0) return;
     const reads = this.deps.service.reads;
     const others = this.deps.otherResidents?.();
     const own = this.residentIds;
     const heard = others ? { has: (id: string) => own.has(id) || others.has(id) } : own;
     for (const r of this.residents) {
-      if (r.asleep) continue;
       const roomId = reads.getEntity(r.actor.entityId)?.roomId;
+      if (r.asleep) {
+        this.hintAsleep(r, info.events, heard);
+        continue;
+      }
       const woken = wakeHappenings(
         { entityId: r.actor.entityId, name: r.config.name, wake: r.config.wake },
         roomId,
         info.events,
         heard,
-      );
+      ).filter((h) => h.reason !== "resident_spoke" || !this.byEntity.get(h.fromEntityId)?.replying);
       // Past their share of its turns this hour, a person's words wake it no more: one talker
-      // cannot use every turn, and the rest are there for everyone else.
+      // cannot use every turn, and the rest are there for everyone else. Another resident's words
+      // wake it only while the world's talk budget lasts.
       const now = this.clock.now();
       const share = r.config.maxTurnsPerPersonPerHour;
-      const admitted = woken.filter((h) => withinShare(r.people, h.fromEntityId, now, share));
-      r.refused.personShare += woken.length - admitted.length;
+      const talkLeft = withinBudget(this.talk, now);
+      const admitted = woken.filter((h) =>
+        byResident(h) ? talkLeft : withinShare(r.people, h.fromEntityId, now, share),
+      );
+      for (const h of woken)
+        if (!admitted.includes(h)) r.refused[byResident(h) ? "talkBudget" : "personShare"] += 1;
       if (admitted.length === 0) continue;
       r.pending.push(...admitted);
       if (r.pending.length > MAX_PENDING) r.pending.splice(0, r.pending.length - MAX_PENDING);
@@ -344,8 +391,86 @@ export class ResidentScheduler {
     }
   }
 
+  /** Walks each resident with a routine to its stop when the stop changes (by simulation time), once
+   * it is between turns, in its home room and nobody else is near it: it does not walk off from a
+   * conversation or from someone it walks with. */
+  private followRoutines(simulationMs: number): void {
+    const reads = this.deps.service.reads;
+    for (const r of this.residents) {
+      const routine = r.config.routine;
+      if (!routine || r.asleep || r.turn) continue;
+      const stop = routineStop(routine, r.config.home, simulationMs);
+      if (stop.index === r.routineIndex) continue;
+      const self = reads.getEntity(r.actor.entityId);
+      if (!self || self.roomId !== r.config.home.roomId) continue;
+      const radius =
+        reads.definition.proximityRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
+      const company = reads
+        .queryRadius(self.roomId, self.pos, radius, 4)
+        .some(
+          ({ entity }) =>
+            entity.id !== self.id && entity.kind !== "object" && !this.residentIds.has(entity.id),
+        );
+      if (company) continue;
+      r.routineIndex = stop.index;
+      // Through the same door as its ocw_move_to (one txId per stop of the routine).
+      this.deps.service
+        .call("moveTo", r.agentId, {
+          agentId: r.agentId,
+          roomId: self.roomId,
+          txId: `tx_routine_${r.agentId}_${simulationMs}`,
+          dest: stop.tile,
+        })
+        .then((moved) => {
+          if (moved.status !== "ok" && !this.stopped)
+            this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s routine: ${moved.error.message}`);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  /** An asleep resident tells one who comes near how to wake it (once an hour each): with no model
+   * the world still shows its residents, and how to bring them to life. */
+  private hintAsleep(
+    r: Resident,
+    events: readonly TickInfo["events"][number][],
+    residents: Pick<ReadonlySet<string>, "has">,
+  ): void {
+    const hint = this.deps.asleepHint?.(r.agentId);
+    if (!hint) return;
+    const now = this.clock.now();
+    for (const event of events) {
+      const other = event.payload.otherId;
+      if (event.type !== "proximity.enter" || event.payload.subjectId !== r.actor.entityId) continue;
+      if (typeof other !== "string" || residents.has(other) || !withinShare(r.hinted, other, now, 1))
+        continue;
+      chargePeople(r.hinted, [other], now);
+      // Through the same door as its ocw_chat_send (one txId per person told).
+      this.deps.service
+        .call("chatSend", r.agentId, {
+          agentId: r.agentId,
+          roomId: event.roomId,
+          txId: `tx_asleep_${r.agentId}_${other}_${event.tick}`,
+          channel: "proximity",
+          message: hint,
+        })
+        .catch(() => undefined);
+    }
+  }
+
   private startTurn(r: Resident): void {
-    const happenings = r.pending.splice(0);
+    let happenings = r.pending.splice(0);
+    // Talk between residents is held to the world's talk budget as the turn starts too (several
+    // may have been woken on one tick): what no longer fits is dropped, and counted.
+    const talk = happenings.filter(byResident);
+    if (talk.length > 0) {
+      if (withinBudget(this.talk, this.clock.now())) this.talk.starts.push(this.clock.now());
+      else {
+        r.refused.talkBudget += talk.length;
+        happenings = happenings.filter((h) => !byResident(h));
+        if (happenings.length === 0) return;
+      }
+    }
     const reads = this.deps.service.reads;
     const self = reads.getEntity(r.actor.entityId);
     if (!self) {
@@ -376,7 +501,10 @@ export class ResidentScheduler {
       happenings: happenings.map((h) => ({ ...h, from: person(h.fromEntityId) })),
       nearby,
       replyChannel: reply,
+      ...(r.config.persona ? { persona: r.config.persona } : {}),
+      ...this.placesOf(r.agentId, self.roomId),
     });
+    r.replying = happenings.some((h) => h.reason === "resident_spoke");
     const now = this.clock.now();
     const record: TurnRecord = {
       wokeAtTick: Math.min(...happenings.map((h) => h.tick)),
@@ -409,6 +537,11 @@ export class ResidentScheduler {
     const done = this.runTurn(r, { prompt, runId, controller, record, session, reply, wokenBy });
     r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
+  }
+
+  private placesOf(agentId: string, roomId: string): { places?: { name: string; tx: number; ty: number }[] } {
+    const places = this.deps.placesFor?.(agentId, roomId);
+    return places ? { places: [...places] } : {};
   }
 
   /** The session a resident's next turn runs in: the same for `sessionTurns` turns, then a fresh

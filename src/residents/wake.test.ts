@@ -97,6 +97,27 @@ describe("who the world wakes", () => {
     expect(wakeHappenings(guide, "lobby", [own, peer], new Set(["agt_guide", "agt_sage"]))).toEqual([]);
   });
 
+  it("a resident that talks to residents: another coming near (the first id opens), or speaking near it", () => {
+    const talker = { ...guide, wake: { ...guide.wake, residents: true } };
+    const residents = new Set(["agt_guide", "agt_sage", "agt_ann"]);
+    const peer = chat("agt_sage", "Fine day!", { heardBy: ["agt_sage", "agt_guide"] });
+    const far = chat("agt_sage", "Guide, hello", { channel: "global" });
+    const events = [enter("agt_guide", "agt_sage"), enter("agt_guide", "agt_ann"), peer, far];
+    expect(wakeHappenings(talker, "lobby", events, residents)).toEqual([
+      { reason: "resident_near", tick: 9, roomId: "lobby", fromEntityId: "agt_sage" },
+      {
+        reason: "resident_spoke",
+        tick: 7,
+        roomId: "lobby",
+        fromEntityId: "agt_sage",
+        message: "Fine day!",
+        heardNearby: true,
+      },
+    ]);
+    // Off by default: residents never wake it.
+    expect(wakeHappenings(guide, "lobby", events, residents)).toEqual([]);
+  });
+
   it("rules switch each way off; an approach wakes only when configured, and only for people", () => {
     const deaf = { ...guide, wake: { nearby: false, name: false, approach: false } };
     expect(

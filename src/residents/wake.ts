@@ -1,7 +1,9 @@
 // Who the world wakes, and with what: a pure function of one tick's events. A resident is woken by
 // speech it hears nearby, by its name said anywhere in its room, and (when configured) by a person
-// coming near. Speech by residents never wakes residents: two of them would otherwise talk to each
-// other for as long as their turn caps allow.
+// coming near. Residents wake each other only where one's rules allow it (`residents`): another
+// resident coming near (the one whose id sorts first opens) or speaking near it; the scheduler holds
+// those to the world's talk budget and lets a reply go unanswered, so two of them never talk on for as
+// long as their turn caps allow.
 import type { WorldEvent } from "../aic/reads.ts";
 
 export interface WakeRules {
@@ -11,6 +13,8 @@ export interface WakeRules {
   name: boolean;
   /** A person (not an agent) comes within proximity. */
   approach: boolean;
+  /** Another resident comes near or speaks near it (default off). */
+  residents?: boolean;
 }
 
 export interface WakeSubject {
@@ -19,7 +23,11 @@ export interface WakeSubject {
   wake: WakeRules;
 }
 
-export type WakeReason = "spoken_nearby" | "name_said" | "approached";
+export type WakeReason = "spoken_nearby" | "name_said" | "approached" | "resident_near" | "resident_spoke";
+
+/** Whether a happening is another resident's doing (a talk turn: the world's talk budget holds it). */
+export const byResident = (h: Pick<Happening, "reason">): boolean =>
+  h.reason === "resident_near" || h.reason === "resident_spoke";
 
 /** One thing that happened to a resident, kept until its next turn. */
 export interface Happening {
@@ -71,8 +79,20 @@ export function wakeHappenings(
       const from = event.payload.fromEntityId;
       const message = event.payload.message;
       if (typeof from !== "string" || typeof message !== "string") continue;
-      if (from === subject.entityId || residentIds.has(from)) continue;
+      if (from === subject.entityId) continue;
       const nearby = event.payload.channel === "proximity" && heardBy(event, subject.entityId);
+      if (residentIds.has(from)) {
+        if (subject.wake.residents && nearby)
+          found.push({
+            reason: "resident_spoke",
+            tick: event.tick,
+            roomId,
+            fromEntityId: from,
+            message,
+            heardNearby: true,
+          });
+        continue;
+      }
       const reason: WakeReason | undefined =
         subject.wake.nearby && nearby
           ? "spoken_nearby"
@@ -81,11 +101,15 @@ export function wakeHappenings(
             : undefined;
       if (reason)
         found.push({ reason, tick: event.tick, roomId, fromEntityId: from, message, heardNearby: nearby });
-    } else if (event.type === "proximity.enter" && subject.wake.approach) {
+    } else if (event.type === "proximity.enter") {
       const other = event.payload.otherId;
       if (event.payload.subjectId !== subject.entityId || typeof other !== "string") continue;
-      if (!other.startsWith("hum_")) continue;
-      found.push({ reason: "approached", tick: event.tick, roomId, fromEntityId: other });
+      // Two residents meeting both hear of it; the one whose id sorts first says the first line.
+      if (residentIds.has(other)) {
+        if (subject.wake.residents && subject.entityId < other)
+          found.push({ reason: "resident_near", tick: event.tick, roomId, fromEntityId: other });
+      } else if (subject.wake.approach && other.startsWith("hum_"))
+        found.push({ reason: "approached", tick: event.tick, roomId, fromEntityId: other });
     }
   }
   return found;

@@ -51,6 +51,9 @@ export const E2E_AGENT_POLICY = {
   pythia: { enabled: ["ocw_chat_send"] },
   // The emote e2e: gestures with the ocw_emote tool (an action kind's tool made from its doors).
   emoter: { enabled: ["ocw_emote"] },
+  // The townsfolk e2e: town residents who greet, talk and walk along (the bundled residents' policy).
+  tilly: { enabled: ["ocw_chat_send", "ocw_move_to"] },
+  bram: { enabled: ["ocw_chat_send", "ocw_move_to"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
@@ -127,6 +130,40 @@ export const E2E_FORMAT_RESIDENTS = {
     },
   },
 } as const;
+
+/** The townsfolk e2e's residents (issue #41): two in the town's south-east corner, away from where the
+ * town files play (the gate, the square and the places west of it). Tilly greets a person who comes
+ * near and walks with them; Bram wakes only by his name and by another resident. Each persona carries a
+ * scenario marker, so a turn with no one's words in it (a greeting, a meeting) has its script. */
+export const E2E_TOWNSFOLK = {
+  tilly: {
+    agentId: "tilly",
+    entityId: "agt_tilly",
+    config: {
+      name: "Tilly",
+      home: { roomId: "town", tx: 53, ty: 30 },
+      persona: "You keep the town's gate garden and show visitors round. ocw-scenario:tf-tilly",
+      wake: { nearby: true, name: true, approach: true, residents: true },
+      minIntervalSec: 0,
+      turnTimeoutSec: 600,
+    },
+  },
+  bram: {
+    agentId: "bram",
+    entityId: "agt_bram",
+    config: {
+      name: "Bram",
+      home: { roomId: "town", tx: 52, ty: 36 },
+      persona: "You mend the town's lamps. ocw-scenario:tf-bram",
+      wake: { nearby: false, name: true, approach: false, residents: true },
+      minIntervalSec: 0,
+      turnTimeoutSec: 600,
+    },
+  },
+} as const;
+
+/** The world-wide talk budget of the e2e gateway: one exchange (two turns) an hour. */
+export const E2E_TALK_TURNS_PER_HOUR = 2;
 
 /** The HTTP agents only the resident-models e2e uses (people who call the Herald and the Sibyl). */
 export const E2E_FORMAT_CALLERS = ["agent_rm_a", "agent_rm_b"] as const;

@@ -11,6 +11,8 @@ import {
   E2E_FORMAT_CALLERS,
   E2E_FORMAT_RESIDENTS,
   E2E_RESIDENT,
+  E2E_TALK_TURNS_PER_HOUR,
+  E2E_TOWNSFOLK,
   E2E_WARDEN,
   E2E_WARDEN_CALLERS,
   type E2EGateway,
@@ -47,6 +49,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Only the emote e2e uses these two (one gestures, the other stands near and hears it).
     agent_emote: { token: randomToken(), name: "Emote Bot" },
     agent_emote_peer: { token: randomToken(), name: "Emote Peer" },
+    // Only the townsfolk e2e uses it (it looks at where the town's residents stand).
+    agent_tf: { token: randomToken(), name: "Town Watcher" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -83,7 +87,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
         [anthropic.agentId]: anthropic.config,
         [gemini.agentId]: gemini.config,
         [failing.agentId]: failing.config,
+        [E2E_TOWNSFOLK.tilly.agentId]: E2E_TOWNSFOLK.tilly.config,
+        [E2E_TOWNSFOLK.bram.agentId]: E2E_TOWNSFOLK.bram.config,
       },
+      residentBudget: { talkTurnsPerHour: E2E_TALK_TURNS_PER_HOUR },
     },
     agentIds: Object.keys(E2E_AGENT_POLICY),
     gatewayConfig: deepMerge(model.providerConfig(), {
@@ -124,6 +131,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_replay: { token: agents.agent_replay.token },
       agent_emote: { token: agents.agent_emote.token },
       agent_emote_peer: { token: agents.agent_emote_peer.token },
+      agent_tf: { token: agents.agent_tf.token },
       ...Object.fromEntries(
         [...E2E_WARDEN_CALLERS, ...E2E_FORMAT_CALLERS].map((id) => [id, { token: agents[id].token }]),
       ),

@@ -3,11 +3,12 @@
 // older config file when a new one looks like a clobber (half the size, no `meta`), so a start with a
 // smaller config than the last used to run the older one: a removed agent's token kept working, a
 // disabled tool stayed enabled, the resident stayed. Here a larger config (the README's model overlay,
-// so the guide lives; two AIC agents; ocw_move_to enabled) with a change applied while it runs, a
-// smaller one (one agent, no tools, no overlay), then the larger again: each time the config just
-// given is the one in force, npm start prints what the world says it runs, and the gateway set
-// nothing aside (three starts: each costs a gateway's start, and each order of larger, smaller and a
-// change in between is among them). The gateway token npm start generated is kept, so the curl lines it printed at the
+// so the residents wake; two AIC agents; ocw_move_to enabled) with a change applied while it runs, a
+// smaller one (one agent, no tools, no overlay: the residents stand asleep, the status says why, and
+// the guide tells the agent who comes near how to wake it), then the larger again: each time the
+// config just given is the one in force, npm start prints what the world says it runs, and the gateway
+// set nothing aside (three starts: each costs a gateway's start, and each order of larger, smaller and
+// a change in between is among them). The gateway token npm start generated is kept, so the curl lines it printed at the
 // first start still work at the third, as printed. Meanwhile a file in the checkout keeps changing
 // (the first hour's `npm start` must not care), and each SIGTERM stops npm and its gateway; a longer
 // run of start and stop is `npm run cycles -- --count 10`, the same code. The overlay is the README's
@@ -23,6 +24,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { freePort, randomToken } from "../../scripts/lib/gateway.ts";
 import { PROJECT_DIR } from "../../scripts/lib/project.ts";
+import { BUNDLED_RESIDENTS } from "../../scripts/lib/residents.ts";
 import {
   alive,
   type CheckoutChurn,
@@ -60,8 +62,14 @@ afterAll(async () => {
 
 interface OperatorStatus {
   config: { fingerprint: string; agents: { agentId: string }[]; tools: { enabled: string[] } };
-  residents?: { agentId: string; state: string }[];
+  residents?: { agentId: string; state: string; reason?: string }[];
 }
+
+const RESIDENT_IDS = Object.keys(BUNDLED_RESIDENTS);
+/** How npm start names the bundled residents on its Residents line: "Guide (guide), Mara (cafe), ...". */
+const RESIDENT_NAMES = Object.entries(BUNDLED_RESIDENTS)
+  .map(([id, r]) => `${r.name} (${id})`)
+  .join(", ");
 
 async function operatorStatus(npm: NpmStarted): Promise<OperatorStatus> {
   const res = await fetch(`${npm.baseUrl}/openclawworld/admin/status`, {
@@ -161,13 +169,14 @@ async function expectLarger(npm: NpmStarted): Promise<void> {
     [KEPT.id, REMOVED.id, "agent_helper"].sort(),
   );
   expect(status.config.tools.enabled).toEqual(["ocw_move_to"]);
-  expect(status.residents?.map((r) => r.agentId)).toEqual(["guide"]);
+  expect(status.residents?.map((r) => r.agentId)).toEqual(RESIDENT_IDS);
+  expect(status.residents?.every((r) => r.state !== "asleep")).toBe(true);
   expect(await aicStatus(npm, REMOVED)).not.toBe(401);
   expect(await enabledForMain(npm)).toEqual(["ocw_move_to"]);
   const printed = npm.output();
   expect(printed).toContain(`Config:       ${status.config.fingerprint}`);
   expect(printed).toContain("Model:        local/qwen3:8b");
-  expect(printed).toMatch(/Residents: +Guide \(guide, awake\)/);
+  expect(printed).toContain(`Residents:    ${RESIDENT_NAMES}: awake`);
   expect(printed).toContain(`${REMOVED.id} ("Removed Later")`);
 }
 
@@ -175,7 +184,12 @@ async function expectSmaller(npm: NpmStarted): Promise<void> {
   const status = await operatorStatus(npm);
   expect(status.config.agents.map((a) => a.agentId).sort()).toEqual([KEPT.id, "agent_helper"].sort());
   expect(status.config.tools.enabled).toEqual([]);
-  expect(status.residents ?? []).toEqual([]);
+  // Without a model the residents are there, asleep at home, and the status says why.
+  expect(status.residents?.map((r) => [r.agentId, r.state])).toEqual(
+    RESIDENT_IDS.map((id) => [id, "asleep"]),
+  );
+  for (const r of status.residents ?? [])
+    expect(r.reason).toMatch(/^no model is configured .*README "Residents"/);
   expect(await aicStatus(npm, REMOVED)).toBe(401);
   expect(await aicStatus(npm, KEPT)).not.toBe(401);
   expect(await enabledForMain(npm)).toEqual([]);
@@ -183,8 +197,39 @@ async function expectSmaller(npm: NpmStarted): Promise<void> {
   const printed = npm.output();
   expect(printed).toContain(`Config:       ${status.config.fingerprint}`);
   expect(printed).toContain("Model:        none configured");
-  expect(printed).toContain("Residents:    none");
+  expect(printed).toContain(`Residents:    ${RESIDENT_NAMES}: asleep: no model is configured`);
+  await asleepGuideTellsHowToWake(npm);
   expect(printed).not.toContain(REMOVED.id);
+}
+
+/** The kept agent walks to `dest` and is there (a rate-limited look is "not yet"). */
+async function keptWalks(npm: NpmStarted, dest: { tx: number; ty: number }): Promise<void> {
+  const moved = await kept(npm, "moveTo", { txId: `tx_cif_walk_${Date.now()}`, dest });
+  expect(moved.status, JSON.stringify(moved.error)).toBe("ok");
+  await until(`the kept agent at ${dest.tx},${dest.ty}`, async () => {
+    const seen = await kept<{ self: { tile?: { tx: number; ty: number } } }>(npm, "observe", {
+      radius: 5,
+      detail: "lite",
+    });
+    return seen.data?.self.tile?.tx === dest.tx && seen.data.self.tile.ty === dest.ty;
+  });
+}
+
+/** Asleep, the guide tells one who comes near how to wake it: the README's step. */
+async function asleepGuideTellsHowToWake(npm: NpmStarted): Promise<void> {
+  expect((await kept(npm, "join", {})).status).toBe("ok");
+  const home = BUNDLED_RESIDENTS.guide!.home;
+  // From well away (it may stand by the guide from an earlier start), then beside it.
+  await keptWalks(npm, { tx: home.tx + 8, ty: home.ty + 6 });
+  await keptWalks(npm, { tx: home.tx + 1, ty: home.ty + 1 });
+  await until("the asleep guide's hint", async () => {
+    const json = await kept<{ messages: { fromEntityId: string; message: string }[] }>(npm, "chatObserve", {
+      windowSec: 300,
+    });
+    return json.data?.messages?.some(
+      (m) => m.fromEntityId === "agt_guide" && /asleep.*OCW_GATEWAY_CONFIG.*README/.test(m.message),
+    );
+  });
 }
 
 /** The gateway set no config aside and restored none (its own files and log). */

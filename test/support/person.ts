@@ -7,6 +7,8 @@ export interface Person {
   ws: WebSocket;
   heard: { from: string; message: string }[];
   say(message: string): void;
+  /** Click a tile to walk there (the page's click_to_move). */
+  walkTo(tx: number, ty: number): void;
 }
 
 export async function joinPerson(baseUrl: string, name: string): Promise<Person> {
@@ -28,5 +30,7 @@ export async function joinPerson(baseUrl: string, name: string): Promise<Person>
   });
   ws.send(JSON.stringify({ type: "join", name }));
   const say = (message: string) => ws.send(JSON.stringify({ type: "chat_send", channel: "global", message }));
-  return { ws, heard, say };
+  const walkTo = (tx: number, ty: number) =>
+    ws.send(JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty }));
+  return { ws, heard, say, walkTo };
 }

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
+
+describe("a resident without a model", () => {
+  it("is asleep for the same reason as every other (a status lists them together), with the README's step", () => {
+    const none = { agents: { entries: { guide: {} } } };
+    expect(residentAsleepReason(none, "guide")).toBe(residentAsleepReason(none, "cafe"));
+    expect(residentAsleepReason(none, "guide")).toMatch(
+      /^no model is configured .*OCW_GATEWAY_CONFIG.*README "Residents"/,
+    );
+    expect(residentAsleepHint(none, "guide")).toMatch(
+      /asleep.*OCW_GATEWAY_CONFIG=examples\/gateway-config\.example\.json npm start \(README, "Residents"\)/,
+    );
+  });
+
+  it("with its own model or the agents' default it is awake, and says no hint", () => {
+    const own = { agents: { entries: { guide: { model: "local/qwen3:8b" } } } };
+    const shared = { agents: { defaults: { model: { primary: "local/qwen3:8b" } } } };
+    for (const config of [own, shared]) {
+      expect(residentAsleepReason(config, "guide")).toBeUndefined();
+      expect(residentAsleepHint(config, "guide")).toBeUndefined();
+    }
+  });
+});
