@@ -21,7 +21,7 @@
 //   GET  /openclawworld/admin/wake-targets                  AIC agents the world wakes elsewhere
 //   POST /openclawworld/admin/wake-targets/<agentId> {...}  set one (docs/wake-targets.md)
 //   POST /openclawworld/admin/wake-targets/<agentId>/remove
-//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch]  the replay desk (issue #42; the
+//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch|/turns]  the replay desk (issue #42; the
 //                                                          query as replay-routes.ts says)
 //   POST /openclawworld/admin/replay/link                  a link to the replay page (its own key)
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -54,7 +54,7 @@ export interface OperatorActions {
   wakeTargets(): unknown;
   setWakeTarget(agentId: string, body: unknown): Promise<unknown>;
   removeWakeTarget(agentId: string): Promise<unknown>;
-  /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`). */
+  /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`, `/replay/turns`). */
   replay(route: string, query: URLSearchParams): unknown;
   /** A link to the replay page carrying a key of its own (replay-routes.ts). */
   replayLink(origin: string): unknown;

@@ -7,6 +7,7 @@
 //   GET /openclawworld/replay/api/frame?...    a room at a tick (segment, tick, room)
 //   GET /openclawworld/replay/api/markers?...  a stretch's markers (segment & from/to, lastMinutes,
 //                                              run or checkpoint; room)
+//   GET /openclawworld/replay/api/turns?...    the agents with turns in a stretch; one's turns (agent)
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { HostRule } from "./host-rule.ts";

@@ -38,7 +38,13 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     status: (agentId) => worldStatus(activeHost(), config, agentId),
     elsewhere,
   });
-  api.on("before_tool_call", createToolPolicyHook(config.tools), { priority: 100 });
+  api.on(
+    "before_tool_call",
+    createToolPolicyHook(config.tools, (agentId, tool, params, reason) =>
+      activeHost()?.aic?.noteBlocked(agentId, tool, params, reason),
+    ),
+    { priority: 100 },
+  );
   // Each model request of a run: a resident's turn past its cap on requests is cancelled there.
   api.on("model_call_started", (event) => {
     activeHost()?.residents?.onModelCall(event.runId, event.callId);

@@ -6,7 +6,7 @@
 // (replay-link.ts); never by agents or visitors.
 import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { Frame, Marker } from "../http/replay-routes.ts";
-import type { HistoryStats, Stretch } from "../runtime/history.ts";
+import type { HistoryStats, StoredAgentTurn, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { type HistorySource, ReplayError, Replayer } from "../runtime/replay.ts";
 import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
@@ -16,6 +16,8 @@ import type { World } from "../world/world.ts";
 /** What the desk reads: a live history, or an exported stretch opened from a file. */
 export interface ReplayLibrary extends HistorySource {
   stretches(): Stretch[];
+  agentTurns(segment: number, from: number, to: number, agentId?: string): StoredAgentTurn[];
+  turnTakers(segment: number, from: number, to: number): { agentId: string; turns: number }[];
   tickAtTime(segment: number, time: number): number | undefined;
   stats(): HistoryStats | Record<string, unknown>;
 }
@@ -124,6 +126,15 @@ export class ReplayDesk {
     return markers;
   }
 
+  /** The agents with turns in a stretch, and one agent's turns there (what it was shown, what it did
+   * with the answers, what woke it), oldest first. */
+  turns(segment: number, from: number, to: number, agentId?: string) {
+    return {
+      agents: this.library.turnTakers(segment, from, to),
+      turns: agentId === undefined ? [] : this.library.agentTurns(segment, from, to, agentId),
+    };
+  }
+
   private seek(
     segment: number,
     tick: number,
@@ -211,7 +222,8 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
 }
 
 /** One read of the desk by its route (the operator route and the replay page's API share it):
- * `/` the overview, `/stretch` a stretch resolved, `/frame` a room at a tick, `/markers` a stretch's. */
+ * `/` the overview, `/stretch` a stretch resolved, `/frame` a room at a tick, `/markers` a stretch's,
+ * `/turns` the agents with turns in a stretch and one's turns (`agent`). */
 export function replayRead(desk: ReplayDesk, route: string, query: URLSearchParams): unknown {
   if (route === "/" || route === "") return desk.overview();
   const stretch = desk.resolve(query);
@@ -223,5 +235,10 @@ export function replayRead(desk: ReplayDesk, route: string, query: URLSearchPara
   }
   if (route === "/markers")
     return { ...stretch, markers: desk.markers(stretch.segment, stretch.from, stretch.to, roomId) };
+  if (route === "/turns")
+    return {
+      ...stretch,
+      ...desk.turns(stretch.segment, stretch.from, stretch.to, query.get("agent") ?? undefined),
+    };
   throw new OperatorError(404, "not_found", `no replay read ${JSON.stringify(route)}`);
 }
