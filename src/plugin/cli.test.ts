@@ -91,6 +91,10 @@ describe("openclaw ocw", () => {
       '{"target":{"kind":"webhook"}}',
     ],
     [["wake", "remove", "agent_helper"], "POST", "/wake-targets/agent_helper/remove", ""],
+    [["replay", "list"], "GET", "/replay", ""],
+    [["replay", "link"], "POST", "/replay/link", ""],
+    [["replay", "turns", "keeper"], "GET", "/replay/turns?agent=keeper&lastMinutes=10", ""],
+    [["replay", "turns", "agent x", "3"], "GET", "/replay/turns?agent=agent%20x&lastMinutes=3", ""],
   ])("%j is %s %s", async (args, method, route, body) => {
     seen.length = 0;
     const printed = await ocw(...args);

@@ -95,7 +95,7 @@ const GROUPS = {
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
   wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
-  replay: "Watch any stretch of the world again: what is kept, a link to the replay page",
+  replay: "Watch any stretch of the world again: what is kept, a link to the replay page, an agent's turns",
 };
 
 const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
@@ -238,6 +238,20 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     name: "link",
     description: "A link to the replay page for this operator (its own key, valid 12 hours)",
     request: () => ({ method: "POST", route: "/replay/link" }),
+  },
+  {
+    group: "replay",
+    name: "turns",
+    description:
+      "An agent's or resident's turns of the last minutes: what it was shown, what it did and was answered, what woke it",
+    args: [
+      ["<agentId>", "an agent or resident"],
+      ["[minutes]", "how far back (default 10)"],
+    ],
+    request: (agentId, minutes) => ({
+      method: "GET",
+      route: `/replay/turns?agent=${at(agentId!)}&lastMinutes=${at(minutes ?? "10")}`,
+    }),
   },
 ];
 

@@ -42,7 +42,9 @@ export class ReplayDesk {
   ) {
     this.definition = definition;
     this.library = library;
-    this.replayer = new Replayer(definition, library);
+    // Waypoints: the page opens a stretch by re-simulating it for its markers; the states passed on
+    // the way make every later seek in it short (replay.ts WAYPOINT_TICKS).
+    this.replayer = new Replayer(definition, library, { waypoints: true });
     this.records = records;
   }
 
@@ -55,6 +57,7 @@ export class ReplayDesk {
       stretches: this.library.stretches(),
       ...this.records(),
       history: this.library.stats(),
+      waypoints: this.replayer.waypointStats(),
     };
   }
 

@@ -1,8 +1,13 @@
 // Issue #42 through the real gateway and a real Chromium: an agent walks and talks; the operator gets
 // a replay link (gateway token), opens the replay page, scrubs to a tick the agent was observed at and
-// sees it drawn where the live world had it, and finds its chat on the timeline. Without the link's
-// key nothing is read.
-import { afterAll, describe, expect, it } from "vitest";
+// sees it drawn where the live world had it, and finds its chat on the timeline. Following the agent,
+// the page lists its turns (what it asked, what it was answered, the conflict it was refused with)
+// and a click on its chat's turn jumps to the tick the chat was said. The operator CLI reads the same
+// turns. Without the link's key nothing is read.
+import { Command } from "commander";
+import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { registerWorldCli } from "../../src/plugin/cli.ts";
 import { launchBrowser, until, watchedPage } from "../support/browser.ts";
 import { gateway } from "./fixtures.ts";
 
@@ -11,7 +16,7 @@ const ENTITY = `agt_${AGENT}`;
 const browser = launchBrowser();
 afterAll(async () => (await browser).close());
 
-async function call(endpoint: string, body: Record<string, unknown>) {
+async function call(endpoint: string, body: Record<string, unknown>, expected = "ok") {
   const res = await fetch(`${gateway().baseUrl}/aic/v0.1/${endpoint}`, {
     method: "POST",
     headers: {
@@ -21,7 +26,7 @@ async function call(endpoint: string, body: Record<string, unknown>) {
     body: JSON.stringify({ agentId: AGENT, roomId: "lobby", ...body }),
   });
   const answer = (await res.json()) as { status: string; data: Record<string, unknown> };
-  expect(answer.status, `${endpoint}: ${JSON.stringify(answer)}`).toBe("ok");
+  expect(answer.status, `${endpoint}: ${JSON.stringify(answer)}`).toBe(expected);
   return answer.data;
 }
 
@@ -32,6 +37,40 @@ async function operator(method: "GET" | "POST", route: string, token = gateway()
   });
 }
 
+interface Turn {
+  seq: number;
+  tick: number;
+  kind: string;
+  name: string;
+  status: string;
+  request: string;
+  answer: string;
+}
+
+/** `openclaw ocw ...` as the gateway's CLI parses it (commander), against this gateway. */
+async function ocwCli(...args: string[]): Promise<string> {
+  const program = new Command().exitOverride();
+  let registrar: ((ctx: { program: Command; config: unknown }) => void) | undefined;
+  registerWorldCli({
+    registerCli: (r: typeof registrar) => {
+      registrar = r;
+    },
+  } as unknown as OpenClawPluginApi);
+  registrar!({ program, config: {} });
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  try {
+    await program.parseAsync(
+      ["ocw", ...args, "--url", gateway().baseUrl, "--token", gateway().gatewayToken],
+      {
+        from: "user",
+      },
+    );
+    return out.mock.calls.map((c) => String(c[0])).join("");
+  } finally {
+    out.mockRestore();
+  }
+}
+
 interface Observed {
   self: { tile: { tx: number; ty: number } };
   serverTsMs: number;
@@ -40,7 +79,7 @@ interface Observed {
 describe("issue #42: the replay page on the real gateway", () => {
   it("shows the room as it was at a tick, with the agent's chat on the timeline", async () => {
     await call("join", {});
-    const start = (await call("observe", { radius: 50, detail: "lite" })) as unknown as Observed;
+    const start = (await call("observe", { radius: 5, detail: "lite" })) as unknown as Observed;
     // Two moves to free tiles nearby (read from the map the gateway serves), and a chat.
     const map = (await (await fetch(`${gateway().baseUrl}/world/maps/lobby.json`)).json()) as {
       width: number;
@@ -57,11 +96,14 @@ describe("issue #42: the replay page on the real gateway", () => {
     ].find((t) => free(t.tx, t.ty))!;
     await call("moveTo", { dest, txId: `tx_replay_${Date.now()}` });
     const arrived = await until("the agent arrives", async () => {
-      const seen = (await call("observe", { radius: 50, detail: "lite" })) as unknown as Observed;
+      const seen = (await call("observe", { radius: 5, detail: "lite" })) as unknown as Observed;
       return seen.self.tile.tx === dest.tx && seen.self.tile.ty === dest.ty ? seen : undefined;
     });
     const said = `replay me ${Date.now()}`;
-    await call("chatSend", { channel: "global", message: said, txId: `tx_replay_chat_${Date.now()}` });
+    const chatTx = `tx_replay_chat_${Date.now()}`;
+    await call("chatSend", { channel: "global", message: said, txId: chatTx });
+    // The same txId with other words: refused (conflict), and kept as such in its turns.
+    await call("chatSend", { channel: "global", message: `${said}!`, txId: chatTx }, "error");
 
     // Not for anyone without the gateway token, nor the page's API without a link's key.
     expect((await operator("POST", "/replay/link", "not-the-token")).status).toBe(401);
@@ -121,6 +163,38 @@ describe("issue #42: the replay page on the real gateway", () => {
     // Step one tick on.
     await page.click("#replay-step");
     await until("one tick on", async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick + 1);
+
+    // Follow the agent: its turns, as served, beside the replay.
+    await page.selectOption("#replay-agent", AGENT);
+    const turns = await until("the agent's turns are listed", async () => {
+      const listed = (await page.evaluate("window.ocwReplay.turns")) as Turn[];
+      return listed.some((t) => t.status === "conflict") ? listed : undefined;
+    });
+    const spoke = turns.find((t) => t.name === "chatSend" && t.status === "ok")!;
+    expect(JSON.parse(spoke.request)).toMatchObject({ message: said, txId: chatTx });
+    expect(spoke.tick).toBe(chat!.tick);
+    const refused = turns.find((t) => t.status === "conflict")!;
+    expect(JSON.parse(refused.answer)).toMatchObject({ code: "conflict" });
+    // What it was shown: the observe that saw it arrive, answered as it was served.
+    const saw = turns.find(
+      (t) => t.name === "observe" && JSON.parse(t.answer).serverTsMs === arrived.serverTsMs,
+    );
+    expect(JSON.parse(saw!.answer).self.tile).toEqual(dest);
+    expect(await page.locator(`#replay-turns li[data-ok="false"]`).count()).toBeGreaterThan(0);
+    await page.click("#replay-step");
+    await page.click(`#replay-turn-markers button[data-seq="${spoke.seq}"]`);
+    await until(
+      "the turn's marker jumps to the chat",
+      async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick,
+    );
     expect(consoleErrors).toEqual([]);
+
+    // The operator CLI reads the same turns from the gateway.
+    const printed = await ocwCli("replay", "turns", AGENT, "30");
+    const fromCli = (JSON.parse(printed) as { turns: Turn[] }).turns;
+    expect(fromCli.find((t) => t.seq === refused.seq)).toMatchObject({
+      status: "conflict",
+      name: "chatSend",
+    });
   }, 60_000);
 });

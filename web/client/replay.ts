@@ -4,6 +4,7 @@
 // marker to jump there. The operator link's key is in the address's fragment; every read sends it.
 // The answers' shapes are the server's own (type-only: nothing of the server is bundled).
 import type { Frame, Marker } from "../../src/http/replay-routes.ts";
+import type { StoredAgentTurn } from "../../src/runtime/history.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { WorldScene } from "./scene.ts";
@@ -52,6 +53,9 @@ const state = {
   tick: -1,
   roomId: "",
   markers: [] as Marker[],
+  /** The agent followed, and its turns in the stretch. */
+  agent: "",
+  turns: [] as StoredAgentTurn[],
   frame: undefined as Frame | undefined,
   playing: false,
   loading: false,
@@ -104,8 +108,69 @@ async function draw(frame: Frame): Promise<void> {
   state.tick = frame.tick;
   $<HTMLInputElement>("replay-scrub").value = String(frame.tick);
   $("replay-tick").textContent = `tick ${frame.tick} · ${new Date(frame.time).toISOString().slice(11, 19)}`;
-  for (const li of $("replay-events").children)
-    (li as HTMLElement).dataset.current = String(Number((li as HTMLElement).dataset.tick) === frame.tick);
+  for (const list of [$("replay-events"), $("replay-turns")])
+    for (const li of list.children)
+      (li as HTMLElement).dataset.current = String(Number((li as HTMLElement).dataset.tick) === frame.tick);
+}
+
+/** The agents with turns in the open stretch (the choice kept when it still has some). */
+async function loadAgents(): Promise<void> {
+  const answer = await api<{ agents: { agentId: string; turns: number }[] }>("/turns", {
+    segment: state.segment,
+    from: state.from,
+    to: state.to,
+  });
+  const select = $<HTMLSelectElement>("replay-agent");
+  const kept = state.agent;
+  select.replaceChildren(new Option("none", ""));
+  for (const a of answer.agents) select.append(new Option(`${a.agentId} (${a.turns})`, a.agentId));
+  select.value = answer.agents.some((a) => a.agentId === kept) ? kept : "";
+  await follow(select.value);
+}
+
+/** Follows an agent: its turns as markers under the timeline and, turn by turn, in the panel (what
+ * it asked and what it was answered, what woke it); a click jumps to the tick it was answered on. */
+async function follow(agentId: string): Promise<void> {
+  state.agent = agentId;
+  const answer = agentId
+    ? await api<{ turns: StoredAgentTurn[] }>("/turns", {
+        segment: state.segment,
+        from: state.from,
+        to: state.to,
+        agent: agentId,
+      })
+    : { turns: [] };
+  state.turns = answer.turns;
+  const bar = $("replay-turn-markers");
+  const list = $("replay-turns");
+  bar.replaceChildren();
+  list.replaceChildren();
+  $("replay-turns-panel").hidden = !agentId;
+  const span = Math.max(1, state.to - state.from);
+  for (const t of answer.turns) {
+    const label = `${t.tick} ${t.kind === "call" ? t.name : `${t.kind} ${t.name}`}: ${t.status} (${Math.round(t.ms)} ms)`;
+    const ok = String(t.status === "ok");
+    const button = document.createElement("button");
+    Object.assign(button.dataset, { kind: t.kind, tick: String(t.tick), seq: String(t.seq), ok });
+    button.type = "button";
+    button.title = label;
+    button.style.left = `${((t.tick - state.from) / span) * 100}%`;
+    button.addEventListener("click", () => void show(t.tick));
+    bar.append(button);
+    const li = document.createElement("li");
+    Object.assign(li.dataset, { kind: t.kind, tick: String(t.tick), seq: String(t.seq), ok });
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = label;
+    summary.addEventListener("click", () => void show(t.tick));
+    const asked = document.createElement("pre");
+    asked.textContent = `${t.kind === "turn" ? "woken by" : "asked"}: ${t.request}`;
+    const told = document.createElement("pre");
+    told.textContent = `${t.kind === "turn" ? "took" : "answered"}: ${t.answer}`;
+    details.append(summary, asked, told);
+    li.append(details);
+    list.append(li);
+  }
 }
 
 async function openStretch(): Promise<void> {
@@ -158,6 +223,7 @@ async function openStretch(): Promise<void> {
   status(`timeline ${answer.segment}, ticks ${answer.from}–${answer.to}, ${answer.markers.length} markers`);
   state.frame = undefined;
   await show(answer.from);
+  await loadAgents();
 }
 
 /** Playing: frames are asked one at a time, each as far on as the speed says since the last. */
@@ -201,6 +267,9 @@ async function start(): Promise<void> {
   for (const c of overview.checkpoints)
     if (c.label)
       stretches.append(new Option(`checkpoint ${c.label} (tick ${c.tick})`, `checkpoint:${c.label}`));
+  $<HTMLSelectElement>("replay-agent").addEventListener("change", (e) => {
+    void follow((e.target as HTMLSelectElement).value).catch((error: Error) => status(error.message));
+  });
   $("replay-open").addEventListener("click", () => void openStretch().catch((e: Error) => status(e.message)));
   $("replay-play").addEventListener("click", () => setPlaying(!state.playing));
   $("replay-step").addEventListener("click", () => {
