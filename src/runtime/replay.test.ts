@@ -131,6 +131,13 @@ describe("replay over a recorded run with a restart and a crash", () => {
     expect(fromWaypoint.from).toBe(WAYPOINT_TICKS);
     for (const tick of shuffled)
       expect(quick.seek(stretch!.segment, tick).world.snapshotHash(), `tick ${tick}`).toBe(seen.get(tick));
+
+    // Collecting markers steps on from the last position past every keyframe: each tick is told.
+    const told: number[] = [];
+    const steps = new Replayer(c.definition, history);
+    steps.seek(stretch!.segment, 5);
+    steps.seek(stretch!.segment, stretch!.lastTick, { onTick: (_, result) => told.push(result.tick) });
+    expect(told).toEqual(Array.from({ length: stretch!.lastTick - 5 }, (_, i) => i + 6));
   });
 
   it("a history that missed the last ticks before a crash takes them back from the store", async () => {

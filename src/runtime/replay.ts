@@ -108,7 +108,9 @@ export class Replayer {
     options: {
       verify?: boolean;
       fromFirstKeyframe?: boolean;
-      /** Each tick stepped on the way, with its inputs and result (markers on a timeline). */
+      /** Each tick stepped on the way, with its inputs and result (markers on a timeline). With it,
+       * a seek forward from the last position steps on from there even past a nearer keyframe, so
+       * every tick in between is told. */
       onTick?: (inputs: readonly Input[], result: StepResult) => void;
     } = {},
   ): SeekResult {
@@ -124,7 +126,7 @@ export class Replayer {
       here &&
       here.segment === segment &&
       here.world.tick <= tick &&
-      here.world.tick >= (waypoint?.tick ?? keyframe.tick);
+      (options.onTick !== undefined || here.world.tick >= (waypoint?.tick ?? keyframe.tick));
     const world = resume
       ? here.world
       : waypoint

@@ -4,11 +4,9 @@
 // the page lists its turns (what it asked, what it was answered, the conflict it was refused with)
 // and a click on its chat's turn jumps to the tick the chat was said. The operator CLI reads the same
 // turns. Without the link's key nothing is read.
-import { Command } from "commander";
-import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { registerWorldCli } from "../../src/plugin/cli.ts";
+import { afterAll, describe, expect, it } from "vitest";
 import { launchBrowser, until, watchedPage } from "../support/browser.ts";
+import { runOcw } from "../support/ocw-cli.ts";
 import { gateway } from "./fixtures.ts";
 
 const AGENT = "agent_replay";
@@ -45,30 +43,6 @@ interface Turn {
   status: string;
   request: string;
   answer: string;
-}
-
-/** `openclaw ocw ...` as the gateway's CLI parses it (commander), against this gateway. */
-async function ocwCli(...args: string[]): Promise<string> {
-  const program = new Command().exitOverride();
-  let registrar: ((ctx: { program: Command; config: unknown }) => void) | undefined;
-  registerWorldCli({
-    registerCli: (r: typeof registrar) => {
-      registrar = r;
-    },
-  } as unknown as OpenClawPluginApi);
-  registrar!({ program, config: {} });
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  try {
-    await program.parseAsync(
-      ["ocw", ...args, "--url", gateway().baseUrl, "--token", gateway().gatewayToken],
-      {
-        from: "user",
-      },
-    );
-    return out.mock.calls.map((c) => String(c[0])).join("");
-  } finally {
-    out.mockRestore();
-  }
 }
 
 interface Observed {
@@ -190,7 +164,7 @@ describe("issue #42: the replay page on the real gateway", () => {
     expect(consoleErrors).toEqual([]);
 
     // The operator CLI reads the same turns from the gateway.
-    const printed = await ocwCli("replay", "turns", AGENT, "30");
+    const printed = await runOcw(gateway().baseUrl, gateway().gatewayToken, "replay", "turns", AGENT, "30");
     const fromCli = (JSON.parse(printed) as { turns: Turn[] }).turns;
     expect(fromCli.find((t) => t.seq === refused.seq)).toMatchObject({
       status: "conflict",
