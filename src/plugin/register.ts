@@ -17,7 +17,7 @@ import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
 import { registerWorldCli } from "./cli.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
-import { deskOf, linksOf, operatorActions } from "./operator.ts";
+import { deskFor, linksOf, openedOf, operatorActions } from "./operator.ts";
 import { replayRead } from "./replay.ts";
 import { attachResidents } from "./residents.ts";
 import { createWorldService } from "./service.ts";
@@ -87,7 +87,8 @@ export function registerPlugin(api: OpenClawPluginApi): void {
           if (!host) return undefined;
           return {
             validKey: (key) => linksOf(host).valid(key),
-            read: (route, query) => replayRead(deskOf(host), route, query),
+            read: (route, query) => replayRead(deskFor(host, query), route, query),
+            open: (document) => openedOf(host).open(host.definition, document),
           };
         },
         logger,

@@ -4,19 +4,25 @@
 // refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay.ts).
 // Reached by the operator route (gateway token) and by the replay page's operator link
 // (replay-link.ts); never by agents or visitors.
+import { randomBytes } from "node:crypto";
 import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { Frame, Marker } from "../http/replay-routes.ts";
 import type { HistoryStats, StoredAgentTurn, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
-import { type HistorySource, ReplayError, Replayer } from "../runtime/replay.ts";
+import { ReplayError, Replayer } from "../runtime/replay.ts";
+import {
+  type ExportDocument,
+  type ExportSource,
+  exportStretch,
+  openExport,
+} from "../runtime/replay-export.ts";
 import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
 import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
 import type { World } from "../world/world.ts";
 
 /** What the desk reads: a live history, or an exported stretch opened from a file. */
-export interface ReplayLibrary extends HistorySource {
+export interface ReplayLibrary extends ExportSource {
   stretches(): Stretch[];
-  agentTurns(segment: number, from: number, to: number, agentId?: string): StoredAgentTurn[];
   turnTakers(segment: number, from: number, to: number): { agentId: string; turns: number }[];
   tickAtTime(segment: number, time: number): number | undefined;
   stats(): HistoryStats | Record<string, unknown>;
@@ -138,6 +144,20 @@ export class ReplayDesk {
     };
   }
 
+  /** A stretch as one file (snapshot, inputs, the agents' turns, a run record): replay-export.ts. */
+  exportOf(stretch: { segment: number; from: number; to: number }, label: string): ExportDocument {
+    try {
+      return exportStretch(this.definition, this.library, stretch, {
+        label,
+        runs: this.records().runs,
+        exportedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      throw new OperatorError(404, "not_found", error.message);
+    }
+  }
+
   private seek(
     segment: number,
     tick: number,
@@ -238,10 +258,42 @@ export function replayRead(desk: ReplayDesk, route: string, query: URLSearchPara
   }
   if (route === "/markers")
     return { ...stretch, markers: desk.markers(stretch.segment, stretch.from, stretch.to, roomId) };
+  if (route === "/export")
+    return desk.exportOf(
+      stretch,
+      query.get("label") ?? `${desk.definition.name}-${stretch.from}-${stretch.to}`,
+    );
   if (route === "/turns")
     return {
       ...stretch,
       ...desk.turns(stretch.segment, stretch.from, stretch.to, query.get("agent") ?? undefined),
     };
   throw new OperatorError(404, "not_found", `no replay read ${JSON.stringify(route)}`);
+}
+
+/** Files opened for replay (an upload on the page, `openclaw ocw replay open`): each a desk of its
+ * own, named by an id the page and the operator routes pass as `file`. Few are kept: opening one
+ * more lets the oldest go. */
+export class OpenedExports {
+  static readonly MAX = 4;
+  private readonly desks = new Map<string, ReplayDesk>();
+
+  open(definition: WorldDefinition, document: unknown) {
+    const stretch = openExport(definition, document);
+    const file = `file_${randomBytes(6).toString("hex")}`;
+    this.desks.set(
+      file,
+      new ReplayDesk(definition, stretch, () => ({ runs: stretch.run.runs, checkpoints: [] })),
+    );
+    while (this.desks.size > OpenedExports.MAX) this.desks.delete(this.desks.keys().next().value!);
+    const [whole] = stretch.stretches();
+    return { file, run: stretch.run, stretch: whole!, verified: whole!.keyframes.length };
+  }
+
+  desk(file: string): ReplayDesk {
+    const desk = this.desks.get(file);
+    if (!desk)
+      throw new OperatorError(404, "not_found", `no opened file ${JSON.stringify(file)} (open it again)`);
+    return desk;
+  }
 }

@@ -18,16 +18,23 @@ interface Overview {
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const key = new URLSearchParams(location.hash.slice(1)).get("key") ?? "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+const key = fragment.get("key") ?? "";
+/** An opened export (`openclaw ocw replay open`, or an upload here): every read names it. */
+let file = fragment.get("file") ?? "";
 /** A bubble shows a chat said at most this long before the tick shown. */
 const BUBBLE_TICKS = 60;
 
 async function api<T>(route: string, params: Record<string, string | number | undefined> = {}): Promise<T> {
   const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") query.set(k, String(v));
-  const res = await fetch(`/openclawworld/replay/api${route}?${query}`, {
-    headers: { "x-ocw-replay-key": key },
-  });
+  for (const [k, v] of Object.entries({ ...params, file }))
+    if (v !== undefined && v !== "") query.set(k, String(v));
+  return answered<T>(
+    await fetch(`/openclawworld/replay/api${route}?${query}`, { headers: { "x-ocw-replay-key": key } }),
+  );
+}
+
+async function answered<T>(res: Response): Promise<T> {
   const answer = (await res.json()) as { status: string; data?: T; error?: { message: string } };
   if (!res.ok || answer.status !== "ok") throw new Error(answer.error?.message ?? `HTTP ${res.status}`);
   return answer.data as T;
@@ -244,21 +251,36 @@ function setPlaying(on: boolean): void {
   $("replay-play").textContent = on ? "Pause" : "Play";
 }
 
-async function start(): Promise<void> {
-  if (!key) {
-    status("this page needs an operator link: run `openclaw ocw replay link`");
-    return;
-  }
+/** The open stretch as one file, downloaded (replay-export.ts). */
+async function exportStretch(): Promise<void> {
+  const exported = await api<unknown>("/export", { segment: state.segment, from: state.from, to: state.to });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(exported)], { type: "application/json" }));
+  link.download = `replay-${state.segment}-${state.from}-${state.to}.json`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+/** An exported file opened here: checked and re-simulated by the gateway, then shown like history. */
+async function openFile(chosen: File): Promise<void> {
+  status("checking the file…");
+  const opened = await answered<{ file: string }>(
+    await fetch("/openclawworld/replay/api/open", {
+      method: "POST",
+      headers: { "x-ocw-replay-key": key, "content-type": "application/json" },
+      body: await chosen.text(),
+    }),
+  );
+  file = opened.file;
+  await loadOverview();
+  await openStretch();
+}
+
+async function loadOverview(): Promise<Overview> {
   const overview = await api<Overview>("/");
   state.tickRate = overview.tickRate;
-  const rooms = $<HTMLSelectElement>("replay-room");
-  for (const r of overview.rooms) rooms.append(new Option(r.name, r.roomId));
-  state.roomId = rooms.value;
-  rooms.addEventListener("change", () => {
-    state.roomId = rooms.value;
-    void openStretch().catch((e: Error) => status(e.message));
-  });
   const stretches = $<HTMLSelectElement>("replay-stretch");
+  stretches.replaceChildren();
   for (const s of [...overview.stretches].reverse())
     stretches.append(
       new Option(`timeline ${s.segment}: ticks ${s.firstTick}–${s.lastTick}`, `segment:${s.segment}`),
@@ -267,6 +289,31 @@ async function start(): Promise<void> {
   for (const c of overview.checkpoints)
     if (c.label)
       stretches.append(new Option(`checkpoint ${c.label} (tick ${c.tick})`, `checkpoint:${c.label}`));
+  $("replay-source").textContent = file ? `file ${file}` : "this world";
+  return overview;
+}
+
+async function start(): Promise<void> {
+  if (!key) {
+    status("this page needs an operator link: run `openclaw ocw replay link`");
+    return;
+  }
+  const overview = await loadOverview();
+  const rooms = $<HTMLSelectElement>("replay-room");
+  for (const r of overview.rooms) rooms.append(new Option(r.name, r.roomId));
+  state.roomId = rooms.value;
+  rooms.addEventListener("change", () => {
+    state.roomId = rooms.value;
+    void openStretch().catch((e: Error) => status(e.message));
+  });
+  $("replay-export").addEventListener(
+    "click",
+    () => void exportStretch().catch((e: Error) => status(e.message)),
+  );
+  $<HTMLInputElement>("replay-file").addEventListener("change", (e) => {
+    const chosen = (e.target as HTMLInputElement).files?.[0];
+    if (chosen) void openFile(chosen).catch((error: Error) => status(error.message));
+  });
   $<HTMLSelectElement>("replay-agent").addEventListener("change", (e) => {
     void follow((e.target as HTMLSelectElement).value).catch((error: Error) => status(error.message));
   });
@@ -282,7 +329,8 @@ async function start(): Promise<void> {
   requestAnimationFrame(play);
   if (overview.stretches.length > 0) {
     const minutes = $<HTMLInputElement>("replay-minutes");
-    minutes.value = "5";
+    // A file opens whole; this world's history on its last five minutes.
+    minutes.value = file ? "" : "5";
     await openStretch();
     minutes.value = "";
   } else status("the replay history holds nothing yet");
