@@ -4,6 +4,9 @@
 // the page lists its turns (what it asked, what it was answered, the conflict it was refused with)
 // and a click on its chat's turn jumps to the tick the chat was said. The operator CLI reads the same
 // turns. Without the link's key nothing is read.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { launchBrowser, until, watchedPage } from "../support/browser.ts";
 import { runOcw } from "../support/ocw-cli.ts";
@@ -170,5 +173,53 @@ describe("issue #42: the replay page on the real gateway", () => {
       status: "conflict",
       name: "chatSend",
     });
-  }, 60_000);
+
+    // Export the stretch with the CLI, open the file with the CLI: the page shows the file, and its
+    // frame at the chat's tick is the world's.
+    const dir = await mkdtemp(path.join(os.tmpdir(), "ocw-replay-export-"));
+    try {
+      const file = path.join(dir, "stretch.json");
+      const cli = (...args: string[]) => runOcw(gateway().baseUrl, gateway().gatewayToken, ...args);
+      const exported = JSON.parse(await cli("replay", "export", file, "30")) as {
+        format: string;
+        run: { from: number; to: number; agentTurns: number };
+      };
+      expect(exported.format).toBe("openclawworld.replay-export.v1");
+      expect(exported.run.from).toBeLessThanOrEqual(chat!.tick);
+      expect(exported.run.agentTurns).toBeGreaterThan(0);
+      const opened = JSON.parse(await cli("replay", "open", file)) as { file: string; link: { url: string } };
+      const frameAt = async (extra: string) =>
+        (
+          (await (await operator("GET", `/replay/frame?tick=${chat!.tick}&room=lobby${extra}`)).json()) as {
+            data: unknown;
+          }
+        ).data;
+      expect(await frameAt(`&file=${opened.file}`)).toEqual(await frameAt(""));
+      await page.goto(opened.link.url);
+      await page.reload();
+      await until(
+        "the page shows the opened file",
+        async () =>
+          ((await page.textContent("#replay-source")) ?? "").includes(opened.file) &&
+          (await page.evaluate("Boolean(window.ocwReplay.frame)")),
+      );
+      const fileMarkers = (await page.evaluate("window.ocwReplay.markers")) as {
+        kind: string;
+        text: string;
+        tick: number;
+      }[];
+      expect(fileMarkers.find((m) => m.kind === "chat" && m.text === said)?.tick).toBe(chat!.tick);
+      // Another format is refused with its reason.
+      const refusedOpen = await fetch(`${gateway().baseUrl}/openclawworld/admin/replay/open`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${gateway().gatewayToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ format: "openclawworld.snapshot.v1" }),
+      });
+      expect(refusedOpen.status).toBe(422);
+      expect(((await refusedOpen.json()) as { error: { code: string } }).error.code).toBe("other_format");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(consoleErrors).toEqual([]);
+  }, 90_000);
 });
