@@ -9,7 +9,7 @@ import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
-import { agentTurnHooks } from "./agent-turns.ts";
+import { agentTurnHooks, only } from "./agent-turns.ts";
 import { travelledVia } from "./cluster-host.ts";
 import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import { createFanoutProcess } from "./fanout/fanout-process.ts";
@@ -89,7 +89,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     limiter,
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
     eventFeedLimits: config.events,
-    ...agentTurnHooks(host),
+    ...only(agentTurnHooks(host), "onCall"),
   });
   const aicHttp = createAicHttpHandler({
     service: aic,

@@ -89,3 +89,12 @@ export function agentTurnHooks(host: Pick<WorldHost, "history" | "runtime">) {
     },
   };
 }
+
+/** One hook of `agentTurnHooks`, as an object to spread into a constructor's options (none: {}). */
+export function only<K extends "onCall" | "onTurnEnd">(
+  hooks: ReturnType<typeof agentTurnHooks>,
+  name: K,
+): Partial<Pick<Required<ReturnType<typeof agentTurnHooks>>, K>> {
+  const hook = hooks[name];
+  return hook ? ({ [name]: hook } as Partial<Pick<Required<ReturnType<typeof agentTurnHooks>>, K>>) : {};
+}

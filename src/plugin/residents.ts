@@ -4,7 +4,7 @@ import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { allowedWorldTools } from "../config/tool-policy.ts";
 import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
-import { agentTurnHooks } from "./agent-turns.ts";
+import { agentTurnHooks, only } from "./agent-turns.ts";
 import type { WorldHost } from "./host.ts";
 import { embeddedTurnRunner, residentAsleepReason } from "./resident-turns.ts";
 import { attachRemoteResidents } from "./wake-targets.ts";
@@ -32,7 +32,7 @@ export function attachResidents(
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,
-    ...agentTurnHooks(host),
+    ...only(agentTurnHooks(host), "onTurnEnd"),
   });
   host.residents = scheduler;
   host.closers.push(() => scheduler.stop());

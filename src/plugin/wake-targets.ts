@@ -10,7 +10,7 @@ import { TargetRefused } from "../residents/remote/url-policy.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { type SessionSpace, sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
-import { agentTurnHooks } from "./agent-turns.ts";
+import { agentTurnHooks, only } from "./agent-turns.ts";
 import type { WorldHost } from "./host.ts";
 
 const SCOPE = "wake-targets";
@@ -47,7 +47,7 @@ export function attachRemoteResidents(
     worldBudget,
     otherResidents: gatewayResidents,
     logger,
-    ...agentTurnHooks(host),
+    ...only(agentTurnHooks(host), "onTurnEnd"),
   });
   host.remoteResidents = remotes;
   host.closers.push(() => remotes.stop());
