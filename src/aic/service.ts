@@ -57,6 +57,22 @@ export interface AicServiceDeps {
   contextTokens?: ContextTokens;
   /** Parked long-polls and open event streams, per agent and in all (event-feed.ts defaults). */
   eventFeedLimits?: EventFeedLimits;
+  /** Told of every request `call` answered, and of every tool call the gateway blocked (the
+   * operator's record of an agent's turns beside the replay, issue #42). Never awaited. */
+  onCall?: (record: CallRecord) => void;
+}
+
+/** A request as served: who asked what, the answer (or the refusal), how long it took, and the
+ * world's tick and simulation time when it was answered. */
+export interface CallRecord {
+  caller: string;
+  endpoint: string;
+  request: unknown;
+  /** The answer as served; a blocked tool call's is the gateway's refusal. */
+  answer: AicResult<unknown> | { status: "blocked"; reason: string };
+  ms: number;
+  tick: number;
+  time: number;
 }
 
 export interface CallOptions {
@@ -87,11 +103,13 @@ export class AicService {
   private readonly context: ReadContext;
   /** This tick's answers by caller and request text (rows with `sameAnswerWithinTick`). */
   private readonly sameTick = new TickCache<AicResult<unknown>>(SAME_TICK_ANSWERS);
+  private readonly onCall: ((record: CallRecord) => void) | undefined;
 
   constructor(deps: AicServiceDeps) {
     this.runtime = deps.runtime;
     this.agents = deps.agents;
     this.limiter = deps.limiter;
+    this.onCall = deps.onCall;
     this.reads = worldReads(deps.runtime);
     this.rates = new RateGate(deps.limiter);
     const clock = deps.clock ?? realClock;
@@ -149,7 +167,28 @@ export class AicService {
     const row: EndpointRow = ENDPOINTS[name];
     const answer =
       row.kind === "read" ? this.read(row, caller, body, opts) : this.perform(row, caller, body, opts);
-    return answer as Promise<AicResult<EndpointData<N>>>;
+    if (!this.onCall) return answer as Promise<AicResult<EndpointData<N>>>;
+    const started = performance.now();
+    return answer.then((served) => {
+      this.tell(caller, name, body, served, performance.now() - started);
+      return served;
+    }) as Promise<AicResult<EndpointData<N>>>;
+  }
+
+  /** A tool call the gateway's policy blocked before it reached here (the before_tool_call hook):
+   * told to the record like a request refused. */
+  noteBlocked(caller: string, tool: string, params: unknown, reason: string): void {
+    this.tell(caller, tool, params, { status: "blocked", reason }, 0);
+  }
+
+  private tell(caller: string, endpoint: string, request: unknown, answer: CallRecord["answer"], ms: number) {
+    if (!this.onCall) return;
+    const world = this.world;
+    try {
+      this.onCall({ caller, endpoint, request, answer, ms, tick: world.tick, time: world.serverTsMs });
+    } catch {
+      // The record is the operator's aid: a failure there never changes an answer.
+    }
   }
 
   /** One action by a human: the WebSocket's already-validated message and the actor it built. With

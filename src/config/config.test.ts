@@ -56,7 +56,7 @@ describe("plugin config: one zod schema", () => {
       },
       rateLimits: { disabled: false, classes: {} },
       snapshot: { enabled: true, intervalSec: 60, fsync: true },
-      replay: { enabled: true, keepHours: 24, maxMegabytes: 1024 },
+      replay: { enabled: true, keepHours: 24, maxMegabytes: 1024, agentTurnsMegabytes: 64 },
     });
   });
 

@@ -460,6 +460,9 @@ export const PluginConfigSchema = z.strictObject({
         .max(24 * 90)
         .default(24),
       maxMegabytes: z.int().min(1).max(1_000_000).default(1024),
+      /** The agents' turns beside the replay (what each was shown, did, and what woke it): their
+       * requests and answers past this many MB go oldest first; 0 keeps none. Operator only. */
+      agentTurnsMegabytes: z.int().min(0).max(100_000).default(64),
     })
     .prefault({}),
   cluster: ClusterSchema.optional().describe(

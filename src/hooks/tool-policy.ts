@@ -12,12 +12,18 @@ export interface BeforeToolCallContext {
   agentId?: string;
 }
 
-export function createToolPolicyHook(policy: ToolPolicyConfig) {
+/** `onBlocked` is told of each call blocked (the operator's record of an agent's turns). */
+export function createToolPolicyHook(
+  policy: ToolPolicyConfig,
+  onBlocked?: (agentId: string, tool: string, params: unknown, reason: string) => void,
+) {
   return (
     event: BeforeToolCallEvent,
     ctx: BeforeToolCallContext,
   ): { block: true; blockReason: string } | undefined => {
     const decision = decideToolCallWithParams(policy, event.toolName, event.params, ctx.agentId);
-    return decision.allowed ? undefined : { block: true, blockReason: decision.reason };
+    if (decision.allowed) return undefined;
+    if (ctx.agentId !== undefined) onBlocked?.(ctx.agentId, event.toolName, event.params, decision.reason);
+    return { block: true, blockReason: decision.reason };
   };
 }

@@ -21,9 +21,12 @@
 //   GET  /openclawworld/admin/wake-targets                  AIC agents the world wakes elsewhere
 //   POST /openclawworld/admin/wake-targets/<agentId> {...}  set one (docs/wake-targets.md)
 //   POST /openclawworld/admin/wake-targets/<agentId>/remove
-//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch]  the replay desk (issue #42; the
+//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch|/turns]  the replay desk (issue #42; the
 //                                                          query as replay-routes.ts says)
 //   POST /openclawworld/admin/replay/link                  a link to the replay page (its own key)
+//   GET  /openclawworld/admin/replay/export?...            a stretch as one file (replay-export.ts)
+//   POST /openclawworld/admin/replay/open                  open such a file here (body: the file);
+//                                                          its reads then take ?file=<id>
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
 import { describe, type RouteLogger, sendJson } from "./respond.ts";
@@ -54,8 +57,10 @@ export interface OperatorActions {
   wakeTargets(): unknown;
   setWakeTarget(agentId: string, body: unknown): Promise<unknown>;
   removeWakeTarget(agentId: string): Promise<unknown>;
-  /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`). */
+  /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`, `/replay/turns`). */
   replay(route: string, query: URLSearchParams): unknown;
+  /** Opens an exported stretch (its document) for replay: its `file` id for the reads. */
+  replayOpen(document: unknown, origin: string): unknown;
   /** A link to the replay page carrying a key of its own (replay-routes.ts). */
   replayLink(origin: string): unknown;
 }
@@ -91,8 +96,9 @@ const BODY_REFUSALS: Record<Exclude<BodyErrorKind, "aborted">, [number, string, 
   timeout: [408, "timeout", `the body did not arrive within ${BODY_DEADLINE_MS / 1000} s`],
 };
 
-/** The body as JSON (the AIC reader's rules: size, UTF-8, deadline), its failures as refusals. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** The body as JSON (the AIC reader's rules: size, UTF-8, deadline), its failures as refusals; the
+ * replay page's upload reads with it too. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return (await readJsonBody(req, { limitBytes: MAX_BODY_BYTES, deadlineMs: BODY_DEADLINE_MS })).value;
   } catch (error) {
@@ -189,6 +195,8 @@ export function operatorRouteHandler(
       else if (method === "POST" && wake)
         data = await ops.setWakeTarget(decodeURIComponent(wake[1]!), await readJson(req));
       else if (method === "POST" && route === "/replay/link") data = ops.replayLink(requestOrigin(req));
+      else if (method === "POST" && route === "/replay/open")
+        data = ops.replayOpen(await readJson(req), requestOrigin(req));
       else if (method === "GET" && replay) data = ops.replay(replay[1] ?? "/", query);
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));

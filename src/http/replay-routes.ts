@@ -7,13 +7,18 @@
 //   GET /openclawworld/replay/api/frame?...    a room at a tick (segment, tick, room)
 //   GET /openclawworld/replay/api/markers?...  a stretch's markers (segment & from/to, lastMinutes,
 //                                              run or checkpoint; room)
+//   GET /openclawworld/replay/api/turns?...    the agents with turns in a stretch; one's turns (agent)
+//   GET /openclawworld/replay/api/export?...   the stretch as one file (replay-export.ts)
+//   POST /openclawworld/replay/api/open        open such a file (an upload): every read then takes
+//                                              ?file=<id> to read it instead of this world's history
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { BodyError } from "./aic/body-reader.ts";
 import type { HostRule } from "./host-rule.ts";
 import type { WireEntity, WireObject, WireRoom } from "./humans/protocol.ts";
 import { REVALIDATE, SECURITY_HEADERS, sendFile } from "./humans/static-files.ts";
 import { DEFAULT_WEB_DIST } from "./humans/static-routes.ts";
-import { refusal } from "./operator-routes.ts";
+import { readJson, refusal } from "./operator-routes.ts";
 import { type RouteLogger, sendJson } from "./respond.ts";
 import { guarded } from "./routes.ts";
 
@@ -46,6 +51,8 @@ export const REPLAY_KEY_HEADER = "x-ocw-replay-key";
 export interface ReplayDoor {
   validKey(key: string | undefined): boolean;
   read(route: string, query: URLSearchParams): unknown;
+  /** Opens an exported stretch (an upload): its `file` id for the reads. */
+  open(document: unknown): unknown;
 }
 
 export function replayRouteHandler(
@@ -57,8 +64,12 @@ export function replayRouteHandler(
   return guarded(logger, hostAllowed, async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = url.pathname.slice(REPLAY_ROUTE.length) || "/";
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      sendJson(res, 405, { status: "error", error: { code: "bad_request", message: "GET only" } });
+    const upload = req.method === "POST" && route === "/api/open";
+    if (req.method !== "GET" && req.method !== "HEAD" && !upload) {
+      sendJson(res, 405, {
+        status: "error",
+        error: { code: "bad_request", message: "GET only (and POST /api/open)" },
+      });
       return;
     }
     if (route === "/" || route === "/index.html") {
@@ -91,11 +102,15 @@ export function replayRouteHandler(
       return;
     }
     try {
-      sendJson(res, 200, {
-        status: "ok",
-        data: door.read(route.slice("/api".length) || "/", url.searchParams),
-      });
+      const data = upload
+        ? door.open(await readJson(req))
+        : door.read(route.slice("/api".length) || "/", url.searchParams);
+      sendJson(res, 200, { status: "ok", data });
     } catch (error) {
+      if (error instanceof BodyError) {
+        res.destroy();
+        return;
+      }
       const refused = refusal(error);
       if (!refused) throw error;
       sendJson(res, refused.status, {

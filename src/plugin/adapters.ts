@@ -1,5 +1,6 @@
 // Puts the adapters around a freshly created host: the AIC service (one rate limiter, one path into
 // the world for agents and humans), its HTTP framing, and the web client + WebSocket.
+
 import { createHash, timingSafeEqual } from "node:crypto";
 import { ContextTokens } from "../aic/context-token.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
@@ -8,6 +9,7 @@ import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
+import { agentTurnHooks, only } from "./agent-turns.ts";
 import { travelledVia } from "./cluster-host.ts";
 import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import { createFanoutProcess } from "./fanout/fanout-process.ts";
@@ -87,6 +89,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     limiter,
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
     eventFeedLimits: config.events,
+    ...only(agentTurnHooks(host), "onCall"),
   });
   const aicHttp = createAicHttpHandler({
     service: aic,

@@ -5,11 +5,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Command } from "commander";
-import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOcw } from "../../test/support/ocw-cli.ts";
 import { OPERATOR_ROUTE } from "../http/operator-routes.ts";
-import { registerWorldCli } from "./cli.ts";
 
 const SNAPSHOT = {
   format: "openclawworld.snapshot.v1",
@@ -47,23 +45,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function ocw(...args: string[]) {
-  const program = new Command().exitOverride();
-  let registrar: ((ctx: { program: Command; config: unknown }) => void) | undefined;
-  registerWorldCli({
-    registerCli: (r: typeof registrar) => {
-      registrar = r;
-    },
-  } as unknown as OpenClawPluginApi);
-  registrar!({ program, config: {} });
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  try {
-    await program.parseAsync(["ocw", ...args, "--url", url, "--token", "tok"], { from: "user" });
-    return String(out.mock.calls[0]?.[0]);
-  } finally {
-    out.mockRestore();
-  }
-}
+const ocw = (...args: string[]) => runOcw(url, "tok", ...args);
 
 describe("openclaw ocw", () => {
   it.each([
@@ -91,6 +73,10 @@ describe("openclaw ocw", () => {
       '{"target":{"kind":"webhook"}}',
     ],
     [["wake", "remove", "agent_helper"], "POST", "/wake-targets/agent_helper/remove", ""],
+    [["replay", "list"], "GET", "/replay", ""],
+    [["replay", "link"], "POST", "/replay/link", ""],
+    [["replay", "turns", "keeper"], "GET", "/replay/turns?agent=keeper&lastMinutes=10", ""],
+    [["replay", "turns", "agent x", "3"], "GET", "/replay/turns?agent=agent%20x&lastMinutes=3", ""],
   ])("%j is %s %s", async (args, method, route, body) => {
     seen.length = 0;
     const printed = await ocw(...args);

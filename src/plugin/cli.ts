@@ -95,7 +95,8 @@ const GROUPS = {
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
   wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
-  replay: "Watch any stretch of the world again: what is kept, a link to the replay page",
+  replay:
+    "Watch any stretch of the world again: what is kept, a link to the replay page, an agent's turns, export and open a stretch",
 };
 
 const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
@@ -238,6 +239,47 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     name: "link",
     description: "A link to the replay page for this operator (its own key, valid 12 hours)",
     request: () => ({ method: "POST", route: "/replay/link" }),
+  },
+  {
+    group: "replay",
+    name: "export",
+    description:
+      "Write a stretch to one file (keyframe, every tick's inputs, the agents' turns, a run record) for another gateway of this world",
+    args: [
+      ["<file>", "where to write it"],
+      ["[minutes]", "the last N minutes (default 10)"],
+    ],
+    request: (_file, minutes) => ({
+      method: "GET",
+      route: `/replay/export?lastMinutes=${at(minutes ?? "10")}`,
+    }),
+    deliver: async (data, file) => {
+      await writeFile(file!, JSON.stringify(data));
+      const { format, world, run } = data as { format?: string; world?: string; run?: unknown };
+      return { file, format, world, run };
+    },
+  },
+  {
+    group: "replay",
+    name: "open",
+    description:
+      "Open an exported file here (checked: same world, every tick re-simulated): a replay page link showing it",
+    args: [["<file>", "a file written by replay export (or the page's Export)"]],
+    request: async (file) => ({ method: "POST", route: "/replay/open", body: await readFile(file!, "utf8") }),
+  },
+  {
+    group: "replay",
+    name: "turns",
+    description:
+      "An agent's or resident's turns of the last minutes: what it was shown, what it did and was answered, what woke it",
+    args: [
+      ["<agentId>", "an agent or resident"],
+      ["[minutes]", "how far back (default 10)"],
+    ],
+    request: (agentId, minutes) => ({
+      method: "GET",
+      route: `/replay/turns?agent=${at(agentId!)}&lastMinutes=${at(minutes ?? "10")}`,
+    }),
   },
 ];
 

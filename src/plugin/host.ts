@@ -57,6 +57,7 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
     history: config.replay.enabled && {
       maxAgeMs: config.replay.keepHours * 3_600_000,
       maxBytes: config.replay.maxMegabytes * 1024 * 1024,
+      maxTurnBytes: config.replay.agentTurnsMegabytes * 1024 * 1024,
     },
     logger,
   });

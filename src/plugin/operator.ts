@@ -19,7 +19,7 @@ import {
 import { agentAccess, agentAccessList } from "./access.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
-import { ReplayDesk, replayRead } from "./replay.ts";
+import { OpenedExports, ReplayDesk, replayRead } from "./replay.ts";
 import { ReplayLinks } from "./replay-link.ts";
 import { operatorStatus } from "./status.ts";
 import { listWakeTargets, removeWakeTarget, setWakeTarget } from "./wake-targets.ts";
@@ -50,12 +50,34 @@ export function operatorActions(host: WorldHost): OperatorActions {
     wakeTargets: () => listWakeTargets(host),
     setWakeTarget: (agentId, body) => setWakeTarget(host, agentId, body),
     removeWakeTarget: (agentId) => removeWakeTarget(host, agentId),
-    replay: (route, query) => replayRead(deskOf(host), route, query),
+    replay: (route, query) => replayRead(deskFor(host, query), route, query),
+    replayOpen: (document, origin) => {
+      const opened = openedOf(host).open(host.definition, document);
+      const link = linksOf(host).mint(origin);
+      return { ...opened, link: { ...link, url: `${link.url}&file=${opened.file}` } };
+    },
     replayLink: (origin) => linksOf(host).mint(origin),
   };
 }
 
 const desks = new WeakMap<WorldHost, ReplayDesk>();
+const opened = new WeakMap<WorldHost, OpenedExports>();
+
+/** Files opened for replay on this host (replay.ts `OpenedExports`). */
+export function openedOf(host: WorldHost): OpenedExports {
+  let files = opened.get(host);
+  if (!files) {
+    files = new OpenedExports();
+    opened.set(host, files);
+  }
+  return files;
+}
+
+/** The desk a replay read names: an opened file (`file`), or the host's own history. */
+export function deskFor(host: WorldHost, query: URLSearchParams): ReplayDesk {
+  const file = query.get("file");
+  return file ? openedOf(host).desk(file) : deskOf(host);
+}
 const links = new WeakMap<WorldHost, ReplayLinks>();
 
 /** The host's replay desk over its history (refused when it keeps none). */

@@ -17,7 +17,7 @@ import { registerWorldTools } from "../tools/index.ts";
 import { attachAdapters } from "./adapters.ts";
 import { registerWorldCli } from "./cli.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
-import { deskOf, linksOf, operatorActions } from "./operator.ts";
+import { deskFor, linksOf, openedOf, operatorActions } from "./operator.ts";
 import { replayRead } from "./replay.ts";
 import { attachResidents } from "./residents.ts";
 import { createWorldService } from "./service.ts";
@@ -38,7 +38,13 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     status: (agentId) => worldStatus(activeHost(), config, agentId),
     elsewhere,
   });
-  api.on("before_tool_call", createToolPolicyHook(config.tools), { priority: 100 });
+  api.on(
+    "before_tool_call",
+    createToolPolicyHook(config.tools, (agentId, tool, params, reason) =>
+      activeHost()?.aic?.noteBlocked(agentId, tool, params, reason),
+    ),
+    { priority: 100 },
+  );
   // Each model request of a run: a resident's turn past its cap on requests is cancelled there.
   api.on("model_call_started", (event) => {
     activeHost()?.residents?.onModelCall(event.runId, event.callId);
@@ -81,7 +87,8 @@ export function registerPlugin(api: OpenClawPluginApi): void {
           if (!host) return undefined;
           return {
             validKey: (key) => linksOf(host).valid(key),
-            read: (route, query) => replayRead(deskOf(host), route, query),
+            read: (route, query) => replayRead(deskFor(host, query), route, query),
+            open: (document) => openedOf(host).open(host.definition, document),
           };
         },
         logger,

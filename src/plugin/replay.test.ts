@@ -5,13 +5,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPLAY_KEY_HEADER, REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
 import type { OpenedWorld } from "../runtime/open-world.ts";
 import { startRun } from "../runtime/operator.ts";
+import { EXPORT_FORMAT, type ExportDocument, type ExportRefused } from "../runtime/replay-export.ts";
 import { crashHost, openBundledHost } from "../runtime/testing/hosts.ts";
-import type { Input } from "../world/types.ts";
-import { ReplayDesk, replayRead } from "./replay.ts";
+import type { Input, WorldDefinition } from "../world/types.ts";
+import { agentTurnHooks } from "./agent-turns.ts";
+import { OpenedExports, ReplayDesk, replayRead } from "./replay.ts";
 import { ReplayLinks } from "./replay-link.ts";
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
@@ -89,11 +92,14 @@ describe("the replay page's API", () => {
   it("answers only a live operator link's key", async () => {
     const { desk } = await recorded();
     const links = new ReplayLinks();
+    const files = new OpenedExports();
     const server: Server = createServer(
       replayRouteHandler(
         () => ({
           validKey: (key) => links.valid(key),
-          read: (route, query) => replayRead(desk, route, query),
+          read: (route, query) =>
+            replayRead(query.get("file") ? files.desk(query.get("file")!) : desk, route, query),
+          open: (document) => files.open(desk.definition, document),
         }),
         quiet,
         () => true,
@@ -113,5 +119,90 @@ describe("the replay page's API", () => {
     expect(((await frame.json()) as { data: { tick: number } }).data.tick).toBe(3);
     const missing = await get("/api/frame?segment=0&tick=999999", { [REPLAY_KEY_HEADER]: key });
     expect(missing.status).toBe(404);
+
+    // An upload: only with the key; then its reads name it.
+    const exported = JSON.stringify(replayRead(desk, "/export", new URLSearchParams({ segment: "0" })));
+    const upload = (headers: Record<string, string>) =>
+      fetch(`${base}/api/open`, { method: "POST", headers, body: exported });
+    expect((await upload({})).status).toBe(401);
+    const opened = (await (await upload({ [REPLAY_KEY_HEADER]: key })).json()) as { data: { file: string } };
+    const fromFile = await get(`/api/frame?segment=0&tick=3&room=lobby&file=${opened.data.file}`, {
+      [REPLAY_KEY_HEADER]: key,
+    });
+    expect(((await fromFile.json()) as { data: unknown }).data).toEqual(desk.frame(0, 3, "lobby"));
+  });
+});
+
+describe("a stretch shared as one file", () => {
+  it("opens on another gateway of the world to show exactly the same; another world or format is refused", async () => {
+    const { host, desk } = await recorded();
+    const turnsOf = agentTurnHooks(host);
+    turnsOf.onCall!({
+      caller: "walker",
+      endpoint: "chatSend",
+      request: { message: "door is open" },
+      answer: { status: "ok", data: { txId: "tx_walker_0001" } },
+      ms: 3,
+      tick: 5,
+      time: 250,
+    });
+    const document = replayRead(
+      desk,
+      "/export",
+      new URLSearchParams({ run: "1", label: "door" }),
+    ) as ExportDocument;
+    expect(document).toMatchObject({ format: EXPORT_FORMAT, world: host.definition.name });
+    expect(document.run).toMatchObject({ label: "door", agentTurns: 1 });
+    expect(document.run.runs.map((r) => r.label)).toEqual(["door-test"]);
+    // Through a file, as another gateway reads it.
+    const file = JSON.parse(JSON.stringify(document)) as unknown;
+    const other = await recorded();
+    const files = new OpenedExports();
+    const opened = files.open(other.host.definition, file);
+    expect(opened.verified).toBeGreaterThan(0);
+    const there = files.desk(opened.file);
+    const { from, to } = document.run;
+    for (let tick = from; tick <= to; tick += 3)
+      expect(there.frame(0, tick, "lobby"), `tick ${tick}`).toEqual(desk.frame(0, tick, "lobby"));
+    const query = new URLSearchParams({ segment: "0", from: String(from), to: String(to) });
+    expect(replayRead(there, "/markers", query)).toEqual(replayRead(desk, "/markers", query));
+    query.set("agent", "walker");
+    expect(replayRead(there, "/turns", query)).toEqual(replayRead(desk, "/turns", query));
+
+    const refusedWith = (definition: WorldDefinition, doc: unknown) => {
+      try {
+        files.open(definition, doc);
+      } catch (error) {
+        return { status: (error as ExportRefused).status, code: (error as ExportRefused).code };
+      }
+      return undefined;
+    };
+    expect(refusedWith({ ...other.host.definition, name: "elsewhere" }, file)).toEqual({
+      status: 422,
+      code: "other_world",
+    });
+    expect(refusedWith({ ...other.host.definition, sceneHash: "changed" }, file)).toEqual({
+      status: 422,
+      code: "other_world",
+    });
+    expect(refusedWith(other.host.definition, { ...document, format: "openclawworld.snapshot.v1" })).toEqual({
+      status: 422,
+      code: "other_format",
+    });
+    expect(refusedWith(other.host.definition, { ...document, ticks: "not gzip" })).toEqual({
+      status: 422,
+      code: "damaged",
+    });
+    // A tick whose inputs were changed does not replay to what it recorded.
+    const rows = JSON.parse(gunzipSync(Buffer.from(document.ticks, "base64")).toString("utf8")) as [
+      number,
+      number,
+      string,
+      string,
+    ][];
+    const row = rows.find(([, , body]) => body.includes("door is open"))!;
+    row[2] = row[2].replace("door is open", "door is shut");
+    const tampered = { ...document, ticks: gzipSync(JSON.stringify(rows)).toString("base64") };
+    expect(refusedWith(other.host.definition, tampered)).toEqual({ status: 422, code: "diverged" });
   });
 });

@@ -4,18 +4,26 @@
 // refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay.ts).
 // Reached by the operator route (gateway token) and by the replay page's operator link
 // (replay-link.ts); never by agents or visitors.
+import { randomBytes } from "node:crypto";
 import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { Frame, Marker } from "../http/replay-routes.ts";
-import type { HistoryStats, Stretch } from "../runtime/history.ts";
+import type { HistoryStats, StoredAgentTurn, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
-import { type HistorySource, ReplayError, Replayer } from "../runtime/replay.ts";
+import { ReplayError, Replayer } from "../runtime/replay.ts";
+import {
+  type ExportDocument,
+  type ExportSource,
+  exportStretch,
+  openExport,
+} from "../runtime/replay-export.ts";
 import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
 import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
 import type { World } from "../world/world.ts";
 
 /** What the desk reads: a live history, or an exported stretch opened from a file. */
-export interface ReplayLibrary extends HistorySource {
+export interface ReplayLibrary extends ExportSource {
   stretches(): Stretch[];
+  turnTakers(segment: number, from: number, to: number): { agentId: string; turns: number }[];
   tickAtTime(segment: number, time: number): number | undefined;
   stats(): HistoryStats | Record<string, unknown>;
 }
@@ -40,7 +48,9 @@ export class ReplayDesk {
   ) {
     this.definition = definition;
     this.library = library;
-    this.replayer = new Replayer(definition, library);
+    // Waypoints: the page opens a stretch by re-simulating it for its markers; the states passed on
+    // the way make every later seek in it short (replay.ts WAYPOINT_TICKS).
+    this.replayer = new Replayer(definition, library, { waypoints: true });
     this.records = records;
   }
 
@@ -53,6 +63,7 @@ export class ReplayDesk {
       stretches: this.library.stretches(),
       ...this.records(),
       history: this.library.stats(),
+      waypoints: this.replayer.waypointStats(),
     };
   }
 
@@ -122,6 +133,29 @@ export class ReplayDesk {
     this.seek(segment, from);
     this.seek(segment, to, (inputs, result) => markers.push(...markersOf(inputs, result, roomId)));
     return markers;
+  }
+
+  /** The agents with turns in a stretch, and one agent's turns there (what it was shown, what it did
+   * with the answers, what woke it), oldest first. */
+  turns(segment: number, from: number, to: number, agentId?: string) {
+    return {
+      agents: this.library.turnTakers(segment, from, to),
+      turns: agentId === undefined ? [] : this.library.agentTurns(segment, from, to, agentId),
+    };
+  }
+
+  /** A stretch as one file (snapshot, inputs, the agents' turns, a run record): replay-export.ts. */
+  exportOf(stretch: { segment: number; from: number; to: number }, label: string): ExportDocument {
+    try {
+      return exportStretch(this.definition, this.library, stretch, {
+        label,
+        runs: this.records().runs,
+        exportedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      throw new OperatorError(404, "not_found", error.message);
+    }
   }
 
   private seek(
@@ -211,7 +245,8 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
 }
 
 /** One read of the desk by its route (the operator route and the replay page's API share it):
- * `/` the overview, `/stretch` a stretch resolved, `/frame` a room at a tick, `/markers` a stretch's. */
+ * `/` the overview, `/stretch` a stretch resolved, `/frame` a room at a tick, `/markers` a stretch's,
+ * `/turns` the agents with turns in a stretch and one's turns (`agent`). */
 export function replayRead(desk: ReplayDesk, route: string, query: URLSearchParams): unknown {
   if (route === "/" || route === "") return desk.overview();
   const stretch = desk.resolve(query);
@@ -223,5 +258,42 @@ export function replayRead(desk: ReplayDesk, route: string, query: URLSearchPara
   }
   if (route === "/markers")
     return { ...stretch, markers: desk.markers(stretch.segment, stretch.from, stretch.to, roomId) };
+  if (route === "/export")
+    return desk.exportOf(
+      stretch,
+      query.get("label") ?? `${desk.definition.name}-${stretch.from}-${stretch.to}`,
+    );
+  if (route === "/turns")
+    return {
+      ...stretch,
+      ...desk.turns(stretch.segment, stretch.from, stretch.to, query.get("agent") ?? undefined),
+    };
   throw new OperatorError(404, "not_found", `no replay read ${JSON.stringify(route)}`);
+}
+
+/** Files opened for replay (an upload on the page, `openclaw ocw replay open`): each a desk of its
+ * own, named by an id the page and the operator routes pass as `file`. Few are kept: opening one
+ * more lets the oldest go. */
+export class OpenedExports {
+  static readonly MAX = 4;
+  private readonly desks = new Map<string, ReplayDesk>();
+
+  open(definition: WorldDefinition, document: unknown) {
+    const stretch = openExport(definition, document);
+    const file = `file_${randomBytes(6).toString("hex")}`;
+    this.desks.set(
+      file,
+      new ReplayDesk(definition, stretch, () => ({ runs: stretch.run.runs, checkpoints: [] })),
+    );
+    while (this.desks.size > OpenedExports.MAX) this.desks.delete(this.desks.keys().next().value!);
+    const [whole] = stretch.stretches();
+    return { file, run: stretch.run, stretch: whole!, verified: whole!.keyframes.length };
+  }
+
+  desk(file: string): ReplayDesk {
+    const desk = this.desks.get(file);
+    if (!desk)
+      throw new OperatorError(404, "not_found", `no opened file ${JSON.stringify(file)} (open it again)`);
+    return desk;
+  }
 }

@@ -5,6 +5,7 @@ import { allowedWorldTools } from "../config/tool-policy.ts";
 import { placesOf } from "../residents/places.ts";
 import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import { agentTurnHooks, only } from "./agent-turns.ts";
 import type { WorldHost } from "./host.ts";
 import { embeddedTurnRunner, residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
 import { attachRemoteResidents } from "./wake-targets.ts";
@@ -48,6 +49,7 @@ export function attachResidents(
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,
+    ...only(agentTurnHooks(host), "onTurnEnd"),
   });
   host.residents = scheduler;
   host.closers.push(() => scheduler.stop());

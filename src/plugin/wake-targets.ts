@@ -1,6 +1,7 @@
 // Remote residents on the live host (issue #43, docs/wake-targets.md): the configured wake targets,
 // with the operator's changes (route /wake-targets, `openclaw ocw wake`) kept in the world's store so
 // they outlive a restart; an answer to the operator comes after the change is stored.
+
 import { agentEntityId } from "../aic/reads.ts";
 import { type WakeTargetConfig, WakeTargetSchema } from "../config/config.ts";
 import type { WorldBudget } from "../residents/pacing.ts";
@@ -9,6 +10,7 @@ import { TargetRefused } from "../residents/remote/url-policy.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { type SessionSpace, sessionSpace } from "../runtime/persistence.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
+import { agentTurnHooks, only } from "./agent-turns.ts";
 import type { WorldHost } from "./host.ts";
 
 const SCOPE = "wake-targets";
@@ -45,6 +47,7 @@ export function attachRemoteResidents(
     worldBudget,
     otherResidents: gatewayResidents,
     logger,
+    ...only(agentTurnHooks(host), "onTurnEnd"),
   });
   host.remoteResidents = remotes;
   host.closers.push(() => remotes.stop());

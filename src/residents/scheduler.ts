@@ -54,6 +54,8 @@ export interface TurnRecord {
    * the last one did (told by onModelCallEnded), so a model that is down shows as such. */
   modelFailures?: number;
   lastModelFailure?: string;
+  /** How long its model requests took, together (told by onModelCallEnded). */
+  modelMs?: number;
   /** What the turn was told (the operator status shows it; agents never see another's prompt). */
   prompt: string;
   error?: string;
@@ -108,6 +110,8 @@ export interface SchedulerDeps {
   clock?: ResidentClock;
   /** Told as each turn starts (benchmarks and tests watch it). */
   onTurnStart?: (agentId: string, record: TurnRecord) => void;
+  /** Told as each turn ends, with what woke it (the operator's record beside the replay). */
+  onTurnEnd?: (agentId: string, record: TurnRecord, wokenBy: TurnRequest["wokenBy"]) => void;
   /** The world-wide budget's ledger, when schedulers share one (remote residents: src/residents/remote). */
   worldBudget?: WorldBudget;
   /** Its residents are AIC agents that join by themselves: none is put at a home tile. */
@@ -326,10 +330,12 @@ export class ResidentScheduler {
    * of a resident's turn is counted on it with its reason. Other runs are not ours. */
   onModelCallEnded(
     runId: string,
-    ended: { outcome: string; errorCategory?: string; failureKind?: string },
+    ended: { outcome: string; errorCategory?: string; failureKind?: string; durationMs?: number },
   ): void {
     const record = this.residents.find((x) => x.turn?.runId === runId)?.turn?.record;
-    if (!record || ended.outcome !== "error") return;
+    if (!record) return;
+    record.modelMs = (record.modelMs ?? 0) + (ended.durationMs ?? 0);
+    if (ended.outcome !== "error") return;
     record.modelFailures = (record.modelFailures ?? 0) + 1;
     record.lastModelFailure = ended.failureKind ?? ended.errorCategory ?? "error";
   }
@@ -596,6 +602,7 @@ export class ResidentScheduler {
     } finally {
       this.clock.clearTimeout(timeout);
       turn.record.endedAtMs = this.clock.now();
+      this.deps.onTurnEnd?.(r.agentId, turn.record, turn.wokenBy);
       r.turn = undefined;
       r.ledger.inFlight = false;
       await this.setThinking(r, false).catch(() => undefined);

@@ -50,14 +50,50 @@ export interface Stretch {
   keyframes: Keyframe[];
 }
 
-/** How much history is kept: whichever bound is reached first (simulation time, bytes on disk). */
+/** How much history is kept: whichever bound is reached first (simulation time, bytes on disk).
+ * `maxTurnBytes` bounds the agents' turns apart (their requests and answers; 0: none are kept). */
 export interface HistoryRetention {
   maxAgeMs: number;
   maxBytes: number;
+  maxTurnBytes?: number;
 }
 
 /** A day of a busy room on a small disk: a demo room (5 people, 10 agents) logs ~20 MB an hour. */
-export const DEFAULT_RETENTION: HistoryRetention = { maxAgeMs: 24 * 3_600_000, maxBytes: 1024 ** 3 };
+export const DEFAULT_RETENTION: HistoryRetention = {
+  maxAgeMs: 24 * 3_600_000,
+  maxBytes: 1024 ** 3,
+  maxTurnBytes: 64 * 1024 ** 2,
+};
+
+/** One line of an agent's record beside the replay: a request it made through the contract (a tool
+ * call or an AIC request) with the answer as served, a tool call the gateway's policy blocked before
+ * it reached the world, or a resident turn (what woke it, how long its model took). */
+export interface AgentTurn {
+  agentId: string;
+  kind: "call" | "blocked" | "turn";
+  /** The endpoint, the blocked tool, or "turn". */
+  name: string;
+  /** The world's tick and simulation time when it was answered (a turn: when it ended). */
+  tick: number;
+  time: number;
+  /** "ok", or the refusal's code (`rate_limited`, `conflict`, `tool_call_blocked`, a turn's `failed`). */
+  status: string;
+  ms: number;
+  /** JSON texts, capped (agent-turns.ts): what it asked, and what it was shown or told. */
+  request: string;
+  answer: string;
+}
+
+export interface StoredAgentTurn extends AgentTurn {
+  seq: number;
+  segment: number;
+}
+
+/** Agent turns waiting to be written: beyond this many between two writes, the newest are dropped
+ * (and counted) rather than the tick slowed. */
+const MAX_PENDING_TURNS = 20_000;
+/** Agent turns one read returns. */
+export const MAX_TURNS_READ = 2_000;
 
 export interface HistoryStats {
   file: string;
@@ -65,6 +101,8 @@ export interface HistoryStats {
   ticks: number;
   keyframes: number;
   segments: number;
+  /** The agents' turns kept, their requests' and answers' bytes, and those dropped unwritten. */
+  agentTurns: { count: number; bytes: number; dropped: number };
   oldest?: { segment: number; tick: number; time: number };
   newest?: { segment: number; tick: number; time: number };
   retention: HistoryRetention;
@@ -78,7 +116,13 @@ CREATE TABLE IF NOT EXISTS ticks (segment INTEGER NOT NULL, tick INTEGER NOT NUL
   body TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (segment, tick)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS keyframes (segment INTEGER NOT NULL, tick INTEGER NOT NULL, time INTEGER NOT NULL,
   hash TEXT NOT NULL, cause TEXT NOT NULL, label TEXT, body BLOB NOT NULL, PRIMARY KEY (segment, tick));
+CREATE TABLE IF NOT EXISTS agent_turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, segment INTEGER NOT NULL,
+  tick INTEGER NOT NULL, time INTEGER NOT NULL, agent_id TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+  status TEXT NOT NULL, ms REAL NOT NULL, request TEXT NOT NULL, answer TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS agent_turns_at ON agent_turns (segment, tick);
 `;
+
+const TURN_COLUMNS = "seq, segment, tick, time, agent_id AS agentId, kind, name, status, ms, request, answer";
 
 const KEYFRAME_COLUMNS = "segment, tick, time, hash, cause, label";
 
@@ -92,6 +136,8 @@ export class WorldHistory {
   private failure: string | undefined;
   private readonly onProblem: (problem: string) => void;
   private appendsSincePrune = 0;
+  private pendingTurns: (AgentTurn & { segment: number })[] = [];
+  private droppedTurns = 0;
 
   private constructor(
     file: string,
@@ -130,7 +176,7 @@ export class WorldHistory {
     const world = get("world");
     const scene = get("sceneHash");
     if (world !== undefined && (world !== identity.world || scene !== identity.sceneHash)) {
-      db.exec("DELETE FROM ticks; DELETE FROM keyframes;");
+      db.exec("DELETE FROM ticks; DELETE FROM keyframes; DELETE FROM agent_turns;");
       options.onProblem(
         `the history at ${file} was of world ${world} (scene ${scene}), not this one: it was cleared`,
       );
@@ -149,7 +195,75 @@ export class WorldHistory {
   }
 
   close(): void {
+    this.flushTurns();
     if (this.db.isOpen) this.db.close();
+  }
+
+  /** An agent's request, blocked call or turn (agent-turns.ts). Kept in memory and written after the
+   * current event-loop turn, in one transaction with the others, so no tick ever waits on it. */
+  noteTurn(turn: AgentTurn): void {
+    if (this.failure || (this.retention.maxTurnBytes ?? 0) <= 0) return;
+    if (this.pendingTurns.length >= MAX_PENDING_TURNS) {
+      this.droppedTurns += 1;
+      return;
+    }
+    this.pendingTurns.push({ ...turn, segment: this.current });
+    if (this.pendingTurns.length === 1) setImmediate(() => this.flushTurns());
+  }
+
+  /** Writes the agent turns noted since the last write. */
+  flushTurns(): void {
+    if (this.pendingTurns.length === 0 || !this.db.isOpen) return;
+    const turns = this.pendingTurns;
+    this.pendingTurns = [];
+    this.guard("keeping agent turns", () => {
+      const insert = this.db.prepare(
+        "INSERT INTO agent_turns (segment, tick, time, agent_id, kind, name, status, ms, request, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      );
+      this.db.exec("BEGIN");
+      try {
+        for (const t of turns)
+          insert.run(
+            t.segment,
+            t.tick,
+            t.time,
+            t.agentId,
+            t.kind,
+            t.name,
+            t.status,
+            t.ms,
+            t.request,
+            t.answer,
+          );
+        this.db.exec("COMMIT");
+      } catch (error) {
+        this.db.exec("ROLLBACK");
+        throw error;
+      }
+    });
+  }
+
+  /** The agent turns of `segment` answered in [from, to] (one agent's, or everyone's), oldest first. */
+  agentTurns(segment: number, from: number, to: number, agentId?: string): StoredAgentTurn[] {
+    this.flushTurns();
+    const who = agentId === undefined ? "" : " AND agent_id = ?";
+    return this.db
+      .prepare(
+        `SELECT ${TURN_COLUMNS} FROM agent_turns WHERE segment = ? AND tick >= ? AND tick <= ?${who} ORDER BY seq LIMIT ${MAX_TURNS_READ}`,
+      )
+      .all(
+        ...[segment, from, to, ...(agentId === undefined ? [] : [agentId])],
+      ) as unknown as StoredAgentTurn[];
+  }
+
+  /** The agents with turns in [from, to] of `segment`, and how many each. */
+  turnTakers(segment: number, from: number, to: number): { agentId: string; turns: number }[] {
+    this.flushTurns();
+    return this.db
+      .prepare(
+        "SELECT agent_id AS agentId, COUNT(*) AS turns FROM agent_turns WHERE segment = ? AND tick >= ? AND tick <= ? GROUP BY agent_id ORDER BY agent_id",
+      )
+      .all(segment, from, to) as unknown as { agentId: string; turns: number }[];
   }
 
   /** Brings the history up to a freshly recovered world, before its start keyframe: the store's log
@@ -247,6 +361,7 @@ export class WorldHistory {
    * one, so every kept tick can be replayed. The newest keyframe of the live timeline is never cut. */
   prune(): number {
     this.appendsSincePrune = 0;
+    this.flushTurns();
     const newest = this.db
       .prepare("SELECT MAX(time) AS time FROM ticks WHERE segment = ?")
       .get(this.current) as { time: number | null };
@@ -257,7 +372,28 @@ export class WorldHistory {
       if (!cut) break;
       removed += this.cutKeyframeOrder(cut);
     }
+    return removed + this.pruneTurns();
+  }
+
+  /** The agents' turns past their own bound go oldest first. */
+  private pruneTurns(): number {
+    const cap = this.retention.maxTurnBytes ?? 0;
+    let removed = 0;
+    for (let i = 0; i < 64 && this.turnBytes() > cap; i++) {
+      const cut = this.db
+        .prepare("DELETE FROM agent_turns WHERE seq IN (SELECT seq FROM agent_turns ORDER BY seq LIMIT 50)")
+        .run();
+      if (Number(cut.changes) === 0) break;
+      removed += Number(cut.changes);
+    }
     return removed;
+  }
+
+  private turnBytes(): number {
+    const row = this.db
+      .prepare("SELECT COALESCE(SUM(LENGTH(request) + LENGTH(answer)), 0) AS bytes FROM agent_turns")
+      .get() as { bytes: number };
+    return row.bytes;
   }
 
   /** Cuts every timeline's ticks and keyframes before the newest keyframe at or before `time`. */
@@ -282,7 +418,10 @@ export class WorldHistory {
     const b = this.db
       .prepare("DELETE FROM keyframes WHERE segment < ? OR (segment = ? AND tick < ?)")
       .run(at.segment, at.segment, at.tick);
-    return Number(a.changes) + Number(b.changes);
+    const c = this.db
+      .prepare("DELETE FROM agent_turns WHERE segment < ? OR (segment = ? AND tick < ?)")
+      .run(at.segment, at.segment, at.tick);
+    return Number(a.changes) + Number(b.changes) + Number(c.changes);
   }
 
   /** Bytes the database takes (pages in use). */
@@ -294,6 +433,7 @@ export class WorldHistory {
   }
 
   stats(): HistoryStats {
+    this.flushTurns();
     const counts = this.db
       .prepare(
         "SELECT (SELECT COUNT(*) FROM ticks) AS ticks, (SELECT COUNT(*) FROM keyframes) AS keyframes, (SELECT COUNT(DISTINCT segment) FROM keyframes) AS segments",
@@ -309,6 +449,11 @@ export class WorldHistory {
       file: this.file,
       bytes: this.bytes(),
       ...counts,
+      agentTurns: {
+        count: (this.db.prepare("SELECT COUNT(*) AS n FROM agent_turns").get() as { n: number }).n,
+        bytes: this.turnBytes(),
+        dropped: this.droppedTurns,
+      },
       ...(oldest ? { oldest } : {}),
       ...(newest ? { newest } : {}),
       retention: this.retention,

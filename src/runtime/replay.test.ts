@@ -9,7 +9,7 @@ import type { Input } from "../world/types.ts";
 import { historyFile, WorldHistory } from "./history.ts";
 import { closeWorld, type OpenedWorld, saveWorld } from "./open-world.ts";
 import { createCheckpoint, restoreCheckpoint } from "./operator.ts";
-import { ReplayError, Replayer } from "./replay.ts";
+import { ReplayError, Replayer, WAYPOINT_TICKS } from "./replay.ts";
 import { tickChecksum } from "./store.ts";
 import { crashHost, openBundledHost } from "./testing/hosts.ts";
 
@@ -121,6 +121,23 @@ describe("replay over a recorded run with a restart and a crash", () => {
     ];
     for (const tick of shuffled)
       expect(replay.seek(stretch!.segment, tick).world.snapshotHash(), `tick ${tick}`).toBe(seen.get(tick));
+
+    // Waypoints: a replayer that keeps them starts later seeks from the states it passed, and shows
+    // exactly the same.
+    const quick = new Replayer(c.definition, history, { waypoints: true });
+    quick.seek(stretch!.segment, stretch!.lastTick, { fromFirstKeyframe: true });
+    expect(quick.waypointStats().count).toBe(Math.floor(stretch!.lastTick / WAYPOINT_TICKS));
+    const fromWaypoint = quick.seek(stretch!.segment, WAYPOINT_TICKS + 3);
+    expect(fromWaypoint.from).toBe(WAYPOINT_TICKS);
+    for (const tick of shuffled)
+      expect(quick.seek(stretch!.segment, tick).world.snapshotHash(), `tick ${tick}`).toBe(seen.get(tick));
+
+    // Collecting markers steps on from the last position past every keyframe: each tick is told.
+    const told: number[] = [];
+    const steps = new Replayer(c.definition, history);
+    steps.seek(stretch!.segment, 5);
+    steps.seek(stretch!.segment, stretch!.lastTick, { onTick: (_, result) => told.push(result.tick) });
+    expect(told).toEqual(Array.from({ length: stretch!.lastTick - 5 }, (_, i) => i + 6));
   });
 
   it("a history that missed the last ticks before a crash takes them back from the store", async () => {

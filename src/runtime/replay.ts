@@ -3,7 +3,8 @@
 // replayed tick is checked against the digest the live tick logged (results and event positions,
 // persistence.ts `replayRow`), and each keyframe passed on the way against the state hash the live
 // world had there: a replay that does not reproduce the record says so instead of showing something.
-import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { Input, StepResult, WorldDefinition, WorldSnapshot } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import type { Keyframe, StoredKeyframe } from "./history.ts";
 import { checkStoredSnapshot, replayRow } from "./persistence.ts";
@@ -36,16 +37,66 @@ export interface SeekResult {
   verified: { tick: number; hash: string }[];
 }
 
+/** Waypoints: while it re-simulates, a replayer that keeps them takes the world's snapshot every this
+ * many ticks (in memory, as gzipped JSON: a busy room's snapshot is over a megabyte of JSON, a tenth
+ * of that gzipped at the fastest level), so a later seek near one re-simulates at most this many ticks
+ * instead of up to a keyframe interval (60 s = 1,200 ticks at 20 Hz). */
+export const WAYPOINT_TICKS = 200;
+/** Their memory bound: beyond it the oldest taken go first. */
+export const MAX_WAYPOINT_BYTES = 64 * 1024 * 1024;
+
+interface Waypoint {
+  tick: number;
+  gzipped: Buffer;
+}
+
 /** Seeks in one history, keeping its last position: a seek forward close to it steps on from there
- * (playing is a seek to the next tick), anything else starts again from the nearest keyframe. */
+ * (playing is a seek to the next tick), anything else starts again from the nearest keyframe or
+ * waypoint. A waypoint is a state the replay itself reached, every tick of the way checked against
+ * the record, so starting from one shows exactly what starting from the keyframe would. */
 export class Replayer {
   private readonly definition: WorldDefinition;
   private readonly source: HistorySource;
   private position: { segment: number; world: World } | undefined;
+  /** Per timeline, by tick; insertion order is age (eviction). Only when `waypoints` was asked. */
+  private readonly waypoints: Map<number, Map<number, Waypoint>> | undefined;
+  private waypointBytes = 0;
 
-  constructor(definition: WorldDefinition, source: HistorySource) {
+  constructor(definition: WorldDefinition, source: HistorySource, options: { waypoints?: boolean } = {}) {
     this.definition = definition;
     this.source = source;
+    if (options.waypoints) this.waypoints = new Map();
+  }
+
+  /** Waypoints held: how many and their bytes (the desk's figures). */
+  waypointStats(): { count: number; bytes: number } {
+    let count = 0;
+    for (const m of this.waypoints?.values() ?? []) count += m.size;
+    return { count, bytes: this.waypointBytes };
+  }
+
+  private nearestWaypoint(segment: number, tick: number, after: number): Waypoint | undefined {
+    let best: Waypoint | undefined;
+    for (const w of this.waypoints?.get(segment)?.values() ?? [])
+      if (w.tick <= tick && w.tick > after && (!best || w.tick > best.tick)) best = w;
+    return best;
+  }
+
+  private keepWaypoint(segment: number, world: World): void {
+    if (!this.waypoints || world.tick % WAYPOINT_TICKS !== 0) return;
+    let held = this.waypoints.get(segment);
+    if (!held) this.waypoints.set(segment, (held = new Map()));
+    if (held.has(world.tick)) return;
+    const gzipped = gzipSync(JSON.stringify(world.snapshot()), { level: 1 });
+    held.set(world.tick, { tick: world.tick, gzipped });
+    this.waypointBytes += gzipped.byteLength;
+    while (this.waypointBytes > MAX_WAYPOINT_BYTES) {
+      const oldest = [...this.waypoints.values()].find((m) => m.size > 0);
+      const first = oldest?.values().next().value;
+      if (!oldest || !first) break;
+      oldest.delete(first.tick);
+      this.waypointBytes -= first.gzipped.byteLength;
+    }
   }
 
   /** The world as it was at `tick` of timeline `segment`. `verify`: compare the state hash at every
@@ -57,7 +108,9 @@ export class Replayer {
     options: {
       verify?: boolean;
       fromFirstKeyframe?: boolean;
-      /** Each tick stepped on the way, with its inputs and result (markers on a timeline). */
+      /** Each tick stepped on the way, with its inputs and result (markers on a timeline). With it,
+       * a seek forward from the last position steps on from there even past a nearer keyframe, so
+       * every tick in between is told. */
       onTick?: (inputs: readonly Input[], result: StepResult) => void;
     } = {},
   ): SeekResult {
@@ -65,14 +118,23 @@ export class Replayer {
     const keyframe = this.source.keyframeAtOrBefore(segment, first && first.tick <= tick ? first.tick : tick);
     if (!keyframe)
       throw new ReplayError("not_recorded", `tick ${tick} of timeline ${segment} is not in the history`);
+    // Verifying compares keyframes on the way: it starts from one, never from a waypoint.
+    const waypoint = first || options.verify ? undefined : this.nearestWaypoint(segment, tick, keyframe.tick);
     const here = this.position;
     const resume =
       !first &&
       here &&
       here.segment === segment &&
       here.world.tick <= tick &&
-      here.world.tick >= keyframe.tick;
-    const world = resume ? here.world : restoreKeyframe(this.definition, keyframe);
+      (options.onTick !== undefined || here.world.tick >= (waypoint?.tick ?? keyframe.tick));
+    const world = resume
+      ? here.world
+      : waypoint
+        ? World.restore(
+            this.definition,
+            JSON.parse(gunzipSync(waypoint.gzipped).toString("utf8")) as WorldSnapshot,
+          )
+        : restoreKeyframe(this.definition, keyframe);
     const from = world.tick;
     const verified: SeekResult["verified"] = [];
     const checkpoints = options.verify
@@ -93,6 +155,7 @@ export class Replayer {
         const code = gap ? "not_recorded" : "diverged";
         throw new ReplayError(code, `replaying tick ${row.tick} of timeline ${segment}: ${problem}`);
       }
+      this.keepWaypoint(segment, world);
       const expected = checkpoints.get(row.tick);
       if (expected !== undefined) {
         const actual = world.snapshotHash();

@@ -1,9 +1,15 @@
 // Issue #42 through the real gateway and a real Chromium: an agent walks and talks; the operator gets
 // a replay link (gateway token), opens the replay page, scrubs to a tick the agent was observed at and
-// sees it drawn where the live world had it, and finds its chat on the timeline. Without the link's
-// key nothing is read.
+// sees it drawn where the live world had it, and finds its chat on the timeline. Following the agent,
+// the page lists its turns (what it asked, what it was answered, the conflict it was refused with)
+// and a click on its chat's turn jumps to the tick the chat was said. The operator CLI reads the same
+// turns. Without the link's key nothing is read.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { launchBrowser, until, watchedPage } from "../support/browser.ts";
+import { runOcw } from "../support/ocw-cli.ts";
 import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_replay";
@@ -11,7 +17,7 @@ const ENTITY = `agt_${AGENT}`;
 const browser = launchBrowser();
 afterAll(async () => (await browser).close());
 
-async function call(endpoint: string, body: Record<string, unknown>) {
+async function call(endpoint: string, body: Record<string, unknown>, expected = "ok") {
   const res = await fetch(`${gateway().baseUrl}/aic/v0.1/${endpoint}`, {
     method: "POST",
     headers: {
@@ -21,7 +27,7 @@ async function call(endpoint: string, body: Record<string, unknown>) {
     body: JSON.stringify({ agentId: AGENT, roomId: "lobby", ...body }),
   });
   const answer = (await res.json()) as { status: string; data: Record<string, unknown> };
-  expect(answer.status, `${endpoint}: ${JSON.stringify(answer)}`).toBe("ok");
+  expect(answer.status, `${endpoint}: ${JSON.stringify(answer)}`).toBe(expected);
   return answer.data;
 }
 
@@ -30,6 +36,16 @@ async function operator(method: "GET" | "POST", route: string, token = gateway()
     method,
     headers: { authorization: `Bearer ${token}` },
   });
+}
+
+interface Turn {
+  seq: number;
+  tick: number;
+  kind: string;
+  name: string;
+  status: string;
+  request: string;
+  answer: string;
 }
 
 interface Observed {
@@ -42,7 +58,7 @@ leaveWhenDone(AGENT);
 describe("issue #42: the replay page on the real gateway", () => {
   it("shows the room as it was at a tick, with the agent's chat on the timeline", async () => {
     await call("join", {});
-    const start = (await call("observe", { radius: 50, detail: "lite" })) as unknown as Observed;
+    const start = (await call("observe", { radius: 5, detail: "lite" })) as unknown as Observed;
     // Two moves to free tiles nearby (read from the map the gateway serves), and a chat.
     const map = (await (await fetch(`${gateway().baseUrl}/world/maps/lobby.json`)).json()) as {
       width: number;
@@ -59,11 +75,14 @@ describe("issue #42: the replay page on the real gateway", () => {
     ].find((t) => free(t.tx, t.ty))!;
     await call("moveTo", { dest, txId: `tx_replay_${Date.now()}` });
     const arrived = await until("the agent arrives", async () => {
-      const seen = (await call("observe", { radius: 50, detail: "lite" })) as unknown as Observed;
+      const seen = (await call("observe", { radius: 5, detail: "lite" })) as unknown as Observed;
       return seen.self.tile.tx === dest.tx && seen.self.tile.ty === dest.ty ? seen : undefined;
     });
     const said = `replay me ${Date.now()}`;
-    await call("chatSend", { channel: "global", message: said, txId: `tx_replay_chat_${Date.now()}` });
+    const chatTx = `tx_replay_chat_${Date.now()}`;
+    await call("chatSend", { channel: "global", message: said, txId: chatTx });
+    // The same txId with other words: refused (conflict), and kept as such in its turns.
+    await call("chatSend", { channel: "global", message: `${said}!`, txId: chatTx }, "error");
 
     // Not for anyone without the gateway token, nor the page's API without a link's key.
     expect((await operator("POST", "/replay/link", "not-the-token")).status).toBe(401);
@@ -123,6 +142,87 @@ describe("issue #42: the replay page on the real gateway", () => {
     // Step one tick on.
     await page.click("#replay-step");
     await until("one tick on", async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick + 1);
+
+    // Follow the agent: its turns, as served, beside the replay.
+    await page.selectOption("#replay-agent", AGENT);
+    const turns = await until("the agent's turns are listed", async () => {
+      const listed = (await page.evaluate("window.ocwReplay.turns")) as Turn[];
+      return listed.some((t) => t.status === "conflict") ? listed : undefined;
+    });
+    const spoke = turns.find((t) => t.name === "chatSend" && t.status === "ok")!;
+    expect(JSON.parse(spoke.request)).toMatchObject({ message: said, txId: chatTx });
+    expect(spoke.tick).toBe(chat!.tick);
+    const refused = turns.find((t) => t.status === "conflict")!;
+    expect(JSON.parse(refused.answer)).toMatchObject({ code: "conflict" });
+    // What it was shown: the observe that saw it arrive, answered as it was served.
+    const saw = turns.find(
+      (t) => t.name === "observe" && JSON.parse(t.answer).serverTsMs === arrived.serverTsMs,
+    );
+    expect(JSON.parse(saw!.answer).self.tile).toEqual(dest);
+    expect(await page.locator(`#replay-turns li[data-ok="false"]`).count()).toBeGreaterThan(0);
+    await page.click("#replay-step");
+    // (Its refusal answered on the same tick: the markers overlap; the panel lists each.)
+    await page.click(`#replay-turns li[data-seq="${spoke.seq}"] summary`);
+    await until(
+      "the turn's marker jumps to the chat",
+      async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick,
+    );
     expect(consoleErrors).toEqual([]);
-  }, 60_000);
+
+    // The operator CLI reads the same turns from the gateway.
+    const printed = await runOcw(gateway().baseUrl, gateway().gatewayToken, "replay", "turns", AGENT, "30");
+    const fromCli = (JSON.parse(printed) as { turns: Turn[] }).turns;
+    expect(fromCli.find((t) => t.seq === refused.seq)).toMatchObject({
+      status: "conflict",
+      name: "chatSend",
+    });
+
+    // Export the stretch with the CLI, open the file with the CLI: the page shows the file, and its
+    // frame at the chat's tick is the world's.
+    const dir = await mkdtemp(path.join(os.tmpdir(), "ocw-replay-export-"));
+    try {
+      const file = path.join(dir, "stretch.json");
+      const cli = (...args: string[]) => runOcw(gateway().baseUrl, gateway().gatewayToken, ...args);
+      const exported = JSON.parse(await cli("replay", "export", file, "30")) as {
+        format: string;
+        run: { from: number; to: number; agentTurns: number };
+      };
+      expect(exported.format).toBe("openclawworld.replay-export.v1");
+      expect(exported.run.from).toBeLessThanOrEqual(chat!.tick);
+      expect(exported.run.agentTurns).toBeGreaterThan(0);
+      const opened = JSON.parse(await cli("replay", "open", file)) as { file: string; link: { url: string } };
+      const frameAt = async (extra: string) =>
+        (
+          (await (await operator("GET", `/replay/frame?tick=${chat!.tick}&room=lobby${extra}`)).json()) as {
+            data: unknown;
+          }
+        ).data;
+      expect(await frameAt(`&file=${opened.file}`)).toEqual(await frameAt(""));
+      await page.goto(opened.link.url);
+      await page.reload();
+      await until(
+        "the page shows the opened file",
+        async () =>
+          ((await page.textContent("#replay-source")) ?? "").includes(opened.file) &&
+          (await page.evaluate("Boolean(window.ocwReplay.frame)")),
+      );
+      const fileMarkers = (await page.evaluate("window.ocwReplay.markers")) as {
+        kind: string;
+        text: string;
+        tick: number;
+      }[];
+      expect(fileMarkers.find((m) => m.kind === "chat" && m.text === said)?.tick).toBe(chat!.tick);
+      // Another format is refused with its reason.
+      const refusedOpen = await fetch(`${gateway().baseUrl}/openclawworld/admin/replay/open`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${gateway().gatewayToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ format: "openclawworld.snapshot.v1" }),
+      });
+      expect(refusedOpen.status).toBe(422);
+      expect(((await refusedOpen.json()) as { error: { code: string } }).error.code).toBe("other_format");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(consoleErrors).toEqual([]);
+  }, 90_000);
 });

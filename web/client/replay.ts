@@ -4,6 +4,7 @@
 // marker to jump there. The operator link's key is in the address's fragment; every read sends it.
 // The answers' shapes are the server's own (type-only: nothing of the server is bundled).
 import type { Frame, Marker } from "../../src/http/replay-routes.ts";
+import type { StoredAgentTurn } from "../../src/runtime/history.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { WorldScene } from "./scene.ts";
@@ -17,16 +18,23 @@ interface Overview {
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const key = new URLSearchParams(location.hash.slice(1)).get("key") ?? "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+const key = fragment.get("key") ?? "";
+/** An opened export (`openclaw ocw replay open`, or an upload here): every read names it. */
+let file = fragment.get("file") ?? "";
 /** A bubble shows a chat said at most this long before the tick shown. */
 const BUBBLE_TICKS = 60;
 
 async function api<T>(route: string, params: Record<string, string | number | undefined> = {}): Promise<T> {
   const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") query.set(k, String(v));
-  const res = await fetch(`/openclawworld/replay/api${route}?${query}`, {
-    headers: { "x-ocw-replay-key": key },
-  });
+  for (const [k, v] of Object.entries({ ...params, file }))
+    if (v !== undefined && v !== "") query.set(k, String(v));
+  return answered<T>(
+    await fetch(`/openclawworld/replay/api${route}?${query}`, { headers: { "x-ocw-replay-key": key } }),
+  );
+}
+
+async function answered<T>(res: Response): Promise<T> {
   const answer = (await res.json()) as { status: string; data?: T; error?: { message: string } };
   if (!res.ok || answer.status !== "ok") throw new Error(answer.error?.message ?? `HTTP ${res.status}`);
   return answer.data as T;
@@ -52,6 +60,9 @@ const state = {
   tick: -1,
   roomId: "",
   markers: [] as Marker[],
+  /** The agent followed, and its turns in the stretch. */
+  agent: "",
+  turns: [] as StoredAgentTurn[],
   frame: undefined as Frame | undefined,
   playing: false,
   loading: false,
@@ -104,8 +115,69 @@ async function draw(frame: Frame): Promise<void> {
   state.tick = frame.tick;
   $<HTMLInputElement>("replay-scrub").value = String(frame.tick);
   $("replay-tick").textContent = `tick ${frame.tick} · ${new Date(frame.time).toISOString().slice(11, 19)}`;
-  for (const li of $("replay-events").children)
-    (li as HTMLElement).dataset.current = String(Number((li as HTMLElement).dataset.tick) === frame.tick);
+  for (const list of [$("replay-events"), $("replay-turns")])
+    for (const li of list.children)
+      (li as HTMLElement).dataset.current = String(Number((li as HTMLElement).dataset.tick) === frame.tick);
+}
+
+/** The agents with turns in the open stretch (the choice kept when it still has some). */
+async function loadAgents(): Promise<void> {
+  const answer = await api<{ agents: { agentId: string; turns: number }[] }>("/turns", {
+    segment: state.segment,
+    from: state.from,
+    to: state.to,
+  });
+  const select = $<HTMLSelectElement>("replay-agent");
+  const kept = state.agent;
+  select.replaceChildren(new Option("none", ""));
+  for (const a of answer.agents) select.append(new Option(`${a.agentId} (${a.turns})`, a.agentId));
+  select.value = answer.agents.some((a) => a.agentId === kept) ? kept : "";
+  await follow(select.value);
+}
+
+/** Follows an agent: its turns as markers under the timeline and, turn by turn, in the panel (what
+ * it asked and what it was answered, what woke it); a click jumps to the tick it was answered on. */
+async function follow(agentId: string): Promise<void> {
+  state.agent = agentId;
+  const answer = agentId
+    ? await api<{ turns: StoredAgentTurn[] }>("/turns", {
+        segment: state.segment,
+        from: state.from,
+        to: state.to,
+        agent: agentId,
+      })
+    : { turns: [] };
+  state.turns = answer.turns;
+  const bar = $("replay-turn-markers");
+  const list = $("replay-turns");
+  bar.replaceChildren();
+  list.replaceChildren();
+  $("replay-turns-panel").hidden = !agentId;
+  const span = Math.max(1, state.to - state.from);
+  for (const t of answer.turns) {
+    const label = `${t.tick} ${t.kind === "call" ? t.name : `${t.kind} ${t.name}`}: ${t.status} (${Math.round(t.ms)} ms)`;
+    const ok = String(t.status === "ok");
+    const button = document.createElement("button");
+    Object.assign(button.dataset, { kind: t.kind, tick: String(t.tick), seq: String(t.seq), ok });
+    button.type = "button";
+    button.title = label;
+    button.style.left = `${((t.tick - state.from) / span) * 100}%`;
+    button.addEventListener("click", () => void show(t.tick));
+    bar.append(button);
+    const li = document.createElement("li");
+    Object.assign(li.dataset, { kind: t.kind, tick: String(t.tick), seq: String(t.seq), ok });
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = label;
+    summary.addEventListener("click", () => void show(t.tick));
+    const asked = document.createElement("pre");
+    asked.textContent = `${t.kind === "turn" ? "woken by" : "asked"}: ${t.request}`;
+    const told = document.createElement("pre");
+    told.textContent = `${t.kind === "turn" ? "took" : "answered"}: ${t.answer}`;
+    details.append(summary, asked, told);
+    li.append(details);
+    list.append(li);
+  }
 }
 
 async function openStretch(): Promise<void> {
@@ -158,6 +230,7 @@ async function openStretch(): Promise<void> {
   status(`timeline ${answer.segment}, ticks ${answer.from}–${answer.to}, ${answer.markers.length} markers`);
   state.frame = undefined;
   await show(answer.from);
+  await loadAgents();
 }
 
 /** Playing: frames are asked one at a time, each as far on as the speed says since the last. */
@@ -178,21 +251,36 @@ function setPlaying(on: boolean): void {
   $("replay-play").textContent = on ? "Pause" : "Play";
 }
 
-async function start(): Promise<void> {
-  if (!key) {
-    status("this page needs an operator link: run `openclaw ocw replay link`");
-    return;
-  }
+/** The open stretch as one file, downloaded (replay-export.ts). */
+async function exportStretch(): Promise<void> {
+  const exported = await api<unknown>("/export", { segment: state.segment, from: state.from, to: state.to });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(exported)], { type: "application/json" }));
+  link.download = `replay-${state.segment}-${state.from}-${state.to}.json`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+/** An exported file opened here: checked and re-simulated by the gateway, then shown like history. */
+async function openFile(chosen: File): Promise<void> {
+  status("checking the file…");
+  const opened = await answered<{ file: string }>(
+    await fetch("/openclawworld/replay/api/open", {
+      method: "POST",
+      headers: { "x-ocw-replay-key": key, "content-type": "application/json" },
+      body: await chosen.text(),
+    }),
+  );
+  file = opened.file;
+  await loadOverview();
+  await openStretch();
+}
+
+async function loadOverview(): Promise<Overview> {
   const overview = await api<Overview>("/");
   state.tickRate = overview.tickRate;
-  const rooms = $<HTMLSelectElement>("replay-room");
-  for (const r of overview.rooms) rooms.append(new Option(r.name, r.roomId));
-  state.roomId = rooms.value;
-  rooms.addEventListener("change", () => {
-    state.roomId = rooms.value;
-    void openStretch().catch((e: Error) => status(e.message));
-  });
   const stretches = $<HTMLSelectElement>("replay-stretch");
+  stretches.replaceChildren();
   for (const s of [...overview.stretches].reverse())
     stretches.append(
       new Option(`timeline ${s.segment}: ticks ${s.firstTick}–${s.lastTick}`, `segment:${s.segment}`),
@@ -201,6 +289,34 @@ async function start(): Promise<void> {
   for (const c of overview.checkpoints)
     if (c.label)
       stretches.append(new Option(`checkpoint ${c.label} (tick ${c.tick})`, `checkpoint:${c.label}`));
+  $("replay-source").textContent = file ? `file ${file}` : "this world";
+  return overview;
+}
+
+async function start(): Promise<void> {
+  if (!key) {
+    status("this page needs an operator link: run `openclaw ocw replay link`");
+    return;
+  }
+  const overview = await loadOverview();
+  const rooms = $<HTMLSelectElement>("replay-room");
+  for (const r of overview.rooms) rooms.append(new Option(r.name, r.roomId));
+  state.roomId = rooms.value;
+  rooms.addEventListener("change", () => {
+    state.roomId = rooms.value;
+    void openStretch().catch((e: Error) => status(e.message));
+  });
+  $("replay-export").addEventListener(
+    "click",
+    () => void exportStretch().catch((e: Error) => status(e.message)),
+  );
+  $<HTMLInputElement>("replay-file").addEventListener("change", (e) => {
+    const chosen = (e.target as HTMLInputElement).files?.[0];
+    if (chosen) void openFile(chosen).catch((error: Error) => status(error.message));
+  });
+  $<HTMLSelectElement>("replay-agent").addEventListener("change", (e) => {
+    void follow((e.target as HTMLSelectElement).value).catch((error: Error) => status(error.message));
+  });
   $("replay-open").addEventListener("click", () => void openStretch().catch((e: Error) => status(e.message)));
   $("replay-play").addEventListener("click", () => setPlaying(!state.playing));
   $("replay-step").addEventListener("click", () => {
@@ -213,7 +329,8 @@ async function start(): Promise<void> {
   requestAnimationFrame(play);
   if (overview.stretches.length > 0) {
     const minutes = $<HTMLInputElement>("replay-minutes");
-    minutes.value = "5";
+    // A file opens whole; this world's history on its last five minutes.
+    minutes.value = file ? "" : "5";
     await openStretch();
     minutes.value = "";
   } else status("the replay history holds nothing yet");

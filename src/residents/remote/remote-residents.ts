@@ -15,6 +15,7 @@ import {
   ResidentScheduler,
   type ResidentState,
   realClock,
+  type SchedulerDeps,
   type TurnRequest,
 } from "../scheduler.ts";
 import { type DeliveryRecord, type Transport, WakeDeliveries } from "./delivery.ts";
@@ -35,6 +36,8 @@ export interface RemoteResidentsDeps {
   transport?: Transport;
   resolve?: Resolve;
   random?: () => number;
+  /** Told as each wake ends (a remote turn: what woke it, how long the delivery took). */
+  onTurnEnd?: SchedulerDeps["onTurnEnd"];
 }
 
 /** Sends with fetch, never following a redirect (the status of a 3xx comes back as it is). */
@@ -125,6 +128,7 @@ export class RemoteResidents {
       otherResidents: () => this.allResidents(),
       logger: this.deps.logger,
       clock: this.clock,
+      ...(this.deps.onTurnEnd ? { onTurnEnd: this.deps.onTurnEnd } : {}),
     });
     this.remotes.set(agentId, { config, scheduler });
     this.idSet = undefined;
