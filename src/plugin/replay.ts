@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { Frame, Marker } from "../http/replay-routes.ts";
-import type { HistoryStats, StoredAgentTurn, Stretch } from "../runtime/history.ts";
+import type { HistoryStats, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { ReplayError, Replayer } from "../runtime/replay.ts";
 import {

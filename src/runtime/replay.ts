@@ -85,7 +85,10 @@ export class Replayer {
   private keepWaypoint(segment: number, world: World): void {
     if (!this.waypoints || world.tick % WAYPOINT_TICKS !== 0) return;
     let held = this.waypoints.get(segment);
-    if (!held) this.waypoints.set(segment, (held = new Map()));
+    if (!held) {
+      held = new Map();
+      this.waypoints.set(segment, held);
+    }
     if (held.has(world.tick)) return;
     const gzipped = gzipSync(JSON.stringify(world.snapshot()), { level: 1 });
     held.set(world.tick, { tick: world.tick, gzipped });
