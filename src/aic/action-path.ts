@@ -78,6 +78,7 @@ export class ActionPath {
         "the action was queued but not applied in time; retry with the same txId to learn its result",
       );
     }
+    extras.onApplied?.({ tick: result.tick, time: result.serverTsMs });
     return mapResult(action, result, extras, { seqBefore, roomBefore });
   }
 

@@ -76,6 +76,15 @@ export interface ActionExtras {
   tx?: { key: string; payloadHash: string };
   guards?: Guard[];
   signal?: AbortSignal;
+  /** Told the tick that applied the action (the operator's record keeps that tick, not the one the
+   * answer left on, which a durable commit can put a tick later). */
+  onApplied?: (at: AppliedAt) => void;
+}
+
+/** The tick that applied an action, and its simulation time. */
+export interface AppliedAt {
+  tick: number;
+  time: number;
 }
 
 /** SHA-256 (hex) of the RFC 8785 canonical JSON of the request without its txId. */

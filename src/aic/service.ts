@@ -12,6 +12,7 @@ import {
   type ActData,
   type ActionExtras,
   type Actor,
+  type AppliedAt,
   guardsFrom,
   humanTxKey,
   payloadHash,
@@ -63,7 +64,7 @@ export interface AicServiceDeps {
 }
 
 /** A request as served: who asked what, the answer (or the refusal), how long it took, and the
- * world's tick and simulation time when it was answered. */
+ * world's tick and simulation time: for an action the tick that applied it, else when answered. */
 export interface CallRecord {
   caller: string;
   endpoint: string;
@@ -165,14 +166,28 @@ export class AicService {
     opts: CallOptions = {},
   ): Promise<AicResult<EndpointData<N>>> {
     const row: EndpointRow = ENDPOINTS[name];
-    const answer =
-      row.kind === "read" ? this.read(row, caller, body, opts) : this.perform(row, caller, body, opts);
-    if (!this.onCall) return answer as Promise<AicResult<EndpointData<N>>>;
+    if (!this.onCall) return this.serve(row, caller, body, opts) as Promise<AicResult<EndpointData<N>>>;
     const started = performance.now();
+    let applied: AppliedAt | undefined;
+    const answer = this.serve(row, caller, body, opts, (at) => {
+      applied = at;
+    });
     return answer.then((served) => {
-      this.tell(caller, name, body, served, performance.now() - started);
+      this.tell(caller, name, body, served, performance.now() - started, applied);
       return served;
     }) as Promise<AicResult<EndpointData<N>>>;
+  }
+
+  private serve(
+    row: EndpointRow,
+    caller: string,
+    body: unknown,
+    opts: CallOptions,
+    onApplied?: (at: AppliedAt) => void,
+  ): Promise<AicResult<unknown>> {
+    return row.kind === "read"
+      ? this.read(row, caller, body, opts)
+      : this.perform(row, caller, body, opts, onApplied);
   }
 
   /** A tool call the gateway's policy blocked before it reached here (the before_tool_call hook):
@@ -181,11 +196,18 @@ export class AicService {
     this.tell(caller, tool, params, { status: "blocked", reason }, 0);
   }
 
-  private tell(caller: string, endpoint: string, request: unknown, answer: CallRecord["answer"], ms: number) {
+  private tell(
+    caller: string,
+    endpoint: string,
+    request: unknown,
+    answer: CallRecord["answer"],
+    ms: number,
+    applied?: AppliedAt,
+  ) {
     if (!this.onCall) return;
-    const world = this.world;
+    const at = applied ?? { tick: this.world.tick, time: this.world.serverTsMs };
     try {
-      this.onCall({ caller, endpoint, request, answer, ms, tick: world.tick, time: world.serverTsMs });
+      this.onCall({ caller, endpoint, request, answer, ms, ...at });
     } catch {
       // The record is the operator's aid: a failure there never changes an answer.
     }
@@ -243,6 +265,7 @@ export class AicService {
     caller: string,
     body: unknown,
     opts: CallOptions,
+    onApplied?: (at: AppliedAt) => void,
   ): Promise<AicResult<unknown>> {
     const pre = admit(this.agents, caller, body, row.request);
     if (!pre.ok) return pre.result;
@@ -250,7 +273,9 @@ export class AicService {
     const fields = row.toAction(request);
     if ("status" in fields) return fields;
     const action = { kind: row.actionKind, ...fields } as ActActionT;
-    const result = await this.actions.perform(pre.actor, action, this.extrasOf(request, action, opts));
+    const extras = this.extrasOf(request, action, opts);
+    if (onApplied) extras.onApplied = onApplied;
+    const result = await this.actions.perform(pre.actor, action, extras);
     if (request.txId === undefined || result.status !== "ok") return result;
     return { status: "ok", data: { txId: request.txId, ...result.data } };
   }

@@ -2,18 +2,23 @@
 // a replay link (gateway token), opens the replay page, scrubs to a tick the agent was observed at and
 // sees it drawn where the live world had it, and finds its chat on the timeline. Following the agent,
 // the page lists its turns (what it asked, what it was answered, the conflict it was refused with)
-// and a click on its chat's turn jumps to the tick the chat was said. The operator CLI reads the same
-// turns. Without the link's key nothing is read.
+// and a click on its chat's turn jumps to the tick the chat was said. A resident (the Herald, through
+// the gateway's own agent loop and the scripted model) answers the agent: following it, the page shows
+// its turn (what woke it, its model's time) and the chat it answered with, at that chat's tick. The
+// operator CLI reads the same turns. Without the link's key nothing is read.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { launchBrowser, until, watchedPage } from "../support/browser.ts";
 import { runOcw } from "../support/ocw-cli.ts";
-import { gateway, leaveWhenDone } from "./fixtures.ts";
+import { scriptedModelClient } from "../support/scripted-model.ts";
+import { E2E_FORMAT_RESIDENTS, gateway, leaveWhenDone } from "./fixtures.ts";
+import { answer, betweenTurns, heardFrom, residentStatus, TURN_MS } from "./resident-calls.ts";
 
 const AGENT = "agent_replay";
 const ENTITY = `agt_${AGENT}`;
+const HERALD = E2E_FORMAT_RESIDENTS.anthropic;
 const browser = launchBrowser();
 afterAll(async () => (await browser).close());
 
@@ -56,6 +61,7 @@ interface Observed {
 leaveWhenDone(AGENT);
 
 describe("issue #42: the replay page on the real gateway", () => {
+  // A resident's turn may take long on a busy machine (TURN_MS), and the rest about a minute.
   it("shows the room as it was at a tick, with the agent's chat on the timeline", async () => {
     await call("join", {});
     const start = (await call("observe", { radius: 5, detail: "lite" })) as unknown as Observed;
@@ -83,6 +89,26 @@ describe("issue #42: the replay page on the real gateway", () => {
     await call("chatSend", { channel: "global", message: said, txId: chatTx });
     // The same txId with other words: refused (conflict), and kept as such in its turns.
     await call("chatSend", { channel: "global", message: `${said}!`, txId: chatTx }, "error");
+
+    // The Herald, called by name, answers the agent; its turn is recorded once it has ended.
+    const heraldSays = `Heard you, replay ${Date.now()}.`;
+    await scriptedModelClient(gateway().modelOrigin).define("replay-hello", answer(heraldSays));
+    await betweenTurns(HERALD.agentId);
+    const turnsBefore = (await residentStatus(HERALD.agentId)).lastTurn?.startedAtMs ?? 0;
+    await call("chatSend", {
+      channel: "global",
+      message: `${HERALD.config.name}, hello ocw-scenario:replay-hello`,
+      txId: `tx_replay_herald_${Date.now()}`,
+    });
+    await until("the Herald answers", () => heardFrom(HERALD.entityId, AGENT, heraldSays), TURN_MS);
+    await until(
+      "the Herald's turn has ended",
+      async () => {
+        const turn = (await residentStatus(HERALD.agentId)).lastTurn;
+        return !!turn && turn.startedAtMs! > turnsBefore && !!turn.endedAtMs;
+      },
+      TURN_MS,
+    );
 
     // Not for anyone without the gateway token, nor the page's API without a link's key.
     expect((await operator("POST", "/replay/link", "not-the-token")).status).toBe(401);
@@ -167,6 +193,31 @@ describe("issue #42: the replay page on the real gateway", () => {
       "the turn's marker jumps to the chat",
       async () => (await page.evaluate("window.ocwReplay.tick")) === chat!.tick,
     );
+
+    // Follow the resident: the turn the agent's words woke, and the chat it answered with, at the tick
+    // that chat was said.
+    const heraldChat = markers.find((m) => m.kind === "chat" && m.text === heraldSays);
+    expect(heraldChat?.who).toBe(HERALD.entityId);
+    await page.selectOption("#replay-agent", HERALD.agentId);
+    const heraldTurns = await until("the Herald's turns are listed", async () => {
+      const listed = (await page.evaluate("window.ocwReplay.turns")) as Turn[];
+      return listed.some((t) => t.kind === "turn") ? listed : undefined;
+    });
+    const woke = heraldTurns.filter((t) => t.kind === "turn").at(-1)!;
+    expect(woke.status).toBe("ok");
+    expect(JSON.parse(woke.request).wokenBy).toContainEqual(
+      expect.objectContaining({ fromEntityId: ENTITY, roomId: "lobby" }),
+    );
+    expect(JSON.parse(woke.answer).modelRequests).toBeGreaterThan(0);
+    const replied = heraldTurns.find(
+      (t) => t.name === "chatSend" && t.status === "ok" && JSON.parse(t.request).message === heraldSays,
+    )!;
+    expect(replied.tick).toBe(heraldChat!.tick);
+    await page.click(`#replay-turns li[data-seq="${replied.seq}"] summary`);
+    await until(
+      "the resident's turn jumps to the chat it answered with",
+      async () => (await page.evaluate("window.ocwReplay.tick")) === heraldChat!.tick,
+    );
     expect(consoleErrors).toEqual([]);
 
     // The operator CLI reads the same turns from the gateway.
@@ -190,7 +241,10 @@ describe("issue #42: the replay page on the real gateway", () => {
       expect(exported.format).toBe("openclawworld.replay-export.v1");
       expect(exported.run.from).toBeLessThanOrEqual(chat!.tick);
       expect(exported.run.agentTurns).toBeGreaterThan(0);
-      const opened = JSON.parse(await cli("replay", "open", file)) as { file: string; link: { url: string } };
+      const opened = JSON.parse(await cli("replay", "open", file)) as {
+        file: string;
+        link: { url: string };
+      };
       const frameAt = async (extra: string) =>
         (
           (await (await operator("GET", `/replay/frame?tick=${chat!.tick}&room=lobby${extra}`)).json()) as {
@@ -224,5 +278,5 @@ describe("issue #42: the replay page on the real gateway", () => {
       await rm(dir, { recursive: true, force: true });
     }
     expect(consoleErrors).toEqual([]);
-  }, 90_000);
+  }, 420_000);
 });
