@@ -238,6 +238,39 @@ describe("broken play, fixed", () => {
     }
   });
 
+  it("a gesture: G or the ☺ button opens the menu over the map; a pick is seen in the log and over the head by those near", async () => {
+    const at = await me(ada.page);
+    await walkTo(ben.page, at.tx + 1, at.ty);
+    const box = async (selector: string) => (await ada.page.locator(selector).boundingBox())!;
+    // G opens the menu (with the keys on the world), focused on its first gesture.
+    await ada.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await ada.page.keyboard.press("g");
+    await until("G opens the menu", () => ada.page.isVisible("#emote-menu"));
+    expect(await ada.page.evaluate(() => (document.activeElement as HTMLElement).dataset.emote)).toBe("wave");
+    // Above the chat box, inside the window, not over what you type.
+    const menu = await box("#emote-menu");
+    const input = await box("#chat-input");
+    expect(menu.y + menu.height).toBeLessThanOrEqual(input.y);
+    expect(menu.y).toBeGreaterThanOrEqual(0);
+    expect(menu.x + menu.width).toBeLessThanOrEqual(DESKTOP.width);
+    await shot(ada.page, "web-emote-menu.png");
+    await ada.page.click('#emote-menu button[data-emote="clap"]');
+    expect(await ada.page.isVisible("#emote-menu")).toBe(false);
+    const clapped = (m: { from: string; message: string }) => m.from === at.id && m.message === "👏 claps";
+    for (const w of [ada, ben])
+      await until("the gesture is in the log", async () =>
+        (await ocw<{ from: string; message: string }[]>(w.page, "chat()")).some(clapped),
+      );
+    await until("over Ada's head on Ben's page", async () =>
+      (await ocw<{ bubbles: { id: string }[] }>(ben.page, "bubbles()")).bubbles.some((b) => b.id === at.id),
+    );
+    // The button opens it too, and Escape closes it without a gesture.
+    await ada.page.click("#emote-toggle");
+    await until("the button opens the menu", () => ada.page.isVisible("#emote-menu"));
+    await ada.page.keyboard.press("Escape");
+    await until("Escape closes it", async () => !(await ada.page.isVisible("#emote-menu")));
+  });
+
   it("a lost connection shows as away during the grace period, and joins and leaves are announced", async () => {
     // Dee's socket goes through a route we can cut, as a network would (a closed tab instead leaves
     // at once: web-second-pass.e2e.test.ts). Once cut, every reconnect fails too.

@@ -626,7 +626,7 @@ $("chat-form").addEventListener("submit", (event) => {
       notify("Nobody was near enough to hear that. Walk closer, or say it to the room.", "warn");
   } else notify("Not connected — your message was kept.", "warn");
 });
-// Gestures (src/world/actions/emote.ts): a 🙂 button beside the chat box and the G key open a menu;
+// Gestures (src/world/actions/emote.ts): a ☺ button beside the chat box and the G key open a menu;
 // a gesture goes as an `act` message and comes back as a chat line over the head and in the log.
 const emoteMenu = document.createElement("div");
 emoteMenu.id = "emote-menu";
@@ -651,7 +651,8 @@ emoteButton.id = "emote-toggle";
 emoteButton.type = "button";
 emoteButton.title = "Gesture (G)";
 emoteButton.setAttribute("aria-label", "gesture");
-emoteButton.textContent = "🙂";
+// ☺ (not 🙂): drawn by common text fonts, so never an empty box where no emoji font is installed.
+emoteButton.textContent = "☺";
 emoteButton.addEventListener("click", () => toggleEmotes());
 $("chat-form").append(emoteButton, emoteMenu);
 function toggleEmotes(): void {

@@ -1,6 +1,6 @@
 // A gesture (wave, nod, clap, ...): a line in the chat log on the proximity channel ("👋 waves"),
 // so those near the actor hear of it, browsers show it over the actor's head, and agents read it as
-// the chat it is. People send it from the page (G, or the 🙂 button), agents by POST /emote or the
+// the chat it is. People send it from the page (G, or the ☺ button), agents by POST /emote or the
 // ocw_emote tool: all of that comes from `doors` below.
 import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
