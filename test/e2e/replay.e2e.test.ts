@@ -238,7 +238,9 @@ describe("issue #42: the replay page on the real gateway", () => {
     try {
       const file = path.join(dir, "stretch.json");
       const cli = (...args: string[]) => runOcw(gateway().baseUrl, gateway().gatewayToken, ...args);
-      const exported = JSON.parse(await cli("replay", "export", file, "30")) as {
+      // The last 3 minutes (the agent's and the Herald's turns are within them): opening a file
+      // re-simulates all of it, and the shared gateway's history grows with every e2e file before this.
+      const exported = JSON.parse(await cli("replay", "export", file, "3")) as {
         format: string;
         run: { from: number; to: number; agentTurns: number };
       };
@@ -263,6 +265,7 @@ describe("issue #42: the replay page on the real gateway", () => {
         async () =>
           ((await page.textContent("#replay-source")) ?? "").includes(opened.file) &&
           (await page.evaluate("Boolean(window.ocwReplay.frame)")),
+        60_000,
       );
       const fileMarkers = (await page.evaluate("window.ocwReplay.markers")) as {
         kind: string;
