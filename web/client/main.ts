@@ -2,7 +2,7 @@
 // presence, notices, sign card, touch pad). Text from the world is always set with textContent:
 // markup never runs.
 import * as Phaser from "phaser";
-import { EMOTES } from "../../src/world/actions/emote.ts";
+import { EMOTES } from "../../src/world/actions/emotes.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { Connection, type ConnState, type ServerMessage } from "./net.ts";

@@ -5,17 +5,7 @@
 import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
 import { chat } from "./chat.ts";
-
-/** Each emote and how it reads in the chat log and over the head. */
-export const EMOTES = {
-  wave: "👋 waves",
-  nod: "🙂 nods",
-  clap: "👏 claps",
-  laugh: "😄 laughs",
-  cheer: "🎉 cheers",
-  shrug: "🤷 shrugs",
-} as const;
-export type EmoteName = keyof typeof EMOTES;
+import { EMOTES, type EmoteName } from "./emotes.ts";
 
 declare module "../types.ts" {
   interface ActionFields {
