@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { DoorKind } from "../world/actions/action.ts";
-import { ACTION_RATE_CLASSES } from "../world/actions/registry.ts";
+import { ACTION_RATE_CLASSES, wireOf } from "../world/actions/registry.ts";
 import { agentIdOfEntity } from "../world/ids.ts";
 import type { ActionFields, ActionInputs, Guard, Input, InputResult } from "../world/types.ts";
 import { encodeCursor } from "./cursor.ts";
@@ -182,29 +182,6 @@ export function mapResult(
       });
     case "leave":
       return ok({ entityId: value.entityId, roomId: context?.roomBefore ?? extras.roomId ?? "", serverTsMs });
-    case "moveTo":
-      return ok({ applied: value.result === "accepted", serverTsMs, result: value.result });
-    case "approach":
-      if (action.kind !== "approach") break;
-      return ok({
-        applied: value.result === "accepted",
-        serverTsMs,
-        result: value.result,
-        targetId: action.targetId,
-        dest: { tx: value.dest.tx, ty: value.dest.ty },
-      });
-    case "moveDir":
-      return ok({ applied: true, serverTsMs });
-    case "thinking":
-      return ok({ applied: true, serverTsMs, thinking: value.thinking });
-    case "interact":
-      return ok({
-        applied: value.outcome.type === "ok" || value.outcome.type === "no_effect",
-        serverTsMs,
-        outcome: { ...value.outcome },
-      });
-    case "chat":
-      return ok({ applied: true, serverTsMs, chatMessageId: value.chatMessageId });
     case "reflect": {
       if (action.kind !== "reflect") break;
       // The answer is built from the request and the stored result only, so a retry is byte-identical.
@@ -219,9 +196,16 @@ export function mapResult(
       return ok({ reflection, ...(value.evicted ? { evicted: value.evicted } : {}), serverTsMs });
     }
     default: {
-      // A kind with doors: its answer is what its rule answered (ActionDoors.answer).
-      const { kind: _kind, ...answer } = value;
-      return ok({ applied: true, serverTsMs, ...answer } as ActData);
+      // Its answer as its file says (ActionWire / ActionDoors `answer`): each field from the rule's
+      // value, else from the action (approach's targetId); a kind without one, the whole value.
+      const wire = wireOf(value.kind);
+      const { kind: _kind, ...whole } = value;
+      const from: Record<string, unknown> = { ...action, ...whole };
+      const answer = wire
+        ? Object.fromEntries(Object.keys(wire.answer).flatMap((k) => (k in from ? [[k, from[k]]] : [])))
+        : whole;
+      const applied = wire?.applied ? wire.applied(value as never) : true;
+      return ok({ applied, serverTsMs, ...answer } as ActData);
     }
   }
   return aicError("internal", `unexpected world result for ${action.kind}`);

@@ -6,7 +6,7 @@
 // its rule in the world.
 import * as z from "zod";
 import { type DoorKind, toolNameOf } from "../world/actions/action.ts";
-import { DOOR_ACTIONS } from "../world/actions/registry.ts";
+import { ACTIONS, DOOR_ACTIONS, wireOf } from "../world/actions/registry.ts";
 import type { WorldApi } from "../world/types.ts";
 import type { ActActionT, Actor } from "./actions.ts";
 import { decodeEventCursor } from "./cursor.ts";
@@ -96,9 +96,20 @@ const read = <S extends RequestSchema, R extends z.ZodType>(
   kind: "read",
   ...row,
 });
+/** An action row; without `toAction`, the action's fields are the request's fields of the same
+ * names (the kind's own, src/world/actions/<kind>.ts). */
 const action = <S extends RequestSchema, R extends z.ZodType, K extends ActActionT["kind"]>(
-  row: Omit<ActionRow<S, R, K>, "kind">,
-): ActionRow<S, R, K> => ({ kind: "action", ...row });
+  row: Omit<ActionRow<S, R, K>, "kind" | "toAction"> & Partial<Pick<ActionRow<S, R, K>, "toAction">>,
+): ActionRow<S, R, K> => ({ kind: "action", toAction: ownFields(row.actionKind), ...row });
+
+function ownFields<K extends ActActionT["kind"]>(kind: K) {
+  const names = Object.keys(wireOf(kind)?.fields ?? {});
+  return (request: object) => {
+    const fields = request as Record<string, unknown>;
+    const own = Object.fromEntries(names.flatMap((f) => (f in fields ? [[f, fields[f]]] : [])));
+    return own as Omit<Extract<ActActionT, { kind: K }>, "kind">;
+  };
+}
 
 const FIXED_ENDPOINTS = {
   observe: read({
@@ -118,7 +129,6 @@ const FIXED_ENDPOINTS = {
     description:
       "Idempotent by txId. Answered after the tick that applied it. Domain errors: invalid_destination, collision_blocked, agent_not_in_room, conflict (txId reuse with another payload, or a failed `expect` guard).",
     actionKind: "moveTo",
-    toAction: (request) => ({ dest: request.dest }),
   }),
   approach: action({
     request: ApproachRequest,
@@ -127,7 +137,6 @@ const FIXED_ENDPOINTS = {
     description:
       "Extension (issue #29): walk to the reachable tile nearest by walking from which `targetId` can be used, then interact with it. Idempotent by txId; answered after the tick that applied it, with `dest`. Domain errors: not_found (no such object in the room), collision_blocked (it cannot be reached), agent_not_in_room, conflict.",
     actionKind: "approach",
-    toAction: (request) => ({ targetId: request.targetId }),
   }),
   interact: action({
     request: InteractRequest,
@@ -136,11 +145,6 @@ const FIXED_ENDPOINTS = {
     description:
       "Idempotent by txId. Outcome ok | no_effect | invalid_action | too_far. Domain errors: not_found, agent_not_in_room, conflict.",
     actionKind: "interact",
-    toAction: (request) => ({
-      targetId: request.targetId,
-      action: request.action,
-      ...(request.params ? { params: request.params } : {}),
-    }),
   }),
   chatSend: action({
     request: ChatSendRequest,
@@ -149,7 +153,6 @@ const FIXED_ENDPOINTS = {
     description:
       "Idempotent by txId (a retry never posts twice). Domain errors: agent_not_in_room, conflict.",
     actionKind: "chat",
-    toAction: (request) => ({ channel: request.channel, message: request.message }),
   }),
   chatObserve: read({
     request: ChatObserveRequest,
@@ -183,7 +186,6 @@ const FIXED_ENDPOINTS = {
     summary: "Leave the room",
     description: "Extension: leave the room (presence.leave reason disconnect).",
     actionKind: "leave",
-    toAction: () => ({}),
   }),
   heartbeat: read({
     request: HeartbeatRequest,
@@ -227,18 +229,12 @@ function doorRows(): Record<DoorKind, ActionRow> {
   const rows: Record<string, ActionRow> = {};
   for (const { kind, doors } of DOOR_ACTIONS) {
     const schemas = DOOR_SCHEMAS.get(kind)!;
-    const fieldNames = Object.keys(doors.fields);
     rows[kind] = action({
       request: schemas.request as RequestSchema,
       response: schemas.response,
       summary: doors.summary,
       description: doors.description,
       actionKind: kind as ActActionT["kind"],
-      toAction: (request) => {
-        const fields = request as unknown as Record<string, unknown>;
-        const own = Object.fromEntries(fieldNames.flatMap((f) => (f in fields ? [[f, fields[f]]] : [])));
-        return own as Omit<ActActionT, "kind">;
-      },
     });
   }
   return rows as Record<DoorKind, ActionRow>;
@@ -309,8 +305,9 @@ export const DOOR_TOOLS = DOOR_ACTIONS.map(({ kind, doors }) => ({
   fields: doors.fields,
 }));
 
-/** What a person may send of the action kinds with doors (`humans`): `{kind, ...fields}` each, the
- * browser protocol's `act` message (src/http/humans/protocol.ts). */
-export const HUMAN_DOOR_ACTIONS = DOOR_ACTIONS.filter(({ doors }) => doors.humans).map(({ kind, doors }) =>
-  z.strictObject({ kind: z.literal(kind as string), ...doors.fields }),
-);
+/** What a person may send of the action kinds (`humans` in their wire or doors): `{kind, ...fields}`
+ * each, the browser protocol's `act` message (src/http/humans/protocol.ts). */
+export const HUMAN_ACTIONS = ACTIONS.flatMap(({ kind }) => {
+  const wire = wireOf(kind);
+  return wire?.humans ? [z.strictObject({ kind: z.literal(kind as string), ...wire.fields })] : [];
+});

@@ -3,16 +3,28 @@
 // the PRD oracle (fixtures/prd-oracle/aic-schema.json) and events-schema.json exactly; every object is strict
 // (an unknown key is a bad_request). Extensions (join/leave, `expect` guards) are in DECISIONS.md.
 import * as z from "zod";
+import { approachWire } from "../world/actions/approach.ts";
+import { ChatChannelField, chatWire } from "../world/actions/chat.ts";
+import {
+  actionName,
+  chatText,
+  EntityIdField,
+  MESSAGE_ID_PATTERN,
+  MessageIdField,
+  TileCoordField,
+  tileCoordinate,
+} from "../world/actions/fields.ts";
+import { InteractOutcomeField, InteractOutcomeTypeField, interactWire } from "../world/actions/interact.ts";
+import { moveDirWire } from "../world/actions/move-dir.ts";
+import { moveToWire } from "../world/actions/move-to.ts";
 import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import {
   AGENT_ID_PATTERN,
-  CHAT_MESSAGE_MAX_CHARS,
   ENTITY_ID_PATTERN,
   nameProblem,
   REGION_ID_PATTERN,
   REGION_NAME_MAX_CHARS,
   ROOM_ID_PATTERN,
-  TILE_COORD_MAX,
 } from "../world/ids.ts";
 import { EPISODE_KINDS, MEMORY_ID_PATTERN, MEMORY_LIMITS, TOPIC_PATTERN } from "../world/memory.ts";
 import { EVENT_TYPES, SIGNAL_KINDS } from "../world/types.ts";
@@ -20,7 +32,15 @@ import { VIEW_DIGEST_PATTERN, VIEW_RADIUS_TILES } from "../world/view.ts";
 import { AIC_ERROR_CODES } from "./errors.ts";
 import { refineText } from "./text.ts";
 
-export { AGENT_ID_PATTERN, ENTITY_ID_PATTERN, MEMORY_LIMITS, ROOM_ID_PATTERN };
+export {
+  AGENT_ID_PATTERN,
+  actionName,
+  chatText,
+  ENTITY_ID_PATTERN,
+  MEMORY_LIMITS,
+  ROOM_ID_PATTERN,
+  tileCoordinate,
+};
 
 /** Every named schema, keyed by its `$defs` name in the generated documents. */
 export const aicRegistry = z.registry<{ id: string; description?: string; maxProperties?: number }>();
@@ -50,21 +70,26 @@ function request<S extends z.ZodRawShape>(shape: S) {
 // ---- identifiers, time (PRD 4) --------------------------------------------------------------
 export const TX_ID_PATTERN = /^tx_[a-zA-Z0-9._-]{8,128}$/;
 export const CURSOR_PATTERN = /^[A-Za-z0-9=_-]{1,256}$/;
-export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9._-]{8,128}$/;
+export { MESSAGE_ID_PATTERN };
 
 export const IdRoom = named("IdRoom", z.string().regex(ROOM_ID_PATTERN));
 export const IdAgent = named("IdAgent", z.string().regex(AGENT_ID_PATTERN));
-export const IdEntity = named("IdEntity", z.string().regex(ENTITY_ID_PATTERN));
+export const IdEntity = named("IdEntity", EntityIdField);
 export const IdTx = named("IdTx", z.string().regex(TX_ID_PATTERN));
 export const Cursor = named("Cursor", z.string().regex(CURSOR_PATTERN));
 export const TsMs = named("TsMs", z.int().min(0));
-export const IdMessage = z.string().regex(MESSAGE_ID_PATTERN);
+export const IdMessage = MessageIdField;
+
+/** The own fields of the kinds the browser's older messages carry (src/http/humans/protocol.ts),
+ * as their files declare them (an adapter reaches the world's actions only through the contract). */
+export const FIELDS_OF = {
+  moveDir: moveDirWire.fields,
+  chat: chatWire.fields,
+  interact: interactWire.fields,
+  approach: approachWire.fields,
+} as const;
 
 // ---- field rules shared with the human WebSocket protocol (fresh instances: inlined in documents) --
-/** One tile coordinate. */
-export const tileCoordinate = () => z.int().min(0).max(TILE_COORD_MAX);
-/** A chat message's text. */
-export const chatText = () => z.string().min(1).max(CHAT_MESSAGE_MAX_CHARS);
 /** A person's display name as a join sends it: the world's name rule (`nameProblem`), checked at
  * the door so the refusal names the field. */
 export const humanName = () =>
@@ -77,8 +102,6 @@ export const humanName = () =>
       const problem = nameProblem(name, "human");
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     });
-/** An interaction's action name (`read`, `open`, ...). */
-export const actionName = () => z.string().min(1).max(64);
 
 /** List bounds of the answers (PRD oracle): the service truncates to them. */
 export const MAX_NEARBY = 500;
@@ -87,7 +110,7 @@ export const MAX_CHAT_MESSAGES = 500;
 
 // ---- core types (PRD 6.2) -------------------------------------------------------------------
 export const Vec2 = named("Vec2", z.strictObject({ x: z.number(), y: z.number() }));
-export const TileCoord = named("TileCoord", z.strictObject({ tx: tileCoordinate(), ty: tileCoordinate() }));
+export const TileCoord = named("TileCoord", TileCoordField);
 
 export const ErrorCode = named("ErrorCode", z.enum(AIC_ERROR_CODES));
 export const ErrorObject = named(
@@ -249,92 +272,56 @@ export const ObserveResponseData = named(
   "`self.meta.place` (a Place) names where the caller stands when that is a named region of the map.",
 );
 
-// ---- moveTo ---------------------------------------------------------------------------------
-export const MoveToRequest = named(
-  "MoveToRequest",
-  request({
-    agentId: IdAgent,
-    roomId: IdRoom,
-    txId: IdTx,
-    dest: TileCoord,
-    mode: z.enum(["walk"]).default("walk"),
-    expect: Expect.optional(),
-  }),
-);
-export const MoveToResponseData = named(
-  "MoveToResponseData",
-  z.strictObject({
-    txId: IdTx,
-    applied: z.boolean(),
-    serverTsMs: TsMs,
-    result: z.enum(["accepted", "rejected", "no_op"]),
-  }),
-);
+// ---- the older action kinds: the envelope around each kind's own fields and answer -----------
+/** An action's AIC request and answer, composed from its file's fields and answer (ActionWire). */
+function actionSchemas<
+  F extends z.ZodRawShape,
+  A extends z.ZodRawShape,
+  Q extends z.ZodRawShape = Record<never, never>,
+>(
+  title: string,
+  wire: {
+    fields: F;
+    answer: A;
+    requestOnly?: Q;
+    describe?: { readonly request?: string; readonly answer?: string };
+  },
+) {
+  const { fields, answer, describe } = wire;
+  const envelope = { agentId: IdAgent, roomId: IdRoom, txId: IdTx };
+  const requestOnly = (wire.requestOnly ?? {}) as Q;
+  return {
+    request: named(
+      `${title}Request`,
+      request({ ...envelope, ...fields, ...requestOnly, expect: Expect.optional() }),
+      describe?.request,
+    ),
+    response: named(
+      `${title}ResponseData`,
+      z.strictObject({ txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, ...answer }),
+      describe?.answer,
+    ),
+  };
+}
 
-// ---- interact -------------------------------------------------------------------------------
-export const InteractOutcomeType = named(
-  "InteractOutcomeType",
-  z.enum(["ok", "no_effect", "invalid_action", "too_far"]),
+export const InteractOutcomeType = named("InteractOutcomeType", InteractOutcomeTypeField);
+export const InteractOutcome = named("InteractOutcome", InteractOutcomeField);
+export const ChatChannel = named("ChatChannel", ChatChannelField);
+export const { request: MoveToRequest, response: MoveToResponseData } = actionSchemas("MoveTo", moveToWire);
+export const { request: InteractRequest, response: InteractResponseData } = actionSchemas(
+  "Interact",
+  interactWire,
 );
-export const InteractOutcome = named(
-  "InteractOutcome",
-  z.strictObject({ type: InteractOutcomeType, message: z.string().max(2000).optional() }),
+export const { request: ApproachRequest, response: ApproachResponseData } = actionSchemas(
+  "Approach",
+  approachWire,
 );
-export const InteractRequest = named(
-  "InteractRequest",
-  request({
-    agentId: IdAgent,
-    roomId: IdRoom,
-    txId: IdTx,
-    targetId: IdEntity,
-    action: actionName(),
-    params: z.record(z.string(), z.unknown()).optional(),
-    expect: Expect.optional(),
-  }),
-);
-export const InteractResponseData = named(
-  "InteractResponseData",
-  z.strictObject({ txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, outcome: InteractOutcome }),
-);
-
-// ---- approach (extension, issue #29) ----------------------------------------------------------
-export const ApproachRequest = named(
-  "ApproachRequest",
-  request({
-    agentId: IdAgent,
-    roomId: IdRoom,
-    txId: IdTx,
-    targetId: IdEntity,
-    expect: Expect.optional(),
-  }),
-  "Walk into reach of an object: to the reachable tile nearest by walking from which it can be used (objects often sit in or against walls), then interact.",
-);
-export const ApproachResponseData = named(
-  "ApproachResponseData",
-  z.strictObject({
-    txId: IdTx,
-    applied: z.boolean(),
-    serverTsMs: TsMs,
-    result: z.enum(["accepted", "no_op"]),
-    targetId: IdEntity,
-    dest: TileCoord,
-  }),
-  "`dest` is where the walk ends; `no_op` when the object is already within reach.",
+export const { request: ChatSendRequest, response: ChatSendResponseData } = actionSchemas(
+  "ChatSend",
+  chatWire,
 );
 
 // ---- chat -----------------------------------------------------------------------------------
-export const ChatChannel = named("ChatChannel", z.enum(["proximity", "global"]));
-export const ChatSendRequest = named(
-  "ChatSendRequest",
-  request({
-    agentId: IdAgent,
-    roomId: IdRoom,
-    txId: IdTx,
-    channel: ChatChannel,
-    message: chatText(),
-    expect: Expect.optional(),
-  }),
-);
 export const ChatMessage = named(
   "ChatMessage",
   z.strictObject({
@@ -346,10 +333,6 @@ export const ChatMessage = named(
     message: chatText(),
     tsMs: TsMs,
   }),
-);
-export const ChatSendResponseData = named(
-  "ChatSendResponseData",
-  z.strictObject({ txId: IdTx, applied: z.boolean(), serverTsMs: TsMs, chatMessageId: IdMessage }),
 );
 export const ChatObserveRequest = named(
   "ChatObserveRequest",
@@ -443,20 +426,24 @@ export const ContextToken = named(
 export const EmbeddedAction = named(
   "EmbeddedAction",
   z.discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("moveTo"), txId: IdTx, dest: TileCoord, expect: Expect.optional() }),
+    z.strictObject({
+      kind: z.literal("moveTo"),
+      txId: IdTx,
+      ...moveToWire.fields,
+      expect: Expect.optional(),
+    }),
     z.strictObject({
       kind: z.literal("interact"),
       txId: IdTx,
-      targetId: IdEntity,
-      action: actionName(),
-      params: z.record(z.string(), z.unknown()).optional(),
+      ...interactWire.fields,
       expect: Expect.optional(),
     }),
     z.strictObject({
       kind: z.literal("chatSend"),
       txId: IdTx,
-      channel: ChatChannel.default("proximity"),
-      message: chatText(),
+      ...chatWire.fields,
+      // A heartbeat's chat is said nearby unless it says otherwise.
+      channel: chatWire.fields.channel.default("proximity"),
       expect: Expect.optional(),
     }),
   ]),

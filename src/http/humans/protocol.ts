@@ -1,19 +1,10 @@
 // The human WebSocket protocol: client messages validated strictly with zod, from the same field
 // rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
-import { HUMAN_DOOR_ACTIONS } from "../../aic/endpoints.ts";
-import {
-  actionName,
-  ChatChannel,
-  chatText,
-  humanName,
-  IdEntity,
-  IdTx,
-  tileCoordinate,
-} from "../../aic/schemas.ts";
+import { HUMAN_ACTIONS } from "../../aic/endpoints.ts";
+import { FIELDS_OF, humanName, IdTx, tileCoordinate } from "../../aic/schemas.ts";
 import { refineText } from "../../aic/text.ts";
 
-const MoveStep = () => z.int().min(-1).max(1);
 /** The browser's transaction id for an action (the agents' txId rule, action-path.ts): a resend with
  * the same id after a lost answer (a dropped socket, a fan-out child restarted) is answered from the
  * world's record instead of applied again. A held direction (`move_intent`) has none: it is a state
@@ -46,28 +37,23 @@ export const ClientMessage = z
         .max(AVATAR_LOOKS - 1)
         .optional(),
     }),
-    z.strictObject({ type: z.literal("move_intent"), dx: MoveStep(), dy: MoveStep() }),
+    // The older messages: each an action kind's own fields (its file's `wire`) under another type
+    // (connection.ts maps them to their kinds).
+    z.strictObject({ type: z.literal("move_intent"), ...FIELDS_OF.moveDir }),
     z.strictObject({
       type: z.literal("click_to_move"),
       destTx: tileCoordinate(),
       destTy: tileCoordinate(),
       txId: txId(),
     }),
-    z.strictObject({ type: z.literal("chat_send"), channel: ChatChannel, message: chatText(), txId: txId() }),
-    z.strictObject({
-      type: z.literal("interact"),
-      targetId: IdEntity,
-      action: actionName(),
-      /** The action's parameters (a note's text), as on the AIC InteractRequest. */
-      params: z.record(z.string(), z.unknown()).optional(),
-      txId: txId(),
-    }),
+    z.strictObject({ type: z.literal("chat_send"), ...FIELDS_OF.chat, txId: txId() }),
+    z.strictObject({ type: z.literal("interact"), ...FIELDS_OF.interact, txId: txId() }),
     /** Walk to a reachable tile within interact range of an object (the server picks it). */
-    z.strictObject({ type: z.literal("approach"), targetId: IdEntity, txId: txId() }),
+    z.strictObject({ type: z.literal("approach"), ...FIELDS_OF.approach, txId: txId() }),
     z.strictObject({ type: z.literal("ping"), t: z.number().finite().optional() }),
-    /** An action kind with doors that people may send (src/world/actions: `humans`), as its file
-     * shapes it: `{kind, ...fields}`. */
-    z.strictObject({ type: z.literal("act"), action: z.union(HUMAN_DOOR_ACTIONS), txId: txId() }),
+    /** An action kind people may send (src/world/actions: `humans`), as its file shapes it:
+     * `{kind, ...fields}`. */
+    z.strictObject({ type: z.literal("act"), action: z.union(HUMAN_ACTIONS), txId: txId() }),
     // The contract's one text rule (well-formed Unicode), as on every AIC request.
   ])
   .superRefine(refineText);

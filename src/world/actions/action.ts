@@ -6,7 +6,26 @@
 // InputValue are derived from those.
 import * as z from "zod";
 import type { Outcome, WorldCore } from "../core.ts";
-import type { ActionFields, Input, InputKind, WorldError } from "../types.ts";
+import type { ActionFields, Input, InputKind, InputValue, WorldError } from "../types.ts";
+
+/** An action kind's own fields and its answer as the doors carry them, in zod: the AIC request is
+ * the envelope (agentId, roomId, txId, expect) around `fields`, its answer txId, applied, serverTsMs
+ * + `answer` (src/aic/schemas.ts composes them); the browser's messages carry `fields` too. For the
+ * older kinds (ActionInputs) these are the PRD's shapes, bounds and descriptions. */
+export interface ActionWire<K extends InputKind = InputKind> {
+  /** The action's own fields: their one shape. */
+  readonly fields: Readonly<Record<string, z.ZodType>>;
+  /** What its answer adds, picked by key from the rule's value, else from the action's fields. */
+  readonly answer: Readonly<Record<string, z.ZodType>>;
+  /** Fields the AIC request carries that the action does not (the PRD's moveTo `mode`). */
+  readonly requestOnly?: Readonly<Record<string, z.ZodType>>;
+  /** The documents' descriptions of the request and the answer. */
+  readonly describe?: { readonly request?: string; readonly answer?: string };
+  /** Whether the answer says `applied` (the world changed); always, without this. */
+  readonly applied?: (value: Extract<InputValue, { kind: K }>) => boolean;
+  /** People send it too: the web client's `{type: "act", action: {kind, ...fields}}`. */
+  readonly humans?: boolean;
+}
 
 /** How an action kind with its own fields (a key of ActionFields) reaches every door without more
  * code: the AIC endpoint named after the kind (its request = the envelope agentId, roomId, txId,
@@ -36,9 +55,11 @@ export interface WorldAction<K extends InputKind = InputKind> {
   readonly host?: true;
   /** Carries free text, which the world must be able to store (World.unstorable). */
   readonly freeText?: true;
-  /** The doors of a kind with its own fields (ActionFields). The older kinds' (ActionInputs) AIC
-   * wire shapes are the PRD's (src/aic/schemas.ts, endpoints.ts); their actions are derived. */
+  /** The doors of a kind with its own fields (ActionFields). */
   readonly doors?: K extends keyof ActionFields ? ActionDoors : never;
+  /** An older kind's (ActionInputs) fields and answer at the doors, the PRD's shapes; its endpoint
+   * (src/aic/endpoints.ts) and browser message name it. */
+  readonly wire?: K extends keyof ActionFields ? never : ActionWire<K>;
   /** The problem with the kind's own fields, after the common ones (entityId, roomId, tx, guards). */
   check(input: Record<string, unknown> & { entityId: string }): WorldError | undefined;
   /** The rule: the input applied to the world at the tick, after its room and guards held. */

@@ -1,10 +1,13 @@
 // Walk into reach of an object. Where an object can be used from is the world's to say (objects sit
 // in or against walls, so the tile below one is often blocked): the approach tile over the room's
 // current grid (../approach.ts), then a move there like moveTo.
+
+import * as z from "zod";
 import { approachTile } from "../approach.ts";
 import { fail } from "../core.ts";
 import type { TileCoord } from "../types.ts";
-import { bad, defineAction } from "./action.ts";
+import { type ActionWire, bad, defineAction } from "./action.ts";
+import { EntityIdField, TileCoordField } from "./fields.ts";
 import { walkTo } from "./move-to.ts";
 
 declare module "../types.ts" {
@@ -18,9 +21,21 @@ declare module "../types.ts" {
   }
 }
 
+export const approachWire = {
+  fields: { targetId: EntityIdField },
+  answer: { result: z.enum(["accepted", "no_op"]), targetId: EntityIdField, dest: TileCoordField },
+  describe: {
+    request:
+      "Walk into reach of an object: to the reachable tile nearest by walking from which it can be used (objects often sit in or against walls), then interact.",
+    answer: "`dest` is where the walk ends; `no_op` when the object is already within reach.",
+  },
+  applied: (value) => value.result === "accepted",
+} as const satisfies ActionWire<"approach">;
+
 export const approach = defineAction({
   kind: "approach",
   rateClass: "action",
+  wire: approachWire,
   check: (i) =>
     typeof i.targetId === "string" && i.targetId.length > 0 ? undefined : bad("targetId must be a string"),
   apply(w, { entityId, targetId }) {

@@ -1,11 +1,14 @@
 // Say something: nearby (chatRadiusTiles) or to the whole room; the place decides who hears
 // (places.ts: in a private room only those inside, on any channel). Recorded in the room's chat log,
 // as an event to those who heard it, and in the agents' memories.
+
+import * as z from "zod";
 import { type Actor, compareIds } from "../actor.ts";
 import { fail } from "../core.ts";
 import { placeAt, withinHearing } from "../places.ts";
 import type { Audience, ChatChannel, ChatMessageRecord } from "../types.ts";
-import { bad, defineAction } from "./action.ts";
+import { type ActionWire, bad, defineAction } from "./action.ts";
+import { chatText, MessageIdField } from "./fields.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {
@@ -16,10 +19,19 @@ declare module "../types.ts" {
   }
 }
 
+/** Who hears it (named ChatChannel in the documents). */
+export const ChatChannelField = z.enum(["proximity", "global"]);
+
+export const chatWire = {
+  fields: { channel: ChatChannelField, message: chatText() },
+  answer: { chatMessageId: MessageIdField },
+} as const satisfies ActionWire<"chat">;
+
 export const chat = defineAction({
   kind: "chat",
   rateClass: "chatSend",
   freeText: true,
+  wire: chatWire,
   check(i) {
     if (i.channel !== "proximity" && i.channel !== "global")
       return bad('channel must be "proximity" or "global"');

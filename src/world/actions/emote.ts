@@ -6,6 +6,7 @@ import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
 import { chat } from "./chat.ts";
 import { EMOTES, type EmoteName } from "./emotes.ts";
+import { MessageIdField } from "./fields.ts";
 
 declare module "../types.ts" {
   interface ActionFields {
@@ -23,7 +24,7 @@ export const emote = defineAction({
   rateClass: "chatSend",
   doors: {
     fields,
-    answer: { chatMessageId: z.string().regex(/^msg_[A-Za-z0-9._-]{8,128}$/) },
+    answer: { chatMessageId: MessageIdField },
     summary: "Make a gesture: wave, nod, clap, laugh, cheer or shrug",
     description:
       "Extension (issue #40): a gesture those near you see, as a line on the proximity channel (`👋 waves`) in the chat log and over your head. Idempotent by txId. Domain errors: agent_not_in_room, conflict.",

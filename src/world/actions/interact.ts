@@ -1,10 +1,13 @@
 // Use an object: it must be in the actor's room and within reach (`interactRangeTiles`); what it
 // does is the object type's (objects/).
+
+import * as z from "zod";
 import { fail, type Outcome } from "../core.ts";
 import { interactContext, outcomeOf } from "../object-use.ts";
 import type { InteractOutcome } from "../objects/types.ts";
 import type { InteractOutcomeType } from "../types.ts";
-import { bad, defineAction, isPlainObject } from "./action.ts";
+import { type ActionWire, bad, defineAction, isPlainObject } from "./action.ts";
+import { actionName, EntityIdField } from "./fields.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {
@@ -15,14 +18,32 @@ declare module "../types.ts" {
   }
 }
 
+/** What an interaction came to (named in the documents: InteractOutcomeType, InteractOutcome). */
+export const InteractOutcomeTypeField = z.enum(["ok", "no_effect", "invalid_action", "too_far"]);
+export const InteractOutcomeField = z.strictObject({
+  type: InteractOutcomeTypeField,
+  message: z.string().max(2000).optional(),
+});
+
 function interactAnswer(outcome: InteractOutcome): Outcome {
   return { ok: true, value: { kind: "interact", outcome: outcomeOf(outcome) } };
 }
+
+export const interactWire = {
+  fields: {
+    targetId: EntityIdField,
+    action: actionName(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  },
+  answer: { outcome: InteractOutcomeField },
+  applied: (value) => value.outcome.type === "ok" || value.outcome.type === "no_effect",
+} as const satisfies ActionWire<"interact">;
 
 export const interact = defineAction({
   kind: "interact",
   rateClass: "action",
   freeText: true,
+  wire: interactWire,
   check(i) {
     if (typeof i.targetId !== "string" || i.targetId.length === 0) return bad("targetId must be a string");
     if (typeof i.action !== "string" || i.action.length === 0 || i.action.length > 64) {

@@ -1,9 +1,11 @@
 // A held direction (WASD): dx, dy in -1..1; (0, 0) stops. Replaces any path.
+
+import * as z from "zod";
 import { NO_PATH } from "../actor.ts";
 import { fail } from "../core.ts";
 import { facingFor } from "../movement.ts";
 import { releaseHeld } from "../placement.ts";
-import { bad, defineAction, isInt } from "./action.ts";
+import { type ActionWire, bad, defineAction, isInt } from "./action.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {
@@ -15,9 +17,18 @@ declare module "../types.ts" {
   }
 }
 
+const step = () => z.int().min(-1).max(1);
+
+export const moveDirWire = {
+  fields: { dx: step(), dy: step() },
+  answer: {},
+} as const satisfies ActionWire<"moveDir">;
+
 export const moveDir = defineAction({
   kind: "moveDir",
   rateClass: "moveDir",
+  // The browser's held key (`move_intent`); no AIC endpoint.
+  wire: moveDirWire,
   check: (i) =>
     isInt(i.dx) && isInt(i.dy) && Math.abs(i.dx) <= 1 && Math.abs(i.dy) <= 1
       ? undefined

@@ -1,9 +1,12 @@
 // Walk to a tile: checked against the room and its current collision, a path found (A*, grid.ts);
 // the walking itself happens tick by tick (movement.ts). A new move replaces any path or held key.
+
+import * as z from "zod";
 import { fail, type Outcome, type WorldCore } from "../core.ts";
 import { releaseHeld, stop } from "../placement.ts";
 import type { TileCoord } from "../types.ts";
-import { bad, defineAction, isInt, isPlainObject } from "./action.ts";
+import { type ActionWire, bad, defineAction, isInt, isPlainObject } from "./action.ts";
+import { TileCoordField } from "./fields.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {
@@ -43,9 +46,19 @@ export function walkTo(w: WorldCore, entityId: string, dest: TileCoord): Outcome
   return { ok: true, value: { kind: "moveTo", result: "accepted", pathLength: path.length - 1 } };
 }
 
+export const moveToWire = {
+  fields: { dest: TileCoordField },
+  // The PRD's request names a walking mode; walking is the only one, so the action has none.
+  requestOnly: { mode: z.enum(["walk"]).default("walk") },
+  answer: { result: z.enum(["accepted", "rejected", "no_op"]) },
+  applied: (value) => value.result === "accepted",
+  humans: true,
+} as const satisfies ActionWire<"moveTo">;
+
 export const moveTo = defineAction({
   kind: "moveTo",
   rateClass: "action",
+  wire: moveToWire,
   check(i) {
     const dest = i.dest as Record<string, unknown>;
     return isPlainObject(dest) && isInt(dest.tx) && isInt(dest.ty)

@@ -1,7 +1,7 @@
 // The one list of the world's action kinds. Adding a kind = one file in this folder + one line here
 // (docs/dev/GUIDE.md, "How to add an action").
 import type { InputKind } from "../types.ts";
-import type { ActionDoors, AnyWorldAction, DoorKind } from "./action.ts";
+import type { ActionDoors, ActionWire, AnyWorldAction, DoorKind } from "./action.ts";
 import { approach } from "./approach.ts";
 import { arrive } from "./arrive.ts";
 import { chat } from "./chat.ts";
@@ -37,6 +37,16 @@ const BY_KIND: ReadonlyMap<string, AnyWorldAction> = new Map(ACTIONS.map((a) => 
 /** The action of an input kind (undefined for a kind the world does not know). */
 export function actionOf(kind: unknown): AnyWorldAction | undefined {
   return typeof kind === "string" ? BY_KIND.get(kind) : undefined;
+}
+
+/** A kind's own fields and answer at the doors (its `wire`, or its `doors`), if it has them. */
+export function wireOf(
+  kind: string,
+): Pick<ActionWire, "fields" | "answer" | "applied" | "humans"> | undefined {
+  const action = actionOf(kind);
+  if (!action) return undefined;
+  if ("doors" in action && action.doors) return action.doors;
+  return "wire" in action ? (action.wire as ActionWire | undefined) : undefined;
 }
 
 /** The rate class of every kind an actor may send, by kind. */
