@@ -558,7 +558,7 @@ export const Suggestion = named(
   z.strictObject({
     why: z.string().min(1).max(200),
     action: z.discriminatedUnion("kind", [
-      z.strictObject({ kind: z.literal("moveTo"), dest: TileCoord }),
+      z.strictObject({ kind: z.literal("moveTo"), ...moveToWire.fields }),
       z.strictObject({ kind: z.literal("interact"), targetId: IdEntity, action: actionName() }),
       z.strictObject({ kind: z.literal("chatSend"), channel: ChatChannel }),
     ]),
