@@ -12,10 +12,12 @@ import { type AicResult, aicError, ok } from "./errors.ts";
 import { heartbeatSetup } from "./heartbeat-setup.ts";
 import type {
   ApproachResponse,
+  ChatSendResponse,
   ExpectT,
   InteractResponse,
   JoinResponse,
   LeaveResponse,
+  MoveToResponse,
   ReflectResponse,
 } from "./schemas.ts";
 
@@ -57,12 +59,9 @@ export type ActActionT = (
 export type ActData =
   | JoinResponse
   | LeaveResponse
-  | { applied: boolean; serverTsMs: number; result: "accepted" | "rejected" | "no_op" }
-  | Omit<ApproachResponse, "txId">
+  | Omit<MoveToResponse | ApproachResponse | InteractResponse | ChatSendResponse, "txId">
   | { applied: boolean; serverTsMs: number }
   | { applied: boolean; serverTsMs: number; thinking: boolean }
-  | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
-  | { applied: boolean; serverTsMs: number; chatMessageId: string }
   | Omit<ReflectResponse, "txId">;
 
 /** Rate class per action kind, the same at every door: each kind's `rateClass` in its world action

@@ -714,6 +714,7 @@ export type PlaceT = z.infer<typeof Place>;
 export type MoveToResponse = z.infer<typeof MoveToResponseData>;
 export type ApproachResponse = z.infer<typeof ApproachResponseData>;
 export type InteractResponse = z.infer<typeof InteractResponseData>;
+export type ChatSendResponse = z.infer<typeof ChatSendResponseData>;
 /** The request and answer of each action kind with doors (src/world/actions: ActionDoors): the AIC
  * envelope around the action's own fields, named `<Kind>Request` and `<Kind>ResponseData`. */
 export const DOOR_SCHEMAS: ReadonlyMap<string, { request: z.ZodType; response: z.ZodType }> = new Map(
