@@ -124,7 +124,7 @@ async function main() {
     };
     send({ type: "join", name: "Bench Human" });
     await until("welcome", () => me !== undefined);
-    send({ type: "click_to_move", destTx: SPOT.tx, destTy: SPOT.ty });
+    send({ type: "act", action: { kind: "moveTo", dest: { tx: SPOT.tx, ty: SPOT.ty } } });
     await until("at the guide", () => me?.tx === SPOT.tx && me.ty === SPOT.ty, 30_000);
 
     const operator = async () => {

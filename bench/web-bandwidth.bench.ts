@@ -1,6 +1,6 @@
 // Per-client WebSocket bandwidth of the human web surface in a fixed scenario: the bundled lobby
 // world ticking in process, WALKERS browser-like clients joined over real sockets on 127.0.0.1, each
-// walking a fixed loop of plaza tiles (click_to_move every 2 s) and chatting once. Every client counts
+// walking a fixed loop of plaza tiles (a moveTo every 2 s) and chatting once. Every client counts
 // the bytes of the frames it receives (text and binary payloads). The encoding alone, against
 // @colyseus/schema and the JSON wire before it: bench/web-encode.bench.ts.
 // Run: npx node bench/web-bandwidth.bench.ts [walkers] [seconds]
@@ -54,7 +54,9 @@ let step = 0;
 const timer = setInterval(() => {
   clients.forEach((c, i) => {
     const [tx, ty] = LOOP[(step + i) % LOOP.length]!;
-    c.ws.send(JSON.stringify({ type: "click_to_move", destTx: tx! + (i % 3), destTy: ty! }));
+    c.ws.send(
+      JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx! + (i % 3), ty: ty! } } }),
+    );
     if (step === i % 4)
       c.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: `hi ${i}` }));
   });

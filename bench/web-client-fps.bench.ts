@@ -48,7 +48,9 @@ let step = 0;
 const timer = setInterval(() => {
   walkers.forEach((ws, i) => {
     const [tx, ty] = LOOP[(step + i) % LOOP.length]!;
-    ws.send(JSON.stringify({ type: "click_to_move", destTx: tx! + (i % 3), destTy: ty! }));
+    ws.send(
+      JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx! + (i % 3), ty: ty! } } }),
+    );
     if ((step + i) % 3 === 0)
       ws.send(
         JSON.stringify({

@@ -1,5 +1,5 @@
 // A human for the scenarios: a real WebSocket client speaking the web client's protocol (join,
-// click_to_move, chat_send), the same path a browser takes. `advance` lets the in-process run step
+// act moveTo, chat_send), the same path a browser takes. `advance` lets the in-process run step
 // its world only once the human's input is queued, so the replay stays deterministic.
 import { WebSocket } from "ws";
 import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";

@@ -17,7 +17,7 @@ import { ACTIONS, wireOf } from "../../src/world/actions/registry.ts";
 export const EXCEPTIONS: Readonly<Record<string, { files: number; why: string }>> = {
   moveTo: {
     files: 2,
-    why: "the page's click_to_move names the tile destTx/destTy (its wire shape): src/http/humans/connection.ts maps it to dest",
+    why: "click_to_move, deprecated for one version (a tab open across the upgrade still sends it; the page now sends act moveTo): its destTx/destTy is mapped to dest in src/http/humans/connection.ts",
   },
 };
 

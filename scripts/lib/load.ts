@@ -4,7 +4,7 @@
 // which the gateway runs in-process (POST /tools/invoke with the gateway token, as an OpenClaw agent
 // would call them). It measures what a user meets:
 //   - input -> authoritative update latency as ANOTHER client sees it: a mover that has stood still
-//     sends a move (WS click_to_move, HTTP moveTo or the ocw_move_to tool) at t0; every watching human
+//     sends a move (WS act moveTo, HTTP moveTo or the ocw_move_to tool) at t0; every watching human
 //     that has the mover in view records when its first delta moving that entity arrives (one clock:
 //     all clients live here), overall and per kind of mover;
 //   - tick time (the gateway's own histogram at /world/metrics, phase="total": step + durable commit +
@@ -489,13 +489,13 @@ function connectHuman(
           shared.lastMoveSeen.set(u.id, now);
           if (u.id !== human.entityId) noteMove(shared, index, u.id, now);
         }
-      } else if (msg.type === "result" && msg.for === "click_to_move" && msg.data?.result !== "accepted") {
+      } else if (msg.type === "result" && msg.for === "act" && msg.data?.result !== "accepted") {
         if (human.entityId) shared.pending.delete(human.entityId);
       } else if (msg.type === "result" && msg.for === "chat_send" && msg.data?.chatMessageId) {
         if (shared.measuring) shared.chats.set(msg.data.chatMessageId, now);
       } else if (msg.type === "error") {
         if (msg.code === "rate_limited") shared.rateLimitedAnswers += 1;
-        if (msg.for === "click_to_move" && human.entityId) shared.pending.delete(human.entityId);
+        if (msg.for === "act" && human.entityId) shared.pending.delete(human.entityId);
       }
     });
   });
@@ -515,9 +515,11 @@ function humanStep(human: Human, shared: Shared, box: typeof DEFAULT_BOX, now: n
     startMove(shared, human.entityId, "human");
     human.ws.send(
       JSON.stringify({
-        type: "click_to_move",
-        destTx: Math.floor(rand(box.tx0, box.tx1 + 1)),
-        destTy: Math.floor(rand(box.ty0, box.ty1 + 1)),
+        type: "act",
+        action: {
+          kind: "moveTo",
+          dest: { tx: Math.floor(rand(box.tx0, box.tx1 + 1)), ty: Math.floor(rand(box.ty0, box.ty1 + 1)) },
+        },
       }),
     );
   }

@@ -69,7 +69,10 @@ async function open(
 /** Walks a page's player to a tile (through the server, like a click) and waits for arrival. */
 async function walkTo(page: Page, tx: number, ty: number): Promise<void> {
   expect(blocked(tx, ty), `(${tx}, ${ty}) is free`).toBe(false);
-  await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty })})`);
+  await ocw(
+    page,
+    `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx, ty: ty } } })})`,
+  );
   await until(`arrival at (${tx}, ${ty})`, async () => {
     const m = await me(page);
     return m.tx === tx && m.ty === ty;

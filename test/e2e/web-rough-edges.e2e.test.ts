@@ -219,7 +219,10 @@ describe("issue #41: the player's rough edges, smoothed", () => {
     await page.fill("#join-name", "Vera");
     await page.click('#join button[type="submit"]');
     await until("Vera drawn", () => me(page));
-    await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 1, destTy: 16 })})`); // the portal
+    await ocw(
+      page,
+      `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 1, ty: 16 } } })})`,
+    ); // the portal
     await until("Vera in the town", async () => (await ocw<string>(page, "roomId")) === "town");
     const roomName = await page.locator("#room-name").textContent();
     const separator = page.locator("#chat-log li[data-separator]").last();

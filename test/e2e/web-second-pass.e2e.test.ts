@@ -224,7 +224,10 @@ describe("issue #26: what broke on the second pass, fixed", () => {
     );
     await w.waitForTimeout(600);
     await shot(w, "second-6-portal-step.png");
-    await ocw(w, `send(${JSON.stringify({ type: "click_to_move", destTx: 3, destTy: 16 })})`);
+    await ocw(
+      w,
+      `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 3, ty: 16 } } })})`,
+    );
     await until("near the garden's portal", async () => (await me(w)).tx === 3);
     await w.keyboard.down("a");
     await until(

@@ -42,7 +42,10 @@ async function walk(page: Page, tx: number, ty: number): Promise<void> {
 /** Through the lobby's west gate: walking onto its portal carries you to the town. */
 async function toTown(page: Page): Promise<void> {
   await walk(page, 3, 16);
-  await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 1, destTy: 16 })})`);
+  await ocw(
+    page,
+    `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 1, ty: 16 } } })})`,
+  );
   await until("in the town", async () => (await ocw<string>(page, "roomId")) === "town", 30_000);
   await until("drawn in the town", async () => (await me(page))?.tx > 40);
 }

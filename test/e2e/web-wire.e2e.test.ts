@@ -56,7 +56,10 @@ async function freeStep(page: Page, offsets: number[][]): Promise<{ tx: number; 
 /** Walks `walker` and waits until `watcher` shows it on the destination tile. */
 async function walkSeenBy(walker: Page, watcher: Page, to: { tx: number; ty: number }): Promise<void> {
   const id = (await me(walker)).id;
-  await ocw(walker, `send(${JSON.stringify({ type: "click_to_move", destTx: to.tx, destTy: to.ty })})`);
+  await ocw(
+    walker,
+    `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: to.tx, ty: to.ty } } })})`,
+  );
   await until(`the other browser shows ${id} at (${to.tx}, ${to.ty})`, async () => {
     const other = (await seen(watcher)).find((e) => e.id === id);
     return other?.tx === to.tx && other.ty === to.ty;

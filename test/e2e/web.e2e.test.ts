@@ -218,7 +218,7 @@ describe("humans in the browser", () => {
     ].find(([tx, ty]) => !blocked(tx!, ty!))!;
     await ocw(
       alice.page,
-      `send(${JSON.stringify({ type: "click_to_move", destTx: near[0], destTy: near[1] })})`,
+      `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: near[0], ty: near[1] } } })})`,
     );
     await until("Alice near the sign", async () => {
       const now = await me(alice.page);

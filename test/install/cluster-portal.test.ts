@@ -247,7 +247,10 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
       return undefined;
     });
     const wrenOnA = await ocw<string>(page, "entityId");
-    await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: 8, destTy: 4 })})`);
+    await ocw(
+      page,
+      `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 8, ty: 4 } } })})`,
+    );
     const onBPage = await pageUntil(
       "the page to join on B as Wren",
       async () => {

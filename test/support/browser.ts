@@ -215,7 +215,10 @@ export async function walkTo(
   // A key released just before is read by the page on its next frame and sent as a stop; sent
   // after this walk, that stop would end it. Two frames later it has gone out first.
   await drawnFrames(page, 2);
-  await ocw(page, `send(${JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty })})`);
+  await ocw(
+    page,
+    `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx, ty: ty } } })})`,
+  );
   await until(
     `arrival at (${tx}, ${ty})`,
     async () => {

@@ -7,7 +7,7 @@ export interface Person {
   ws: WebSocket;
   heard: { from: string; message: string }[];
   say(message: string): void;
-  /** Click a tile to walk there (the page's click_to_move). */
+  /** Click a tile to walk there (the page's `act` moveTo). */
   walkTo(tx: number, ty: number): void;
 }
 
@@ -31,6 +31,6 @@ export async function joinPerson(baseUrl: string, name: string): Promise<Person>
   ws.send(JSON.stringify({ type: "join", name }));
   const say = (message: string) => ws.send(JSON.stringify({ type: "chat_send", channel: "global", message }));
   const walkTo = (tx: number, ty: number) =>
-    ws.send(JSON.stringify({ type: "click_to_move", destTx: tx, destTy: ty }));
+    ws.send(JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx, ty: ty } } }));
   return { ws, heard, say, walkTo };
 }

@@ -508,7 +508,7 @@ function releaseKeys(): void {
 scene.setCallbacks({
   moveTo(tx, ty) {
     pending = undefined;
-    connection.send({ type: "click_to_move", destTx: tx, destTy: ty });
+    connection.send({ type: "act", action: { kind: "moveTo", dest: { tx: tx, ty: ty } } });
   },
   interact(objectId, action) {
     useObject(objectId, action);

@@ -156,7 +156,7 @@ describe("actions the world answers carry a txId (the agents' exactly-once rule)
 
   it("an error answers its action too; a join as someone new drops what the old person left unanswered", () => {
     const { connection, first } = online();
-    connection.send({ type: "click_to_move", destTx: 1, destTy: 2 });
+    connection.send({ type: "act", action: { kind: "moveTo", dest: { tx: 1, ty: 2 } } });
     connection.send({ type: "interact", targetId: "obj_sign_welcome", action: "read" });
     const [move, use] = first.sent.slice(1);
     first.receive({

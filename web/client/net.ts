@@ -19,10 +19,9 @@ const RESUME_KEY = "ocw.resumeToken";
  * twice. A held direction (`move_intent`) is not resent: the next key press replaces it. */
 const ANSWERED_ACTIONS: ReadonlySet<string> = new Set([
   "chat_send",
-  "click_to_move",
   "interact",
   "approach",
-  // An action kind with doors (src/world/actions), as its file shapes it.
+  // An action kind as its file shapes it (src/world/actions): a walk, a gesture.
   "act",
 ]);
 /** Unanswered actions kept for a resend: the oldest go beyond this (a long outage). */

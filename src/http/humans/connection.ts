@@ -47,7 +47,7 @@ const MESSAGE_KINDS = {
 export function actionOf(msg: ActionMessage): ActActionT {
   // Parsed by the action's own fields (HUMAN_DOOR_ACTIONS): it is the action as it is.
   if (msg.type === "act") return msg.action as ActActionT;
-  // The page's click names the tile as destTx/destTy (its wire shape, kept), the action as dest.
+  // Deprecated (protocol.ts): an older page's click names the tile as destTx/destTy.
   if (msg.type === "click_to_move") return { kind: "moveTo", dest: { tx: msg.destTx, ty: msg.destTy } };
   const {
     type,

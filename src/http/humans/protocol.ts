@@ -40,6 +40,9 @@ export const ClientMessage = z
     // The older messages: each an action kind's own fields (its file's `wire`) under another type
     // (connection.ts maps them to their kinds).
     z.strictObject({ type: z.literal("move_intent"), ...FIELDS_OF.moveDir }),
+    /** Deprecated, accepted for one version: the PRD's (9.2) click, which the page sent before it
+     * sent `act` moveTo like every action. A tab left open across an upgrade still sends it, and
+     * resends its unanswered ones after a resume. Mapped to moveTo in connection.ts (`actionOf`). */
     z.strictObject({
       type: z.literal("click_to_move"),
       destTx: tileCoordinate(),

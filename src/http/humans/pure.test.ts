@@ -10,6 +10,7 @@ describe("client message validation", () => {
       { type: "join", name: "Ada" },
       { type: "join", name: "Ada", resumeToken: "abcdefghijklmnopqrstuvwx", joinCode: "secret" },
       { type: "move_intent", dx: -1, dy: 1 },
+      { type: "act", action: { kind: "moveTo", dest: { tx: 3, ty: 4 } } },
       { type: "click_to_move", destTx: 3, destTy: 4 },
       { type: "chat_send", channel: "global", message: "hi" },
       { type: "interact", targetId: "obj_sign_welcome", action: "read" },
@@ -26,6 +27,9 @@ describe("client message validation", () => {
       JSON.stringify({ type: "move_intent", dx: 2, dy: 0 }),
       JSON.stringify({ type: "move_intent", dx: 0.5, dy: 0 }),
       JSON.stringify({ type: "click_to_move", destTx: -1, destTy: 0 }),
+      JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: -1, ty: 0 } } }),
+      // The AIC request's mode is the request's, not the action's.
+      JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 1, ty: 0 }, mode: "walk" } }),
       JSON.stringify({ type: "chat_send", channel: "whisper", message: "x" }),
       JSON.stringify({ type: "chat_send", channel: "global", message: "x".repeat(501) }),
       JSON.stringify({ type: "chat_send", channel: "global", message: "" }),
@@ -44,6 +48,7 @@ describe("client message validation", () => {
   it("an answered action may carry the browser's txId (the agents' pattern); a held direction may not", () => {
     const txId = "tx_web_abcdefghijkl_1";
     for (const raw of [
+      { type: "act", action: { kind: "moveTo", dest: { tx: 3, ty: 4 } }, txId },
       { type: "click_to_move", destTx: 3, destTy: 4, txId },
       { type: "chat_send", channel: "global", message: "hi", txId },
       { type: "interact", targetId: "obj_sign_welcome", action: "read", txId },
@@ -91,6 +96,11 @@ describe("a parsed message is the action (one validation, then AicService.act)",
         { type: "move_intent", dx: -1, dy: 1 },
         { kind: "moveDir", dx: -1, dy: 1 },
       ],
+      [
+        { type: "act", action: { kind: "moveTo", dest: { tx: 3, ty: 4 } } },
+        { kind: "moveTo", dest: { tx: 3, ty: 4 } },
+      ],
+      // Deprecated for one version (an older page's click): the same action.
       [
         { type: "click_to_move", destTx: 3, destTy: 4 },
         { kind: "moveTo", dest: { tx: 3, ty: 4 } },
