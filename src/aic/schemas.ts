@@ -13,7 +13,7 @@ import {
   MessageIdField,
   TileCoordField,
   tileCoordinate,
-} from "../world/actions/fields.ts";
+} from "../world/actions/field-shapes.ts";
 import { InteractOutcomeField, InteractOutcomeTypeField, interactWire } from "../world/actions/interact.ts";
 import { moveDirWire } from "../world/actions/move-dir.ts";
 import { moveToWire } from "../world/actions/move-to.ts";

@@ -7,7 +7,7 @@ import { approachTile } from "../approach.ts";
 import { fail } from "../core.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction } from "./action.ts";
-import { EntityIdField, TileCoordField } from "./fields.ts";
+import { EntityIdField, TileCoordField } from "./field-shapes.ts";
 import { walkTo } from "./move-to.ts";
 
 declare module "../types.ts" {

@@ -8,7 +8,7 @@ import { fail } from "../core.ts";
 import { placeAt, withinHearing } from "../places.ts";
 import type { Audience, ChatChannel, ChatMessageRecord } from "../types.ts";
 import { type ActionWire, bad, defineAction } from "./action.ts";
-import { chatText, MessageIdField } from "./fields.ts";
+import { chatText, MessageIdField } from "./field-shapes.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {

@@ -6,7 +6,7 @@ import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
 import { chat } from "./chat.ts";
 import { EMOTES, type EmoteName } from "./emotes.ts";
-import { MessageIdField } from "./fields.ts";
+import { MessageIdField } from "./field-shapes.ts";
 
 declare module "../types.ts" {
   interface ActionFields {

@@ -7,7 +7,7 @@ import { interactContext, outcomeOf } from "../object-use.ts";
 import type { InteractOutcome } from "../objects/types.ts";
 import type { InteractOutcomeType } from "../types.ts";
 import { type ActionWire, bad, defineAction, isPlainObject } from "./action.ts";
-import { actionName, EntityIdField } from "./fields.ts";
+import { actionName, EntityIdField } from "./field-shapes.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {

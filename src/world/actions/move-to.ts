@@ -6,7 +6,7 @@ import { fail, type Outcome, type WorldCore } from "../core.ts";
 import { releaseHeld, stop } from "../placement.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction, isInt, isPlainObject } from "./action.ts";
-import { TileCoordField } from "./fields.ts";
+import { TileCoordField } from "./field-shapes.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {
