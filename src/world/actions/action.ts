@@ -31,11 +31,8 @@ export interface ActionWire<K extends InputKind = InputKind> {
  * code: the AIC endpoint named after the kind (its request = the envelope agentId, roomId, txId,
  * expect + `fields`; its answer = txId, applied, serverTsMs + `answer`), the tool `ocw_<kind>`
  * (parameters: `fields`) and, with `humans`, the browser's `{type: "act", action: {kind, ...}}`. */
-export interface ActionDoors {
-  /** The action's own fields: their one shape (the world's check parses them with it too). */
-  readonly fields: Readonly<Record<string, z.ZodType>>;
-  /** What its answer adds, read from the rule's value (ActionAnswers). */
-  readonly answer: Readonly<Record<string, z.ZodType>>;
+export interface ActionDoors extends Pick<ActionWire, "fields" | "answer"> {
+  /** The world's check parses `fields` too (`fieldsProblem`). */
   readonly summary: string;
   /** The OpenAPI description: what it does and which domain errors it answers. */
   readonly description: string;
