@@ -57,6 +57,15 @@ describe("gateway progress", () => {
     expect(progress.fatal).toBeUndefined();
   });
 
+  it("tells a plugin refused for a file changed while it was copied: fatal now, worth another start", () => {
+    const progress = gatewayProgress(undefined);
+    progress.output(
+      "[plugins] openclawworld failed during load from /s/plugin/dist/index.js: Error: Plugin source changed while preparing its reload; retry after the edit finishes.\n",
+    );
+    expect(progress.fatal).toMatch(/Plugin source changed while preparing/);
+    expect(progress.transient).toMatch(/Plugin source changed while preparing/);
+  });
+
   it("reads this process's CPU time on Linux", () => {
     expect(gatewayProgress(process.pid).cpuMs()).toBeGreaterThanOrEqual(0);
   });

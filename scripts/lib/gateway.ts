@@ -293,8 +293,9 @@ export interface RunOptions {
   standbyReady?: boolean;
 }
 
-/** Starts of one gateway before giving up, when it gives up its own start-up on a busy machine
- * (readiness.ts, TRANSIENT); any other failure ends the start at once. */
+/** Starts of one gateway before giving up, when a start failed for a reason another start gets past
+ * (readiness.ts, TRANSIENT: its own start-up given up on a busy machine, the plugin refused for a file
+ * that changed while it was copied); any other failure ends the start at once. */
 const START_ATTEMPTS = 3;
 
 /** Starts `openclaw gateway run` on the config in `dirs` and waits until the world is running. */
@@ -325,7 +326,9 @@ export async function runGateway(options: RunOptions): Promise<LaunchedGateway> 
       await gateway.outputRead;
       const transient = gateway.progress.transient;
       if (!transient || attempt >= START_ATTEMPTS || options.signal?.aborted) throw error;
-      options.onWaiting?.(`the gateway gave up its own start-up (${transient}); starting it again`);
+      options.onWaiting?.(
+        `the start failed for a reason another start gets past (${transient}); starting it again`,
+      );
       continue;
     }
     return {

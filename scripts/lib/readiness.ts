@@ -45,7 +45,14 @@ const GATEWAY_READY = /\[gateway\] ready\s*$/;
 /** The gateway gives its state database 5 s (a constant in openclaw 2026.9.6) to start a lease at
  * start-up; a CPU-starved machine misses it, and the gateway exits (code 78) asking for a restart. The
  * same state then comes up on the next start (checked), so this one is worth another start. */
-const TRANSIENT = [/state lease heartbeat did not become ready/];
+const TRANSIENT = [
+  /state lease heartbeat did not become ready/,
+  // The gateway copies the plugin's files when it loads it and refuses the plugin when one changed
+  // meanwhile ("...; retry after the edit finishes"): fatal for this process, but the folder a start
+  // stages is never written after (plugin-stage.ts), so another start loads it. Seen once at the
+  // third of config-in-force's npm starts in a row.
+  /Plugin source changed while preparing/,
+];
 
 export interface GatewayProgress {
   /** Feed the gateway's console output here. */
@@ -55,7 +62,7 @@ export interface GatewayProgress {
   readonly fatal: string | undefined;
   /** Whether the gateway has said it is ready (its own start-up is over; plugin services run). */
   readonly gatewayReady: boolean;
-  /** A line saying the gateway gave up its own start-up for a reason a new start gets past. */
+  /** A line saying this start failed for a reason a new start gets past (TRANSIENT). */
   readonly transient: string | undefined;
   /** CPU time the process has used (Linux /proc), undefined where unknown. */
   cpuMs(): number | undefined;

@@ -21,6 +21,7 @@ import {
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { canonicalHash } from "../../src/world/snapshot.ts";
 import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
+import { runOcw } from "../support/ocw-cli.ts";
 
 const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
 type AgentId = (typeof AGENTS)[number];
@@ -397,21 +398,23 @@ describe("durability: kill -9 of a real gateway", () => {
       openclawCli(dirs, ["ocw", "checkpoint", ...args, "--url", live!.baseUrl], { gatewayToken });
     const json = (stdout: string) => JSON.parse(stdout.slice(stdout.search(/^[[{]/m)));
 
-    // Each CLI start costs seconds of CPU, so they run two at a time (the machine's cores): the
-    // refusal needs no checkpoint and runs beside the save; the list and the restore both need only
-    // the saved one.
+    // The real CLI, twice at once (each start costs ~15-30 s of CPU: it loads every plugin): a save,
+    // with the token from the environment, and a wrong token's refusal, with its exit code. The
+    // commands after it run in this process (runOcw): the same command code against the same gateway,
+    // for this test and the next.
     const [saved, refused] = await Promise.all([
       cli(["save", "from-cli"]),
       cli(["list"], "not-the-operator-token"),
     ]);
     expect(saved.code, saved.stderr).toBe(0);
     expect(json(saved.stdout)).toMatchObject({ label: "from-cli", format: "openclawworld.snapshot.v1" });
-    const [listed, restored] = await Promise.all([cli(["list"]), cli(["restore", "from-cli"])]);
-    expect(listed.code, listed.stderr).toBe(0);
-    const labels = (json(listed.stdout).checkpoints as { label: string }[]).map((c) => c.label);
+    const ocw = (...args: string[]) => runOcw(live!.baseUrl, restarted!.gatewayToken, "checkpoint", ...args);
+    const labels = (json(await ocw("list")).checkpoints as { label: string }[]).map((c) => c.label);
     expect(labels).toContain("from-cli");
-    expect(restored.code, restored.stderr).toBe(0);
-    expect(json(restored.stdout)).toMatchObject({ format: "openclawworld.snapshot.v1", world: "lobby" });
+    expect(json(await ocw("restore", "from-cli"))).toMatchObject({
+      format: "openclawworld.snapshot.v1",
+      world: "lobby",
+    });
     // The gateway, not the plugin, checks the token: a wrong one is refused in plain words.
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("refused the operator token");
@@ -438,25 +441,19 @@ describe("durability: kill -9 of a real gateway", () => {
     expect(loaded.status).toBe(200);
     expect(((await loaded.json()) as { data: { hash: string } }).data.hash).toBe(savedHash);
 
-    // The CLI: openclaw ocw snapshot save FILE, then load FILE, against the running gateway.
+    // The CLI's commands (run in this process, as in the test before: the real `openclaw` started
+    // there): openclaw ocw snapshot save FILE, then load FILE, against the running gateway.
     const dirs = await prepareGatewayDirs(stateRoot);
-    const cli = (args: string[]) =>
-      openclawCli(dirs, ["ocw", ...args, "--url", live!.baseUrl], { gatewayToken: restarted!.gatewayToken });
-    const json = (stdout: string) => JSON.parse(stdout.slice(stdout.search(/^[[{]/m)));
+    const cli = (...args: string[]) => runOcw(live!.baseUrl, restarted!.gatewayToken, ...args);
     const file = path.join(dirs.tmp, "saved-by-cli.json");
-    const [saved, access] = await Promise.all([
-      cli(["snapshot", "save", file]),
-      cli(["access", "show", "agent_crash_b"]),
-    ]);
-    expect(saved.code, saved.stderr).toBe(0);
+    const saved = await cli("snapshot", "save", file);
+    expect(JSON.parse(saved)).toMatchObject({ file, format: "openclawworld.snapshot.v1" });
     const cliHash = canonicalHash(JSON.parse(await readFile(file, "utf8")));
     expect((await say("after the CLI save", `tx_${Date.now()}_cli_save`)).status).toBe(200);
-    const reloaded = await cli(["snapshot", "load", file]);
-    expect(reloaded.code, reloaded.stderr).toBe(0);
-    expect(json(reloaded.stdout)).toMatchObject({ format: "openclawworld.snapshot.v1", hash: cliHash });
+    const reloaded = await cli("snapshot", "load", file);
+    expect(JSON.parse(reloaded)).toMatchObject({ format: "openclawworld.snapshot.v1", hash: cliHash });
     // Seed 001's api_access: what a script puts into an agent's prompt, and it works as given.
-    expect(access.code, access.stderr).toBe(0);
-    const record = json(access.stdout) as {
+    const record = JSON.parse(await cli("access", "show", "agent_crash_b")) as {
       baseUrl: string;
       headers: Record<string, string>;
       join: Record<string, unknown>;

@@ -8,6 +8,7 @@ import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
+  mapPoint,
   me,
   ocw,
   openPlayer,
@@ -319,11 +320,15 @@ describe("issue #26: what broke on the second pass, fixed", () => {
     await online(phone.page);
     await until("Gil drawn", () => me(phone.page));
     expect(await phone.page.locator("#debug-toggle").isVisible()).toBe(false);
+    // A phone shows ~10 tiles across: from the plaza's east spawns (27, 13 and 27, 19) the west
+    // sign is off screen, so Gil first stands between the signs, both in view (each still a
+    // walk away: the tap walks him over, then reads).
+    await walkTo(phone.page, 23, 13);
     for (const [tx, ty] of [
       [21, 12],
       [25, 12],
     ] as const) {
-      const p = await settledPoint(phone.page, tx, ty);
+      const p = await mapPoint(phone.page, tx, ty);
       await phone.page.touchscreen.tap(p.x, p.y);
       await phone.page.waitForSelector("#dialog:not([hidden])", { timeout: 20_000 });
       expect(

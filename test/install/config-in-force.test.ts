@@ -17,7 +17,7 @@
 // its wire format.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -338,11 +338,17 @@ describe("npm start runs the config it is given, start after start", () => {
       await run();
     } catch (error) {
       // The gateway's own words, for a failure here (the state folder is removed after the test).
+      // The whole of it, with what npm start printed, also goes to .test-artifacts/: a failure seen
+      // once in a full run (its error text lost with the run's output) is then still there to read.
       const log = await readFile(path.join(stateDir, "gateway.log"), "utf8").catch(() => "");
       const tail = log.split("\n").filter((line) => !line.includes("PluginInstanceUnavailableError"));
-      throw new Error(
-        `${error instanceof Error ? error.stack : error}\n--- gateway.log ---\n${tail.slice(-60).join("\n")}`,
+      const failure = `${error instanceof Error ? error.stack : error}`;
+      await mkdir(".test-artifacts", { recursive: true });
+      await writeFile(
+        ".test-artifacts/config-in-force-failure.txt",
+        `${failure}\n--- npm start ---\n${running?.output() ?? "(none running)"}\n--- gateway.log ---\n${log}`,
       );
+      throw new Error(`${failure}\n--- gateway.log ---\n${tail.slice(-60).join("\n")}`);
     }
   });
 });

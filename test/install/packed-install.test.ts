@@ -119,8 +119,14 @@ beforeAll(async () => {
     ]),
   ]);
   await cli(["plugins", "enable", "openclawworld"]);
-  inspect = JSON.parse(await cli(["plugins", "inspect", "openclawworld", "--runtime", "--json"]));
-  doctor = JSON.parse(await cli(["plugins", "doctor", "--json"]));
+  // Both only read the installed plugin and the config: at once, as each CLI start costs seconds of
+  // CPU on its own (it loads every plugin).
+  const [inspected, doctored] = await Promise.all([
+    cli(["plugins", "inspect", "openclawworld", "--runtime", "--json"]),
+    cli(["plugins", "doctor", "--json"]),
+  ]);
+  inspect = JSON.parse(inspected);
+  doctor = JSON.parse(doctored);
   gateway = await runGateway({ dirs, gatewayToken, cwd: dirs.root, asUser: true });
 });
 

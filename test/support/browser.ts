@@ -242,6 +242,23 @@ export async function settledPoint(page: Page, tx: number, ty: number): Promise<
   return previous;
 }
 
+/** Where to click or tap a tile: its settled screen point, checked to be on the map the page shows.
+ * A tile off screen (the player spawned far from it) or under a panel (the chat, the presence list)
+ * takes no click there, and a test that clicked anyway waited for an outcome that could not come. */
+export async function mapPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
+  const p = await settledPoint(page, tx, ty);
+  const under = await page.evaluate(({ x, y }) => {
+    const el = document.elementFromPoint(x, y);
+    if (el instanceof HTMLCanvasElement && el.closest("#game")) return "the map";
+    return el ? `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}>` : "nothing (off screen)";
+  }, p);
+  if (under !== "the map")
+    throw new Error(
+      `tile (${tx}, ${ty}) is at (${Math.round(p.x)}, ${Math.round(p.y)}) on screen, over ${under}`,
+    );
+  return p;
+}
+
 /** A player's page at /world/?name=..., online and drawn. */
 export async function openPlayer(
   browser: Browser,
