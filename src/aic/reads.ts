@@ -6,7 +6,7 @@ import type { WorldApi } from "../world/types.ts";
 
 export { AGENT_ENTITY_PREFIX, agentEntityId, HUMAN_ENTITY_PREFIX } from "../world/ids.ts";
 /** What the reads answer with: adapters name these types here, never in src/world. */
-export type { EntityView, Nearby, TileCoord, WorldEvent } from "../world/types.ts";
+export type { EntityView, TileCoord, WorldEvent } from "../world/types.ts";
 export type { TickInfo };
 
 export interface WorldReads
@@ -17,7 +17,6 @@ export interface WorldReads
     | "serverTsMs"
     | "getEntity"
     | "actorsInRoom"
-    | "nearestActors"
     | "queryRadius"
     | "objectView"
     | "isBlocked"
@@ -56,8 +55,6 @@ export function worldReads(
     },
     getEntity: (id) => world().getEntity(id),
     actorsInRoom: (roomId) => world().actorsInRoom(roomId),
-    nearestActors: (roomId, center, radius, limit, exceptId) =>
-      world().nearestActors(roomId, center, radius, limit, exceptId),
     queryRadius: (roomId, center, radius, limit) => world().queryRadius(roomId, center, radius, limit),
     objectView: (objectId) => world().objectView(objectId),
     isBlocked: (roomId, tile) => world().isBlocked(roomId, tile),

@@ -342,12 +342,6 @@ export interface WorldSnapshot {
   state: Record<string, unknown>;
 }
 
-/** An actor near a point (WorldApi.nearestActors). */
-export interface Nearby {
-  id: string;
-  distance: number;
-}
-
 /** The public surface of the simulation (implemented by `World` in ./world.ts). Reads never mutate;
  * only step() advances state. */
 export interface WorldApi {
@@ -363,10 +357,6 @@ export interface WorldApi {
   getEntity(id: string): EntityView | undefined;
   /** Humans and agents present in a room, sorted by id. */
   actorsInRoom(roomId: string): EntityView[];
-  /** The `limit` actors (humans and agents) nearest to `center` within `radius` world units in a room,
-   * except `exceptId`, nearest first, ties by id: ids only, from the room's spatial grid (a browser's
-   * interest set asks this per viewer per patch, so it builds no entity views). */
-  nearestActors(roomId: string, center: Vec2, radius: number, limit: number, exceptId?: string): Nearby[];
   /** Entities (actors and objects) within `radius` world units of `center`, nearest first, ties by id,
    * the first `limit` of them (default: all). Uses the spatial grid, never all-pairs. */
   queryRadius(

@@ -36,7 +36,6 @@ import type {
   Input,
   InputFailure,
   InputResult,
-  Nearby,
   ObjectView,
   RegionDefinition,
   StepResult,
@@ -399,15 +398,6 @@ export class World implements WorldApi, WorldCore {
   actorsInRoom(roomId: string): EntityView[] {
     const room = this.rooms.get(roomId);
     return room ? room.actors.map((a) => actorView(this.definition, a)) : [];
-  }
-
-  nearestActors(roomId: string, center: Vec2, radius: number, limit: number, exceptId?: string): Nearby[] {
-    const room = this.rooms.get(roomId);
-    if (!room || !Number.isFinite(center.x) || !Number.isFinite(center.y)) return [];
-    const skip = exceptId === undefined ? undefined : this.actors.get(exceptId);
-    const d2: number[] = [];
-    const found = room.grid.nearest(center.x, center.y, Math.min(radius, 1e7), limit, skip, d2);
-    return found.map((actor, i) => ({ id: actor.id, distance: Math.sqrt(d2[i]!) }));
   }
 
   queryRadius(

@@ -6,15 +6,19 @@
 //   `keepRank` = maxVisible - 1 others, where keepRank is HYSTERESIS times admitRank. So ranks
 //   reshuffling within the margin (a crowd milling about) change nothing, and the nearest `admitRank`
 //   are always shown.
-// Ranks are by distance, ties by id: the room's spatial grid answers them (WorldReads.nearestActors).
-// Those left out still appear on the minimap through the room-wide radar (radar.ts).
-import type { Nearby } from "../../aic/reads.ts";
+// Ranks are by distance, ties by id (the crowd's index order). Those left out still appear on the
+// minimap through the room-wide radar (radar.ts).
 import { DEFAULT_MAX_VISIBLE } from "../../config/config.ts";
+import type { RoomCrowd } from "./crowd.ts";
+import { HandleMarks } from "./handle-marks.ts";
 
 export { DEFAULT_MAX_VISIBLE };
 
 /** Exit radius over enter radius, and kept rank over admitted rank. */
 export const HYSTERESIS = 1.25;
+
+/** Last patch's members while one viewer's set is chosen (one at a time: a single thread). */
+const scratch = new HandleMarks();
 
 export class InterestSet {
   readonly enterRadius: number;
@@ -24,10 +28,11 @@ export class InterestSet {
   readonly keepRank: number;
   /** Others a newcomer must rank among to enter. */
   readonly admitRank: number;
-  /** The call (a count) at which each id was last a member: one map updated in place, since a
-   * set emptied and refilled per call was most of the cost of choosing. */
-  private readonly memberAt = new Map<string, number>();
-  private calls = 1;
+  /** Members by wire handle (never reused for another entity): the first `memberCount`. */
+  private members: Int32Array;
+  private memberCount = 0;
+  private readonly order: Int32Array;
+  private readonly orderD2: Float64Array;
 
   constructor(enterRadius: number, exitRadius: number, maxVisible: number = DEFAULT_MAX_VISIBLE) {
     if (!(exitRadius >= enterRadius)) throw new Error("exitRadius must be at least enterRadius");
@@ -38,32 +43,46 @@ export class InterestSet {
     this.maxVisible = maxVisible;
     this.keepRank = maxVisible - 1;
     this.admitRank = this.keepRank === 0 ? 0 : Math.max(1, Math.floor(this.keepRank / HYSTERESIS));
+    this.order = new Int32Array(this.keepRank);
+    this.orderD2 = new Float64Array(this.keepRank);
+    this.members = new Int32Array(this.keepRank);
   }
 
   /**
-   * The others to show now, given the viewer's nearest `keepRank` others within `exitRadius`
-   * (nearest first, ties by id: WorldReads.nearestActors), in that order. Remembers them as the
+   * The actors to show now, as indices into `crowd` (the viewer's own `self` first, when it is in
+   * the crowd), written to `out` (at least maxVisible long); returns how many. Remembers them as the
    * members for the next call.
    */
-  select(nearest: readonly Nearby[]): Nearby[] {
-    const shown: Nearby[] = [];
-    const { memberAt } = this;
-    const last = this.calls++;
-    const found = Math.min(nearest.length, this.keepRank);
+  select(crowd: RoomCrowd, self: number, x: number, y: number, out: Int32Array): number {
+    const found = crowd.nearest(
+      x,
+      y,
+      this.exitRadius,
+      this.keepRank,
+      self,
+      this.order,
+      this.orderD2,
+      this.admitRank,
+    );
+    scratch.begin();
+    for (let k = 0; k < this.memberCount; k++) scratch.add(this.members[k]!);
+    let count = 0;
+    if (self >= 0) out[count++] = self;
+    let kept = 0;
+    const enter2 = this.enterRadius * this.enterRadius;
     for (let rank = 0; rank < found; rank++) {
-      const near = nearest[rank]!;
-      if ((rank < this.admitRank && near.distance <= this.enterRadius) || memberAt.get(near.id) === last) {
-        shown.push(near);
-        memberAt.set(near.id, last + 1);
+      const i = this.order[rank]!;
+      const h = crowd.handles[i]!;
+      if ((rank < this.admitRank && this.orderD2[rank]! <= enter2) || scratch.has(h)) {
+        out[count++] = i;
+        this.members[kept++] = h;
       }
     }
-    // Those who left stay as stale entries until they outnumber the members: bounded.
-    if (memberAt.size > 4 * (this.keepRank + 1))
-      for (const [id, at] of memberAt) if (at !== last + 1) memberAt.delete(id);
-    return shown;
+    this.memberCount = kept;
+    return count;
   }
 
   clear(): void {
-    this.memberAt.clear();
+    this.memberCount = 0;
   }
 }

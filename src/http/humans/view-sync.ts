@@ -1,7 +1,7 @@
 // What each human's browser is shown, read through the contract's read interface: the room (map,
 // objects, roster) on entering it, then per patch an interest-managed delta of the actors near them
-// (at most `web.maxVisible`, the nearest: interest.ts, over the room's spatial grid:
-// WorldReads.nearestActors) and the events they may perceive. Patches go out every `patchEveryTicks` ticks (the patch rate is
+// (at most `web.maxVisible`, the nearest: interest.ts, over the room's crowd made once per patch:
+// crowd.ts) and the events they may perceive. Patches go out every `patchEveryTicks` ticks (the patch rate is
 // separate from the tick rate: nothing is lost between patches, the delta is against what the
 // browser has and events follow the viewer's own seq). Deltas are binary frames (wire-delta.ts)
 // assembled from records encoded once per patch per actor and shared by every viewer
@@ -11,6 +11,7 @@
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import type { EntityView, TickInfo, WorldEvent, WorldReads } from "../../aic/reads.ts";
 import { chatHistory } from "./chat-history.ts";
+import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";
 import { PreparedText } from "./prepared-text.ts";
 import type { PresenceState } from "./presence-state.ts";
@@ -97,6 +98,12 @@ export interface ViewSync {
   roster(roomId: string): WireRosterEntry[];
 }
 
+/** One room's actors for one patch, and their wire forms as viewers first need them. */
+interface CrowdPatch {
+  crowd: RoomCrowd;
+  wires: (WireEntity | undefined)[];
+}
+
 export function createViewSync(
   reads: WorldReads,
   /** A JSON message, one serialized once for many sockets, or a binary delta frame. */
@@ -130,21 +137,29 @@ export function createViewSync(
     }
     return view;
   };
-  /** The wire form of each actor some viewer is shown, made once per patch (the world does not
-   * change within one), so an actor seen by many costs one entity view. Outside a patch (a room
-   * entry) each is made afresh. */
-  const wires = new Map<string, WireEntity>();
+  /** Each room's crowd, made once per patch (outside a patch, a room entry makes its own). */
+  const crowds = new Map<string, CrowdPatch>();
   let inPatch = false;
-  const wireById = (id: string, known?: EntityView): WireEntity | undefined => {
-    let wire = wires.get(id);
-    if (!wire) {
-      const view = known ?? reads.getEntity(id);
-      if (!view) return undefined;
-      wire = wireOf(view);
-      if (inPatch) wires.set(id, wire);
-    }
-    return wire;
+  const handleOf = (id: string) => fragments.handle(id);
+  const makeCrowd = (roomId: string): CrowdPatch => {
+    const crowd = new RoomCrowd(
+      reads.actorsInRoom(roomId),
+      handleOf,
+      reads.definition.rooms[roomId]?.tileSize ?? 32,
+    );
+    return { crowd, wires: new Array(crowd.size) };
   };
+  const crowdOf = (roomId: string): CrowdPatch => {
+    if (!inPatch) return makeCrowd(roomId);
+    let c = crowds.get(roomId);
+    if (!c) {
+      c = makeCrowd(roomId);
+      crowds.set(roomId, c);
+    }
+    return c;
+  };
+  /** Scratch for a viewer's selected crowd indices (one viewer at a time). */
+  let picked = new Int32Array(64);
 
   function roomInfo(roomId: string): WireRoom {
     return toWireRoom(reads.definition, roomId);
@@ -172,18 +187,19 @@ export function createViewSync(
 
   /** The actors this session should see now (its interest set: interest.ts), as wire entities. */
   function visibleActors(s: HumanSession, self: EntityView): WireEntity[] {
-    const { interest } = s;
-    const nearest = reads.nearestActors(
-      self.roomId,
-      self.pos,
-      interest.exitRadius,
-      interest.keepRank,
-      self.id,
-    );
-    const visible: WireEntity[] = [wireById(self.id, self)!];
-    for (const near of interest.select(nearest)) {
-      const wire = wireById(near.id);
-      if (wire) visible.push(wire);
+    const { crowd, wires } = crowdOf(self.roomId);
+    if (picked.length < s.interest.maxVisible) picked = new Int32Array(s.interest.maxVisible);
+    const me = crowd.indexOf(self.id);
+    const count = s.interest.select(crowd, me, self.pos.x, self.pos.y, picked);
+    const visible: WireEntity[] = me < 0 ? [wireOf(self)] : [];
+    for (let k = 0; k < count; k++) {
+      const i = picked[k]!;
+      let wire = wires[i];
+      if (!wire) {
+        wire = wireOf(crowd.views[i]!);
+        wires[i] = wire;
+      }
+      visible.push(wire);
     }
     return visible;
   }
@@ -229,7 +245,10 @@ export function createViewSync(
       return;
     }
     behindSince.delete(s);
-    const self = reads.getEntity(s.actor.entityId);
+    // Still in the room it shows (the usual case): its view is in the room's crowd for this patch.
+    const shown = !resync && s.roomId ? crowdOf(s.roomId).crowd : undefined;
+    const at = shown ? shown.indexOf(s.actor.entityId) : -1;
+    const self = shown && at >= 0 ? shown.views[at]! : reads.getEntity(s.actor.entityId);
     if (!self) {
       if (resync) ws.close(WORLD_RESTORED_CLOSE.code, WORLD_RESTORED_CLOSE.reason);
       return;
@@ -316,7 +335,7 @@ export function createViewSync(
   function endPatch(): void {
     inPatch = false;
     eventMessages.clear();
-    wires.clear();
+    crowds.clear();
     fragments.end();
   }
 
@@ -375,7 +394,7 @@ export function createViewSync(
       const radar = radarOf(s);
       if (radar.slot !== slot) return;
       const roomId = s.roomId;
-      const feed = feeds.feed(roomId, period, () => dotsOf(reads.actorsInRoom(roomId)));
+      const feed = feeds.feed(roomId, period, () => dotsOf(crowdOf(roomId).crowd.views));
       const message = radar.next(feed);
       if (message) send(s, message);
     } catch (error) {
