@@ -61,6 +61,7 @@ export type ActData =
   | Omit<ApproachResponse, "txId">
   | { applied: boolean; serverTsMs: number }
   | { applied: boolean; serverTsMs: number; thinking: boolean }
+  | { applied: boolean; serverTsMs: number; asleep: boolean }
   | { applied: boolean; serverTsMs: number; outcome: InteractResponse["outcome"] }
   | { applied: boolean; serverTsMs: number; chatMessageId: string }
   | Omit<ReflectResponse, "txId">;
@@ -197,6 +198,8 @@ export function mapResult(
       return ok({ applied: true, serverTsMs });
     case "thinking":
       return ok({ applied: true, serverTsMs, thinking: value.thinking });
+    case "asleep":
+      return ok({ applied: true, serverTsMs, asleep: value.asleep });
     case "interact":
       return ok({
         applied: value.outcome.type === "ok" || value.outcome.type === "no_effect",
