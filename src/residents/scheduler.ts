@@ -242,6 +242,8 @@ export class ResidentScheduler {
         r.asleep ??= `could not join the world: ${joined.error.message}`;
         continue;
       }
+      // It stands at home: its routine's first stop (a later one sends it on once it is alone).
+      r.routineIndex = 0;
       await this.setThinking(r, false);
       // The page shows it asleep (or no longer: a model was added since the last start).
       await this.mark(r, { kind: "asleep", asleep: r.asleep !== undefined });
@@ -345,7 +347,13 @@ export class ResidentScheduler {
 
   private onTick(info: TickInfo): void {
     if (this.stopped) return;
-    if (!this.deps.joinsItself) this.followRoutines(info.serverTsMs);
+    this.wakeOn(info);
+    // After the tick's news is taken in: one who just came through a portal goes on, not home.
+    if (!this.deps.joinsItself && !this.stopped) this.followRoutines(info.serverTsMs);
+  }
+
+  /** Who this tick's events wake, held to the shares and budgets, and their turns scheduled. */
+  private wakeOn(info: TickInfo): void {
     if (info.events.length === 0) return;
     const reads = this.deps.service.reads;
     const others = this.deps.otherResidents?.();
@@ -418,7 +426,8 @@ export class ResidentScheduler {
       if (r.asleep) continue;
       const self = reads.getEntity(r.actor.entityId);
       if (!self) continue;
-      if (r.turn || (self.speed ?? 0) > 0 || this.hasCompany(self)) {
+      // News waiting for a turn counts as busy: arriving through a portal, it goes on first.
+      if (r.turn || r.pending.length > 0 || (self.speed ?? 0) > 0 || this.hasCompany(self)) {
         r.busyAtMs = simulationMs;
         continue;
       }
@@ -432,7 +441,7 @@ export class ResidentScheduler {
         continue;
       }
       const strayed = simulationMs - r.busyAtMs >= r.config.returnHomeAfterSec * 1000;
-      const moved = r.routineIndex !== undefined && stop.index !== r.routineIndex;
+      const moved = stop.index !== r.routineIndex;
       if (!moved && !strayed && !(r.homeward && inHomeRoom)) continue;
       const portal = inHomeRoom ? undefined : portalToward(reads.definition, self.roomId, home.roomId);
       if (!inHomeRoom && !portal) continue;
