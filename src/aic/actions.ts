@@ -62,6 +62,7 @@ export type ActData =
   | Omit<MoveToResponse | ApproachResponse | InteractResponse | ChatSendResponse, "txId">
   | { applied: boolean; serverTsMs: number }
   | { applied: boolean; serverTsMs: number; thinking: boolean }
+  | { applied: boolean; serverTsMs: number; asleep: boolean }
   | Omit<ReflectResponse, "txId">;
 
 /** Rate class per action kind, the same at every door: each kind's `rateClass` in its world action

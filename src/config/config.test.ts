@@ -70,6 +70,7 @@ describe("plugin config: one zod schema", () => {
       look: 3,
       home: { roomId: "garden", tx: 17, ty: 12 },
       wake: { nearby: true, name: true, approach: false, residents: false },
+      returnHomeAfterSec: 60,
       minIntervalSec: 3,
       maxTurnsPerHour: 60,
       turnTimeoutSec: 120,

@@ -105,6 +105,14 @@ const ResidentSchema = z.strictObject({
     .describe(
       "Where it stands when: home, then each stop in turn, by simulation time (the same in every run); it waits while someone is near it or a turn runs",
     ),
+  returnHomeAfterSec: z
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(60)
+    .describe(
+      "Simulation seconds it stays where a turn took it (a place it walked someone to, in any room) once alone and standing, before it walks back to home or its routine's stop, through portals",
+    ),
   minIntervalSec: z.number().min(0).max(3600).default(3).describe("Least time between two turns"),
   maxTurnsPerHour: z.int().min(1).max(3600).default(60),
   turnTimeoutSec: z.int().min(5).max(900).default(120).describe("A turn running longer is cancelled"),

@@ -2,7 +2,8 @@
 // run in this gateway's agent loop (resident-turns.ts), and a resident without a model sleeps.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { allowedWorldTools } from "../config/tool-policy.ts";
-import { placesOf } from "../residents/places.ts";
+import { placesFrom } from "../residents/places.ts";
+import { PROMPT_LIMITS } from "../residents/prompt.ts";
 import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentTurnHooks, only } from "./agent-turns.ts";
@@ -18,21 +19,28 @@ export function attachResidents(
   const { config } = host;
   // One world-wide budget above the gateway's residents and the remote ones (wake targets).
   const worldBudget = { starts: [], maxTurnsPerHour: config.residentBudget.maxTurnsPerHour };
+  // One talk budget too: remote residents talk with the gateway's, and with each other, within it.
+  const talkBudget = {
+    starts: [],
+    maxTurnsPerHour: config.residentBudget.talkTurnsPerHour,
+    replying: new Set<string>(),
+  };
   const remotes = attachRemoteResidents(
     host,
     logger,
     worldBudget,
+    talkBudget,
     () => host.residents?.residentIdSet() ?? new Set(),
   );
   if (!host.aic || Object.keys(config.residents).length === 0) return;
   const aic = host.aic;
   // A resident that may walk is told its room's places (a tile each) so "take me to the café" is one
-  // ocw_move_to; the places of a room are the same all along, found once.
-  const places = new Map<string, ReturnType<typeof placesOf>>();
+  // ocw_move_to, and those a portal away; the places of a room are the same all along, found once.
+  const places = new Map<string, ReturnType<typeof placesFrom>>();
   const placesIn = (roomId: string) => {
     let found = places.get(roomId);
     if (!found) {
-      found = placesOf(aic.reads.definition.rooms[roomId]);
+      found = placesFrom(aic.reads.definition, roomId, PROMPT_LIMITS.places);
       places.set(roomId, found);
     }
     return found;
@@ -41,7 +49,7 @@ export function attachResidents(
     service: aic,
     residents: config.residents,
     worldBudget,
-    talkBudget: { starts: [], maxTurnsPerHour: config.residentBudget.talkTurnsPerHour },
+    talkBudget,
     placesFor: (agentId, roomId) =>
       allowedWorldTools(config.tools, agentId).includes("ocw_move_to") ? placesIn(roomId) : undefined,
     asleepHint: (agentId) => residentAsleepHint(runtime.config.current(), agentId),

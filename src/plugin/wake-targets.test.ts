@@ -38,7 +38,8 @@ async function open(dir: string, raw: Record<string, unknown> = CONFIG) {
     agents: (id) => ({ name: id }),
     limiter: new RateLimiter({ disabled: true }),
   });
-  attachRemoteResidents(host, quiet, { starts: [], maxTurnsPerHour: 10 }, () => new Set());
+  const talk = { starts: [], maxTurnsPerHour: 0, replying: new Set<string>() };
+  attachRemoteResidents(host, quiet, { starts: [], maxTurnsPerHour: 10 }, talk, () => new Set());
   await startRemoteResidents(host);
   const close = async () => {
     await host.remoteResidents?.stop();

@@ -4,7 +4,7 @@
 
 import { agentEntityId } from "../aic/reads.ts";
 import { type WakeTargetConfig, WakeTargetSchema } from "../config/config.ts";
-import type { WorldBudget } from "../residents/pacing.ts";
+import type { TalkBudget, WorldBudget } from "../residents/pacing.ts";
 import { RemoteResidents } from "../residents/remote/remote-residents.ts";
 import { TargetRefused } from "../residents/remote/url-policy.ts";
 import { OperatorError } from "../runtime/operator.ts";
@@ -35,6 +35,7 @@ export function attachRemoteResidents(
   host: WorldHost,
   logger: RuntimeLogger,
   worldBudget: WorldBudget,
+  talkBudget: TalkBudget,
   gatewayResidents: () => ReadonlySet<string>,
 ): RemoteResidents | undefined {
   if (!host.aic) return undefined;
@@ -45,6 +46,7 @@ export function attachRemoteResidents(
     delivery: config.wakeDelivery,
     nameOf: (agentId) => config.agents[agentId]?.name ?? agentId,
     worldBudget,
+    talkBudget,
     otherResidents: gatewayResidents,
     logger,
     ...only(agentTurnHooks(host), "onTurnEnd"),

@@ -19,6 +19,13 @@ export interface WorldBudget {
   maxTurnsPerHour: number;
 }
 
+/** The residents' talk budget, shared by every scheduler (the gateway's residents and each remote
+ * one), with who of them last answered another resident: their words wake no resident, so an
+ * exchange is a line each wherever the two residents live. */
+export interface TalkBudget extends WorldBudget {
+  replying: Set<string>;
+}
+
 export type NextStart =
   | { kind: "idle" }
   | { kind: "busy" }

@@ -1,16 +1,56 @@
 // The places a resident that may walk is told of: its room's named regions, largest first, each with
 // a tile it can walk to near the middle (not blocked, no object on it), so "take me to the café"
 // becomes one ocw_move_to. Pure: it reads the room's definition only (doors that close are objects,
-// and no place's tile is an object's).
+// and no place's tile is an object's). A place in another room of this world is told with the portal
+// that leads there (a resident steps on it and is told again on the other side), and the same
+// portals bring a resident home (`portalToward`).
 import type { WorldReads } from "../aic/reads.ts";
 
 export interface Place {
   name: string;
   tx: number;
   ty: number;
+  /** A place in another room: that room's name, and the portal tile here that leads to it. */
+  beyond?: { roomName: string; portal: { tx: number; ty: number } };
 }
 
-type Room = WorldReads["definition"]["rooms"][string];
+type Definition = WorldReads["definition"];
+type Room = Definition["rooms"][string];
+
+export interface Portal {
+  tx: number;
+  ty: number;
+  toRoomId: string;
+}
+
+/** The room's portals to other rooms of this world (one to another world is another gateway's). */
+export function portalsOf(room: Room | undefined): Portal[] {
+  if (!room) return [];
+  return room.objects
+    .filter((o) => o.objectType === "portal" && o.props.targetWorld === undefined)
+    .map((o) => ({ tx: o.tile.tx, ty: o.tile.ty, toRoomId: String(o.props.targetRoom) }))
+    .filter((p) => p.toRoomId !== room.roomId);
+}
+
+/** The portal in `fromRoomId` on the fewest crossings to `toRoomId` (breadth first, portals in map
+ * order), or undefined when none leads there. */
+export function portalToward(def: Definition, fromRoomId: string, toRoomId: string): Portal | undefined {
+  const firstStep = new Map<string, Portal>();
+  const queue: string[] = [fromRoomId];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const roomId = queue.shift()!;
+    for (const portal of portalsOf(def.rooms[roomId])) {
+      if (seen.has(portal.toRoomId)) continue;
+      seen.add(portal.toRoomId);
+      const first = firstStep.get(roomId) ?? portal;
+      if (portal.toRoomId === toRoomId) return first;
+      firstStep.set(portal.toRoomId, first);
+      queue.push(portal.toRoomId);
+    }
+  }
+  return undefined;
+}
 
 /** The free tile nearest to (cx, cy) within `reach` rings, or undefined. */
 function freeTileNear(
@@ -53,4 +93,21 @@ export function placesOf(room: Room | undefined): Place[] {
     places.push({ name: region.name, ...tile });
   }
   return places;
+}
+
+/** The places a resident in `roomId` is told of: its room's, then those of each room one portal
+ * away (with that portal), `perRoom` of each room at most. */
+export function placesFrom(def: Definition, roomId: string, perRoom: number): Place[] {
+  const here = placesOf(def.rooms[roomId]).slice(0, perRoom);
+  const told = new Set([roomId]);
+  const beyond: Place[] = [];
+  for (const portal of portalsOf(def.rooms[roomId])) {
+    if (told.has(portal.toRoomId)) continue;
+    told.add(portal.toRoomId);
+    const room = def.rooms[portal.toRoomId];
+    const roomName = room?.name ?? portal.toRoomId;
+    for (const place of placesOf(room).slice(0, perRoom))
+      beyond.push({ ...place, beyond: { roomName, portal: { tx: portal.tx, ty: portal.ty } } });
+  }
+  return [...here, ...beyond];
 }

@@ -2,6 +2,7 @@
 // turn (who spoke, what they said, who came near) and who is near now. It stays within a few hundred
 // tokens (the benchmark measures it; prompt.test.ts bounds the worst case): the resident looks
 // further with its ocw_* tools if it wants to.
+import type { Place } from "./places.ts";
 import type { Happening } from "./wake.ts";
 
 export interface PromptPerson {
@@ -24,8 +25,9 @@ export interface WakeContext {
   replyChannel?: "proximity" | "global";
   /** Who it is (its config's persona), told each turn. */
   persona?: string;
-  /** The named places of its room, each with a tile to walk to, when it may walk (ocw_move_to). */
-  places?: readonly { name: string; tx: number; ty: number }[];
+  /** The named places of its room, each with a tile to walk to, when it may walk (ocw_move_to); and
+   * those of rooms a portal away, each with the room and the portal here (places.ts `placesFrom`). */
+  places?: readonly Place[];
 }
 
 /** What the prompt keeps: the newest happenings, short quotes, a few neighbours, short names. */
@@ -36,6 +38,8 @@ export const PROMPT_LIMITS = {
   nameChars: 16,
   personaChars: 240,
   places: 8,
+  /** Rooms a portal away whose places it is told of (by name: their tiles when it is there). */
+  roomsBeyond: 2,
 } as const;
 
 const clip = (text: string, max: number) => {
@@ -59,16 +63,36 @@ function line(h: Happening & { from: PromptPerson }): string {
       return `- ${who(h.from)}, a resident, came near you (say a line to them if you like)`;
     case "resident_spoke":
       return `- ${who(h.from)}, a resident, said near you${quote}`;
+    case "arrived":
+      return "- You came through the portal into this room: go on to the place you were heading for";
   }
 }
 
 function walking(places: WakeContext["places"]): string[] {
   if (!places) return [];
-  const named = places
+  const here = places
+    .filter((p) => !p.beyond)
     .slice(0, PROMPT_LIMITS.places)
     .map((p) => `${clip(p.name, PROMPT_LIMITS.nameChars)} ${p.tx},${p.ty}`);
+  // Another room's places by name only, under the portal that leads there: their tiles are told
+  // once it stands in that room (it is woken on arriving).
+  const rooms = new Map<string, string[]>();
+  for (const p of places) {
+    if (!p.beyond) continue;
+    const key = `${clip(p.beyond.roomName, PROMPT_LIMITS.nameChars)} (portal ${p.beyond.portal.tx},${p.beyond.portal.ty})`;
+    const names = rooms.get(key) ?? [];
+    if (!rooms.has(key) && rooms.size >= PROMPT_LIMITS.roomsBeyond) continue;
+    if (names.length < PROMPT_LIMITS.places) names.push(clip(p.name, PROMPT_LIMITS.nameChars));
+    rooms.set(key, names);
+  }
+  const beyond = [...rooms].map(([room, names]) => `${room}: ${names.join(", ")}`);
   return [
-    `You may walk with someone who asks ("take me to..."): say so, then ocw_move_to the place's tile.${named.length > 0 ? ` Places here: ${named.join("; ")}.` : ""}`,
+    `You may walk with someone who asks ("take me to..."): say so, then ocw_move_to the place's tile.${here.length > 0 ? ` Places here: ${here.join("; ")}.` : ""}`,
+    ...(beyond.length > 0
+      ? [
+          `Elsewhere, through a portal (ocw_move_to its tile; you are told the way on there): ${beyond.join("; ")}.`,
+        ]
+      : []),
   ];
 }
 

@@ -178,12 +178,15 @@ describe("the residents' scheduler", () => {
     expect(turns[0]?.signal.aborted).toBe(true);
   });
 
-  it("a resident without a model sleeps: it stands at home, says why, and is never woken", async () => {
+  it("a resident without a model sleeps: it stands at home, shown asleep, says why, and is never woken", async () => {
     const { env, turns, say, place, scheduler } = await setup(
-      { guide: residentConfig() },
-      () => "no model is configured",
+      { guide: residentConfig(), sage: residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } }) },
+      (id) => (id === "guide" ? "no model is configured" : undefined),
     );
     expect(env.world.getEntity("agt_guide")?.tile).toEqual(HOME);
+    // The world's view of it carries the mark the page draws; an awake resident's does not.
+    expect(env.world.getEntity("agt_guide")?.asleep).toBe(true);
+    expect(env.world.getEntity("agt_sage")?.asleep).toBeUndefined();
     await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
     await say(ann, "hello Guide");
     expect(turns).toHaveLength(0);
@@ -359,6 +362,37 @@ describe("the residents' scheduler", () => {
     expect(at()).toEqual(HOME);
   });
 
+  it("through a portal with someone it is woken to go on; alone for returnHomeAfterSec it walks home through the portal", async () => {
+    // Home by the lobby's west portal (1,16), which sets a traveller down in the town at 53,20.
+    const home = { tx: 4, ty: 16 };
+    const guide = residentConfig({ home, returnHomeAfterSec: 5, minIntervalSec: 0 });
+    const { env, turns } = await setup({ guide });
+    const self = () => env.world.getEntity("agt_guide")!;
+    const guideActor: Actor = { entityId: "agt_guide", kind: "agent", name: "Guide", rateKey: "agent:guide" };
+    // A turn sends it onto the portal (as its ocw_move_to would): on the other side it is woken.
+    await settle(env, env.service.act(guideActor, { kind: "moveTo", dest: { tx: 1, ty: 16 } }));
+    for (let i = 0; i < 60 && turns.length === 0; i++) await settle(env, admitted());
+    expect(self().roomId).toBe("town");
+    expect(turns).toHaveLength(1);
+    expect(turns[0]?.prompt).toContain("You came through the portal into this room");
+    expect(turns[0]?.prompt).toContain("in Town at tile 53,20");
+    // Its turn walks it on a few tiles, then ends; it stands there, alone.
+    await settle(env, env.service.act(guideActor, { kind: "moveTo", dest: { tx: 50, ty: 20 } }));
+    turns[0]?.finish();
+    for (let i = 0; i < 40 && self().tile.tx !== 50; i++) await settle(env, admitted());
+    expect(self().tile).toEqual({ tx: 50, ty: 20 });
+    // Not before returnHomeAfterSec of simulation time: then back through the portal, and home.
+    const stood = env.world.serverTsMs;
+    while (env.world.serverTsMs - stood < 4_000) env.runtime.stepNow();
+    await settle(env, admitted());
+    expect(self()).toMatchObject({ roomId: "town", tile: { tx: 50, ty: 20 } });
+    for (let i = 0; i < 200 && !(self().roomId === "lobby" && self().tile.tx === home.tx); i++)
+      await settle(env, admitted());
+    expect(self()).toMatchObject({ roomId: "lobby", tile: home });
+    // Coming home through the portal woke no turn.
+    expect(turns).toHaveLength(1);
+  });
+
   it("two residents meeting exchange a line each within the world's talk budget, shown in status", async () => {
     const talker = { nearby: true, name: true, approach: false, residents: true };
     const guide = residentConfig({ wake: talker, minIntervalSec: 0 });
@@ -368,7 +402,7 @@ describe("the residents' scheduler", () => {
       wake: talker,
       minIntervalSec: 0,
     });
-    const talkBudget = { starts: [], maxTurnsPerHour: 2 };
+    const talkBudget = { starts: [], maxTurnsPerHour: 2, replying: new Set<string>() };
     const { env, turns, scheduler, place } = await setup({ guide, sage }, undefined, undefined, {
       talkBudget,
     });
@@ -406,6 +440,78 @@ describe("the residents' scheduler", () => {
     await place(ann, { tx: HOME.tx + 3, ty: HOME.ty + 1 });
     await settle(env, env.service.act(ann, { kind: "chat", channel: "proximity", message: "hello Sage" }));
     expect(turns.slice(2).map((t) => t.agentId)).toContain("sage");
+  });
+
+  it("a remote resident (a wake target) talks with the gateway's within the shared talk budget; a reply goes unanswered", async () => {
+    const talker = { nearby: true, name: true, approach: false, residents: true };
+    const talk = { starts: [], maxTurnsPerHour: 3, replying: new Set<string>() };
+    const remoteIds = new Set(["agt_faraway"]);
+    const { env, clock, turns, scheduler } = await setup(
+      { guide: residentConfig({ wake: talker, minIntervalSec: 0 }) },
+      undefined,
+      undefined,
+      { talkBudget: talk, otherResidents: () => remoteIds },
+    );
+    // The remote resident's own scheduler, as src/residents/remote makes one: it joins by itself.
+    const faraway: Actor = {
+      entityId: "agt_faraway",
+      kind: "agent",
+      name: "Faraway",
+      rateKey: "agent:faraway",
+    };
+    await settle(
+      env,
+      env.service.act(faraway, { kind: "join", roomId: "lobby", at: { tx: HOME.tx + 9, ty: HOME.ty } }),
+    );
+    const wakes = scriptedTurns();
+    const remote = new ResidentScheduler({
+      service: env.service,
+      residents: { faraway: residentConfig({ name: "Faraway", wake: talker, minIntervalSec: 0 }) },
+      runTurn: wakes.runTurn,
+      joinsItself: true,
+      otherResidents: () => scheduler.residentIdSet(),
+      talkBudget: talk,
+      logger: { info() {}, warn() {} },
+      clock: {
+        now: () => clock.now,
+        setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+        clearTimeout: (h) => clock.clearTimeout(h),
+      },
+    });
+    await settle(env, remote.start());
+    const guideActor: Actor = { entityId: "agt_guide", kind: "agent", name: "Guide", rateKey: "agent:guide" };
+    const line = (who: Actor, message: string) =>
+      settle(env, env.service.act(who, { kind: "chat", channel: "proximity", message }));
+    // Faraway walks up and opens (its id sorts first); the Guide answers, within the budget.
+    await settle(env, env.service.act(faraway, { kind: "moveTo", dest: { tx: HOME.tx + 2, ty: HOME.ty } }));
+    for (let i = 0; i < 60 && wakes.turns.length === 0; i++) await settle(env, admitted());
+    expect(wakes.turns[0]?.wokenBy).toMatchObject([{ reason: "resident_near", fromEntityId: "agt_guide" }]);
+    await line(faraway, "Greetings from afar, Guide!");
+    wakes.turns[0]?.finish();
+    await settle(env, admitted());
+    expect(turns).toHaveLength(1);
+    expect(turns[0]?.prompt).toMatch(
+      /- Faraway \(AI, \d tiles\), a resident, said near you: "Greetings from afar, Guide!"/,
+    );
+    // The Guide's reply wakes Faraway no more (the exchange is over), though another scheduler holds it.
+    await line(guideActor, "Welcome, traveller.");
+    turns[0]?.finish();
+    for (let i = 0; i < 5; i++) await settle(env, admitted());
+    expect(wakes.turns).toHaveLength(1);
+    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 2, maxTurnsPerHour: 3 });
+    // Faraway speaks again: the Guide answers, the budget's last turn; its reply goes unanswered, and
+    // the budget is spent: Faraway's next line is refused, and counted.
+    await line(faraway, "And the café?");
+    turns[1]?.finish();
+    await settle(env, admitted());
+    expect(turns).toHaveLength(2);
+    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 3, maxTurnsPerHour: 3 });
+    await line(guideActor, "Through the west portal.");
+    expect(wakes.turns).toHaveLength(1);
+    await line(faraway, "Thanks!");
+    expect(turns).toHaveLength(2);
+    expect(scheduler.states()[0]?.refused.talkBudget).toBe(1);
+    await remote.stop();
   });
 
   it("asleep, it tells one who comes near how to wake it, once an hour each", async () => {

@@ -14,11 +14,13 @@ import {
   type Pacing,
   type PersonLedger,
   pruneLedger,
+  type TalkBudget,
   type TurnLedger,
   type WorldBudget,
   withinBudget,
   withinShare,
 } from "./pacing.ts";
+import { type Place, portalToward } from "./places.ts";
 import { type PromptPerson, wakePrompt } from "./prompt.ts";
 import { routineStop } from "./routine.ts";
 import { byResident, type Happening, replyChannel, wakeHappenings } from "./wake.ts";
@@ -118,15 +120,14 @@ export interface SchedulerDeps {
   joinsItself?: boolean;
   /** Other schedulers' residents, whose speech wakes no resident here either. */
   otherResidents?: () => ReadonlySet<string>;
-  /** Turns residents may take talking to each other in an hour, all together (default: none). */
-  talkBudget?: WorldBudget;
+  /** Turns residents may take talking to each other in an hour, all together (default: none),
+   * shared by the schedulers of the gateway's residents and the remote ones. */
+  talkBudget?: TalkBudget;
   /** What an asleep resident says to one who comes near (how to wake it), or undefined: nothing. */
   asleepHint?: (agentId: string) => string | undefined;
-  /** The named places of a room with a tile each, told to a resident that may walk (ocw_move_to). */
-  placesFor?: (
-    agentId: string,
-    roomId: string,
-  ) => readonly { name: string; tx: number; ty: number }[] | undefined;
+  /** The named places a resident that may walk (ocw_move_to) is told of in a room: the room's, a
+   * tile each, and those a portal away (places.ts `placesFrom`). */
+  placesFor?: (agentId: string, roomId: string) => readonly Place[] | undefined;
 }
 
 /** Happenings kept per resident between turns; older ones are dropped (the prompt shows few anyway). */
@@ -157,11 +158,13 @@ interface Resident {
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
   session: { generation: number; turns: number };
-  /** Its last turn answered another resident: what it says wakes no resident (a reply goes
-   * unanswered, so two residents exchange a line each and stop). */
-  replying: boolean;
   /** The routine stop it last set off for (routine.ts), so it walks once per stop. */
   routineIndex?: number;
+  /** The simulation time it was last busy: in a turn, walking, or with someone near. Alone and
+   * standing away from its stop for `returnHomeAfterSec` after that, it walks back. */
+  busyAtMs?: number;
+  /** It is on its way back through a portal: arriving wakes no turn, it walks on to its stop. */
+  homeward: boolean;
   /** Whom it told how to wake it, while asleep (once an hour each). */
   hinted: PersonLedger;
 }
@@ -183,8 +186,7 @@ export class ResidentScheduler {
   private stopped = false;
   private runs = 0;
   private readonly world: WorldBudget;
-  private readonly talk: WorldBudget;
-  private readonly byEntity: ReadonlyMap<string, Resident>;
+  private readonly talk: TalkBudget;
   /** Names this scheduler's sessions apart from an earlier process's (a restart starts fresh ones). */
   private readonly epoch: string;
 
@@ -208,11 +210,10 @@ export class ResidentScheduler {
       pending: [],
       refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0, talkBudget: 0 },
       session: { generation: 0, turns: 0 },
-      replying: false,
+      homeward: false,
       hinted: new Map(),
     }));
-    this.talk = deps.talkBudget ?? { starts: [], maxTurnsPerHour: 0 };
-    this.byEntity = new Map(this.residents.map((r) => [r.actor.entityId, r]));
+    this.talk = deps.talkBudget ?? { starts: [], maxTurnsPerHour: 0, replying: new Set() };
     this.world = deps.worldBudget ?? {
       starts: [],
       maxTurnsPerHour: deps.maxTurnsPerHour ?? Number.MAX_SAFE_INTEGER,
@@ -241,7 +242,11 @@ export class ResidentScheduler {
         r.asleep ??= `could not join the world: ${joined.error.message}`;
         continue;
       }
+      // It stands at home: its routine's first stop (a later one sends it on once it is alone).
+      r.routineIndex = 0;
       await this.setThinking(r, false);
+      // The page shows it asleep (or no longer: a model was added since the last start).
+      await this.mark(r, { kind: "asleep", asleep: r.asleep !== undefined });
       if (r.asleep) this.deps.logger.warn(`openclawworld: resident ${r.agentId} is asleep: ${r.asleep}`);
     }
     if (!this.stopped) this.unsubscribe = this.deps.service.reads.onTick((info) => this.onTick(info));
@@ -342,7 +347,13 @@ export class ResidentScheduler {
 
   private onTick(info: TickInfo): void {
     if (this.stopped) return;
-    if (!this.deps.joinsItself) this.followRoutines(info.serverTsMs);
+    this.wakeOn(info);
+    // After the tick's news is taken in: one who just came through a portal goes on, not home.
+    if (!this.deps.joinsItself && !this.stopped) this.followRoutines(info.serverTsMs);
+  }
+
+  /** Who this tick's events wake, held to the shares and budgets, and their turns scheduled. */
+  private wakeOn(info: TickInfo): void {
     if (info.events.length === 0) return;
     const reads = this.deps.service.reads;
     const others = this.deps.otherResidents?.();
@@ -354,20 +365,27 @@ export class ResidentScheduler {
         this.hintAsleep(r, info.events, heard);
         continue;
       }
-      const woken = wakeHappenings(
+      let woken = wakeHappenings(
         { entityId: r.actor.entityId, name: r.config.name, wake: r.config.wake },
         roomId,
         info.events,
         heard,
-      ).filter((h) => h.reason !== "resident_spoke" || !this.byEntity.get(h.fromEntityId)?.replying);
+      ).filter((h) => h.reason !== "resident_spoke" || !this.talk.replying.has(h.fromEntityId));
       // Past their share of its turns this hour, a person's words wake it no more: one talker
       // cannot use every turn, and the rest are there for everyone else. Another resident's words
       // wake it only while the world's talk budget lasts.
       const now = this.clock.now();
       const share = r.config.maxTurnsPerPersonPerHour;
       const talkLeft = withinBudget(this.talk, now);
+      // On its way home, arriving through a portal is no news (followRoutines walks it on); an agent
+      // outside the gateway walks by itself and knows where it went.
+      if (r.homeward || this.deps.joinsItself) woken = woken.filter((h) => h.reason !== "arrived");
       const admitted = woken.filter((h) =>
-        byResident(h) ? talkLeft : withinShare(r.people, h.fromEntityId, now, share),
+        h.reason === "arrived"
+          ? true
+          : byResident(h)
+            ? talkLeft
+            : withinShare(r.people, h.fromEntityId, now, share),
       );
       for (const h of woken)
         if (!admitted.includes(h)) r.refused[byResident(h) ? "talkBudget" : "personShare"] += 1;
@@ -397,42 +415,65 @@ export class ResidentScheduler {
     }
   }
 
-  /** Walks each resident with a routine to its stop when the stop changes (by simulation time), once
-   * it is between turns, in its home room and nobody else is near it: it does not walk off from a
-   * conversation or from someone it walks with. */
+  /** Walks each resident to where it belongs (home, or its routine's stop by simulation time): when
+   * the stop changes, and when a turn left it elsewhere (a place it walked someone to, in this room
+   * or through portals) and it has stood there alone for `returnHomeAfterSec`. Only between turns,
+   * standing, with nobody else near: it does not walk off from a conversation or from someone it
+   * walks with. Another room is left by the portal toward home (places.ts `portalToward`). */
   private followRoutines(simulationMs: number): void {
     const reads = this.deps.service.reads;
     for (const r of this.residents) {
-      const routine = r.config.routine;
-      if (!routine || r.asleep || r.turn) continue;
-      const stop = routineStop(routine, r.config.home, simulationMs);
-      if (stop.index === r.routineIndex) continue;
+      if (r.asleep) continue;
       const self = reads.getEntity(r.actor.entityId);
-      if (!self || self.roomId !== r.config.home.roomId) continue;
-      const radius =
-        reads.definition.proximityRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
-      const company = reads
-        .queryRadius(self.roomId, self.pos, radius, 4)
-        .some(
-          ({ entity }) =>
-            entity.id !== self.id && entity.kind !== "object" && !this.residentIds.has(entity.id),
-        );
-      if (company) continue;
+      if (!self) continue;
+      // News waiting for a turn counts as busy: arriving through a portal, it goes on first.
+      if (r.turn || r.pending.length > 0 || (self.speed ?? 0) > 0 || this.hasCompany(self)) {
+        r.busyAtMs = simulationMs;
+        continue;
+      }
+      r.busyAtMs ??= simulationMs;
+      const home = r.config.home;
+      const stop = routineStop(r.config.routine, home, simulationMs);
+      const inHomeRoom = self.roomId === home.roomId;
+      if (inHomeRoom && self.tile.tx === stop.tile.tx && self.tile.ty === stop.tile.ty) {
+        r.routineIndex = stop.index;
+        r.homeward = false;
+        continue;
+      }
+      const strayed = simulationMs - r.busyAtMs >= r.config.returnHomeAfterSec * 1000;
+      const moved = stop.index !== r.routineIndex;
+      if (!moved && !strayed && !(r.homeward && inHomeRoom)) continue;
+      const portal = inHomeRoom ? undefined : portalToward(reads.definition, self.roomId, home.roomId);
+      if (!inHomeRoom && !portal) continue;
       r.routineIndex = stop.index;
-      // Through the same door as its ocw_move_to (one txId per stop of the routine).
+      r.homeward = !inHomeRoom;
+      r.busyAtMs = simulationMs;
+      // Through the same door as its ocw_move_to (one txId per walk).
       this.deps.service
         .call("moveTo", r.agentId, {
           agentId: r.agentId,
           roomId: self.roomId,
           txId: `tx_routine_${r.agentId}_${simulationMs}`,
-          dest: stop.tile,
+          dest: portal ? { tx: portal.tx, ty: portal.ty } : stop.tile,
         })
-        .then((moved) => {
-          if (moved.status !== "ok" && !this.stopped)
-            this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s routine: ${moved.error.message}`);
+        .then((walked) => {
+          if (walked.status !== "ok" && !this.stopped)
+            this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s way home: ${walked.error.message}`);
         })
         .catch(() => undefined);
     }
+  }
+
+  /** Someone other than a resident is near it (a person or an agent it may be with). */
+  private hasCompany(self: NonNullable<ReturnType<AicService["reads"]["getEntity"]>>): boolean {
+    const reads = this.deps.service.reads;
+    const radius =
+      reads.definition.proximityRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
+    return reads
+      .queryRadius(self.roomId, self.pos, radius, 4)
+      .some(
+        ({ entity }) => entity.id !== self.id && entity.kind !== "object" && !this.residentIds.has(entity.id),
+      );
   }
 
   /** An asleep resident tells one who comes near how to wake it (once an hour each): with no model
@@ -510,7 +551,10 @@ export class ResidentScheduler {
       ...(r.config.persona ? { persona: r.config.persona } : {}),
       ...this.placesOf(r.agentId, self.roomId),
     });
-    r.replying = happenings.some((h) => h.reason === "resident_spoke");
+    // Its last turn answered another resident: what it says wakes no resident (a reply goes
+    // unanswered, so two residents exchange a line each and stop).
+    if (happenings.some((h) => h.reason === "resident_spoke")) this.talk.replying.add(r.actor.entityId);
+    else this.talk.replying.delete(r.actor.entityId);
     const now = this.clock.now();
     const record: TurnRecord = {
       wokeAtTick: Math.min(...happenings.map((h) => h.tick)),
@@ -545,7 +589,7 @@ export class ResidentScheduler {
     this.deps.onTurnStart?.(r.agentId, record);
   }
 
-  private placesOf(agentId: string, roomId: string): { places?: { name: string; tx: number; ty: number }[] } {
+  private placesOf(agentId: string, roomId: string): { places?: Place[] } {
     const places = this.deps.placesFor?.(agentId, roomId);
     return places ? { places: [...places] } : {};
   }
@@ -615,12 +659,19 @@ export class ResidentScheduler {
     }
   }
 
-  private async setThinking(r: Resident, thinking: boolean): Promise<void> {
+  private setThinking(r: Resident, thinking: boolean): Promise<void> {
+    return this.mark(r, { kind: "thinking", thinking });
+  }
+
+  /** Sets one of its marks the page shows (thinking, asleep). */
+  private async mark(r: Resident, input: Parameters<AicService["act"]>[1]): Promise<void> {
     // A stopped world applies nothing; start() clears a mark left in its saved state.
     if (this.stopped) return;
-    const result = await this.deps.service.act(r.actor, { kind: "thinking", thinking });
+    const result = await this.deps.service.act(r.actor, input);
     if (result.status !== "ok" && !this.stopped)
-      this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s thinking mark: ${result.error.message}`);
+      this.deps.logger.warn(
+        `openclawworld: resident ${r.agentId}'s ${input.kind} mark: ${result.error.message}`,
+      );
   }
 }
 

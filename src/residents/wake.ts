@@ -3,7 +3,8 @@
 // coming near. Residents wake each other only where one's rules allow it (`residents`): another
 // resident coming near (the one whose id sorts first opens) or speaking near it; the scheduler holds
 // those to the world's talk budget and lets a reply go unanswered, so two of them never talk on for as
-// long as their turn caps allow.
+// long as their turn caps allow. A resident that came through a portal itself is woken to go on (it
+// was walking someone to a place in that room).
 import type { WorldEvent } from "../aic/reads.ts";
 
 export interface WakeRules {
@@ -23,7 +24,14 @@ export interface WakeSubject {
   wake: WakeRules;
 }
 
-export type WakeReason = "spoken_nearby" | "name_said" | "approached" | "resident_near" | "resident_spoke";
+export type WakeReason =
+  | "spoken_nearby"
+  | "name_said"
+  | "approached"
+  | "resident_near"
+  | "resident_spoke"
+  /** It came through a portal itself (walking someone to a place in another room): it goes on. */
+  | "arrived";
 
 /** Whether a happening is another resident's doing (a talk turn: the world's talk budget holds it). */
 export const byResident = (h: Pick<Happening, "reason">): boolean =>
@@ -75,7 +83,10 @@ export function wakeHappenings(
   const found: Happening[] = [];
   for (const event of events) {
     if (event.roomId !== roomId) continue;
-    if (event.type === "chat.message") {
+    if (event.type === "presence.join") {
+      if (event.payload.entityId === subject.entityId && event.fromRoomId !== undefined)
+        found.push({ reason: "arrived", tick: event.tick, roomId, fromEntityId: subject.entityId });
+    } else if (event.type === "chat.message") {
       const from = event.payload.fromEntityId;
       const message = event.payload.message;
       if (typeof from !== "string" || typeof message !== "string") continue;

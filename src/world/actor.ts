@@ -25,6 +25,8 @@ export interface Actor {
   moving: boolean;
   /** A resident whose agent turn is running (set by a `thinking` input; browsers show a mark). */
   thinking: boolean;
+  /** A resident that cannot take turns (no model): set by an `asleep` input; browsers show it. */
+  asleep: boolean;
   /** Position in the world's (room id, actor id) order, refreshed every tick before proximity is
    * settled, so changes sort by integers instead of id strings (not serialized). */
   rank: number;

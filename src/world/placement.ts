@@ -44,6 +44,7 @@ export function newActor(
     dirY: 0,
     moving: false,
     thinking: false,
+    asleep: false,
     regionMask: 0,
     cell: -1,
     proximityCount: 0,

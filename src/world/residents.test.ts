@@ -1,5 +1,5 @@
 // What the world knows of residents: a join may name the tile to appear on (their home), and an
-// actor carries a "thinking" mark set by an input, kept in snapshots only while it is set.
+// actor carries a "thinking" mark and an "asleep" mark set by inputs, kept in snapshots only while set.
 import { describe, expect, it } from "vitest";
 import { smallWorld } from "./testing/fixtures.ts";
 import { join, one } from "./testing/helpers.ts";
@@ -50,6 +50,21 @@ describe("residents in the world", () => {
       error: { code: "agent_not_in_room" },
     });
     expect(one(world, { kind: "thinking", entityId: "agt_guide", thinking: "yes" } as never)).toMatchObject({
+      ok: false,
+      error: { code: "bad_request" },
+    });
+  });
+
+  it("the asleep mark (a resident without a model) is set and cleared by input, shown, and survives a snapshot", () => {
+    const world = World.create(smallWorld());
+    one(world, join("agt_guide"));
+    expect(one(world, { kind: "asleep", entityId: "agt_guide", asleep: true })).toMatchObject({ ok: true });
+    expect(world.getEntity("agt_guide")?.asleep).toBe(true);
+    expect(World.restore(world.definition, world.snapshot()).getEntity("agt_guide")?.asleep).toBe(true);
+    one(world, { kind: "asleep", entityId: "agt_guide", asleep: false });
+    expect(world.getEntity("agt_guide")).not.toHaveProperty("asleep");
+    expect((world.snapshot().state as { actors: unknown[] }).actors[0]).not.toHaveProperty("asleep");
+    expect(one(world, { kind: "asleep", entityId: "agt_guide", asleep: 1 } as never)).toMatchObject({
       ok: false,
       error: { code: "bad_request" },
     });

@@ -240,6 +240,8 @@ export interface EntityView {
   meta?: Record<string, unknown>;
   /** Present (true) while a resident's agent turn runs. */
   thinking?: true;
+  /** Present (true) while a resident cannot take turns (no model configured): it sleeps. */
+  asleep?: true;
 }
 
 export interface ObjectView {

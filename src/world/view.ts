@@ -48,6 +48,7 @@ export function actorView(def: WorldDefinition, actor: Actor): EntityView {
     facing: actor.facing,
     speed: actor.moving ? def.walkSpeed : 0,
     ...(actor.thinking ? { thinking: true as const } : {}),
+    ...(actor.asleep ? { asleep: true as const } : {}),
   };
 }
 

@@ -54,6 +54,7 @@ export const E2E_AGENT_POLICY = {
   // The townsfolk e2e: town residents who greet, talk and walk along (the bundled residents' policy).
   tilly: { enabled: ["ocw_chat_send", "ocw_move_to"] },
   bram: { enabled: ["ocw_chat_send", "ocw_move_to"] },
+  guide: { enabled: ["ocw_chat_send", "ocw_move_to"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
@@ -158,6 +159,22 @@ export const E2E_TOWNSFOLK = {
       wake: { nearby: false, name: true, approach: false, residents: true },
       minIntervalSec: 0,
       turnTimeoutSec: 600,
+    },
+  },
+  /** In the lobby by its west portal, woken only by its name (the lobby is every file's): it takes
+   * a person to the town's café through the portal, then walks home once alone for 10 s. */
+  guide: {
+    agentId: "guide",
+    entityId: "agt_guide",
+    config: {
+      name: "Guide",
+      home: { roomId: "lobby", tx: 5, ty: 17 },
+      persona: "You show newcomers the way.",
+      wake: { nearby: false, name: true, approach: false, residents: false },
+      minIntervalSec: 0,
+      turnTimeoutSec: 600,
+      sessionTurns: 8,
+      returnHomeAfterSec: 10,
     },
   },
 } as const;

@@ -89,6 +89,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         [failing.agentId]: failing.config,
         [E2E_TOWNSFOLK.tilly.agentId]: E2E_TOWNSFOLK.tilly.config,
         [E2E_TOWNSFOLK.bram.agentId]: E2E_TOWNSFOLK.bram.config,
+        [E2E_TOWNSFOLK.guide.agentId]: E2E_TOWNSFOLK.guide.config,
       },
       residentBudget: { talkTurnsPerHour: E2E_TALK_TURNS_PER_HOUR },
     },

@@ -2,8 +2,10 @@
 // a person who walks from the lobby into the town and up to Tilly is greeted (the approach rule); Bram,
 // asked to come over, walks up to Tilly and the two exchange a line each within the world's talk
 // budget, which the operator status shows; "Tilly, take me to the café" makes her say so and walk off
-// toward the café, whose tile her wake prompt named. The person is a real WebSocket player; the town
-// watcher (an HTTP agent) reads where the residents stand.
+// toward the café, whose tile her wake prompt named. "Guide, take me to the café" said in the lobby:
+// the Guide says so and steps on the portal to the town, is woken there to go on, and walks to the
+// café with the person following; left alone it walks home to the lobby by itself. The people are
+// real WebSocket players; the town watcher (an HTTP agent) reads where the residents stand.
 import { afterAll, describe, expect, it } from "vitest";
 import { until } from "../support/browser.ts";
 import { joinPerson, type Person } from "../support/person.ts";
@@ -12,7 +14,7 @@ import { E2E_TALK_TURNS_PER_HOUR, E2E_TOWNSFOLK, gateway } from "./fixtures.ts";
 import { answer, betweenTurns, call, residentStatus } from "./resident-calls.ts";
 
 const model = () => scriptedModelClient(gateway().modelOrigin);
-const { tilly, bram } = E2E_TOWNSFOLK;
+const { tilly, bram, guide } = E2E_TOWNSFOLK;
 /** A turn through the real agent loop on a busy 2-core machine: seconds, now and then a minute. */
 const TURN_MS = 120_000;
 const PERSON = `Wanderer ${Date.now().toString(36).slice(-4)}`;
@@ -22,10 +24,14 @@ const BY_TILLY = { tx: 53, ty: 27 };
 const CAFE = { tx: 10, ty: 7 };
 
 let person: Person | undefined;
+let visitor: Person | undefined;
 afterAll(async () => {
   person?.ws.close();
-  // Leave the town as it was found: the watcher leaves (Tilly was sent home by the last test).
+  visitor?.ws.close();
+  // Leave the town as it was found: the watcher leaves (Tilly was sent home by a test, the Guide
+  // walked home by itself), from wherever it stands last.
   await call("agent_tf", "leave", { roomId: "town" }).catch(() => undefined);
+  await call("agent_tf", "leave", { roomId: "lobby" }).catch(() => undefined);
 });
 
 interface Seen {
@@ -34,13 +40,13 @@ interface Seen {
   tile?: { tx: number; ty: number };
 }
 
-/** Everyone in the town, as the watcher (an HTTP agent standing at the gate) observes them. */
-async function town(): Promise<Seen[]> {
+/** Everyone in the town (or `roomId`), as the watcher (an HTTP agent standing there) observes them. */
+async function town(roomId = "town"): Promise<Seen[]> {
   const gw = gateway();
   const res = await fetch(`${gw.baseUrl}/aic/v0.1/observe`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${gw.agents.agent_tf!.token}` },
-    body: JSON.stringify({ agentId: "agent_tf", roomId: "town", radius: 2000, detail: "lite" }),
+    body: JSON.stringify({ agentId: "agent_tf", roomId, radius: 2000, detail: "lite" }),
   });
   const json = (await res.json()) as { status: string; data?: { nearby: { entity: Seen }[] } };
   return json.status === "ok" ? json.data!.nearby.map((n) => n.entity) : [];
@@ -168,4 +174,98 @@ describe("a town with people in it: greeted, residents talk, walked to the café
     person!.say("Tilly, thank you, you can go home now ocw-scenario:tf-home");
     await until("Tilly walking home", async () => (await model().requests("tf-home")).length >= 2, TURN_MS);
   }, 300_000);
+
+  it('"Guide, take me to the café" in the lobby: through the portal to the town, the person following; then home alone', async () => {
+    // The café is in the town: the Guide's prompt names it under the portal, and it is woken again
+    // on the other side to go on (its session holds where it was heading).
+    await model().define("tf-portal", [
+      {
+        toolCalls: [
+          {
+            name: "ocw_chat_send",
+            arguments: { message: "The café is in the town: follow me through the portal!" },
+          },
+          { name: "ocw_move_to", arguments: TO_TOWN },
+        ],
+      },
+      { text: "done" },
+      { toolCalls: [{ name: "ocw_move_to", arguments: CAFE }] },
+      { text: "done" },
+    ]);
+    // The watcher in the town (it is there after the first test; this one may run alone).
+    await call("agent_tf", "join", { roomId: "town" }).catch(() => undefined);
+    const visitorName = `Newcomer ${PERSON.slice(-4)}`;
+    // A 503 (Retry-After) while the world is still starting (this test may run first) is "not yet".
+    visitor = await until(
+      "the person in the lobby",
+      () => joinPerson(gateway().baseUrl, visitorName).catch(() => undefined),
+      60_000,
+    );
+    visitor.say("Guide, take me to the café ocw-scenario:tf-portal");
+    await until(
+      "the Guide's answer",
+      async () =>
+        visitor!.heard.some(
+          (h) =>
+            h.from === guide.entityId &&
+            h.message === "The café is in the town: follow me through the portal!",
+        ),
+      TURN_MS,
+    );
+    const [asked] = await model().requests("tf-portal");
+    expect(JSON.stringify(asked?.body.messages)).toMatch(/Town \(portal 1,16\): [^"]*Café/);
+    // The person follows it through the portal, then after it to wherever it walks in the town.
+    visitor.walkTo(TO_TOWN.tx, TO_TOWN.ty);
+    const near = (t: { tx: number; ty: number } | undefined) =>
+      t !== undefined && Math.max(Math.abs(t.tx - CAFE.tx), Math.abs(t.ty - CAFE.ty)) <= 2;
+    let last = "";
+    await until(
+      "the Guide and the person at the café",
+      async () => {
+        const seen = await town();
+        const it = seen.find((e) => e.id === guide.entityId)?.tile;
+        const me = seen.find((e) => e.name === visitorName)?.tile;
+        // After the Guide while it is in sight, else on to the café it named.
+        if (me) visitor!.walkTo((it ?? CAFE).tx, (it ?? CAFE).ty);
+        const now = JSON.stringify({ it, me });
+        if (seen.length > 0 && !last.endsWith(now)) last += ` ${now}`;
+        return near(it) && near(me);
+      },
+      TURN_MS,
+    ).catch(async (error: Error) => {
+      const status = await residentStatus(guide.agentId);
+      const asked = (await model().requests("tf-portal")).map(
+        (r) => `${r.step}: ${JSON.stringify(r.body.messages?.at(-1)).slice(0, 300)}`,
+      );
+      throw new Error(`${error.message}; seen ${last}; steps ${asked}; ${JSON.stringify(status)}`);
+    });
+    // On arriving it was told it came through the portal, and the town's places with their tiles.
+    const onward = (await model().requests("tf-portal")).find((r) =>
+      JSON.stringify(r.body.messages).includes("You came through the portal into this room"),
+    );
+    expect(JSON.stringify(onward?.body.messages)).toContain(`Café ${CAFE.tx},${CAFE.ty}`);
+    // The person walks off: alone for its returnHomeAfterSec, it walks home through the portal.
+    visitor.walkTo(CAFE.tx + 12, CAFE.ty + 12);
+    await until(
+      "the Guide out of the town",
+      async () => {
+        const seen = await town();
+        return seen.length > 0 && !seen.some((e) => e.id === guide.entityId);
+      },
+      90_000,
+    );
+    await call("agent_tf", "leave", { roomId: "town" });
+    await call("agent_tf", "join", { roomId: "lobby" });
+    const home = guide.config.home;
+    await until(
+      "the Guide at home in the lobby",
+      async () => {
+        const it = (await town("lobby")).find((e) => e.id === guide.entityId)?.tile;
+        return it?.tx === home.tx && it.ty === home.ty;
+      },
+      60_000,
+    );
+    await betweenTurns(guide.agentId);
+    expect((await model().requests("tf-portal")).filter((r) => r.step === 0)).toHaveLength(1);
+  }, 400_000);
 });

@@ -32,7 +32,7 @@ import {
   type NpmStarted,
   npmStart,
 } from "../../scripts/lib/start-cycles.ts";
-import { until } from "../support/browser.ts";
+import { launchBrowser, ocw, openPlayer, type SeenActor, settledPoint, until } from "../support/browser.ts";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 
 const EXAMPLE = path.join(PROJECT_DIR, "examples", "gateway-config.example.json");
@@ -199,6 +199,7 @@ async function expectSmaller(npm: NpmStarted): Promise<void> {
   expect(printed).toContain("Model:        none configured");
   expect(printed).toContain(`Residents:    ${RESIDENT_NAMES}: asleep: no model is configured`);
   await asleepGuideTellsHowToWake(npm);
+  await asleepOnThePage(npm);
   expect(printed).not.toContain(REMOVED.id);
 }
 
@@ -230,6 +231,30 @@ async function asleepGuideTellsHowToWake(npm: NpmStarted): Promise<void> {
       (m) => m.fromEntityId === "agt_guide" && /asleep.*OCW_GATEWAY_CONFIG.*README/.test(m.message),
     );
   });
+}
+
+/** The page shows the asleep guide as asleep for as long as it sleeps: "z z" after its name, drawn
+ * faded, and the pointer over it tells how to wake the residents (the README's step). */
+async function asleepOnThePage(npm: NpmStarted): Promise<void> {
+  const browser = await launchBrowser();
+  try {
+    const { page } = await openPlayer(browser, npm.baseUrl, "Sleepwatcher");
+    const guide = await until("the guide drawn", async () =>
+      (await ocw<SeenActor[]>(page, "entities()")).find((e) => e.id === "agt_guide"),
+    );
+    expect(guide).toMatchObject({ asleep: true, alpha: expect.closeTo(0.55, 2) });
+    const tags = await ocw<string[]>(page, "tags()");
+    expect(tags.some((t) => t.includes("Guide") && t.endsWith(" · AI z z"))).toBe(true);
+    const p = await settledPoint(page, guide.tx, guide.ty);
+    await page.mouse.move(p.x, p.y);
+    const tip = page.locator("#tooltip");
+    await until("the asleep guide's card", async () => (await tip.isVisible()) && (await tip.textContent()));
+    expect(await tip.textContent()).toMatch(
+      /Guide.* is asleep: .*OCW_GATEWAY_CONFIG=examples\/gateway-config\.example\.json npm start \(README, "Residents"\)/,
+    );
+  } finally {
+    await browser.close();
+  }
 }
 
 /** The gateway set no config aside and restored none (its own files and log). */

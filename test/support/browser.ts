@@ -188,6 +188,10 @@ export interface SeenActor {
   away: boolean;
   seated?: boolean;
   look?: number;
+  /** A resident without a model (the world's mark). */
+  asleep?: boolean;
+  /** How opaque its figure is drawn (away and asleep are faded). */
+  alpha?: number;
 }
 
 export const me = (page: Page) => ocw<SeenActor>(page, "me()");

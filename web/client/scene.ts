@@ -8,7 +8,7 @@ import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/pro
 import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
 import { followLerp } from "./camera.ts";
-import { tagText } from "./name-tag.ts";
+import { asleepCard, tagText } from "./name-tag.ts";
 import { agentKey, avatarKey, defaultLook, drawTextures, seatKey } from "./textures.ts";
 
 export type { WireEntity, WireObject, WireRoom };
@@ -18,14 +18,19 @@ export interface MapPlace extends PlaceRect {
   name: string;
 }
 
-/** What an object under the pointer offers: shown as a tooltip and a pointer cursor. */
+/** What an object under the pointer offers (shown as a tooltip and a pointer cursor), or, over an
+ * asleep resident, how to wake it (a tooltip). */
 export interface HoverInfo {
-  object: WireObject;
+  object?: WireObject;
+  /** The asleep resident under the pointer. */
+  actorId?: string;
   label: string;
   /** The pointer, in CSS pixels. */
   x: number;
   y: number;
 }
+
+const hoverId = (info: HoverInfo | undefined) => info?.object?.id ?? info?.actorId;
 
 /** Who would hear the viewer now on a channel (the world's rule: radius and private rooms). */
 export interface Hearing {
@@ -387,14 +392,20 @@ export class WorldScene extends Phaser.Scene {
   private refreshTag(a: ActorView): void {
     a.away = a.data.away === true;
     a.label.setText(tagText(a.data, a.away));
-    a.container.setAlpha(a.away ? 0.45 : 1);
+    // Away and asleep are drawn faded: present, not answering now.
+    a.container.setAlpha(a.away ? 0.45 : a.data.asleep ? 0.55 : 1);
   }
 
   updateActor(change: Partial<WireEntity> & { id: string }): void {
     const a = this.actors.get(change.id);
     if (!a) return;
     a.data = { ...a.data, ...change };
-    if (change.name !== undefined || change.away !== undefined || change.thinking !== undefined)
+    if (
+      change.name !== undefined ||
+      change.away !== undefined ||
+      change.thinking !== undefined ||
+      change.asleep !== undefined
+    )
       this.refreshTag(a);
   }
 
@@ -596,13 +607,23 @@ export class WorldScene extends Phaser.Scene {
   private hoverAt(pointer: Phaser.Input.Pointer): HoverInfo | undefined {
     if (!this.room || this.overMinimap(pointer)) return undefined;
     const point = this.cameras.main.getWorldPoint(pointer.x, pointer.y);
-    const target = this.objectAt(
-      Math.floor(point.x / this.room.tileSize),
-      Math.floor(point.y / this.room.tileSize),
-    );
+    const tx = Math.floor(point.x / this.room.tileSize);
+    const ty = Math.floor(point.y / this.room.tileSize);
+    const target = this.objectAt(tx, ty);
     const action = target ? naturalAction(target) : undefined;
     const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
-    return target && label ? { object: target, label, x: pointer.x, y: pointer.y } : undefined;
+    if (target && label) return { object: target, label, x: pointer.x, y: pointer.y };
+    const sleeper = this.asleepAt(tx, ty);
+    return sleeper
+      ? { actorId: sleeper.id, label: asleepCard(sleeper.name), x: pointer.x, y: pointer.y }
+      : undefined;
+  }
+
+  /** An asleep resident standing on the tile (its body covers about one tile). */
+  private asleepAt(tx: number, ty: number): WireEntity | undefined {
+    for (const a of this.actors.values())
+      if (a.data.asleep && a.data.tx === tx && a.data.ty === ty) return a.data;
+    return undefined;
   }
 
   /** A tooltip shown says what a click does now: the object changed (a door opened) or the camera
@@ -610,25 +631,27 @@ export class WorldScene extends Phaser.Scene {
   private refreshHover(): void {
     if (!this.hovered) return;
     const now = this.hoverAt(this.input.activePointer);
-    if (now?.object.id !== this.hovered.id || now.label !== this.hovered.label) this.setHover(now);
+    if (hoverId(now) !== this.hovered.id || now?.label !== this.hovered.label) this.setHover(now);
   }
 
   private setHover(info: HoverInfo | undefined): void {
     const g = this.hoverGfx?.clear();
-    this.input?.setDefaultCursor(info ? "pointer" : "default");
-    this.hovered = info ? { id: info.object.id, label: info.label } : undefined;
-    if (info && g && this.room) {
+    const object = info?.object;
+    // A hand only where a click does something (an object); a sleeper's card is to read.
+    this.input?.setDefaultCursor(object ? "pointer" : "default");
+    this.hovered = info ? { id: hoverId(info)!, label: info.label } : undefined;
+    if (object && g && this.room) {
       const size = this.room.tileSize;
       g.lineStyle(2, 0xffe27a, 0.95).strokeRoundedRect(
-        info.object.tx * size + 1,
-        info.object.ty * size + 1,
+        object.tx * size + 1,
+        object.ty * size + 1,
         size - 2,
         size - 2,
         5,
       );
       g.fillStyle(0xffe27a, 0.12).fillRoundedRect(
-        info.object.tx * size + 1,
-        info.object.ty * size + 1,
+        object.tx * size + 1,
+        object.ty * size + 1,
         size - 2,
         size - 2,
         5,
@@ -990,8 +1013,13 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** The smoothed, on-screen state (for the test hook and the presence list). */
-  snapshot(): (WireEntity & { away: boolean; seated: boolean })[] {
-    return [...this.actors.values()].map((a) => ({ ...a.data, away: a.away, seated: a.seated }));
+  snapshot(): (WireEntity & { away: boolean; seated: boolean; alpha: number })[] {
+    return [...this.actors.values()].map((a) => ({
+      ...a.data,
+      away: a.away,
+      seated: a.seated,
+      alpha: a.container.alpha,
+    }));
   }
 }
 

@@ -28,6 +28,7 @@ const sameWire = (a: WireEntity, b: WireEntity) =>
   a.look === b.look &&
   a.away === b.away &&
   a.thinking === b.thinking &&
+  a.asleep === b.asleep &&
   a.h === b.h;
 
 /** What one browser has: one wire entity per actor it shows (its deltas are against these). Kept as

@@ -113,6 +113,8 @@ export interface WireEntity {
   away?: boolean;
   /** A resident whose agent turn is running (the world's actor state). */
   thinking?: boolean;
+  /** A resident that cannot take turns (no model configured): it sleeps (the world's actor state). */
+  asleep?: boolean;
 }
 
 export interface WireObject {

@@ -13,7 +13,7 @@
 //     X 0x01 zigzag dx | Y 0x02 zigzag dy | TX 0x04 zigzag dtx | TY 0x08 zigzag dty |
 //     FACING 0x10 u8 | NAME 0x20 string | META 0x40 u8 meta, [u8 look]
 // meta: bits 0-1 facing (FULL only; updates carry FACING), bit 2 agent, bit 3 away, bit 4 has look,
-// bit 5 thinking (a resident's agent turn is running).
+// bit 5 thinking (a resident's agent turn is running), bit 6 asleep (a resident without a model).
 import type { WireEntity } from "./protocol.ts";
 
 export const TAG_DELTA_V1 = 0xd1;
@@ -31,6 +31,7 @@ const M_AGENT = 0x04;
 const M_AWAY = 0x08;
 const M_LOOK = 0x10;
 const M_THINKING = 0x20;
+const M_ASLEEP = 0x40;
 
 /** A frame the client cannot read: it drops the socket and resumes, which starts from a snapshot. */
 export class WireFormatError extends Error {}
@@ -102,7 +103,8 @@ const metaOf = (e: WireEntity): number =>
   (e.kind === "agent" ? M_AGENT : 0) |
   (e.away ? M_AWAY : 0) |
   (e.look !== undefined ? M_LOOK : 0) |
-  (e.thinking ? M_THINKING : 0);
+  (e.thinking ? M_THINKING : 0) |
+  (e.asleep ? M_ASLEEP : 0);
 
 /** The record that gives a viewer the whole actor (it entered the viewer's interest). */
 export function encodeFull(e: WireEntity, w = new ByteWriter()): Uint8Array {
@@ -129,7 +131,12 @@ export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWri
     (prev.ty !== next.ty ? F_TY : 0) |
     (prev.facing !== next.facing ? F_FACING : 0) |
     (prev.name !== next.name ? F_NAME : 0) |
-    (prev.kind !== next.kind || prev.look !== next.look || !prev.thinking !== !next.thinking ? F_META : 0);
+    (prev.kind !== next.kind ||
+    prev.look !== next.look ||
+    !prev.thinking !== !next.thinking ||
+    !prev.asleep !== !next.asleep
+      ? F_META
+      : 0);
   if (!flags) return EMPTY;
   w.u8(flags);
   w.varint(next.h);
@@ -143,7 +150,8 @@ export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWri
     w.u8(
       (next.kind === "agent" ? M_AGENT : 0) |
         (next.look !== undefined ? M_LOOK : 0) |
-        (next.thinking ? M_THINKING : 0),
+        (next.thinking ? M_THINKING : 0) |
+        (next.asleep ? M_ASLEEP : 0),
     );
     if (next.look !== undefined) w.u8(next.look);
   }
@@ -306,6 +314,7 @@ export class DeltaDecoder {
         if (meta & M_LOOK) e.look = r.u8();
         if (meta & M_AWAY) e.away = true;
         if (meta & M_THINKING) e.thinking = true;
+        if (meta & M_ASLEEP) e.asleep = true;
         e.x = r.zigzag();
         e.y = r.zigzag();
         e.tx = r.varint();
@@ -329,6 +338,9 @@ export class DeltaDecoder {
         change.thinking = (meta & M_THINKING) !== 0;
         if (change.thinking) e.thinking = true;
         else delete e.thinking;
+        change.asleep = (meta & M_ASLEEP) !== 0;
+        if (change.asleep) e.asleep = true;
+        else delete e.asleep;
         if (meta & M_LOOK) change.look = e.look = r.u8();
         else {
           delete e.look;

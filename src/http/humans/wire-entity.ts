@@ -16,6 +16,7 @@ export function toWire(view: EntityView, h: number): WireEntity {
     ty: view.tile.ty,
     facing: view.facing,
     ...(view.thinking ? { thinking: true } : {}),
+    ...(view.asleep ? { asleep: true } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { encodeCursor, START_CURSOR } from "../../aic/cursor.ts";
 import { agentEntityId, type TickInfo } from "../../aic/reads.ts";
 import type { AicService } from "../../aic/service.ts";
 import type { WakeDeliveryConfig, WakeTargetConfig } from "../../config/config.ts";
-import type { WorldBudget } from "../pacing.ts";
+import type { TalkBudget, WorldBudget } from "../pacing.ts";
 import {
   type ResidentClock,
   ResidentScheduler,
@@ -29,6 +29,9 @@ export interface RemoteResidentsDeps {
   /** The AIC agent's name in the world (what wakes it when said). */
   nameOf: (agentId: string) => string;
   worldBudget: WorldBudget;
+  /** The residents' talk budget, shared with the gateway's own residents: a remote resident whose
+   * `wake.residents` is on talks with the others within it. */
+  talkBudget?: TalkBudget;
   /** The gateway's own residents (their speech wakes no resident). */
   otherResidents?: () => ReadonlySet<string>;
   logger: { info(m: string): void; warn(m: string): void };
@@ -124,6 +127,7 @@ export class RemoteResidents {
       residents: { [agentId]: this.residentConfig(agentId, config) },
       runTurn: (turn) => this.wakeAndWait(turn),
       worldBudget: this.deps.worldBudget,
+      ...(this.deps.talkBudget ? { talkBudget: this.deps.talkBudget } : {}),
       joinsItself: true,
       otherResidents: () => this.allResidents(),
       logger: this.deps.logger,
@@ -187,6 +191,8 @@ export class RemoteResidents {
       turnTimeoutSec: c.turnTimeoutSec,
       maxModelRequestsPerTurn: 100,
       sessionTurns: 1000,
+      // It walks by itself: the scheduler never walks a remote resident home.
+      returnHomeAfterSec: 86_400,
     };
   }
 

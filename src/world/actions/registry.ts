@@ -4,6 +4,7 @@ import type { InputKind } from "../types.ts";
 import type { ActionDoors, ActionWire, AnyWorldAction, DoorKind } from "./action.ts";
 import { approach } from "./approach.ts";
 import { arrive } from "./arrive.ts";
+import { asleep } from "./asleep.ts";
 import { chat } from "./chat.ts";
 import { emote } from "./emote.ts";
 import { interact } from "./interact.ts";
@@ -20,6 +21,7 @@ export const ACTIONS = [
   join,
   leave,
   thinking,
+  asleep,
   moveTo,
   approach,
   moveDir,
