@@ -4,8 +4,8 @@
 // persistence.ts `replayRow`), and each keyframe passed on the way against the state hash the live
 // world had there: a replay that does not reproduce the record says so instead of showing something.
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { Input, StepResult, WorldDefinition, WorldSnapshot } from "../world/types.ts";
-import { World } from "../world/world.ts";
+import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
+import { type CheckedSnapshot, World } from "../world/world.ts";
 import type { Keyframe, StoredKeyframe } from "./history.ts";
 import { checkStoredSnapshot, replayRow } from "./persistence.ts";
 import type { TickRow } from "./store.ts";
@@ -45,6 +45,10 @@ export const WAYPOINT_TICKS = 200;
 /** Their memory bound: beyond it the oldest taken go first. */
 export const MAX_WAYPOINT_BYTES = 64 * 1024 * 1024;
 
+/** Start states kept parsed and checked (the last used first): jumping about near the same place
+ * restores without reading or checking again. A busy room's is a few megabytes in memory. */
+export const RECENT_STATES = 4;
+
 interface Waypoint {
   tick: number;
   gzipped: Buffer;
@@ -61,6 +65,8 @@ export class Replayer {
   /** Per timeline, by tick; insertion order is age (eviction). Only when `waypoints` was asked. */
   private readonly waypoints: Map<number, Map<number, Waypoint>> | undefined;
   private waypointBytes = 0;
+  /** By `segment:tick`; insertion order is last use. */
+  private readonly recent = new Map<string, CheckedSnapshot>();
 
   constructor(definition: WorldDefinition, source: HistorySource, options: { waypoints?: boolean } = {}) {
     this.definition = definition;
@@ -90,7 +96,7 @@ export class Replayer {
       this.waypoints.set(segment, held);
     }
     if (held.has(world.tick)) return;
-    const gzipped = gzipSync(JSON.stringify(world.snapshot()), { level: 1 });
+    const gzipped = gzipSync(JSON.stringify(world.checkedSnapshot()), { level: 1 });
     held.set(world.tick, { tick: world.tick, gzipped });
     this.waypointBytes += gzipped.byteLength;
     while (this.waypointBytes > MAX_WAYPOINT_BYTES) {
@@ -100,6 +106,25 @@ export class Replayer {
       oldest.delete(first.tick);
       this.waypointBytes -= first.gzipped.byteLength;
     }
+  }
+
+  /** A world at the start a seek chose: a state restored lately (kept checked), else a waypoint (this
+   * replayer's own snapshot, never read from outside: not checked again), else the keyframe, checked
+   * as it is read. Checking a busy room's snapshot takes most of a restore (over 100 ms). */
+  private startAt(segment: number, keyframe: StoredKeyframe, waypoint: Waypoint | undefined): World {
+    const key = `${segment}:${waypoint?.tick ?? keyframe.tick}`;
+    let snapshot = this.recent.get(key);
+    if (snapshot) this.recent.delete(key);
+    else
+      snapshot = waypoint
+        ? (JSON.parse(gunzipSync(waypoint.gzipped).toString("utf8")) as CheckedSnapshot)
+        : checkKeyframe(this.definition, keyframe);
+    this.recent.set(key, snapshot);
+    for (const old of this.recent.keys()) {
+      if (this.recent.size <= RECENT_STATES) break;
+      this.recent.delete(old);
+    }
+    return World.restoreChecked(this.definition, snapshot);
   }
 
   /** The world as it was at `tick` of timeline `segment`. `verify`: compare the state hash at every
@@ -130,14 +155,7 @@ export class Replayer {
       here.segment === segment &&
       here.world.tick <= tick &&
       (options.onTick !== undefined || here.world.tick >= (waypoint?.tick ?? keyframe.tick));
-    const world = resume
-      ? here.world
-      : waypoint
-        ? World.restore(
-            this.definition,
-            JSON.parse(gunzipSync(waypoint.gzipped).toString("utf8")) as WorldSnapshot,
-          )
-        : restoreKeyframe(this.definition, keyframe);
+    const world = resume ? here.world : this.startAt(segment, keyframe, waypoint);
     const from = world.tick;
     const verified: SeekResult["verified"] = [];
     const checkpoints = options.verify
@@ -184,7 +202,9 @@ export class Replayer {
   }
 }
 
-function restoreKeyframe(definition: WorldDefinition, keyframe: StoredKeyframe): World {
+/** A keyframe read from the history (a database or a file): its body is checked against its hash,
+ * then the snapshot against the world's definition, before anything is restored from it. */
+function checkKeyframe(definition: WorldDefinition, keyframe: StoredKeyframe): CheckedSnapshot {
   const check = checkStoredSnapshot({
     id: 0,
     kind: "auto",
@@ -201,5 +221,5 @@ function restoreKeyframe(definition: WorldDefinition, keyframe: StoredKeyframe):
       "diverged",
       `the keyframe at tick ${keyframe.tick} does not check out: ${check.reason}`,
     );
-  return World.restore(definition, check.snapshot);
+  return World.checkSnapshot(definition, check.snapshot);
 }

@@ -554,6 +554,17 @@ export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.out
 
 // ---- restore ------------------------------------------------------------------------------------
 
+/** A copy of a state for loadState, which keeps what it is given. The rooms' events are shared, not
+ * copied: they are the world's own immutable objects (snapshot() shares them too), and they are most
+ * of a busy room's state (copying them was most of a replay's restore). */
+export function copyStateForLoad(state: WorldState): WorldState {
+  const { rooms, ...rest } = state;
+  const copied: Record<string, WorldState["rooms"][string]> = {};
+  for (const [roomId, { events, ...room }] of Object.entries(rooms))
+    copied[roomId] = { ...structuredClone(room), events: [...events] };
+  return { ...structuredClone(rest), rooms: copied };
+}
+
 /** Fills a freshly built world's parts from a validated state. */
 export function loadState(parts: WorldParts, state: WorldState): void {
   for (const o of state.objects) {

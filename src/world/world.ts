@@ -21,9 +21,11 @@ import {
   canonicalHash,
   canonicalJson,
   captureSnapshot,
+  copyStateForLoad,
   loadState,
   validateSnapshot,
   type WorldParts,
+  type WorldState,
 } from "./snapshot.ts";
 import { tickToMs } from "./time.ts";
 import { type Transfer, TransferBook } from "./transfers.ts";
@@ -51,6 +53,11 @@ import type {
 import { actorView, objectEntityView, type SeenThing, VIEW_RADIUS_TILES, viewDigest } from "./view.ts";
 
 const MEMBERSHIP_PRUNE_EVERY_TICKS = 600;
+
+declare const checked: unique symbol;
+/** A snapshot that passed World.checkSnapshot, or that a world took of itself (checkedSnapshot()):
+ * restoreChecked rebuilds it without checking again. Only a type mark; JSON loses it. */
+export type CheckedSnapshot = WorldSnapshot & { state: WorldState; readonly [checked]: true };
 
 /** The state below is open to the action rules through `WorldCore` (core.ts); adapters see a world
  * only as `WorldApi`. */
@@ -110,13 +117,26 @@ export class World implements WorldApi, WorldCore {
   /** Rebuilds a world from snapshot(); refuses snapshots of another world, scene or format, and any
    * snapshot that is not exactly what snapshot() writes (strict, see snapshot.ts). */
   static restore(def: WorldDefinition, snapshot: WorldSnapshot): World {
-    const valid = validateSnapshot(def, snapshot);
+    return World.restoreChecked(def, World.checkSnapshot(def, snapshot));
+  }
+
+  /** The check restore() makes, on its own: a snapshot that passes may be restored again and again
+   * without paying for it twice (a busy room's check takes over 100 ms; a replay restores the same
+   * states many times). */
+  static checkSnapshot(def: WorldDefinition, snapshot: WorldSnapshot): CheckedSnapshot {
+    return validateSnapshot(def, snapshot) as WorldSnapshot as CheckedSnapshot;
+  }
+
+  /** Rebuilds a world from a snapshot known to be valid for `def`: one checkSnapshot passed, or one
+   * this process's own snapshot() took of a world of that definition (checkedSnapshot()). Never for
+   * anything read from a file, a database or the network without the check. */
+  static restoreChecked(def: WorldDefinition, snapshot: CheckedSnapshot): World {
     const world = new World(def);
-    world.tickCount = valid.tick;
-    world.nowMs = valid.time;
-    world.seeded = WorldRng.fromState(valid.state.rng);
-    world.nextHandle = valid.state.nextHandle;
-    loadState(world.parts(), structuredClone(valid.state));
+    world.tickCount = snapshot.tick;
+    world.nowMs = snapshot.time;
+    world.seeded = WorldRng.fromState(snapshot.state.rng);
+    world.nextHandle = snapshot.state.nextHandle;
+    loadState(world.parts(), copyStateForLoad(snapshot.state));
     return world;
   }
 
@@ -558,6 +578,12 @@ export class World implements WorldApi, WorldCore {
       { tick: this.tickCount, time: this.nowMs },
       { rng: this.seeded.state(), nextHandle: this.nextHandle },
     );
+  }
+
+  /** snapshot(), marked as valid for this world's definition: it is what restore() accepts by
+   * construction (restoreChecked). */
+  checkedSnapshot(): CheckedSnapshot {
+    return this.snapshot() as CheckedSnapshot;
   }
 
   snapshotHash(): string {

@@ -4,7 +4,8 @@
 // back to the model in its next request. Everything is asserted on the requests the gateway sent the
 // model and on the world's state, never on model text.
 import { describe, expect, it } from "vitest";
-import { lobbyBlocked } from "../support/browser.ts";
+import { lobbyBlocked, until } from "../support/browser.ts";
+import { runOcw } from "../support/ocw-cli.ts";
 import {
   messageText,
   offeredTools,
@@ -149,4 +150,50 @@ describe("a real agent turn through the gateway's agent loop", () => {
     }
     expect(results.join("\n")).toContain("is running");
   }, 300_000);
+
+  // Issue #42: a tool call the gateway's policy blocks (the "denied" agent may not move) is in the
+  // agent's turns beside the replay, as the operator reads them (the admin route and the CLI).
+  it("a tool call the policy blocks in a real turn shows in the agent's turns as tool_call_blocked", async () => {
+    const dest = { tx: 20, ty: 14 };
+    await model().define("turn-blocked", [
+      { toolCalls: [{ name: "ocw_move_to", arguments: dest }] },
+      { text: "I may not walk." },
+    ]);
+    const gw = gateway();
+    const blockedTurns = async () => {
+      const res = await fetch(`${gw.baseUrl}/openclawworld/admin/replay/turns?agent=denied&lastMinutes=10`, {
+        headers: { authorization: `Bearer ${gw.gatewayToken}` },
+      });
+      const { data } = (await res.json()) as { data: { turns: BlockedTurn[] } };
+      return data.turns.filter((t) => t.kind === "blocked");
+    };
+    const before = Math.max(0, ...(await blockedTurns()).map((t) => t.seq));
+    const answer = await turn("denied", "turn-blocked", "walk to the fountain");
+    expect(answer.status, answer.body).toBe(200);
+    const [, second] = (await model().requests("turn-blocked")) as [RecordedRequest, RecordedRequest];
+    expect(toolMessages(second).join("\n")).toMatch(/blocked|not allowed|denied/i);
+    // The turns are written after the event loop's turn: wait for the record.
+    const blockedTurn = await until("the blocked call is in the agent's turns", async () =>
+      (await blockedTurns()).find((t) => t.seq > before),
+    );
+    expect(blockedTurn).toMatchObject({ agentId: "denied", status: "tool_call_blocked" });
+    expect(blockedTurn.name).toContain("ocw_move_to");
+    expect(blockedTurn.request).toContain(`"tx":${dest.tx}`);
+    // The operator CLI reads the same record.
+    const printed = JSON.parse(
+      await runOcw(gw.baseUrl, gw.gatewayToken, "replay", "turns", "denied", "5"),
+    ) as {
+      turns: BlockedTurn[];
+    };
+    expect(printed.turns.find((t) => t.seq === blockedTurn.seq)).toEqual(blockedTurn);
+  }, 300_000);
 });
+
+interface BlockedTurn {
+  seq: number;
+  agentId: string;
+  kind: string;
+  name: string;
+  status: string;
+  request: string;
+}

@@ -22,6 +22,7 @@ import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { canonicalHash } from "../../src/world/snapshot.ts";
 import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
 import { runOcw } from "../support/ocw-cli.ts";
+import { gateway } from "./fixtures.ts";
 
 const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
 type AgentId = (typeof AGENTS)[number];
@@ -466,3 +467,92 @@ describe("durability: kill -9 of a real gateway", () => {
     expect(joined.status, await joined.text()).toBe(200);
   });
 });
+
+// Issue #42's "a colleague opens it on another gateway": a stretch exported from this gateway (its own
+// state directory) is opened on the shared e2e gateway (another state directory, the same bundled
+// world), with the CLI as an operator would, and shows exactly what this gateway shows.
+describe("a replay export opened on another gateway", () => {
+  it("shows the same frames, markers and keyframe hashes there", { timeout: 300_000 }, async () => {
+    if (!live || !restarted) throw new Error("needs the restarted gateway of the crash test");
+    const said = `for the other gateway ${Date.now().toString(36)}`;
+    const spoke = await restarted.call("agent_crash_a", "chatSend", {
+      agentId: "agent_crash_a",
+      roomId: "lobby",
+      txId: `tx_${Date.now().toString(36)}_export`,
+      channel: "global",
+      message: said,
+    });
+    expect(spoke.status, spoke.text).toBe(200);
+    const here = { baseUrl: live.baseUrl, gatewayToken: restarted.gatewayToken };
+    const there = gateway();
+    const dir = await mkdtemp(path.join(os.tmpdir(), "ocw-replay-share-"));
+    try {
+      const file = path.join(dir, "stretch.json");
+      // The chat is in the stretch once a tick after it is recorded.
+      const exported = await until(
+        "the chat is in an exported stretch",
+        async () => {
+          const out = JSON.parse(
+            await runOcw(here.baseUrl, here.gatewayToken, "replay", "export", file, "1"),
+          ) as {
+            world: string;
+            run: { segment: number; from: number; to: number };
+          };
+          const markers = await replayRead(
+            here,
+            "/markers",
+            `segment=${out.run.segment}&from=${out.run.from}&to=${out.run.to}&room=lobby`,
+          );
+          return (markers as { markers: { kind: string; text: string }[] }).markers.some(
+            (m) => m.text === said,
+          )
+            ? out
+            : undefined;
+        },
+        60_000,
+      );
+      const opened = JSON.parse(await runOcw(there.baseUrl, there.gatewayToken, "replay", "open", file)) as {
+        file: string;
+        stretch: {
+          segment: number;
+          firstTick: number;
+          lastTick: number;
+          keyframes: { tick: number; hash: string }[];
+        };
+      };
+      const { segment, from, to } = exported.run;
+      expect([opened.stretch.firstTick, opened.stretch.lastTick]).toEqual([from, to]);
+      // The keyframes' state hashes there are the ones this gateway recorded.
+      const overview = (await replayRead(here, "/", "")) as {
+        stretches: { segment: number; keyframes: { tick: number; hash: string }[] }[];
+      };
+      const recorded = overview.stretches.find((s) => s.segment === segment)!.keyframes;
+      expect(opened.stretch.keyframes.length).toBeGreaterThan(0);
+      for (const k of opened.stretch.keyframes)
+        expect(recorded.find((r) => r.tick === k.tick)?.hash).toBe(k.hash);
+      // Markers and frames (first, middle and last tick) are the same on both gateways.
+      const stretch = `segment=${segment}&from=${from}&to=${to}&room=lobby`;
+      const fileStretch = `file=${opened.file}&from=${from}&to=${to}&room=lobby`;
+      const markers = (await replayRead(here, "/markers", stretch)) as { markers: { text: string }[] };
+      expect(markers.markers.some((m) => m.text === said)).toBe(true);
+      const fileMarkers = (await replayRead(there, "/markers", fileStretch)) as { markers: unknown[] };
+      expect(fileMarkers.markers).toEqual(markers.markers);
+      for (const tick of [from, Math.floor((from + to) / 2), to]) {
+        const frame = await replayRead(here, "/frame", `${stretch}&tick=${tick}`);
+        expect(await replayRead(there, "/frame", `${fileStretch}&tick=${tick}`)).toEqual(frame);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** One replay read through a gateway's operator route (its `data`). */
+async function replayRead(gw: { baseUrl: string; gatewayToken: string }, route: string, query: string) {
+  const res = await fetch(`${gw.baseUrl}/openclawworld/admin/replay${route === "/" ? "" : route}?${query}`, {
+    headers: { authorization: `Bearer ${gw.gatewayToken}` },
+  });
+  const body = (await res.json()) as { data: unknown };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.data;
+}

@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { startGateway, type TestGateway, ticksPass } from "../support/gateway.ts";
+import { runOcw } from "../support/ocw-cli.ts";
+import { gateway } from "./fixtures.ts";
 
 const MAX = 2;
 const AGENTS = ["agent_crowd_a", "agent_crowd_b", "agent_crowd_c", "agent_crowd_d", "agent_crowd_e"];
@@ -98,6 +100,35 @@ describe("proximity in a crowd through the gateway", () => {
       expect(set.size, report).toBeGreaterThanOrEqual(1);
       expect(set.size, report).toBeLessThanOrEqual(MAX);
       for (const other of set) expect(partners.get(other)?.has(id), report).toBe(true);
+    }
+  });
+
+  // Issue #42: this gateway's world is another definition than the shared e2e gateway's (the same
+  // name, another scene: its world.toml differs), so a stretch exported here is refused there.
+  it("a replay export of this world is refused as other_world by a gateway of the bundled world", {
+    timeout: 120_000,
+  }, async () => {
+    if (!gw) throw new Error("needs this file's gateway");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "ocw-crowd-export-"));
+    try {
+      const file = path.join(dir, "stretch.json");
+      const exported = JSON.parse(
+        await runOcw(gw.baseUrl, gw.gatewayToken, "replay", "export", file, "1"),
+      ) as {
+        world: string;
+      };
+      expect(exported.world).toBe("lobby");
+      const refused = await fetch(`${gateway().baseUrl}/openclawworld/admin/replay/open`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${gateway().gatewayToken}`, "content-type": "application/json" },
+        body: await readFile(file, "utf8"),
+      });
+      expect(refused.status).toBe(422);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("other_world");
+      expect(error.message).toContain("scene");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,7 @@ import type { Frame, Marker } from "../../src/http/replay-routes.ts";
 import type { StoredAgentTurn } from "../../src/runtime/history.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
+import { drawMarkers, type MarkerItem } from "./replay-markers.ts";
 import { WorldScene } from "./scene.ts";
 
 interface Overview {
@@ -150,20 +151,13 @@ async function follow(agentId: string): Promise<void> {
   state.turns = answer.turns;
   const bar = $("replay-turn-markers");
   const list = $("replay-turns");
-  bar.replaceChildren();
   list.replaceChildren();
   $("replay-turns-panel").hidden = !agentId;
-  const span = Math.max(1, state.to - state.from);
+  const items: MarkerItem[] = [];
   for (const t of answer.turns) {
     const label = `${t.tick} ${t.kind === "call" ? t.name : `${t.kind} ${t.name}`}: ${t.status} (${Math.round(t.ms)} ms)`;
     const ok = String(t.status === "ok");
-    const button = document.createElement("button");
-    Object.assign(button.dataset, { kind: t.kind, tick: String(t.tick), seq: String(t.seq), ok });
-    button.type = "button";
-    button.title = label;
-    button.style.left = `${((t.tick - state.from) / span) * 100}%`;
-    button.addEventListener("click", () => void show(t.tick));
-    bar.append(button);
+    items.push({ tick: t.tick, label, data: { kind: t.kind, seq: String(t.seq), ok } });
     const li = document.createElement("li");
     Object.assign(li.dataset, { kind: t.kind, tick: String(t.tick), seq: String(t.seq), ok });
     const details = document.createElement("details");
@@ -178,6 +172,7 @@ async function follow(agentId: string): Promise<void> {
     li.append(details);
     list.append(li);
   }
+  drawMarkers(bar, items, state, (tick) => void show(tick));
 }
 
 async function openStretch(): Promise<void> {
@@ -207,19 +202,11 @@ async function openStretch(): Promise<void> {
   scrub.max = String(answer.to);
   const bar = $("replay-markers");
   const list = $("replay-events");
-  bar.replaceChildren();
   list.replaceChildren();
-  const span = Math.max(1, answer.to - answer.from);
+  const items: MarkerItem[] = [];
   for (const m of answer.markers) {
     const label = `${m.tick} ${m.kind}${m.who ? ` ${isolate(m.who)}` : ""}: ${m.text}`;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.kind = m.kind;
-    button.dataset.tick = String(m.tick);
-    button.title = label;
-    button.style.left = `${((m.tick - answer.from) / span) * 100}%`;
-    button.addEventListener("click", () => void show(m.tick));
-    bar.append(button);
+    items.push({ tick: m.tick, label, data: { kind: m.kind } });
     const li = document.createElement("li");
     li.textContent = label;
     li.dataset.tick = String(m.tick);
@@ -227,6 +214,7 @@ async function openStretch(): Promise<void> {
     li.addEventListener("click", () => void show(m.tick));
     list.append(li);
   }
+  drawMarkers(bar, items, answer, (tick) => void show(tick));
   status(`timeline ${answer.segment}, ticks ${answer.from}–${answer.to}, ${answer.markers.length} markers`);
   state.frame = undefined;
   await show(answer.from);
