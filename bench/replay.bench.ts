@@ -1,8 +1,8 @@
 // Replay benchmark (issue #42). A recording of the PRD demo room (5 people + 10 agents in the bundled
 // lobby, walking about once every 2 s each and chatting about once every 10 s each) is made through
 // the real runtime, store and replay history (snapshot every 60 s of simulation time, as the gateway
-// does), stepped as fast as it goes; REPLAY_MINUTES of simulation time (default 10), figures scaled to
-// an hour where they are per hour. Then:
+// does), stepped as fast as it goes; REPLAY_MINUTES of simulation time (default 60, the issue's
+// one-hour recording), figures scaled to an hour where they are per hour. Then:
 //   seekP95Ms            a frame at a random tick as the replay page asks it: the desk opened the
 //                        stretch (its markers re-simulated it, keeping waypoints every 200 ticks), then
 //                        nearest waypoint or keyframe + logged inputs, and the room's actors and
@@ -30,7 +30,7 @@ import { Replayer } from "../src/runtime/replay.ts";
 import { lcg } from "../src/world/testing/crowd.ts";
 import type { Input } from "../src/world/types.ts";
 
-const MINUTES = Number(process.env.REPLAY_MINUTES ?? 10);
+const MINUTES = Number(process.env.REPLAY_MINUTES ?? 60);
 const SEEKS = Number(process.env.REPLAY_SEEKS ?? 100);
 const quiet = { info() {}, warn() {}, error() {} };
 const p = (values: number[], q: number) => {

@@ -9,7 +9,9 @@ import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
   lobbyBlocked,
+  mapPoint,
   ocw,
+  settledPoint,
   until,
   type WatchedPage,
   watchedPage,
@@ -77,7 +79,7 @@ async function walkTo(page: Page, tx: number, ty: number): Promise<void> {
     const m = await me(page);
     return m.tx === tx && m.ty === ty;
   });
-  await page.waitForTimeout(400); // the camera catches up
+  await settledPoint(page, tx, ty); // the camera has caught up
 }
 
 /** The first free tile among `candidates` (relative offsets from `from`). */
@@ -99,15 +101,8 @@ async function diagnose(page: Page): Promise<string> {
 }
 
 async function clickTile(page: Page, tx: number, ty: number): Promise<void> {
-  // Let the following camera settle first, so the tile is where the click lands.
-  let previous = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(100);
-    const now = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-    if (Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5) break;
-    previous = now;
-  }
-  const p = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
+  // Where the settled camera shows the tile, checked to be on the map (not off screen or under a panel).
+  const p = await mapPoint(page, tx, ty);
   await page.mouse.click(p.x, p.y);
 }
 

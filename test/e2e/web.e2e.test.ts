@@ -7,6 +7,7 @@ import {
   freeTileNear,
   launchBrowser,
   lobbyBlocked,
+  mapPoint,
   ocw,
   until,
   type WatchedPage,
@@ -97,8 +98,7 @@ describe("humans in the browser", () => {
     const bobId = await ocw<string>(bob.page, "entityId");
     const dest = freeTileNear(await me(bob.page), blocked);
     // A real click on the canvas, on the destination tile's centre as the camera shows it now.
-    await bob.page.waitForTimeout(300); // let the camera settle on Bob
-    const point = await ocw<{ x: number; y: number }>(bob.page, `screenPoint(${dest.tx}, ${dest.ty})`);
+    const point = await mapPoint(bob.page, dest.tx, dest.ty); // once the camera has settled on Bob
     await bob.page.mouse.click(point.x, point.y);
     await until("Bob arrives", async () => {
       const now = await me(bob.page);
