@@ -301,7 +301,17 @@ describe("the installed plugin in the running gateway", () => {
     expect(js.headers.get("content-type")).toContain("javascript");
     expect(js.headers.get("content-encoding")).toBe("br");
     expect(js.headers.get("cache-control")).toContain("immutable");
-    expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    const app = await js.text();
+    expect(app.length).toBeGreaterThan(10_000);
+    // The page's script imports the renderer (Phaser) from a shared chunk; it is served the same way.
+    const chunk = /from"\.\/(chunk-[A-Z0-9]+\.js)"/.exec(app)?.[1];
+    expect(chunk).toBeTruthy();
+    const shared = await fetch(`${base()}/world/assets/${chunk}`, {
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(shared.status).toBe(200);
+    expect(shared.headers.get("content-encoding")).toBe("br");
+    expect((await shared.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
   });
 
   it("a human joins over the WebSocket and is welcomed into the lobby", async () => {
