@@ -193,6 +193,31 @@ describe("the residents' scheduler", () => {
     expect(scheduler.states()[0]).toMatchObject({ state: "asleep", reason: "no model is configured" });
   });
 
+  it("while it is still putting residents in, the status already says which sleep (npm start prints it then)", async () => {
+    const env = await createTestEnv({ agents: (id) => ({ name: id }) });
+    const clock = new ManualClock();
+    const scheduler = new ResidentScheduler({
+      service: env.service,
+      residents: {
+        guide: residentConfig(),
+        sage: residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } }),
+      },
+      runTurn: scriptedTurns().runTurn,
+      logger: { info() {}, warn() {} },
+      clock: {
+        now: () => clock.now,
+        setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+        clearTimeout: (h) => clock.clearTimeout(h),
+      },
+      asleepReason: () => "no model is configured",
+    });
+    const starting = scheduler.start();
+    // Neither has joined yet (the first join waits for a tick): neither is "awake".
+    expect(scheduler.states().map((r) => r.state)).toEqual(["asleep", "asleep"]);
+    await settle(env, starting);
+    expect(scheduler.states().map((r) => r.state)).toEqual(["asleep", "asleep"]);
+  });
+
   it("a resident whose turn never ends blocks nobody else", async () => {
     const sage = { ...residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } }) };
     const { turns, say, place } = await setup({ guide: residentConfig(), sage });

@@ -225,8 +225,10 @@ export class ResidentScheduler {
   /** Puts every resident at home (a "thinking" mark left by a stopped gateway is cleared) and starts
    * listening to the world. */
   async start(): Promise<void> {
+    // Every resident's state is known before the first join is awaited: the status is read meanwhile
+    // (npm start prints it once the world runs), and a resident not yet joined is not "awake".
+    for (const r of this.residents) r.asleep = this.deps.asleepReason?.(r.agentId);
     for (const r of this.residents) {
-      r.asleep = this.deps.asleepReason?.(r.agentId);
       if (this.deps.joinsItself) {
         if (this.deps.service.reads.getEntity(r.actor.entityId)) await this.setThinking(r, false);
         continue;
