@@ -4,6 +4,7 @@
 // owner killed or deposed), the next owner's world numbered other events the same, and the cursor
 // skipped them (or was "ahead of this room's event log" and expired).
 import { describe, expect, it } from "vitest";
+import { until } from "../../test/support/wait.ts";
 import { decodeCursor } from "./cursor.ts";
 import { createTestEnv } from "./testing/local-world.ts";
 
@@ -37,7 +38,7 @@ describe("event feed with an asynchronous journal", () => {
       channel: "global",
       message: "not stored yet",
     });
-    await new Promise((r) => setTimeout(r, 0));
+    await until("the chat queued for the next tick", () => env.runtime.health().queueDepth > 0);
     env.runtime.stepNow();
     expect(commits).toHaveLength(1);
     expect(env.world.latestSeq(room)).toBeGreaterThan(seqOf(cursor)); // the world has stepped

@@ -4,6 +4,7 @@
 // is refused and it stops serving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { until } from "../../test/support/wait.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { type ClusterRoom, takeRoom } from "./cluster-room.ts";
@@ -42,14 +43,6 @@ const options = (resources: ClusterResources, gatewayId: string) => ({
   snapshotEveryTicks: 20,
   logger,
 });
-
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > ms) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("a cluster room on the shared JetStream log", () => {
   it("fails over with every acknowledged action once, no tick twice; the deposed owner is fenced", {

@@ -6,6 +6,7 @@
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { until } from "../../test/support/wait.ts";
 import { portalWorld } from "../world/testing/fixtures.ts";
 import type { Transfer } from "../world/transfers.ts";
 import { type ClusterRoom, takeRoom } from "./cluster-room.ts";
@@ -60,14 +61,6 @@ async function take(
   rooms.push(taken);
   if (ticking) taken.runtime.start();
   return taken;
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > ms) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Joins `entityId` in north and walks it onto the portal; resolves once it has left north. */

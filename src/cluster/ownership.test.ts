@@ -1,6 +1,7 @@
 // Against a real nats-server (test/support/nats.ts): leases, the directory and the fencing epoch.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { until } from "../../test/support/wait.ts";
 import { type ClusterResources, connectCluster } from "./nats.ts";
 import { directoryEntry, RoomLease, readDirectory } from "./ownership.ts";
 
@@ -44,12 +45,12 @@ describe("room ownership on NATS KV", () => {
     const lapsing = await RoomLease.tryAcquire(a, "lapsing", A, { ttlMs: TTL });
     const losses: string[] = [];
     lapsing!.onLost((why) => losses.push(why));
-    let taken: RoomLease | undefined;
     const started = performance.now();
-    while (!taken && performance.now() - started < 10_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      taken = await RoomLease.tryAcquire(b, "lapsing", B, { ttlMs: TTL });
-    }
+    const taken = await until(
+      "another gateway takes the lapsed lease",
+      () => RoomLease.tryAcquire(b, "lapsing", B, { ttlMs: TTL }),
+      { timeoutMs: 10_000, everyMs: 100 },
+    );
     expect(taken?.epoch).toBe(lapsing!.epoch + 1);
     expect(performance.now() - started).toBeGreaterThanOrEqual(TTL - 50);
     // The holder's own clock already told it to stop serving; its late renewal is refused.

@@ -4,6 +4,7 @@
 // the standby service takes the room with the next epoch.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { until } from "../../test/support/wait.ts";
 import { resolveConfig } from "../config/config.ts";
 import { ownerElsewhere, RoomHeldElsewhereError } from "./cluster-host.ts";
 import { createHost, disposeHost } from "./host.ts";
@@ -73,10 +74,7 @@ describe("plugin: the world as a cluster room", () => {
         epoch: 1,
       });
       await disposeHost(owner, logger); // releases the lease
-      const started = performance.now();
-      while (!activeHost() && performance.now() - started < 10_000)
-        await new Promise((r) => setTimeout(r, 50));
-      const next = activeHost()!;
+      const next = await until("the standby takes the room", () => activeHost(), 10_000);
       expect(next.cluster?.room.lease.epoch).toBe(2);
       // The acknowledged join carried over through the shared log.
       expect(next.runtime.world.getEntity("agt_p")?.roomId).toBe("lobby");

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import plugin from "../../index.ts";
 import manifest from "../../openclaw.plugin.json" with { type: "json" };
+import { until } from "../../test/support/wait.ts";
 import { OPTIONAL_TOOLS } from "../config/config.ts";
 import type { AgentToolLike } from "../tools/tool-kit.ts";
 import { activeHost } from "./singleton.ts";
@@ -244,12 +245,10 @@ describe("tools in-process", () => {
     })();
     await expect(run("ocw_move_to", wall, { agentId: "walker" })).rejects.toThrow(/collision_blocked/);
     // The walker arrives eventually (the service ticks at 20 Hz).
-    for (let i = 0; i < 100; i++) {
+    await until("the walker arrives", () => {
       const tile = world.getEntity("agt_walker")!.tile;
-      if (tile.tx === dest!.tx && tile.ty === dest!.ty) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("the walker never arrived");
+      return tile.tx === dest!.tx && tile.ty === dest!.ty;
+    });
   });
 
   it("a retried tool call (same tool call id) is applied once", async () => {
@@ -276,11 +275,10 @@ describe("tools in-process", () => {
     const sign = world.definition.rooms.lobby!.objects.find((o) => o.objectType === "sign")!;
     await run("ocw_observe", {}, { agentId: "reader" });
     await run("ocw_move_to", { tx: sign.tile.tx, ty: sign.tile.ty + 1 }, { agentId: "reader" });
-    for (let i = 0; i < 200; i++) {
+    await until("the reader stands by the sign", () => {
       const t = world.getEntity("agt_reader")!.tile;
-      if (Math.abs(t.tx - sign.tile.tx) + Math.abs(t.ty - sign.tile.ty) <= 1) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return Math.abs(t.tx - sign.tile.tx) + Math.abs(t.ty - sign.tile.ty) <= 1;
+    });
     const res = await run(
       "ocw_interact",
       { target_id: sign.id, action: "read", params: "{}" },
@@ -298,11 +296,14 @@ describe("tools in-process", () => {
     const dest = (moved.details as { dest: { tx: number; ty: number } }).dest;
     expect(moved.details).toMatchObject({ targetId: door.id, applied: true, result: "accepted" });
     expect(world.isBlocked("lobby", dest)).toBe(false);
-    for (let i = 0; i < 400; i++) {
-      const t = world.getEntity("agt_opener")!.tile;
-      if (t.tx === dest.tx && t.ty === dest.ty) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(
+      "the opener reaches the door",
+      () => {
+        const t = world.getEntity("agt_opener")!.tile;
+        return t.tx === dest.tx && t.ty === dest.ty;
+      },
+      20_000,
+    );
     const used = await run("ocw_interact", { targetId: door.id, action: "open" }, { agentId: "opener" });
     expect(used.details).toMatchObject({ outcome: { type: "ok" } });
     await expect(

@@ -2,6 +2,7 @@
 // (long-poll), auth and framing — every answer checked against the generated schema and the oracle.
 import { describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
+import { until } from "../support/wait.ts";
 import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_helper";
@@ -80,15 +81,18 @@ describe("AIC v0.1 through the real gateway", () => {
     );
 
     // The move really happened: observe shows the agent on the destination tile.
-    let tile = self;
-    for (let i = 0; i < 10 && (tile.tx !== move.dest.tx || tile.ty !== move.dest.ty); i++) {
-      await new Promise((r) => setTimeout(r, 600)); // observe is limited to 2/s per agent
-      const again = await (
-        await call("observe", { agentId: AGENT, roomId: "lobby", radius: 10, detail: "lite" })
-      ).json();
-      tile = again.data.self.tile;
-    }
-    expect(tile).toEqual(move.dest);
+    // Observe is limited to 2/s per agent: looked at a little slower.
+    await until(
+      "the agent on the destination tile",
+      async () => {
+        const again = await (
+          await call("observe", { agentId: AGENT, roomId: "lobby", radius: 10, detail: "lite" })
+        ).json();
+        const tile = again.data?.self?.tile;
+        return tile?.tx === move.dest.tx && tile?.ty === move.dest.ty;
+      },
+      { timeoutMs: 10_000, everyMs: 600 },
+    );
   });
 
   it("auth and framing through the gateway: 401, 403, 400, 404, openapi.json", async () => {

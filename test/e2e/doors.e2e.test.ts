@@ -4,7 +4,8 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
+import { RawWebSocket } from "../support/raw-socket.ts";
+import { holdsFor } from "../support/wait.ts";
 import { gateway, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_doors";
@@ -105,8 +106,7 @@ describe("issue #30: the HTTP and WebSocket doors of the real gateway", () => {
     try {
       raw.send(0x9, "", 100);
       await raw.until(() => raw.frames().filter((f) => f.opcode === 0xa).length >= 60, 10_000);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(raw.ended).toBe(false);
+      await holdsFor("the socket stays open", () => !raw.ended, 500);
       expect(raw.closeCode()).toBeUndefined();
     } finally {
       raw.destroy();

@@ -22,6 +22,7 @@ import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
 import { canonicalHash } from "../../src/world/snapshot.ts";
 import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
 import { runOcw } from "../support/ocw-cli.ts";
+import { pace } from "../support/wait.ts";
 import { gateway } from "./fixtures.ts";
 
 const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
@@ -181,7 +182,7 @@ describe("durability: kill -9 of a real gateway", () => {
         }
         // Random pauses shorter than a tick keep the lanes out of step with the ticks, so at the
         // kill some requests are queued for the next tick.
-        await new Promise((r) => setTimeout(r, Math.random() * 20));
+        await pace(Math.random() * 20);
       }
     });
     await Promise.all(traffic);

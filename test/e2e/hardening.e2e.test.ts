@@ -75,12 +75,13 @@ function attempt(
       ws.terminate();
     });
     ws.once("close", (code, reason) => resolve({ close: [code, String(reason)] }));
-    ws.once("open", () => {
-      // Opened: give the server a moment to refuse it (a capacity close follows the handshake).
-      setTimeout(() => {
-        resolve({ status: 101 });
-        ws.close();
-      }, 300);
+    // Opened: a capacity close follows the handshake, before anything sent on the socket is
+    // answered; a pong says the server kept it.
+    ws.once("open", () => ws.send(JSON.stringify({ type: "ping" })));
+    ws.on("message", (data) => {
+      if ((JSON.parse(String(data)) as { type?: string }).type !== "pong") return;
+      resolve({ status: 101 });
+      ws.close();
     });
     ws.once("error", () => undefined);
   });
@@ -161,7 +162,11 @@ describe("issue #9 hardening through the real gateway", () => {
         open.push(ws);
         const end = await new Promise<[number, string] | undefined>((resolve) => {
           ws.once("close", (code, reason) => resolve([code, String(reason)]));
-          ws.once("open", () => setTimeout(() => resolve(undefined), 150));
+          // Kept (a pong), or closed with the reason (a capacity close comes before any answer).
+          ws.once("open", () => ws.send(JSON.stringify({ type: "ping" })));
+          ws.on("message", (data) => {
+            if ((JSON.parse(String(data)) as { type?: string }).type === "pong") resolve(undefined);
+          });
           ws.once("error", () => undefined);
         });
         refusal = end;

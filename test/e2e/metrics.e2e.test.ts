@@ -2,6 +2,7 @@
 // proxy (a forwarding header), and its figures move with the world.
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { until } from "../support/wait.ts";
 import { gateway } from "./fixtures.ts";
 
 function sample(text: string, series: string): number {
@@ -21,12 +22,17 @@ async function scrape(): Promise<string> {
  * its connections and patch timings reach the gateway's metrics with the child's next stats report,
  * sent every second, so a scrape right after a join may not count it yet. */
 async function scrapeUntil(ready: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await scrape();
-    if (ready(text) || Date.now() > deadline) return text;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let text = "";
+  // Past the deadline the last scrape is returned: the caller's assertions say what is missing.
+  await until(
+    "a scrape that is ready",
+    async () => {
+      text = await scrape();
+      return ready(text);
+    },
+    { timeoutMs, everyMs: 100 },
+  ).catch(() => undefined);
+  return text;
 }
 
 describe("metrics endpoint", () => {

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { startGateway, type TestGateway, ticksPass } from "../support/gateway.ts";
 import { runOcw } from "../support/ocw-cli.ts";
+import { until } from "../support/wait.ts";
 import { gateway } from "./fixtures.ts";
 
 const MAX = 2;
@@ -62,17 +63,19 @@ describe("proximity in a crowd through the gateway", () => {
     for (const id of AGENTS) cursors.set(id, (await call(id, "join", {})).cursor as string);
     for (const id of AGENTS) await call(id, "moveTo", { txId: `tx_crowd_${id}`, dest: TILE });
     // Everyone arrived and stands still (observe: own tile, speed 0).
-    const deadline = Date.now() + 120_000;
     for (const id of AGENTS) {
-      for (;;) {
-        const self = (await call(id, "observe", { radius: 32, detail: "lite" })).self as {
-          tile: { tx: number; ty: number };
-          speed: number;
-        };
-        if (self.tile.tx === TILE.tx && self.tile.ty === TILE.ty && self.speed === 0) break;
-        if (Date.now() > deadline) throw new Error(`${id} never arrived: ${JSON.stringify(self)}`);
-        await new Promise((r) => setTimeout(r, 700)); // observe allows 2 a second
-      }
+      // Observe allows 2 a second: looked at a little slower.
+      await until(
+        `${id} standing on the tile`,
+        async () => {
+          const self = (await call(id, "observe", { radius: 32, detail: "lite" })).self as {
+            tile: { tx: number; ty: number };
+            speed: number;
+          };
+          return self.tile.tx === TILE.tx && self.tile.ty === TILE.ty && self.speed === 0;
+        },
+        { timeoutMs: 120_000, everyMs: 700 },
+      );
     }
     await ticksPass(gw.baseUrl, 4); // past the debounce (2 ticks) and the tick that reports it
 

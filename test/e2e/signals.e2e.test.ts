@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { type HeartbeatResponse, RoomSignals, type RoomSignalsT } from "../../src/aic/schemas.ts";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
+import { until } from "../support/wait.ts";
 import { gateway, invokeTool, leaveWhenDone } from "./fixtures.ts";
 
 const AGENT = "agent_signals";
@@ -33,16 +34,19 @@ describe("world signals through the gateway", () => {
     });
     expect(walk.json).toMatchObject({ status: "ok", data: { result: "accepted" } });
     let beat = await call("heartbeat", { agentId: AGENT, roomId: ROOM });
-    const deadline = Date.now() + 90_000;
-    while (beat.json.data.self.place?.id !== "reading_corner" || beat.json.data.self.moving) {
-      if (Date.now() > deadline) throw new Error(`never arrived: ${JSON.stringify(beat.json.data.self)}`);
-      await new Promise((r) => setTimeout(r, 1000));
-      beat = await call("heartbeat", {
-        agentId: AGENT,
-        roomId: ROOM,
-        contextToken: beat.json.data.contextToken,
-      });
-    }
+    await until(
+      "the agent standing in the reading corner",
+      async () => {
+        if (beat.json.data.self.place?.id === "reading_corner" && !beat.json.data.self.moving) return true;
+        beat = await call("heartbeat", {
+          agentId: AGENT,
+          roomId: ROOM,
+          contextToken: beat.json.data.contextToken,
+        });
+        return false;
+      },
+      { timeoutMs: 90_000, everyMs: 1000 },
+    );
     const said = await call("chatSend", {
       agentId: AGENT,
       roomId: ROOM,

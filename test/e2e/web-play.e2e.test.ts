@@ -7,11 +7,13 @@ import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
 import {
+  drawnFrames,
   launchBrowser,
   lobbyBlocked,
   mapPoint,
   ocw,
   settledPoint,
+  stillPicture,
   until,
   type WatchedPage,
   watchedPage,
@@ -175,7 +177,7 @@ describe("broken play, fixed", () => {
     await ada.page.click("#chat-input");
     const here = await me(ada.page);
     await clickTile(ada.page, here.tx, here.ty + 2);
-    await ada.page.waitForTimeout(150);
+    await drawnFrames(ada.page, 2);
     await shot(ada.page, "web-chat-focus.png"); // the click marker on the tile
     await until("the click walks", async () => (await me(ada.page)).ty === here.ty + 2);
     const after = await me(ada.page);
@@ -218,7 +220,7 @@ describe("broken play, fixed", () => {
         }),
       ),
     );
-    await ada.page.waitForTimeout(300);
+    await Promise.all(pages.map(([w]) => stillPicture(w.page)));
     const settled = await Promise.all(pages.map(([w]) => bubbleLayout(w)));
     await Promise.all(pages.map(([w, shotName]) => shot(w.page, shotName)));
     for (const [p, [w]] of pages.entries()) {
@@ -349,7 +351,7 @@ describe("a finished product", () => {
     expect(await fresh.page.locator("#hint-text").textContent()).toContain("WASD");
     await until("Fay drawn", () => me(fresh.page));
     expect((await me(fresh.page)).look).toBe(2);
-    await fresh.page.waitForTimeout(300);
+    await stillPicture(fresh.page);
     await shot(fresh.page, "web-hint.png");
     await fresh.page.context().close();
   });
@@ -425,7 +427,7 @@ describe("a finished product", () => {
     // The looks they picked reach the other players (the rest get a look derived from their id).
     const looks = (await seen(ada.page)).filter((e) => e.kind === "human").map((e) => e.look);
     expect(looks).toEqual(expect.arrayContaining([5, 6]));
-    await ada.page.waitForTimeout(500);
+    await stillPicture(ada.page);
     await shot(ada.page, "web-avatars-names.png");
     await twin.page.context().close();
     await long.page.context().close();
@@ -464,7 +466,7 @@ describe("a finished product", () => {
     );
     expect((await notices(ada.page)).some((n) => n.text.includes("to garden"))).toBe(false);
     expect(ada.dialogs).toEqual([]);
-    await ada.page.waitForTimeout(500);
+    await stillPicture(ada.page);
     await shot(ada.page, "web-portal.png");
   });
 
@@ -502,7 +504,7 @@ describe("a finished product", () => {
     await ben.page.click("#debug-toggle");
     expect(await ben.page.locator("#debug-toggle").getAttribute("aria-pressed")).toBe("true");
     expect(await ben.page.locator("#debug-toggle").textContent()).toBe("Collision: on");
-    await ben.page.waitForTimeout(300);
+    await drawnFrames(ben.page, 2);
     await shot(ben.page, "web-collision.png");
     await ben.page.keyboard.press("c");
     expect(await ben.page.locator("#debug-toggle").textContent()).toBe("Collision: off");

@@ -6,6 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
 import {
+  drawnFrames,
   launchBrowser,
   lobbyBlocked,
   mapPoint,
@@ -17,11 +18,13 @@ import {
   type SeenActor,
   settledPoint,
   shot,
+  stillPicture,
   until,
   type WatchedPage,
   walkTo as walkOn,
   watchedPage,
 } from "../support/browser.ts";
+import { holdsFor } from "../support/wait.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -70,8 +73,11 @@ describe("issue #26: what broke on the second pass, fixed", () => {
     pages.push(form);
     await form.page.goto(`${gateway().baseUrl}/world/`);
     await form.page.waitForSelector("#join:not([hidden])");
-    await form.page.waitForTimeout(500);
-    expect((await ocw<{ visible: boolean }>(form.page, "minimap()")).visible).toBe(false);
+    await holdsFor(
+      "no minimap on the join page",
+      async () => !(await ocw<{ visible: boolean }>(form.page, "minimap()")).visible,
+      500,
+    );
     await shot(form.page, "second-9d-join.png");
     await form.page.fill("#join-name", "Hal");
     await form.page.click("#join-looks label:nth-child(2)");
@@ -140,7 +146,7 @@ describe("issue #26: what broke on the second pass, fixed", () => {
       await until("three bubbles", async () =>
         (await ocw<{ bubbles: unknown[] }>(ada.page, "bubbles()")).bubbles.length === 3 ? true : undefined,
       );
-      await ada.page.waitForTimeout(500);
+      await stillPicture(ada.page);
       const { bubbles } = await ocw<{ bubbles: (Rect & { id: string })[] }>(ada.page, "bubbles()");
       // Bodies from where each stands (a tile centre on screen), tags as the page drew them.
       const bodies: Rect[] = [];
@@ -223,7 +229,7 @@ describe("issue #26: what broke on the second pass, fixed", () => {
     await until("in the garden", async () => (await ocw<string>(w, "roomId")) === "garden", 20_000).finally(
       () => w.keyboard.up("d"),
     );
-    await w.waitForTimeout(600);
+    await stillPicture(w);
     await shot(w, "second-6-portal-step.png");
     await ocw(
       w,
@@ -270,16 +276,18 @@ describe("issue #26: what broke on the second pass, fixed", () => {
     const last = ada.page.locator('#chat-log li[data-long="true"]').last();
     for (let round = 0; round < 2; round++) {
       await last.click(); // expand
-      await ada.page.waitForTimeout(100);
-      const inView = await last.evaluate((li) => {
-        const log = li.parentElement!;
-        const l = log.getBoundingClientRect();
-        const r = li.getBoundingClientRect();
-        return {
-          top: r.top >= l.top - 1,
-          bottom: r.bottom <= l.bottom + 1,
-          expanded: li.hasAttribute("data-expanded"),
-        };
+      const inView = await until("the expanded line in view", async () => {
+        const view = await last.evaluate((li) => {
+          const log = li.parentElement!;
+          const l = log.getBoundingClientRect();
+          const r = li.getBoundingClientRect();
+          return {
+            top: r.top >= l.top - 1,
+            bottom: r.bottom <= l.bottom + 1,
+            expanded: li.hasAttribute("data-expanded"),
+          };
+        });
+        return view.top && view.bottom && view.expanded && view;
       });
       expect(inView).toEqual({ top: true, bottom: true, expanded: true });
       if (round === 0) await shot(ada.page, "second-8a-expanded-line.png");
@@ -290,7 +298,8 @@ describe("issue #26: what broke on the second pass, fixed", () => {
   it("8b. at 1024x600 the chat covers little of the map and folds away, and unfolds (twice)", async () => {
     const small = ben;
     await small.page.setViewportSize({ width: 1024, height: 600 });
-    await small.page.waitForTimeout(500);
+    await drawnFrames(small.page, 2);
+    await stillPicture(small.page);
     const chat = await rectOf(small.page, "#chat");
     expect(chat.h).toBeLessThanOrEqual(160);
     // The player stands mid-screen and the chat keeps clear of her.

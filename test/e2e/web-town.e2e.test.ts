@@ -14,6 +14,7 @@ import {
   type SeenActor,
   settledPoint,
   shot,
+  stillPicture,
   until,
   type WatchedPage,
   walkTo as walkOn,
@@ -103,12 +104,10 @@ describe("the town in the browser, on one walk round it", () => {
       // Several looks over ~2.5 s, not one pair: a pair taken a whole animation cycle apart (the water's
       // three frames last 1.35 s; a slow screenshot can stretch the gap to that) would see the same frame.
       const first = await ana.page.screenshot({ clip });
-      let moved = false;
-      for (let look = 0; look < 8 && !moved; look++) {
-        await ana.page.waitForTimeout(310);
-        moved = !first.equals(await ana.page.screenshot({ clip }));
-      }
-      expect(moved, `${what} moves`).toBe(true);
+      await until(`${what} moves`, async () => !first.equals(await ana.page.screenshot({ clip })), {
+        timeoutMs: 2_500,
+        everyMs: 310,
+      });
     }
     const mini = await ocw<{ x: number; y: number; width: number; height: number }>(ana.page, "minimap()");
     await ana.page.screenshot({
@@ -182,13 +181,15 @@ describe("the town in the browser, on one walk round it", () => {
       );
       expect(await me(ana.page)).toMatchObject({ tx: 12, ty: 9, facing: "left" });
       if (round === 0) {
-        await ana.page.waitForTimeout(500);
+        await stillPicture(bo.page);
         await shot(bo.page, "town-cafe.png");
         await clickTile(ana.page, 12, 9); // stand up
       } else {
+        // Walking off the chair stands her up.
         await ana.page.keyboard.down("s");
-        await ana.page.waitForTimeout(300);
-        await ana.page.keyboard.up("s");
+        await until("Ana walks off the chair", async () => (await me(ana.page)).seated === false).finally(
+          () => ana.page.keyboard.up("s"),
+        );
       }
       await until("Ana stands", async () => (await me(ana.page)).seated === false);
       await until("Bo sees her stand", async () =>
@@ -213,7 +214,7 @@ describe("the town in the browser, on one walk round it", () => {
       await walk(ana.page, tx, ty);
       await bannerSays(ana.page, name);
       expect(await ana.page.locator("#place-name").textContent()).toBe(name);
-      await ana.page.waitForTimeout(600);
+      await stillPicture(ana.page);
       await shot(ana.page, file);
     }
   });
@@ -264,7 +265,7 @@ describe("the town in the browser, on one walk round it", () => {
   it("the library, seen; the gate's portal back to the lobby, and its hall (screenshots)", async () => {
     await walk(ana.page, 46, 9);
     await bannerSays(ana.page, "Library");
-    await ana.page.waitForTimeout(600);
+    await stillPicture(ana.page);
     await shot(ana.page, "town-library.png");
     // Back to the lobby by the town gate's portal: standing on it is enough.
     await walk(ana.page, 52, 20);
@@ -275,7 +276,7 @@ describe("the town in the browser, on one walk round it", () => {
       30_000,
     ).finally(() => ana.page.keyboard.up("d"));
     await walk(ana.page, 35, 7);
-    await ana.page.waitForTimeout(600);
+    await stillPicture(ana.page);
     await shot(ana.page, "lobby-hall.png");
   });
 

@@ -9,10 +9,12 @@ import {
   lobbyBlocked,
   mapPoint,
   ocw,
+  settledPoint,
   until,
   type WatchedPage,
   watchedPage,
 } from "../support/browser.ts";
+import { holdsFor } from "../support/wait.ts";
 import { gateway, invokeTool } from "./fixtures.ts";
 
 interface Seen {
@@ -166,9 +168,7 @@ describe("humans in the browser", () => {
     );
     await expect.poll(() => alice.page.locator("#chat-log li .text").last().textContent()).toBe(evil);
     expect(await alice.page.locator("#chat-log img").count()).toBe(0);
-    await alice.page.waitForTimeout(500);
-    expect(alice.dialogs).toEqual([]);
-    expect(bob.dialogs).toEqual([]);
+    await holdsFor("no dialog opens", () => alice.dialogs.length + bob.dialogs.length === 0, 500);
   });
 
   it("an agent moved through ocw_move_to appears and moves in the browser", async () => {
@@ -224,8 +224,7 @@ describe("humans in the browser", () => {
       const now = await me(alice.page);
       return Math.abs(now.tx - tile.tx) <= 3 && Math.abs(now.ty - tile.ty) <= 3;
     });
-    await alice.page.waitForTimeout(400);
-    const point = await ocw<{ x: number; y: number }>(alice.page, `screenPoint(${tile.tx}, ${tile.ty})`);
+    const point = await settledPoint(alice.page, tile.tx, tile.ty);
     await alice.page.mouse.click(point.x, point.y);
     await expect
       .poll(() => alice.page.locator("#dialog-text").textContent(), { timeout: 15_000 })

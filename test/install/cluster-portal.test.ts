@@ -240,10 +240,12 @@ describe("cluster: a portal from a world on one gateway to a world on another", 
       const room = await ocw<string | undefined>(page, "roomId").catch(() => undefined);
       const me = await ocw<{ name: string } | undefined>(page, "me()").catch(() => undefined);
       if (room === "lobby" && me?.name === "Wren") return true;
-      if (!(await page.evaluate("typeof window.__ocw === 'object'"))) {
-        await new Promise((r) => setTimeout(r, 1_000));
-        await page.goto(`${a.baseUrl}/world/?name=Wren`);
-      }
+      // A page that did not start (the room was not served yet) is loaded again.
+      const started = await page
+        .waitForFunction("typeof window.__ocw === 'object'", undefined, { timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (!started) await page.goto(`${a.baseUrl}/world/?name=Wren`);
       return undefined;
     });
     const wrenOnA = await ocw<string>(page, "entityId");

@@ -7,8 +7,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { RawWebSocket } from "../../src/http/humans/testing/raw-socket.ts";
-import { joinWs, type TextFrame, waitFor } from "../../src/http/humans/testing/ws-client.ts";
 import {
   freeTileNear,
   launchBrowser,
@@ -20,6 +18,8 @@ import {
   walkTo,
 } from "../support/browser.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
+import { RawWebSocket } from "../support/raw-socket.ts";
+import { joinWs, type TextFrame } from "../support/ws-client.ts";
 
 let gw: TestGateway;
 let wsUrl: string;
@@ -33,11 +33,11 @@ beforeAll(async () => {
   wsUrl = `${gw.baseUrl.replace(/^http/, "ws")}/world/ws`;
   // The world service starts after the gateway listens, and the child after it; until the child
   // serves, upgrades are refused 503 (a browser retries).
-  const deadline = Date.now() + 180_000;
-  while ((await metric("openclawworld_fanout_up").catch(() => 0)) !== 1) {
-    if (Date.now() > deadline) throw new Error("the fan-out process never served");
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await until(
+    "the fan-out process to serve",
+    async () => (await metric("openclawworld_fanout_up").catch(() => 0)) === 1,
+    180_000,
+  );
 }, 400_000);
 
 afterAll(async () => {
@@ -78,12 +78,11 @@ async function metrics(): Promise<(series: string) => number> {
 /** Joins with a resume token, retrying while a new child starts (the upgrade is refused 503 until
  * it serves), as a browser does. */
 async function resume(name: string, resumeToken: string): Promise<Awaited<ReturnType<typeof joinWs>>> {
-  for (let tries = 0; tries < 100; tries++) {
-    const again = await joinWs(wsUrl, { name, resumeToken }).catch(() => undefined);
-    if (again) return again;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${name} could not resume`);
+  return until(
+    `${name} to resume`,
+    () => joinWs(wsUrl, { name, resumeToken }).catch(() => undefined),
+    30_000,
+  );
 }
 
 describe("web.fanout: process, in a real gateway", () => {
@@ -164,8 +163,9 @@ describe("web.fanout: process, in a real gateway", () => {
       raw.send(0x1, JSON.stringify({ type: "ping" }));
       await raw.until(() => raw.frames().some((f) => f.opcode === 0x1), 15_000);
       expect(raw.closeCode()).toBeUndefined();
+      // Each round trip above outlasts the server's close of the one before: with a cap of 5, a slot
+      // that is never freed fails the sixth open at the latest.
       raw.destroy();
-      await new Promise((r) => setTimeout(r, 50));
     }
   });
 
@@ -173,14 +173,13 @@ describe("web.fanout: process, in a real gateway", () => {
     const first = await joinWs(wsUrl, { name: "Survivor" });
     const { resumeToken, entityId } = first.welcome as unknown as { resumeToken: string; entityId: string };
     first.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: "before the kill" }));
-    await waitFor(
-      () => first.frames.some((f) => f.type === "result" && f.for === "chat_send"),
-      "the chat's result",
+    await until("the chat's result", () =>
+      first.frames.some((f) => f.type === "result" && f.for === "chat_send"),
     );
     const [pid] = fanoutChildren();
     process.kill(pid!, "SIGKILL");
-    await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
-    await waitFor(() => fanoutChildren().some((p) => p !== pid), "a new child", 30_000);
+    await until("the socket to drop", () => first.ws.readyState === WebSocket.CLOSED);
+    await until("a new child", () => fanoutChildren().some((p) => p !== pid), 30_000);
     const again = await resume("Survivor", resumeToken);
     expect(again.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
     expect(JSON.stringify(again.welcome.history)).toContain("before the kill");
@@ -200,17 +199,17 @@ describe("web.fanout: process, in a real gateway", () => {
     };
     file.plugins.entries.openclawworld!.config.web.resumeGraceSec = 45;
     await writeFile(gw.configPath, `${JSON.stringify(file, null, 2)}\n`);
-    await waitFor(
-      () => first.ws.readyState === WebSocket.CLOSED,
+    await until(
       "the old child to let the browser go",
+      () => first.ws.readyState === WebSocket.CLOSED,
       150_000,
     );
-    await waitFor(
+    await until(
+      "the new instance's child, and only it",
       () => {
         const now = fanoutChildren();
         return now.length === 1 && now[0] !== before;
       },
-      "the new instance's child, and only it",
       150_000,
     );
     const again = await resume("Reloaded", resumeToken);
@@ -234,21 +233,19 @@ describe("web.fanout: process, in a real gateway", () => {
     // One answered before the kill (its answer is then lost to the page as if the socket had died),
     // one in flight when the child dies (it may or may not have reached the world).
     first.ws.send(JSON.stringify(chat(1)));
-    await waitFor(
-      () => first.frames.some((f) => f.type === "result" && f.txId === chat(1).txId),
-      "the first chat's result",
+    await until("the first chat's result", () =>
+      first.frames.some((f) => f.type === "result" && f.txId === chat(1).txId),
     );
     const [pid] = fanoutChildren();
     first.ws.send(JSON.stringify(chat(2)));
     process.kill(pid!, "SIGKILL");
-    await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
-    await waitFor(() => fanoutChildren().some((p) => p !== pid), "a new child", 30_000);
+    await until("the socket to drop", () => first.ws.readyState === WebSocket.CLOSED);
+    await until("a new child", () => fanoutChildren().some((p) => p !== pid), 30_000);
     const again = await resume("Resender", resumeToken);
     expect(again.welcome).toMatchObject({ resumed: true });
     for (const n of [1, 2]) again.ws.send(JSON.stringify(chat(n)));
-    await waitFor(
-      () => [1, 2].every((n) => again.frames.some((f) => f.type === "result" && f.txId === chat(n).txId)),
-      "both resends answered",
+    await until("both resends answered", () =>
+      [1, 2].every((n) => again.frames.some((f) => f.type === "result" && f.txId === chat(n).txId)),
     );
     const answers = again.frames.filter((f) => f.type === "result" || f.type === "error");
     expect(answers.filter((f) => f.type === "error")).toEqual([]);

@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
+import { until } from "../support/wait.ts";
 
 const POLLER = "agent_poller";
 const pollerToken = randomToken();
 let gw: TestGateway;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   gw = await startGateway({
@@ -72,19 +72,23 @@ async function invokeTool(tool: string, args: Record<string, unknown>, signal?: 
 function traffic(signal: AbortSignal) {
   const loops: Promise<void>[] = [];
   const open = { sse: false, ws: false };
+  // Each step again, a moment after the last one ended (a refused or reset call is tried again
+  // too), until the signal stops the traffic.
   const forever = (step: () => Promise<unknown>) =>
     loops.push(
-      (async () => {
-        while (!signal.aborted) {
-          await step().catch(() => sleep(200));
-        }
-      })(),
+      until(
+        "the traffic to stop",
+        async () => {
+          await step().catch(() => undefined);
+          return signal.aborted;
+        },
+        { timeoutMs: Number.POSITIVE_INFINITY, everyMs: 100 },
+      ).then(() => undefined),
     );
   // An AIC agent parked in long-polls (each waits up to 20 s for an event).
   forever(async () => {
     const res = await aic("pollEvents", { sinceCursor: "c_0", waitMs: 20_000 }, signal);
     await res.body?.cancel();
-    await sleep(100);
   });
   // The same agent's SSE stream, reopened when it ends.
   forever(async () => {
@@ -98,7 +102,6 @@ function traffic(signal: AbortSignal) {
   // A gateway agent long-polling through its tool.
   forever(async () => {
     await invokeTool("ocw_poll_events", { waitMs: 20_000 }, signal);
-    await sleep(100);
   });
   // A human on the WebSocket, reconnecting when the socket is closed.
   forever(
@@ -129,18 +132,19 @@ async function changePluginConfig(edit: (config: Record<string, unknown>) => voi
 
 /** Waits until the tools report `enabled` for the agent: the new config is in force. */
 async function untilToolsSee(enabled: string[]): Promise<void> {
-  const deadline = Date.now() + 150_000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    const status = await invokeTool("ocw_status", {}).catch(() => undefined);
-    const caller = (status?.body.result as { details?: { caller?: { enabledOptionalTools?: string[] } } })
-      ?.details?.caller;
-    last = status?.body;
-    if (status?.status === 200 && JSON.stringify(caller?.enabledOptionalTools) === JSON.stringify(enabled))
-      return;
-    await sleep(1000);
-  }
-  throw new Error(`the reload did not take effect: ${JSON.stringify(last)}`);
+  await until(
+    `the reload to take effect (tools enabled: ${enabled})`,
+    async () => {
+      const status = await invokeTool("ocw_status", {});
+      const caller = (status.body.result as { details?: { caller?: { enabledOptionalTools?: string[] } } })
+        ?.details?.caller;
+      return (
+        (status.status === 200 && JSON.stringify(caller?.enabledOptionalTools) === JSON.stringify(enabled)) ||
+        undefined
+      );
+    },
+    { timeoutMs: 150_000, everyMs: 1000, ignoreErrors: true },
+  );
 }
 
 /** What the three doors answer now: the world's status, a tool, an AIC read. */

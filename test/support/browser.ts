@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+import { type UntilOptions, until as untilCondition } from "./wait.ts";
 
 export const CHROMIUM_PATH = process.env.OCW_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -113,20 +114,17 @@ export async function watchedPage(browser: Browser, shape: PageShape = {}): Prom
 /** Reads the client's test window (`window.__ocw`, see web/client/main.ts). */
 export const ocw = <T>(page: Page, expr: string) => page.evaluate(`window.__ocw.${expr}`) as Promise<T>;
 
-/** Polls `probe` until it returns something truthy; fails with the last value seen. */
-export async function until<T>(
+/** Polls a page (or anything else a browser test asks) until `probe` returns something truthy, at a
+ * pace a page's evaluate can bear; fails with the last value seen. */
+export function until<T>(
   what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 15_000,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  options: UntilOptions | number = 15_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined | false;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+  return untilCondition(what, probe, {
+    everyMs: 150,
+    ...(typeof options === "number" ? { timeoutMs: options } : options),
+  });
 }
 
 /** Whether a lobby tile blocks walking, read from the map file the gateway serves (the one it loaded). */
@@ -208,6 +206,33 @@ export function drawnFrames(page: Page, count: number): Promise<void> {
   );
 }
 
+/** Waits until what the page shows holds still between two looks: the camera, the player's figure, the
+ * chat bubbles and the name tags (a screenshot or a layout read of a page still settling differs from
+ * run to run). Figures of others may go on walking; past `timeoutMs` it goes on as it is. */
+export async function stillPicture(page: Page, timeoutMs = 3_000): Promise<void> {
+  const look = () =>
+    page.evaluate(() => {
+      const o = (
+        window as unknown as {
+          __ocw: Record<"me" | "bubbles" | "tagRects" | "screenPoint", (...a: number[]) => unknown>;
+        }
+      ).__ocw;
+      const self = o.me() as { x: number; y: number } | undefined;
+      return JSON.stringify([o.screenPoint(0, 0), self?.x, self?.y, o.bubbles(), o.tagRects()]);
+    });
+  let previous = await look();
+  await until(
+    "the picture to hold still",
+    async () => {
+      const now = await look();
+      const still = now === previous;
+      previous = now;
+      return still;
+    },
+    timeoutMs,
+  ).catch(() => undefined);
+}
+
 /** Walks a page's player to a free tile (through the server, like a click) and waits for arrival. */
 export async function walkTo(
   page: Page,
@@ -231,19 +256,23 @@ export async function walkTo(
     },
     40_000,
   );
-  await page.waitForTimeout(400); // the camera catches up
+  await settledPoint(page, tx, ty); // the camera catches up
 }
 
 /** Where a tile's centre is on screen once the following camera has settled. */
 export async function settledPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
   let previous = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(100);
-    const now = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-    if (Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5) return now;
-    previous = now;
-  }
-  return previous;
+  // Still between two looks; a camera that keeps moving (its person walks on) gives its last point.
+  return until(
+    `the camera to settle on (${tx}, ${ty})`,
+    async () => {
+      const now = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
+      const still = Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5;
+      previous = now;
+      return still && now;
+    },
+    3_000,
+  ).catch(() => previous);
 }
 
 /** Where to click or tap a tile: its settled screen point, checked to be on the map the page shows.

@@ -5,6 +5,7 @@ import path from "node:path";
 import { launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { buildWebIfNeeded } from "../../scripts/lib/web-build.ts";
+import { until } from "./wait.ts";
 
 export interface TestGateway {
   baseUrl: string;
@@ -65,10 +66,9 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
 export async function ticksPass(baseUrl: string, ticks: number, timeoutMs = 60_000): Promise<void> {
   const tickNow = async () =>
     ((await (await fetch(`${baseUrl}/world/api/status`)).json()) as { tick: number }).tick;
-  const until = (await tickNow()) + ticks;
-  const deadline = Date.now() + timeoutMs;
-  while ((await tickNow()) < until) {
-    if (Date.now() > deadline) throw new Error(`the world did not step ${ticks} ticks in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const target = (await tickNow()) + ticks;
+  await until(`the world to step ${ticks} ticks`, async () => (await tickNow()) >= target, {
+    timeoutMs,
+    everyMs: 50,
+  });
 }

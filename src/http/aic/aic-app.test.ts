@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../../../test/support/wait.ts";
 import { createTestEnv, silentLogger, type TestEnv } from "../../aic/testing/local-world.ts";
 import { checkResponse } from "../../aic/testing/oracle.ts";
 import { anyText } from "../../world/testing/any-text.ts";
@@ -84,13 +85,22 @@ async function joinOverHttp(h: Harness, agentId = A, token = "tok-helper") {
   return res.json();
 }
 
-/** Poll a condition on the event loop (no wall-clock assertions, just bounded waiting). */
-async function until(condition: () => boolean, attempts = 2000): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error("condition not reached");
+/** Steps the world until `pending` is answered: on a busy machine the request may reach the world
+ * after any fixed pause, and a tick before it arrives applies nothing. */
+async function stepUntilAnswered(h: Harness, pending: Promise<Response>): Promise<Response> {
+  let answered = false;
+  void pending.finally(() => {
+    answered = true;
+  });
+  await until(
+    "the answer",
+    () => {
+      if (!answered) h.env.runtime.stepNow();
+      return answered;
+    },
+    { everyMs: 10, timeoutMs: 5_000 },
+  );
+  return pending;
 }
 
 function listenerCount(env: TestEnv): number {
@@ -188,17 +198,7 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     const h = await harness();
     await joinOverHttp(h);
     const send = async (body: unknown) => {
-      // Tick until the answer comes: on a busy machine the request may reach the world after any
-      // fixed pause, and a tick before it arrives applies nothing.
-      let answered = false;
-      const pending = post(h, "moveTo", body).finally(() => {
-        answered = true;
-      });
-      for (let i = 0; i < 500 && !answered; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-        h.env.runtime.stepNow();
-      }
-      const res = await pending;
+      const res = await stepUntilAnswered(h, post(h, "moveTo", body));
       expect(res.status).toBe(200);
       return res.text();
     };
@@ -219,15 +219,7 @@ describe("AIC over HTTP (real lobby world, 127.0.0.1)", () => {
     const h = await harness();
     await joinOverHttp(h);
     const send = async (body: unknown, token = "tok-helper") => {
-      let answered = false;
-      const pending = post(h, "memory/reflect", body, token).finally(() => {
-        answered = true;
-      });
-      for (let i = 0; i < 500 && !answered; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-        h.env.runtime.stepNow();
-      }
-      const res = await pending;
+      const res = await stepUntilAnswered(h, post(h, "memory/reflect", body, token));
       return { status: res.status, text: await res.text() };
     };
     const body = { agentId: A, roomId: "lobby", txId: "tx_http_reflect", content: "noted", importance: 0.4 };

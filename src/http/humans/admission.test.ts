@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { until } from "../../../test/support/wait.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
 import { BUNDLED_WORLD_DIR, resolveConfig } from "../../config/config.ts";
@@ -315,11 +316,3 @@ describe("admission logic", () => {
     expect(() => resolveConfig({ web: { allowedOrigins: ["https://a.example/path"] } })).toThrow();
   });
 });
-
-async function until(condition: () => boolean, attempts = 2000): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error("condition not reached");
-}

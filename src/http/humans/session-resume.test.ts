@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { holdsFor, until } from "../../../test/support/wait.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
@@ -86,12 +87,12 @@ async function join(
 ): Promise<{ ws: WebSocket; welcome: Msg; frames: Msg[] }> {
   const { ws, frames } = await connect(url);
   ws.send(JSON.stringify({ type: "join", ...message }));
-  for (let i = 0; i < 250; i++) {
-    const hit = frames.find((m) => m.type === "welcome" || m.type === "error");
-    if (hit) return { ws, welcome: hit, frames };
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("no welcome");
+  const welcome = await until(
+    "the welcome",
+    () => frames.find((m) => m.type === "welcome" || m.type === "error"),
+    5_000,
+  );
+  return { ws, welcome, frames };
 }
 
 describe("human sessions across a restart", () => {
@@ -109,8 +110,7 @@ describe("human sessions across a restart", () => {
     expect(sessions.data.has(welcome.resumeToken)).toBe(true);
     await first.stop(); // the gateway goes away; the world (recovered from the store) stays
     // The stopped surface's grace timers do not fire: the session belongs to the next surface.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(sessions.data.has(welcome.resumeToken)).toBe(true);
+    await holdsFor("the session is kept", () => sessions.data.has(welcome.resumeToken), 300);
 
     const second = await serve(runtime, sessions, 60_000);
     const { welcome: again } = await join(second.url, { name: "Ren", resumeToken: welcome.resumeToken });
@@ -131,9 +131,7 @@ describe("human sessions across a restart", () => {
     const { welcome } = await join(first.url, { name: "Ike" });
     await first.stop();
     await serve(runtime, sessions, 300);
-    for (let i = 0; i < 100 && runtime.world.getEntity(welcome.entityId); i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(runtime.world.getEntity(welcome.entityId)).toBeUndefined();
+    await until("Ike leaves after the grace", () => !runtime.world.getEntity(welcome.entityId), 5_000);
     // Kept durably, with where it stood: a third surface (another restart) still knows it.
     expect([...sessions.data.keys()]).toEqual([welcome.resumeToken]);
     const third = await serve(runtime, sessions, 60_000);
@@ -175,15 +173,6 @@ async function running(): Promise<WorldRuntime> {
   runtime.start();
   cleanups.push(async () => runtime.stop());
   return runtime;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe("coming back as someone else, and going away on purpose (issue #26)", () => {
@@ -246,8 +235,8 @@ describe("coming back as someone else, and going away on purpose (issue #26)", (
         (m) => m.type === "presence" && m.id === second.welcome.entityId && m.away === true,
       ),
     );
-    await new Promise((r) => setTimeout(r, 400));
-    expect(runtime.world.getEntity(second.welcome.entityId)).toBeDefined(); // the full grace applies
+    // The full grace applies.
+    await holdsFor("the dropped one stays", () => runtime.world.getEntity(second.welcome.entityId), 400);
   });
 });
 
@@ -275,8 +264,7 @@ describe("a resume token is handed out only once its session is durable", () => 
     ws.send(JSON.stringify({ type: "join", name: "Pat" }));
     const put = await until("the store to be asked", () => release);
     // The character is in the world, but no token leaves before the store has it.
-    await new Promise((r) => setTimeout(r, 150));
-    expect(frames.filter((m) => m.type === "welcome")).toEqual([]);
+    await holdsFor("no welcome yet", () => !frames.some((m) => m.type === "welcome"), 150);
     put();
     const welcome = await until("the welcome", () => frames.find((m) => m.type === "welcome"));
     expect(memory.data.has(welcome.resumeToken)).toBe(true);

@@ -2,16 +2,17 @@
 // `travel` message to the browser of a character that left, and the `claim` join on the side where
 // it arrived (one use; a wrong, used or unknown claim is a typed error, and the socket may join
 // as someone new after it).
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { until } from "../../../test/support/wait.ts";
+import { joinWs } from "../../../test/support/ws-client.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
-import { claimHash, newClaimSecret } from "./claims.ts";
+import { ClaimBook, claimHash, newClaimSecret } from "./claims.ts";
 import { parseClientMessage } from "./protocol.ts";
 import { serveOnLoopback } from "./testing/serve-loopback.ts";
-import { joinWs, waitFor } from "./testing/ws-client.ts";
 import { createWebSurface } from "./web-surface.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -44,7 +45,7 @@ describe("a browser following its person to another gateway", () => {
     cleanups.push(() => ws.terminate());
     const to = "http://127.0.0.1:9/world/?claim=abcdefghijklmnopqrstuvwx";
     web.travel(String(welcome.entityId), to);
-    await waitFor(() => frames.some((f) => f.type === "travel"), "the travel message");
+    await until("the travel message", () => frames.some((f) => f.type === "travel"));
     expect(frames.find((f) => f.type === "travel")).toEqual({ type: "travel", url: to });
     expect(web.stats().sessions).toBe(0);
     // A traveller nobody's browser holds here (dropped, or never joined) is no error.
@@ -81,7 +82,7 @@ describe("a browser following its person to another gateway", () => {
     expect(String(again.welcome.message)).toContain("already used");
     // Refused, the same socket joins as someone new (the page's ordinary join form).
     again.ws.send(JSON.stringify({ type: "join", name: "Eve" }));
-    await waitFor(() => again.frames.some((f) => f.type === "welcome"), "Eve's welcome");
+    await until("Eve's welcome", () => again.frames.some((f) => f.type === "welcome"));
     expect(again.frames.find((f) => f.type === "welcome")).toMatchObject({ name: "Eve", resumed: false });
   });
 
@@ -132,8 +133,12 @@ describe("a browser following its person to another gateway", () => {
     const { service, web, url } = await surface();
     const arrived = { entityId: "hum_lateBo", kind: "human" as const, name: "Bo", rateKey: "test:bo" };
     const secret = newClaimSecret();
+    const asked = vi.spyOn(ClaimBook.prototype, "take");
     const joining = joinWs(url, { name: "whoever", claim: secret });
-    await new Promise((r) => setTimeout(r, 100));
+    await until("the claim asked for before its arrival", () =>
+      asked.mock.results.some((r) => r.type === "return" && r.value.ok === false),
+    );
+    asked.mockRestore();
     expect((await service.act(arrived, { kind: "join" })).status).toBe("ok");
     web.expectArrival(claimHash(secret), arrived.entityId);
     const claimed = await joining;

@@ -1,13 +1,14 @@
 // The WebSocket surface over a real socket on 127.0.0.1, with the real lobby world ticking.
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { RawWebSocket } from "../../../test/support/raw-socket.ts";
+import { holdsFor, until } from "../../../test/support/wait.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
 import { BUNDLED_WORLD_DIR } from "../../config/config.ts";
 import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
-import { RawWebSocket } from "./testing/raw-socket.ts";
 import { type LoopbackServer, serveOnLoopback } from "./testing/serve-loopback.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
 import { ServerFrameReader } from "./wire-delta.ts";
@@ -80,13 +81,9 @@ class Client {
     this.ws.send(typeof message === "string" ? message : JSON.stringify(message));
   }
   async next(pred: (m: Msg) => boolean, timeoutMs = 5000): Promise<Msg> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const hit = this.received.find(pred);
-      if (hit) return hit;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`no matching frame; got ${JSON.stringify(this.received.map((m) => m.type))}`);
+    return until(`a matching frame (${pred})`, () => this.received.find(pred), timeoutMs).catch(() => {
+      throw new Error(`no matching frame; got ${JSON.stringify(this.received.map((m) => m.type))}`);
+    });
   }
 }
 
@@ -142,12 +139,25 @@ describe("web surface WebSocket", () => {
     const pongs = () => client.received.filter((m) => m.type === "pong").length;
     await client.next(() => pongs() >= 50);
     expect(pongs()).toBeLessThan(300);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(env.runtime.health().ticks).toBeGreaterThan(ticks);
+    await until("the world goes on ticking", () => env.runtime.health().ticks > ticks);
     expect(env.runtime.health().failedTicks).toBe(0);
-    // Chat actions hit the shared AIC limiter for humans too (1/s, burst 3).
-    for (let i = 0; i < 6; i++) client.send({ type: "chat_send", channel: "global", message: `m${i}` });
-    await client.next((m) => m.type === "error" && m.code === "rate_limited" && m.for === "chat_send");
+    // The frame limiter refills (30 a second): a ping is answered again.
+    await until(
+      "a ping answered after the flood",
+      () =>
+        client.received.some((m) => m.type === "pong" && m.t === -1) || client.send({ type: "ping", t: -1 }),
+      { everyMs: 100 },
+    );
+    // Chat actions hit the shared AIC limiter for humans too (1/s, burst 3): sent one at a time, within
+    // the frame limit, the fourth or so is refused by it.
+    const answers = () => client.received.filter((m) => m.for === "chat_send");
+    const refused = () => answers().some((m) => m.type === "error" && m.code === "rate_limited");
+    for (let i = 0; i < 8 && !refused(); i++) {
+      const answered = answers().length;
+      client.send({ type: "chat_send", channel: "global", message: `m${i}` });
+      await until(`chat ${i} answered`, () => answers().length > answered);
+    }
+    expect(refused()).toBe(true);
   });
 
   it("a burst of 100 protocol pings is answered within the frame limit and the socket stays open", async () => {
@@ -156,8 +166,7 @@ describe("web surface WebSocket", () => {
     raw.send(0x9, "", 100);
     const pongs = () => raw.frames().filter((f) => f.opcode === 0xa).length;
     await raw.until(() => pongs() >= 60, 5000);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(raw.ended).toBe(false);
+    await holdsFor("the socket stays open", () => !raw.ended, 300);
     raw.send(0x1, JSON.stringify({ type: "ping", t: 7 }));
     await raw.until(() => raw.frames().some((f) => f.opcode === 0x1 && f.payload.includes('"pong"')), 5000);
     raw.destroy();
@@ -177,7 +186,7 @@ describe("web surface WebSocket", () => {
     const { client, welcome } = await joined(env, "Ren");
     const { client: watcher } = await joined(env, "Wat");
     client.ws.close();
-    await new Promise((r) => setTimeout(r, 100));
+    await until("the server sees Ren's socket closed", () => env.surface.stats().connected === 1);
     const { welcome: again } = await joined(env, "Ren", { resumeToken: welcome.resumeToken });
     expect(again.resumed).toBe(true);
     expect(again.entityId).toBe(welcome.entityId);

@@ -5,13 +5,14 @@ import { type AddressInfo, Socket } from "node:net";
 import { TLSSocket } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { RawWebSocket } from "../../../test/support/raw-socket.ts";
+import { until } from "../../../test/support/wait.ts";
+import { type TextFrame as Frame, joinWs } from "../../../test/support/ws-client.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
 import { DEFAULT_ADMISSION_LIMITS } from "../../http/humans/admission.ts";
 import { claimHash, newClaimSecret } from "../../http/humans/claims.ts";
 import type { DurableSessions } from "../../http/humans/session.ts";
-import { RawWebSocket } from "../../http/humans/testing/raw-socket.ts";
-import { type TextFrame as Frame, joinWs, waitFor } from "../../http/humans/testing/ws-client.ts";
 import { createWebSurface } from "../../http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
@@ -86,7 +87,7 @@ async function setup(maxConnections = 200, stored: Record<string, unknown> = {})
     await new Promise((resolve) => server.close(resolve));
     runtime.stop();
   });
-  await waitFor(() => fanout.fanoutStats().up, "the child to serve");
+  await until("the child to serve", () => fanout.fanoutStats().up);
   return { runtime, fanout, server, port, sessions, inlineMade: () => inlineMade };
 }
 
@@ -130,7 +131,7 @@ describe("the browsers' fan-out process", () => {
       await raw.until(() => raw.frames().some((f) => f.opcode === 0x1), 5000);
       expect(raw.closeCode()).toBeUndefined();
       raw.destroy();
-      await new Promise((r) => setTimeout(r, 30));
+      await until("the slot freed", async () => (await connections()) === 0);
     }
     expect(await connections()).toBe(0);
   });
@@ -142,7 +143,7 @@ describe("the browsers' fan-out process", () => {
     cleanups.push(() => leaving.ws.terminate());
     const to = "http://127.0.0.1:9/world/?claim=abcdefghijklmnopqrstuvwx";
     fanout.travel(String(leaving.welcome.entityId), to);
-    await waitFor(() => leaving.frames.some((f) => f.type === "travel"), "the travel message");
+    await until("the travel message", () => leaving.frames.some((f) => f.type === "travel"));
     expect(leaving.frames.find((f) => f.type === "travel")).toEqual({ type: "travel", url: to });
 
     // An arrival: a human in the world (and so in the child's replica) whom no session holds.
@@ -179,12 +180,10 @@ describe("the browsers' fan-out process", () => {
     expect(refused.welcome).toMatchObject({ type: "error", code: "internal", retryable: true, for: "join" });
     expect(refused.frames.some((f) => f.type === "welcome")).toBe(false);
     expect(sessions.data.size).toBe(0);
-    await waitFor(
-      () =>
-        Object.keys(runtime.world.definition.rooms).every(
-          (r) => !runtime.world.actorsInRoom(r).some((a) => a.name === "Unsaved"),
-        ),
-      "the unsaved character to leave",
+    await until("the unsaved character to leave", () =>
+      Object.keys(runtime.world.definition.rooms).every(
+        (r) => !runtime.world.actorsInRoom(r).some((a) => a.name === "Unsaved"),
+      ),
     );
   });
 
@@ -196,14 +195,13 @@ describe("the browsers' fan-out process", () => {
     // The child gave out the token only once the gateway had stored it.
     expect(sessions.data.has(resumeToken)).toBe(true);
     first.ws.send(JSON.stringify({ type: "chat_send", channel: "global", message: "said before the kill" }));
-    await waitFor(
-      () => first.frames.some((f) => f.type === "result" && f.for === "chat_send"),
-      "the chat's result",
+    await until("the chat's result", () =>
+      first.frames.some((f) => f.type === "result" && f.for === "chat_send"),
     );
     const pid = fanout.childPid()!;
     process.kill(pid, "SIGKILL");
-    await waitFor(() => first.ws.readyState === WebSocket.CLOSED, "the socket to drop");
-    await waitFor(() => fanout.fanoutStats().up && fanout.childPid() !== pid, "a new child");
+    await until("the socket to drop", () => first.ws.readyState === WebSocket.CLOSED);
+    await until("a new child", () => fanout.fanoutStats().up && fanout.childPid() !== pid);
     expect(fanout.fanoutStats().restarts).toBe(1);
     const again = await joinWs(`ws://127.0.0.1:${port}/world/ws`, { name: "Kit", resumeToken });
     expect(again.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
@@ -212,7 +210,7 @@ describe("the browsers' fan-out process", () => {
     // The world kept the character throughout; a move through the new child reaches it.
     const before = runtime.world.getEntity(entityId)!.pos;
     again.ws.send(JSON.stringify({ type: "move_intent", dx: 1, dy: 0 }));
-    await waitFor(() => runtime.world.getEntity(entityId)!.pos.x !== before.x, "the move");
+    await until("the move", () => runtime.world.getEntity(entityId)!.pos.x !== before.x);
     again.ws.close();
   });
 
@@ -249,6 +247,6 @@ describe("the browsers' fan-out process", () => {
     await fanout.close();
     expect(alive()).toBe(true);
     expect(fanout.childPid()).toBeUndefined();
-    await waitFor(() => !alive(), "the stuck child to be killed", 15_000);
+    await until("the stuck child to be killed", () => !alive(), 15_000);
   });
 });

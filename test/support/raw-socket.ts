@@ -3,6 +3,7 @@
 // back, a close frame included.
 import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
+import { until } from "./wait.ts";
 
 export interface ServerFrame {
   opcode: number;
@@ -109,11 +110,7 @@ export class RawWebSocket {
   }
 
   async until(check: () => boolean, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error("RawWebSocket: timed out");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(`RawWebSocket: ${check}`, check, timeoutMs);
   }
 
   destroy(): void {

@@ -1,17 +1,10 @@
 // A browser's WebSocket as tests drive it: open, join (or resume), and read the JSON frames.
 import { WebSocket } from "ws";
+import { until } from "./wait.ts";
 
 export interface TextFrame {
   type: string;
   [key: string]: unknown;
-}
-
-export async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Opens `url`, sends a join with `message` and waits for the welcome (or the refusal). */
@@ -30,6 +23,6 @@ export async function joinWs(
     ws.once("error", reject);
   });
   ws.send(JSON.stringify({ type: "join", ...message }));
-  await waitFor(() => frames.some((f) => f.type === "welcome" || f.type === "error"), "a welcome");
+  await until("a welcome", () => frames.some((f) => f.type === "welcome" || f.type === "error"));
   return { ws, frames, welcome: frames.find((f) => f.type === "welcome" || f.type === "error")! };
 }
