@@ -45,7 +45,7 @@ async function verdict(
 const failedNames = (summary: Summary) => summary.cases.filter((c) => !c.ok).map((c) => c.name);
 
 describe("conformance verdicts on a PRD-only server with another map", () => {
-  it("passes; what needs an extension, a human or the golden world is skipped by name, with the reason", async () => {
+  it("passes; what needs an extension, a human or an object the room lacks is skipped by name, with the reason", async () => {
     const { code, out, summary } = await verdict();
     expect(failedNames(summary), out).toEqual([]);
     expect(code).toBe(0);
