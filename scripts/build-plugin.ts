@@ -163,6 +163,20 @@ export async function buildPlugin(
 export const DECLARATIONS_DIR = "dist/types";
 export const CLIENT_DECLARATIONS = `${DECLARATIONS_DIR}/client/index.d.ts`;
 
+/** What the emitted declarations import from outside themselves: bare specifiers, and the type
+ * packages `/// <reference types>` pulls in (as `@types/<name>`). A Node built-in's types are
+ * @types/node's, which a user's project need not have. */
+export function declarationImports(text: string): string[] {
+  const bare = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"'.][^"']*)["']/g)].map((m) => {
+    const specifier = m[1] as string;
+    return specifier.startsWith("node:") || BUILTINS.has(specifier) ? "@types/node" : specifier;
+  });
+  const types = [...text.matchAll(/\/\/\/\s*<reference\s+types=["']([^"']+)["']/g)].map(
+    (m) => `@types/${m[1]}`,
+  );
+  return [...bare, ...types];
+}
+
 /** A declaration file nobody imports is never read by the user's compiler, so the module
  * augmentations in it (an action kind adding its fields to ActionInputs) would be lost and the
  * endpoint types with them: the entry imports every file that augments. */
@@ -197,6 +211,17 @@ export async function buildDeclarations(projectDir = PROJECT_DIR): Promise<strin
     );
     if (run.code !== 0)
       throw new Error(`tsc -p tsconfig.client.json exited ${run.code}\n${run.stdout}${run.stderr}`);
+    // The user's compiler gets the package's dependencies only, as the bundle's imports do.
+    const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
+    const files = (await readdir(temp, { recursive: true })).filter((f) => f.endsWith(".d.ts"));
+    const imports = (await Promise.all(files.map((f) => readFile(path.join(temp, f), "utf8")))).flatMap(
+      declarationImports,
+    );
+    const undeclared = undeclaredImports(imports, pkg);
+    if (undeclared.length > 0)
+      throw new Error(
+        `the client's declarations need ${undeclared.join(", ")}, which package.json "dependencies" does not list`,
+      );
     const entry = path.relative(DECLARATIONS_DIR, CLIENT_DECLARATIONS);
     await importAugmentations(temp, entry);
     await rm(out, { recursive: true, force: true });
