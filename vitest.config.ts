@@ -43,6 +43,7 @@ export default defineConfig({
             "conformance/contract.test.ts",
             "conformance/cli.test.ts",
             "conformance/fairness.test.ts",
+            "conformance/other-server.test.ts",
           ],
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,

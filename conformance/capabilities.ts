@@ -20,10 +20,17 @@ export interface Capabilities {
   human: boolean;
   /** What the server answered when asked for an extension it turned out not to have. */
   why?: Partial<Record<ExtensionName, string>>;
+  /** Why there is no human, when it is not that /world/ws is missing. */
+  humanWhy?: string;
 }
 
 /** This project's own server: everything. */
 export const EVERYTHING: Capabilities = { extensions: new Set(EXTENSION_ENDPOINTS), human: true };
+
+/** The PRD's humans speak Colyseus (PRD 9.2); this suite's human speaks the web client's protocol
+ * on /world/ws, so a server without it cannot be given one. */
+export const NO_HUMAN =
+  "needs a human client: this server has no /world/ws, and this suite has no Colyseus human (PRD 9.2)";
 
 /** Why a case or scenario cannot run on a server with `caps`, or undefined when it can. */
 export function missing(
@@ -34,6 +41,6 @@ export function missing(
     const answered = caps.why?.[needs.extension];
     return `needs the ${needs.extension} extension, which this server does not serve${answered ? ` (asked: ${answered})` : ""}`;
   }
-  if (needs.human && !caps.human) return "needs a human client, and this server has no /world/ws";
+  if (needs.human && !caps.human) return caps.humanWhy ?? NO_HUMAN;
   return undefined;
 }

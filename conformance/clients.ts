@@ -9,7 +9,7 @@ import { AicClient } from "../src/client/aic-client.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../src/http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import type { WorldRuntime } from "../src/runtime/world-runtime.ts";
-import { checkAnswer } from "./answer-check.ts";
+import { answerProblems } from "./answer-check.ts";
 import { type Capabilities, EXTENSION_ENDPOINTS, type ExtensionName } from "./capabilities.ts";
 import { type Advance, connectHuman } from "./human.ts";
 import type { AicAnswer, ScenarioClient } from "./scenarios.ts";
@@ -126,13 +126,14 @@ export function httpClient(
   };
 }
 
-/** Which of this project's extensions the server has, found by asking it: the paths its OpenAPI
- * document lists (when it publishes one at openapi.json), then a request to each that only this
- * project's extension answers as this project does: an empty body is bad_request in the result
- * wrapper (a path the server does not have is 404/405, or an answer of another shape), and a
- * heartbeat without an action is `ok` with this project's heartbeat data. A server whose `heartbeat`
- * is something else has no heartbeat extension, and its cases are skipped with the reason. The
- * human door: a WebSocket to worldUrl that opens. */
+/** Which of this project's extensions the server has, found by asking it. A path that exists
+ * proves nothing (another server may have a `/heartbeat` of its own), so the server first shows it
+ * is this project's: a join into the room, or a heartbeat without an action (it acts on nothing),
+ * answered ok with this project's answer (its schema). Only then is each extension taken as ours
+ * that its OpenAPI document lists (when it publishes one at openapi.json) and that refuses an empty
+ * body as bad_request in the result wrapper. A server that shows nothing has none of them, and
+ * each case that needs one is skipped with what it answered. The human door: a WebSocket to
+ * worldUrl that opens, on a server that showed it is ours (another's /world/ws speaks its own). */
 async function askCapabilities(
   base: string,
   client: AicClient,
@@ -141,22 +142,64 @@ async function askCapabilities(
   token: string,
 ): Promise<Capabilities> {
   const listed = await publishedPaths(base, token);
+  const unlisted = (name: ExtensionName) =>
+    listed && ![...listed].some((p) => p === `/${endpointPath(name)}` || p.endsWith(`/${endpointPath(name)}`))
+      ? `its openapi.json lists no /${endpointPath(name)}`
+      : undefined;
   const extensions = new Set<ExtensionName>();
   const why: Partial<Record<ExtensionName, string>> = {};
   // join first: the heartbeat is asked as an agent in the room.
-  const order = [...EXTENSION_ENDPOINTS].sort((a, b) => Number(b === "join") - Number(a === "join"));
-  for (const name of order) {
-    const path = endpointPath(name);
-    // Its paths may be written relative to its servers' URL or from the host's root.
-    if (listed && ![...listed].some((p) => p === `/${path}` || p.endsWith(`/${path}`))) {
-      why[name] = `its openapi.json lists no /${path}`;
-      continue;
-    }
-    const problem = await notOurs(client, name, who, extensions.has("join"));
+  for (const name of ["join", "heartbeat"] as const) {
+    const problem = unlisted(name) ?? (await answeredAsOurs(client, name, who));
     if (problem) why[name] = problem;
     else extensions.add(name);
   }
-  return { extensions, human: await opens(worldUrl), why } satisfies Capabilities;
+  const proven = extensions.size > 0;
+  for (const name of EXTENSION_ENDPOINTS) {
+    if (name === "join" || name === "heartbeat") continue;
+    const problem = proven
+      ? (unlisted(name) ?? (await refusesEmptyBody(client, name)))
+      : `the server has not shown it is this project's (join: ${why.join}; heartbeat: ${why.heartbeat})`;
+    if (problem) why[name] = problem;
+    else extensions.add(name);
+  }
+  const opened = await opens(worldUrl);
+  return {
+    extensions,
+    human: proven && opened,
+    why,
+    ...(opened && !proven
+      ? {
+          humanWhy:
+            "needs a human client: /world/ws opens, but the server has not shown it is this project's, so its protocol is another",
+        }
+      : {}),
+  } satisfies Capabilities;
+}
+
+/** Why the server's answer to a valid `join` or `heartbeat` (no action) is not this project's, or
+ * undefined when it is. */
+async function answeredAsOurs(
+  client: AicClient,
+  name: "join" | "heartbeat",
+  who: { agentId: string; roomId: string },
+): Promise<string | undefined> {
+  const { result, httpStatus, body } = await client.exchange(name, { ...who });
+  if (result.status !== "ok")
+    return `POST /${endpointPath(name)} ${JSON.stringify(who)} was answered HTTP ${httpStatus} ${result.error.code}`;
+  const problems = answerProblems(name, body ?? result);
+  return problems.length > 0
+    ? `POST /${endpointPath(name)} was answered ok, but not as this project's (${problems.length} schema problems, the first: ${problems[0]})`
+    : undefined;
+}
+
+/** Why `name` does not refuse an empty body as this project's extension does, or undefined. */
+async function refusesEmptyBody(client: AicClient, name: ExtensionName): Promise<string | undefined> {
+  const { result, httpStatus } = await client.exchange(name, {});
+  if (httpStatus === 404 || httpStatus === 405) return `POST /${endpointPath(name)} is HTTP ${httpStatus}`;
+  if (result.status === "error" && result.error.code === "bad_request" && httpStatus === 400)
+    return undefined;
+  return `POST /${endpointPath(name)} {} was not refused as bad_request (HTTP ${httpStatus}, ${result.status === "ok" ? "ok" : result.error.code})`;
 }
 
 /** The paths of the server's OpenAPI document, or undefined when it publishes none. */
@@ -175,33 +218,6 @@ async function publishedPaths(base: string, token: string): Promise<Set<string> 
   } catch {
     return undefined;
   }
-}
-
-/** Why `name` is not this project's extension on the server, or undefined when it is. */
-async function notOurs(
-  client: AicClient,
-  name: ExtensionName,
-  who: { agentId: string; roomId: string },
-  joined: boolean,
-): Promise<string | undefined> {
-  if (name === "join") {
-    const { result, httpStatus } = await client.exchange("join", { ...who });
-    if (checkAnswer("join", result) || result.status !== "ok")
-      return `POST /join as ${who.agentId} into ${who.roomId} was answered HTTP ${httpStatus} ${result.status === "ok" ? "ok but not as this project's join" : result.error.code}`;
-    return undefined;
-  }
-  if (name === "heartbeat" && joined) {
-    const { result, httpStatus } = await client.exchange("heartbeat", { ...who });
-    const shape = checkAnswer("heartbeat", result);
-    if (shape || result.status !== "ok")
-      return `POST /heartbeat (no action) was answered HTTP ${httpStatus}: ${shape ?? (result.status === "error" ? result.error.code : "")}`;
-    return undefined;
-  }
-  const { result, httpStatus } = await client.exchange(name, {});
-  if (httpStatus === 404 || httpStatus === 405) return `POST /${endpointPath(name)} is HTTP ${httpStatus}`;
-  if (result.status === "error" && result.error.code === "bad_request" && httpStatus === 400)
-    return undefined;
-  return `POST /${endpointPath(name)} {} was not refused as bad_request (HTTP ${httpStatus}, ${result.status === "ok" ? "ok" : result.error.code})`;
 }
 
 /** Whether a WebSocket to `url` opens (it is closed at once). */

@@ -117,9 +117,13 @@ async function run(args: string[], out: Output): Promise<number> {
   const skipped = reports.filter((r) => skippedWhy(r)).length;
   const failed = reports.filter((r) => !r.ok).length;
   const passed = reports.length - skipped - failed;
-  out.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+  const ran = passed + failed;
+  out.log(
+    `${reports.length} cases: ${ran} ran (${passed} passed, ${failed} failed), ${skipped} skipped, each with its reason`,
+  );
   out.log(
     JSON.stringify({
+      ran,
       passed,
       failed,
       skipped,

@@ -1,8 +1,10 @@
 // The suite's verdicts on a server that is not ours (test/support/prd-aic-server.ts: the PRD's six
 // endpoints, another map, another room): the correct server passes every case it can take and the
-// rest are skipped by name with the reason; each injected fault fails exactly the cases it breaks.
+// rest are skipped by name with the reason; each injected fault fails exactly the cases it breaks
+// (a deviation once: the first case that meets it).
 import { afterEach, describe, expect, it } from "vitest";
 import { type PrdServer, type PrdServerFaults, startPrdServer } from "../test/support/prd-aic-server.ts";
+import { NO_HUMAN } from "./capabilities.ts";
 import { conformanceCommand } from "./command.ts";
 
 const TOKENS = { "token-of-prd-a-0001": "prd_a", "token-of-prd-b-0001": "prd_b" };
@@ -43,24 +45,25 @@ async function verdict(
 const failedNames = (summary: Summary) => summary.cases.filter((c) => !c.ok).map((c) => c.name);
 
 describe("conformance verdicts on a PRD-only server with another map", () => {
-  it("passes; what needs an extension, a human or the golden world is skipped by name, with the reason", async () => {
+  it("passes; what needs an extension, a human or an object the room lacks is skipped by name, with the reason", async () => {
     const { code, out, summary } = await verdict();
     expect(failedNames(summary), out).toEqual([]);
     expect(code).toBe(0);
     const skipped = Object.fromEntries(
       summary.cases.filter((c) => c.skipped).map((c) => [c.name, c.skipped]),
     );
-    expect(skipped.signReading).toBe(
-      "its golden trace is of room lobby of the bundled world; this run is in room atrium",
-    );
-    expect(skipped.portalMovement).toContain("this run is in room atrium");
-    expect(skipped.proximityChat).toBe("needs a human client, and this server has no /world/ws");
+    // No golden trace of the atrium: sign reading finds the plaque by observing and plays the PRD's
+    // steps; the atrium has no portal.
+    expect(skipped.signReading).toBeUndefined();
+    expect(skipped.portalMovement).toBe("room atrium shows no portal");
+    expect(skipped.proximityChat).toBe(NO_HUMAN);
     expect(skipped["heartbeat: memory 20 (max)"]).toMatch(/^needs the heartbeat extension, .*HTTP 404/);
     // The world-independent cases ran in the atrium: interact found the plaque by observing.
     const ran = summary.cases.filter((c) => !c.skipped).map((c) => c.name);
     expect(ran).toEqual(
       expect.arrayContaining([
         "interact: action of 1 character (min)",
+        "signReading",
         "moveTo: the tile it stands on, txId of 8 characters after tx_ (min)",
         "chatSend: the same txId and payload again is the same answer, and one message",
         "chatSend: the same txId with another message is a conflict",

@@ -2,9 +2,10 @@
 // PRD 10.2 scenario replays, written once against any AIC endpoint: in-process (deterministic,
 // stepped tick by tick) or a live server over HTTP. Each scenario returns a normalised trace (PRD 10.2
 // normalisation: no timestamps, cursors and message ids checked by pattern, never compared), which is
-// compared with a golden file.
+// compared with a golden file in the world it was recorded in. Elsewhere a scenario finds what it
+// needs by observing (any object affording `read`, any portal) and checks the PRD's steps.
 import { START_CURSOR } from "../src/aic/cursor.ts";
-import { checkAnswer } from "./answer-check.ts";
+import type { AnswerJudge } from "./answer-check.ts";
 import type { Capabilities } from "./capabilities.ts";
 import type { Human } from "./human.ts";
 
@@ -39,17 +40,20 @@ export interface ScenarioAgents {
 export type TraceEntry = Record<string, unknown>;
 
 export class ScenarioFailure extends Error {}
+/** The room lacks what the scenario needs (no object to read, no portal): a skip, with the reason. */
+export class ScenarioUnmet extends Error {}
 
-async function checked(
-  client: ScenarioClient,
-  endpoint: string,
-  agentId: string,
-  body: Record<string, unknown>,
-) {
-  const answer = await client.call(endpoint, agentId, body);
-  const problem = checkAnswer(endpoint, answer);
-  if (problem) throw new ScenarioFailure(problem);
-  return answer;
+/** One request of a scenario, its answer judged (a deviation fails the scenario that meets it
+ * first); the calls of one scenario share it. */
+export type Ask = (endpoint: string, agentId: string, body: Record<string, unknown>) => Promise<AicAnswer>;
+
+export function judgedCalls(client: ScenarioClient, answers: AnswerJudge): Ask {
+  return async (endpoint, agentId, body) => {
+    const answer = await client.call(endpoint, agentId, body);
+    const problem = answers.check(endpoint, answer);
+    if (problem) throw new ScenarioFailure(problem);
+    return answer;
+  };
 }
 
 function must(answer: AicAnswer, what: string): any {
@@ -87,31 +91,32 @@ export class EventTrail {
 /** Enters the room; on a server without the join extension the PRD's pre-provisioned agent is
  * there already, and its events are read from the start cursor. */
 async function join(
-  client: ScenarioClient,
+  ask: Ask,
   agentId: string,
   roomId: string,
   caps: Capabilities,
 ): Promise<{ cursor: string }> {
   if (!caps.extensions.has("join")) return { cursor: START_CURSOR };
-  return must(await checked(client, "join", agentId, { agentId, roomId }), `join ${agentId}`);
+  return must(await ask("join", agentId, { agentId, roomId }), `join ${agentId}`);
 }
 
-async function observe(client: ScenarioClient, agentId: string, roomId: string, radius = 2000) {
-  return must(
-    await checked(client, "observe", agentId, { agentId, roomId, radius, detail: "full" }),
-    "observe",
-  );
+async function observe(ask: Ask, agentId: string, roomId: string, radius = 2000) {
+  const seen = must(await ask("observe", agentId, { agentId, roomId, radius, detail: "full" }), "observe");
+  if (!Array.isArray(seen?.nearby) || !seen.self?.tile)
+    throw new ScenarioFailure(`observe of ${roomId}: no nearby list or no self.tile to go by`);
+  return seen;
 }
 
 /** Walks to the first reachable tile of `candidates` and waits until the agent stands on it. */
 async function walkTo(
   client: ScenarioClient,
+  ask: Ask,
   agentId: string,
   roomId: string,
   candidates: { tx: number; ty: number }[],
 ) {
   for (const [i, dest] of candidates.entries()) {
-    const answer = await checked(client, "moveTo", agentId, {
+    const answer = await ask("moveTo", agentId, {
       agentId,
       roomId,
       txId: tx(client, `walk${i}_${agentId}_${dest.tx}_${dest.ty}`),
@@ -123,7 +128,7 @@ async function walkTo(
     }
     for (let waited = 0; waited < 60; waited++) {
       await client.pass(10);
-      const self = (await observe(client, agentId, roomId, 1)).self;
+      const self = (await observe(ask, agentId, roomId, 1)).self;
       if (self.tile.tx === dest.tx && self.tile.ty === dest.ty) return { dest, result: answer.data.result };
     }
     throw new ScenarioFailure(`${agentId} never reached ${JSON.stringify(dest)}`);
@@ -148,29 +153,33 @@ function around(tile: { tx: number; ty: number }): { tx: number; ty: number }[] 
   return out.filter((t) => t.tx >= 0 && t.ty >= 0);
 }
 
-/** Scenario A (PRD 10.2): observe, find a sign with `read`, walk to it, read it. */
+const affords = (n: any, action: string) =>
+  Array.isArray(n.affords) && n.affords.some((a: { action?: unknown }) => a?.action === action);
+
+/** Scenario A (PRD 10.2): observe, find a sign with `read` (the golden one where it is), walk to it,
+ * read it: the outcome is ok with the sign's text. */
 export async function signReading(
   client: ScenarioClient,
   agents: ScenarioAgents,
   caps: Capabilities,
   room: string,
+  ask: Ask,
 ): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  await join(client, agents.a, room, caps);
-  const seen = await observe(client, agents.a, room);
-  const sign = (seen.nearby as any[]).find(
-    (n) => n.object?.objectType === "sign" && n.entity.id === "obj_sign_welcome",
-  );
-  if (!sign) throw new ScenarioFailure("the welcome sign is not visible from the spawn");
+  await join(ask, agents.a, room, caps);
+  const seen = await observe(ask, agents.a, room);
+  const readable = (seen.nearby as any[]).filter((n) => n?.entity?.kind === "object" && affords(n, "read"));
+  const sign = readable.find((n) => n.entity.id === GOLDEN_WORLD.signReading?.object) ?? readable[0];
+  if (!sign) throw new ScenarioUnmet(`room ${room} shows no object affording read`);
   trace.push({
     step: "observe",
     found: sign.entity.id,
     affords: sign.affords.map((a: { action: string }) => a.action),
   });
-  const walked = await walkTo(client, agents.a, room, around(sign.entity.tile).slice(1));
+  const walked = await walkTo(client, ask, agents.a, room, around(sign.entity.tile).slice(1));
   trace.push({ step: "moveTo", result: walked.result });
   const read = must(
-    await checked(client, "interact", agents.a, {
+    await ask("interact", agents.a, {
       agentId: agents.a,
       roomId: room,
       txId: tx(client, "read"),
@@ -179,6 +188,10 @@ export async function signReading(
     }),
     "interact read",
   );
+  if (read.outcome?.type !== "ok" || typeof read.outcome.message !== "string" || !read.outcome.message)
+    throw new ScenarioFailure(
+      `PRD 10.2 scenario A: interact read must return outcome ok with the sign's text, got ${JSON.stringify(read.outcome)}`,
+    );
   trace.push({
     step: "interact",
     action: "read",
@@ -196,19 +209,20 @@ export async function proximityChat(
   agents: ScenarioAgents,
   caps: Capabilities,
   room: string,
+  ask: Ask,
 ): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
   const human = await client.human("Conformance human");
   try {
-    const listener = await join(client, agents.a, room, caps);
-    await walkTo(client, agents.a, room, around(human.tile).slice(1));
+    const listener = await join(ask, agents.a, room, caps);
+    await walkTo(client, ask, agents.a, room, around(human.tile).slice(1));
     trace.push({ step: "approach", near: true });
     // Start the listener's reading after the walk, so the chat is the news.
     const trail = new EventTrail();
     let cursor: string = listener.cursor;
     for (let page = 0; page < 50; page++) {
       const more = must(
-        await checked(client, "pollEvents", agents.a, {
+        await ask("pollEvents", agents.a, {
           agentId: agents.a,
           roomId: room,
           sinceCursor: cursor,
@@ -227,7 +241,7 @@ export async function proximityChat(
     trace.push({ step: "humanChat", channel: "proximity" });
     await client.pass(1);
     const polled = must(
-      await checked(client, "pollEvents", agents.a, {
+      await ask("pollEvents", agents.a, {
         agentId: agents.a,
         roomId: room,
         sinceCursor: cursor,
@@ -245,7 +259,7 @@ export async function proximityChat(
     if (polled.nextCursor === cursor) throw new ScenarioFailure("the cursor did not advance");
     trail.add(polled, cursor, "pollEvents");
     const again = must(
-      await checked(client, "pollEvents", agents.a, {
+      await ask("pollEvents", agents.a, {
         agentId: agents.a,
         roomId: room,
         sinceCursor: polled.nextCursor,
@@ -266,31 +280,38 @@ export async function proximityChat(
   }
 }
 
-/** Scenario C (PRD 10.2): walk next to the portal, use it, arrive in the other room. */
+/** Scenario C (PRD 10.2): walk next to a portal, use it, arrive where it leads. */
 export async function portalMovement(
   client: ScenarioClient,
   agents: ScenarioAgents,
   caps: Capabilities,
   room: string,
+  ask: Ask,
 ): Promise<TraceEntry[]> {
   const trace: TraceEntry[] = [];
-  await join(client, agents.a, room, caps);
-  const seen = await observe(client, agents.a, room);
-  // The lobby has portals to the garden and the town; scenario C is the garden one (its golden
-  // trace), found by where it leads rather than by which happens to be nearer the spawn.
-  const portals = (seen.nearby as any[]).filter((n) => n.object?.objectType === "portal");
-  const portal = portals.find((n) => n.object.state.targetRoom === "garden") ?? portals[0];
-  if (!portal) throw new ScenarioFailure(`no portal visible in ${room}`);
+  await join(ask, agents.a, room, caps);
+  const seen = await observe(ask, agents.a, room);
+  // Any object that is a portal or says where it leads. The lobby has portals to the garden and the
+  // town; its golden trace is the garden one, found by where it leads rather than by which happens
+  // to be nearer the spawn.
+  const portals = (seen.nearby as any[]).filter(
+    (n) =>
+      n?.entity?.kind === "object" &&
+      (n.object?.objectType === "portal" || typeof n.object?.state?.targetRoom === "string"),
+  );
+  const portal =
+    portals.find((n) => n.object?.state?.targetRoom === GOLDEN_WORLD.portalMovement?.portalTo) ?? portals[0];
+  if (!portal) throw new ScenarioUnmet(`room ${room} shows no portal`);
   trace.push({
     step: "observe",
     found: portal.entity.id,
     affords: portal.affords.map((a: { action: string }) => a.action),
   });
   // Beside it, not onto it: standing on a portal already uses it.
-  const walked = await walkTo(client, agents.a, room, around(portal.entity.tile).slice(1));
+  const walked = await walkTo(client, ask, agents.a, room, around(portal.entity.tile).slice(1));
   trace.push({ step: "moveTo", result: walked.result });
   const used = must(
-    await checked(client, "interact", agents.a, {
+    await ask("interact", agents.a, {
       agentId: agents.a,
       roomId: room,
       txId: tx(client, "portal"),
@@ -300,20 +321,29 @@ export async function portalMovement(
     "interact use",
   );
   trace.push({ step: "interact", action: "use", outcome: used.outcome.type });
-  const target = String(portal.object.state.targetRoom ?? "garden");
-  const after = await observe(client, agents.a, target, 1);
+  const state = portal.object?.state ?? {};
+  const target = typeof state.targetRoom === "string" ? state.targetRoom : room;
+  const after = await observe(ask, agents.a, target, 1);
   const old = await client.call("observe", agents.a, {
     agentId: agents.a,
     roomId: room,
     radius: 1,
     detail: "lite",
   });
+  const atTarget = after.self.tile.tx === state.targetTx && after.self.tile.ty === state.targetTy;
+  const moved =
+    after.self.roomId === target &&
+    (target !== room || after.self.tile.tx !== walked.dest.tx || after.self.tile.ty !== walked.dest.ty);
+  // PRD 10.2 C step 3: the position changes to the destination (the one the portal names, if any).
+  const named = Number.isInteger(state.targetTx) && Number.isInteger(state.targetTy);
+  if (!moved || (named && !atTarget))
+    throw new ScenarioFailure(
+      `PRD 10.2 scenario C: after interact use the agent must be at the portal's destination (${target}${named ? ` ${state.targetTx},${state.targetTy}` : ""}), observe says ${after.self.roomId} ${after.self.tile.tx},${after.self.tile.ty}`,
+    );
   trace.push({
     step: "arrived",
     roomId: after.self.roomId,
-    atTarget:
-      after.self.tile.tx === portal.object.state.targetTx &&
-      after.self.tile.ty === portal.object.state.targetTy,
+    atTarget,
     oldRoom: old.status === "error" ? old.error.code : "still there",
   });
   return trace;
@@ -328,7 +358,7 @@ export const SCENARIO_NEEDS: Partial<Record<ScenarioName, { human: true }>> = {
 };
 
 /** The world a scenario's golden trace was recorded in (the bundled world's lobby): the room, and
- * what must be in it. Elsewhere the scenario is skipped by name, with the reason; proximity chat
+ * what must be in it. Elsewhere the scenario checks the PRD's steps only; proximity chat's trace
  * holds in any room. */
 export const GOLDEN_WORLD: Partial<
   Record<ScenarioName, { room: string; object?: string; portalTo?: string }>

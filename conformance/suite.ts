@@ -1,4 +1,6 @@
-// The conformance suites in one call, for the CLI and the tests.
+// The conformance suites in one call, for the CLI and the tests. One AnswerJudge for the run: an
+// answer's deviation fails the first case of any suite that meets it, once.
+import { AnswerJudge } from "./answer-check.ts";
 import { type Capabilities, EVERYTHING } from "./capabilities.ts";
 import { type CaseReport, runContract } from "./contract.ts";
 import { type GatewayTarget, type PolicyReport, runPolicy } from "./policy.ts";
@@ -35,14 +37,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     client?.capabilities && options.suites.some((s) => s !== "policy")
       ? await client.capabilities(options.agents.a, options.room)
       : EVERYTHING;
+  const answers = new AnswerJudge();
   // Contract first: the scenarios end with agent a in another room (portal movement).
   if (client && options.suites.includes("contract"))
-    reports.push(...(await runContract(client, options.agents.a, options.room, caps)));
+    reports.push(...(await runContract(client, options.agents.a, options.room, caps, answers)));
   if (client && options.suites.includes("scenarios")) {
     const scenarios = await runScenarios(client, () => options.agents, {
       update: options.updateGolden === true,
       caps,
       room: options.room,
+      answers,
       ...(options.only ? { only: options.only } : {}),
     });
     for (const s of scenarios) {

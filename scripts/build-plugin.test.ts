@@ -3,7 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildPlugin, packageNameOf, runtimeEntryPairs, undeclaredImports } from "./build-plugin.ts";
+import {
+  buildPlugin,
+  declarationImports,
+  packageNameOf,
+  runtimeEntryPairs,
+  undeclaredImports,
+} from "./build-plugin.ts";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -49,6 +55,20 @@ describe("imports an installed plugin can resolve", () => {
     const pkg = { dependencies: { zod: "4" }, peerDependencies: { openclaw: ">=2026.9.6" } };
     const imports = ["node:fs", "path", "zod", "openclaw/plugin-sdk/plugin-entry", "phaser", "ajv/dist/2020"];
     expect(undeclaredImports(imports, pkg)).toEqual(["ajv/dist/2020", "phaser"]);
+  });
+
+  it("the client's declarations: zod passes; Node's types, a dev package or a type reference do not", () => {
+    const pkg = { dependencies: { zod: "4" } };
+    const declarations = [
+      'import type * as z from "zod";',
+      'import { type X } from "../aic/endpoints.ts";',
+      'import type {} from "./../world/actions/move-to.ts";',
+      'export type K = import("node:crypto").KeyObject;',
+      'import type { Static } from "typebox";',
+      '/// <reference types="node" />',
+    ].join("\n");
+    expect(declarationImports(declarations)).toEqual(["zod", "@types/node", "typebox", "@types/node"]);
+    expect(undeclaredImports(declarationImports(declarations), pkg)).toEqual(["@types/node", "typebox"]);
   });
 });
 

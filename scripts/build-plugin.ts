@@ -7,11 +7,12 @@
 // installed next to the plugin from `dependencies`, and `openclaw/*` resolves to the host gateway.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { builtinModules } from "node:module";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { runCommand } from "./lib/run-command.ts";
 
 const PROJECT_DIR = path.resolve(import.meta.dirname, "..");
 
@@ -157,6 +158,80 @@ export async function buildPlugin(
   return built;
 }
 
+/** Where the library entries' declarations go (tsconfig.client.json), and the one package.json
+ * "exports" names as `openclawworld/client`'s types. */
+export const DECLARATIONS_DIR = "dist/types";
+export const CLIENT_DECLARATIONS = `${DECLARATIONS_DIR}/client/index.d.ts`;
+
+/** What the emitted declarations import from outside themselves: bare specifiers, and the type
+ * packages `/// <reference types>` pulls in (as `@types/<name>`). A Node built-in's types are
+ * @types/node's, which a user's project need not have. */
+export function declarationImports(text: string): string[] {
+  const bare = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"'.][^"']*)["']/g)].map((m) => {
+    const specifier = m[1] as string;
+    return specifier.startsWith("node:") || BUILTINS.has(specifier) ? "@types/node" : specifier;
+  });
+  const types = [...text.matchAll(/\/\/\/\s*<reference\s+types=["']([^"']+)["']/g)].map(
+    (m) => `@types/${m[1]}`,
+  );
+  return [...bare, ...types];
+}
+
+/** A declaration file nobody imports is never read by the user's compiler, so the module
+ * augmentations in it (an action kind adding its fields to ActionInputs) would be lost and the
+ * endpoint types with them: the entry imports every file that augments. */
+async function importAugmentations(dir: string, entry: string): Promise<void> {
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith(".d.ts"));
+  const lines: string[] = [];
+  for (const file of files.sort()) {
+    if (!/^declare module /m.test(await readFile(path.join(dir, file), "utf8"))) continue;
+    const from = path
+      .relative(path.dirname(path.join(dir, entry)), path.join(dir, file))
+      .split(path.sep)
+      .join("/");
+    const specifier = (from.startsWith(".") ? from : `./${from}`).replace(/\.d\.ts$/, ".ts");
+    lines.push(`import type {} from "${specifier}";`);
+  }
+  const entryFile = path.join(dir, entry);
+  await writeFile(entryFile, `${await readFile(entryFile, "utf8")}${lines.join("\n")}\n`);
+}
+
+/** `openclawworld/client`'s types: tsc emits the declarations of what the client reaches (the
+ * contract's zod schemas and what they are built from), so a user's program is typed by the same
+ * schemas as the server. Needs only zod, a dependency. Written beside, then renamed into place. */
+export async function buildDeclarations(projectDir = PROJECT_DIR): Promise<string> {
+  const out = path.join(projectDir, DECLARATIONS_DIR);
+  const temp = `${out}.${randomBytes(4).toString("hex")}.tmp`;
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  try {
+    const run = await runCommand(
+      process.execPath,
+      [tsc, "-p", "tsconfig.client.json", "--outDir", temp],
+      projectDir,
+    );
+    if (run.code !== 0)
+      throw new Error(`tsc -p tsconfig.client.json exited ${run.code}\n${run.stdout}${run.stderr}`);
+    // The user's compiler gets the package's dependencies only, as the bundle's imports do.
+    const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
+    const files = (await readdir(temp, { recursive: true })).filter((f) => f.endsWith(".d.ts"));
+    const imports = (await Promise.all(files.map((f) => readFile(path.join(temp, f), "utf8")))).flatMap(
+      declarationImports,
+    );
+    const undeclared = undeclaredImports(imports, pkg);
+    if (undeclared.length > 0)
+      throw new Error(
+        `the client's declarations need ${undeclared.join(", ")}, which package.json "dependencies" does not list`,
+      );
+    const entry = path.relative(DECLARATIONS_DIR, CLIENT_DECLARATIONS);
+    await importAugmentations(temp, entry);
+    await rm(out, { recursive: true, force: true });
+    await rename(temp, out);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+  return CLIENT_DECLARATIONS;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const started = Date.now();
   try {
@@ -165,6 +240,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       console.log(
         `plugin entry ${entry.source} -> ${entry.output} (${(entry.bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`,
       );
+    }
+    // Only at pack time (npm run build): tsc takes seconds, and nothing in the tree reads them.
+    if (process.argv.includes("--declarations")) {
+      console.log(`client declarations -> ${await buildDeclarations()} in ${Date.now() - started} ms`);
     }
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -31,9 +31,9 @@ const VERSION = 1;
 const MAC_BYTES = 12;
 
 export class ContextTokens {
-  private readonly key: Buffer;
+  private readonly key: Uint8Array;
 
-  constructor(key: Buffer = randomBytes(32)) {
+  constructor(key: Uint8Array = randomBytes(32)) {
     this.key = key;
   }
 

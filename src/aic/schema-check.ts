@@ -1,9 +1,19 @@
 // Checks an AIC answer against a JSON Schema of the contract: the one this server generates from its
 // zod schemas (what the conformance CLI checks any server against) or, in tests, the PRD's own.
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { buildAicSchema, buildEventsSchema } from "./documents.ts";
 
-export type Validate = (def: string, value: unknown) => { valid: boolean; errors: string };
+export type Validate = (
+  def: string,
+  value: unknown,
+) => { valid: boolean; errors: string; problems: string[] };
+
+/** One schema violation as a reader needs it: where in the value, what, and which rule of the
+ * schema (its path) said so. */
+function violation(error: ErrorObject): string {
+  const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+  return `at ${error.instancePath || "/"}: ${error.message ?? error.keyword}${extra ? ` (${extra})` : ""} [schema ${error.schemaPath}]`;
+}
 
 /** A validator for the `$defs` of one schema document. */
 export function validatorFor(schema: Record<string, unknown>): Validate {
@@ -14,7 +24,8 @@ export function validatorFor(schema: Record<string, unknown>): Validate {
     const validate = ajv.getSchema(`${id}#/$defs/${def}`);
     if (!validate) throw new Error(`no $defs/${def} in ${id}`);
     const valid = validate(value) as boolean;
-    return { valid, errors: valid ? "" : ajv.errorsText(validate.errors) };
+    const errors = valid ? [] : (validate.errors ?? []);
+    return { valid, errors: valid ? "" : ajv.errorsText(errors), problems: errors.map(violation) };
   };
 }
 
@@ -45,18 +56,20 @@ export function checkAnswer(
   const problems: string[] = [];
   for (const [label, aic, events] of schemas) {
     const wrapper = aic("Result", response);
-    if (!wrapper.valid) problems.push(`${label} Result: ${wrapper.errors}`);
+    for (const p of wrapper.problems) problems.push(`${label} Result ${p}`);
     const r = response as { status?: string; data?: unknown };
     if (r.status === "ok") {
       const data = aic(dataDef, r.data);
-      if (!data.valid) problems.push(`${label} ${dataDef}: ${data.errors}`);
-      const list = (r.data as { events?: { type: string; payload: unknown }[] }).events;
-      for (const event of list ?? []) {
-        const def = EVENT_DEFS[event.type];
-        const check = def
-          ? events(def, event.payload)
-          : { valid: false, errors: `unknown type ${event.type}` };
-        if (!check.valid) problems.push(`${label} event ${event.type}: ${check.errors}`);
+      for (const p of data.problems) problems.push(`${label} ${dataDef} ${p}`);
+      const list = (r.data as { events?: unknown } | null)?.events;
+      for (const event of Array.isArray(list) ? (list as { type?: unknown; payload?: unknown }[]) : []) {
+        const def = EVENT_DEFS[String(event?.type)];
+        if (!def) {
+          problems.push(`${label} event ${String(event?.type)}: not an event type of the schema`);
+          continue;
+        }
+        for (const p of events(def, event.payload).problems)
+          problems.push(`${label} event ${event.type} ${p}`);
       }
     }
   }

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { CLIENT_DECLARATIONS } from "../../scripts/build-plugin.ts";
 import {
   type GatewayDirs,
   type LaunchedGateway,
@@ -32,8 +33,9 @@ const SHIPPED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^openclaw\.plugin\.json$/,
-  // The built entries: the whole dist/ ships (package.json files), whatever the build writes there.
-  /^dist\/[\w./-]+\.js$/,
+  // The built entries and the client's declarations: the whole dist/ ships (package.json files),
+  // whatever the build writes there.
+  /^dist\/[\w./-]+\.(js|d\.ts)$/,
   // The play page and the operator's replay page; named by content (app-<hash>.js, replay-<hash>.js,
   // and any chunk), each with its precompressed brotli and gzip forms.
   /^web\/dist\/((index|replay)\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
@@ -48,6 +50,7 @@ const REQUIRED = [
   "openclaw.plugin.json",
   "dist/index.js",
   "dist/client.js",
+  CLIENT_DECLARATIONS,
   "web/dist/index.html",
   "web/dist/replay.html",
   "worlds/lobby/world.toml",
@@ -67,6 +70,22 @@ const TOOLS = [
   "ocw_reflect",
   "ocw_emote",
 ];
+
+/** A project of the user's own, with the installed plugin as its only dependency. */
+let userProjectDir: Promise<string> | undefined;
+function userProject(): Promise<string> {
+  userProjectDir ??= (async () => {
+    const project = path.join(root, "user-agent");
+    await mkdir(path.join(project, "node_modules"), { recursive: true });
+    await symlink(
+      path.join(dirs.state, "extensions", "openclawworld"),
+      path.join(project, "node_modules", "openclawworld"),
+    );
+    await writeFile(path.join(project, "package.json"), JSON.stringify({ type: "module", private: true }));
+    return project;
+  })();
+  return userProjectDir;
+}
 
 async function cli(args: string[]): Promise<string> {
   const result = await openclawCli(dirs, args, { gatewayToken });
@@ -154,6 +173,10 @@ describe("npm pack", () => {
     expect(pkg.openclaw.extensions).toHaveLength(1);
     expect(pkg.peerDependencies.openclaw).toBeTruthy();
     expect(pkg.dependencies.openclaw).toBeUndefined();
+    expect(pkg.exports["./client"]).toEqual({
+      types: `./${CLIENT_DECLARATIONS}`,
+      default: "./dist/client.js",
+    });
   });
 });
 
@@ -260,13 +283,7 @@ describe("the installed plugin in the running gateway", () => {
   });
 
   it("a user's program imports { AicClient } from openclawworld/client (the installed package) and plays", async () => {
-    // A project of the user's own, with the installed plugin as its dependency.
-    const project = path.join(root, "user-agent");
-    await mkdir(path.join(project, "node_modules"), { recursive: true });
-    await symlink(
-      path.join(dirs.state, "extensions", "openclawworld"),
-      path.join(project, "node_modules", "openclawworld"),
-    );
+    const project = await userProject();
     await writeFile(
       path.join(project, "agent.mjs"),
       [
@@ -286,6 +303,68 @@ describe("the installed plugin in the running gateway", () => {
       txId: expect.stringMatching(/^tx_[0-9a-f]{32}$/),
       self: "Helper Bot",
     });
+  });
+
+  it("the client's types ship: a strict TypeScript project checks a correct script and refuses a wrong one", async () => {
+    const project = await userProject();
+    await writeFile(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "ES2023",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023", "DOM"],
+          // Nothing of the user's beyond the package: no @types, no skipLibCheck.
+          types: [],
+        },
+        files: ["typed.ts"],
+      }),
+    );
+    const typed = (body: string) =>
+      writeFile(
+        path.join(project, "typed.ts"),
+        [
+          'import { AicClient, type AicData } from "openclawworld/client";',
+          'const aic = new AicClient({ baseUrl: "http://127.0.0.1:9/aic/v0.1", token: "t" });',
+          'const who = { agentId: "agent_helper", roomId: "lobby" };',
+          body,
+        ].join("\n"),
+      );
+    const tsc = () =>
+      runCommand(
+        process.execPath,
+        [path.join(PROJECT_DIR, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+        project,
+      );
+    await typed(
+      [
+        "const moved = await aic.moveTo({ ...who, dest: { tx: 3, ty: 4 } });",
+        'if (moved.status === "ok") console.log(moved.data.result);',
+        'const seen = await aic.observe({ ...who, radius: 100, detail: "lite" });',
+        'if (seen.status === "ok") console.log(seen.data.self.name);',
+        'const said: AicData<"chatSend"> | undefined = undefined;',
+        "console.log(said);",
+      ].join("\n"),
+    );
+    const good = await tsc();
+    expect(good.code, good.stdout).toBe(0);
+    await typed(
+      [
+        "await aic.moveTo({ ...who, dest: { tx: 3, ty: 4 }, speed: 2 });",
+        'const seen = await aic.observe({ ...who, radius: 100, detail: "lite" });',
+        'if (seen.status === "ok") console.log(seen.data.self.nmae);',
+      ].join("\n"),
+    );
+    const wrong = await tsc();
+    expect(wrong.code).not.toBe(0);
+    const errors = wrong.stdout.split("\n").filter((line) => line.includes("error TS"));
+    expect(errors, wrong.stdout).toEqual([
+      expect.stringMatching(/^typed\.ts\(4,.*error TS2353: .*'speed' does not exist/),
+      expect.stringMatching(/^typed\.ts\(6,.*error TS2339: Property 'nmae' does not exist/),
+    ]);
   });
 
   it("serves the web client from the package: /world/ and its script, compressed, kept for good", async () => {
