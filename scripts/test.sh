@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: everything a fresh machine needs, then format/lint, type check, unit tests and the
-# end-to-end suite against one real gateway (started and stopped by the e2e global setup).
+# `npm test`: everything a fresh machine needs, then format/lint, type check, unit tests, and the
+# end-to-end suite against one real gateway (started and stopped by the e2e global setup) beside the
+# install tests; at the end, the run's time and its slowest files (scripts/test-report.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +35,8 @@ fi
 
 export PATH="$PWD/node_modules/.bin:$PATH"
 mkdir -p .test-artifacts
+rm -f .test-artifacts/vitest-*.json
+started_at=$(date +%s)
 
 echo "==> building the web client"
 node scripts/build-client.ts
@@ -44,11 +47,38 @@ biome check .
 echo "==> type check (tsc)"
 tsc -p tsconfig.json
 
-echo "==> unit + end-to-end tests (vitest)"
+# OCW_TEST_SEED=<n> (or "random") runs the files in an order shuffled by that seed, printed by vitest:
+# every file must pass whatever ran before it.
+order=()
+if [ -n "${OCW_TEST_SEED:-}" ]; then
+  seed=$OCW_TEST_SEED
+  [ "$seed" = random ] && seed=$RANDOM$RANDOM
+  echo "==> files in a shuffled order, seed $seed (OCW_TEST_SEED=$seed npm test runs it again)"
+  order=(--sequence.shuffle.files --sequence.seed="$seed")
+fi
+lane() { # $1 the report's name, then the projects
+  local name=$1
+  shift
+  vitest run "${order[@]}" "$@" --reporter=default --reporter=json --outputFile.json=".test-artifacts/vitest-$name.json"
+}
+
 status=0
-vitest run --reporter=default --reporter=json --outputFile.json=.test-artifacts/vitest.json || status=$?
-node -e '
-  const r = JSON.parse(require("fs").readFileSync(".test-artifacts/vitest.json", "utf8"));
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + (r.numTodoTests ?? 0)} skipped`);
-' || true
+echo "==> unit, contract and scenario tests (vitest)"
+lane unit --project unit --project contract --project "scenario replay" || status=$?
+
+# The end-to-end files share one gateway and run one after another; each install file starts gateways
+# of its own. Much of either lane is waiting (a walk, a turn's time limit, a lease's TTL), so the two
+# run side by side; the install lane's output follows the end-to-end lane's.
+echo "==> end-to-end tests (one shared gateway) beside the install tests (gateways of their own)"
+lane install --project install >.test-artifacts/install-lane.log 2>&1 &
+install_pid=$!
+lane e2e --project e2e || status=$?
+install_status=0
+wait "$install_pid" || install_status=$?
+echo "==> install tests (ran beside the end-to-end tests)"
+cat .test-artifacts/install-lane.log
+[ "$install_status" -eq 0 ] || status=$install_status
+
+node scripts/test-report.ts "$started_at" .test-artifacts/vitest-unit.json .test-artifacts/vitest-e2e.json \
+  .test-artifacts/vitest-install.json || status=1
 exit $status
