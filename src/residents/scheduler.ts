@@ -43,6 +43,12 @@ export interface TurnRequest {
 /** Runs one agent turn to its end; rejects when it failed or was cancelled. */
 export type RunTurn = (turn: TurnRequest) => Promise<void>;
 
+/** The turn could not run in its session: the gateway still holds that session for an earlier turn
+ * (the runner says which of the gateway's errors mean this). The next turn runs in a fresh session. */
+export class SessionStuck extends Error {
+  override readonly name = "SessionStuck";
+}
+
 export interface TurnRecord {
   /** The tick of the oldest happening it answers, and the tick it started on. */
   wokeAtTick: number;
@@ -67,9 +73,13 @@ export interface ResidentState {
   agentId: string;
   entityId: string;
   name: string;
-  /** asleep: it is never woken (the reason says why); thinking: a turn runs; awake: waiting for news. */
-  state: "awake" | "thinking" | "asleep";
+  /** asleep: it is never woken (the reason says why); thinking: a turn runs; awake: waiting for news;
+   * failing: its last turn failed (`failing` says how and since when), so it cannot answer now;
+   * recovering: a turn runs after a failure (in a fresh session when the old one was held). */
+  state: "awake" | "thinking" | "asleep" | "failing" | "recovering";
   reason?: string;
+  /** Its turns failing in a row, while they do (cleared by a turn that ends well). */
+  failing?: TurnFailure;
   pending: number;
   turnsLastHour: number;
   /** Why the next turn waits, while it does. */
@@ -91,6 +101,14 @@ export interface Refusals {
   timeout: number;
   /** Happenings of another resident dropped: the world's talk budget was spent. */
   talkBudget: number;
+}
+
+/** A resident's turns failing in a row: the last error, when the first and the last failed. */
+export interface TurnFailure {
+  error: string;
+  sinceMs: number;
+  lastAtMs: number;
+  turns: number;
 }
 
 export interface ResidentClock extends Timers {
@@ -134,6 +152,13 @@ export interface SchedulerDeps {
 const MAX_PENDING = 32;
 /** How long stop() waits for cancelled turns to settle before it lets go. */
 const STOP_GRACE_MS = 5_000;
+/** How long a cancelled turn has to end; one that has not is let go of (the gateway may still hold
+ * its session: the next turn takes a fresh one), so a stuck turn never silences its resident. */
+export const TURN_END_GRACE_MS = 10_000;
+/** What a resident whose turn failed tells those who spoke to it (once each while it fails), so
+ * nobody waits on silence. */
+export const FAILING_LINE =
+  "Sorry, I cannot answer right now; my thoughts are stuck. Try me again in a minute.";
 
 interface Resident {
   agentId: string;
@@ -155,6 +180,10 @@ interface Resident {
     calls: Set<string>;
   };
   lastTurn?: TurnRecord;
+  /** Its turns failing in a row, and whom it told so meanwhile. */
+  failure?: TurnFailure & { told: Set<string> };
+  /** The next turn tries again what a turn refused for its held session was woken by (once). */
+  retrying: boolean;
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
   session: { generation: number; turns: number };
@@ -212,6 +241,7 @@ export class ResidentScheduler {
       session: { generation: 0, turns: 0 },
       homeward: false,
       hinted: new Map(),
+      retrying: false,
     }));
     this.talk = deps.talkBudget ?? { starts: [], maxTurnsPerHour: 0, replying: new Set() };
     this.world = deps.worldBudget ?? {
@@ -249,6 +279,9 @@ export class ResidentScheduler {
       await this.setThinking(r, false);
       // The page shows it asleep (or no longer: a model was added since the last start).
       await this.mark(r, { kind: "asleep", asleep: r.asleep !== undefined });
+      // A failure a stopped gateway left marked is not this run's: its turns have not failed yet.
+      if (this.deps.service.reads.getEntity(r.actor.entityId)?.unwell)
+        await this.mark(r, { kind: "unwell", unwell: false });
       if (r.asleep) this.deps.logger.warn(`openclawworld: resident ${r.agentId} is asleep: ${r.asleep}`);
     }
     if (!this.stopped) this.unsubscribe = this.deps.service.reads.onTick((info) => this.onTick(info));
@@ -288,12 +321,27 @@ export class ResidentScheduler {
     const now = this.clock.now();
     return this.residents.map((r) => {
       pruneLedger(r.ledger, now);
+      const failing = r.failure && {
+        error: r.failure.error,
+        sinceMs: r.failure.sinceMs,
+        lastAtMs: r.failure.lastAtMs,
+        turns: r.failure.turns,
+      };
       return {
         agentId: r.agentId,
         entityId: r.actor.entityId,
         name: r.config.name,
-        state: r.asleep ? "asleep" : r.turn ? "thinking" : "awake",
+        state: r.asleep
+          ? "asleep"
+          : r.turn
+            ? r.failure
+              ? "recovering"
+              : "thinking"
+            : r.failure
+              ? "failing"
+              : "awake",
         ...(r.asleep ? { reason: r.asleep } : {}),
+        ...(failing ? { failing } : {}),
         pending: r.pending.length,
         turnsLastHour: r.ledger.starts.length,
         ...(r.waitingFor ? { waitingFor: r.waitingFor } : {}),
@@ -586,7 +634,19 @@ export class ResidentScheduler {
       fromEntityId,
     }));
     const session = this.sessionOf(r);
-    const done = this.runTurn(r, { prompt, runId, controller, record, session, reply, wokenBy });
+    const retry = r.retrying;
+    r.retrying = false;
+    const done = this.runTurn(r, {
+      prompt,
+      runId,
+      controller,
+      record,
+      session,
+      reply,
+      wokenBy,
+      happenings,
+      retry,
+    });
     r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
   }
@@ -615,6 +675,9 @@ export class ResidentScheduler {
       session: string;
       reply: "proximity" | "global";
       wokenBy: TurnRequest["wokenBy"];
+      happenings: Happening[];
+      /** It tries again what a turn refused for its held session was woken by. */
+      retry: boolean;
     },
   ): Promise<void> {
     const timeoutMs = r.config.turnTimeoutSec * 1000;
@@ -625,10 +688,11 @@ export class ResidentScheduler {
         ),
       timeoutMs,
     );
+    let failure: unknown;
     try {
       // The mark goes up on the next tick while the turn already starts (it waits for no tick).
       const marked = this.setThinking(r, true).catch(() => undefined);
-      await this.deps.runTurn({
+      const run = this.deps.runTurn({
         agentId: r.agentId,
         prompt: turn.prompt,
         runId: turn.runId,
@@ -638,11 +702,18 @@ export class ResidentScheduler {
         timeoutMs,
         signal: turn.controller.signal,
       });
+      await this.endOf(run, turn.controller.signal, r.agentId);
       await marked;
     } catch (error) {
+      failure = error;
       const cap = turn.controller.signal.reason;
       if (cap instanceof CapReached) r.refused[cap.cap] += 1;
-      turn.record.error = cap instanceof CapReached ? cap.message : describe(error);
+      turn.record.error =
+        cap instanceof CapReached
+          ? error instanceof TurnAbandoned
+            ? `${cap.message}; ${error.message}`
+            : cap.message
+          : describe(error);
       if (!this.stopped)
         this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s turn failed: ${turn.record.error}`);
     } finally {
@@ -651,6 +722,7 @@ export class ResidentScheduler {
       this.deps.onTurnEnd?.(r.agentId, turn.record, turn.wokenBy);
       r.turn = undefined;
       r.ledger.inFlight = false;
+      if (!this.stopped) this.recordOutcome(r, turn, failure);
       await this.setThinking(r, false).catch(() => undefined);
       // What happened during the turn goes into the next one.
       try {
@@ -659,6 +731,109 @@ export class ResidentScheduler {
         this.deps.logger.warn(`openclawworld: resident ${r.agentId}: ${describe(error)}`);
       }
     }
+  }
+
+  /** Waits for a turn to end; once it is cancelled, for TURN_END_GRACE_MS more at most. */
+  private endOf(run: Promise<void>, signal: AbortSignal, agentId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let grace: unknown;
+      let ended = false;
+      const end = (settle: () => void) => {
+        if (ended) return;
+        ended = true;
+        if (grace !== undefined) this.clock.clearTimeout(grace);
+        signal.removeEventListener("abort", onAbort);
+        settle();
+      };
+      const onAbort = () => {
+        grace = this.clock.setTimeout(
+          () => end(() => reject(new TurnAbandoned(TURN_END_GRACE_MS))),
+          TURN_END_GRACE_MS,
+        );
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+      run.then(
+        () => end(resolve),
+        (error: unknown) => {
+          if (ended && !this.stopped)
+            this.deps.logger.info(
+              `openclawworld: resident ${agentId}'s abandoned turn ended at last: ${describe(error)}`,
+            );
+          end(() => reject(error));
+        },
+      );
+    });
+  }
+
+  /** After a turn: one that ended well clears a failure; a failed one is recorded as failing (not a
+   * turn cut at its cap on model requests: the resident is well, its model talked too much). A turn
+   * that did not end by itself, or found its session held, leaves that session: the next turn starts
+   * a fresh one. What a held session refused is tried once more; otherwise those who spoke are told. */
+  private recordOutcome(
+    r: Resident,
+    turn: {
+      controller: AbortController;
+      record: TurnRecord;
+      happenings: Happening[];
+      retry: boolean;
+      reply: "proximity" | "global";
+    },
+    failure: unknown,
+  ): void {
+    const cap = turn.controller.signal.reason;
+    const capped =
+      cap instanceof CapReached && cap.cap === "modelRequests" && !(failure instanceof TurnAbandoned);
+    if (failure === undefined || capped) {
+      if (r.failure) void this.mark(r, { kind: "unwell", unwell: false }).catch(() => undefined);
+      r.failure = undefined;
+      return;
+    }
+    const now = this.clock.now();
+    const wasWell = r.failure === undefined;
+    r.failure = {
+      error: turn.record.error ?? describe(failure),
+      sinceMs: r.failure?.sinceMs ?? now,
+      lastAtMs: now,
+      turns: (r.failure?.turns ?? 0) + 1,
+      told: r.failure?.told ?? new Set(),
+    };
+    if (wasWell) void this.mark(r, { kind: "unwell", unwell: true }).catch(() => undefined);
+    const held = failure instanceof SessionStuck;
+    if (held || turn.controller.signal.aborted)
+      r.session = { generation: r.session.generation + 1, turns: 0 };
+    if (held && !turn.retry) {
+      r.pending.unshift(...turn.happenings);
+      if (r.pending.length > MAX_PENDING) r.pending.splice(MAX_PENDING);
+      r.retrying = true;
+      return;
+    }
+    this.tellFailing(r, turn.happenings, turn.reply);
+  }
+
+  /** Tells each person whose words the failed turn answered that it cannot answer now (once each
+   * while it fails): said as the resident, where its answer would have been heard. */
+  private tellFailing(r: Resident, happenings: readonly Happening[], channel: "proximity" | "global"): void {
+    const self = this.deps.service.reads.getEntity(r.actor.entityId);
+    const failure = r.failure;
+    // An agent outside the gateway speaks for itself: the world says nothing in its name.
+    if (!self || !failure || this.deps.joinsItself) return;
+    const people = happenings
+      .filter((h) => !byResident(h) && h.reason !== "arrived")
+      .map((h) => h.fromEntityId)
+      .filter((id) => !failure.told.has(id));
+    if (people.length === 0) return;
+    for (const id of people) failure.told.add(id);
+    // Through the same door as its ocw_chat_send (one txId per failure told).
+    this.deps.service
+      .call("chatSend", r.agentId, {
+        agentId: r.agentId,
+        roomId: self.roomId,
+        txId: `tx_failing_${r.agentId}_${this.deps.service.reads.tick}_${failure.turns}`,
+        channel,
+        message: FAILING_LINE,
+      })
+      .catch(() => undefined);
   }
 
   private setThinking(r: Resident, thinking: boolean): Promise<void> {
@@ -674,6 +849,13 @@ export class ResidentScheduler {
       this.deps.logger.warn(
         `openclawworld: resident ${r.agentId}'s ${input.kind} mark: ${result.error.message}`,
       );
+  }
+}
+
+/** A cancelled turn that did not end within its grace: it is let go of. */
+class TurnAbandoned extends Error {
+  constructor(graceMs: number) {
+    super(`it did not end within ${graceMs / 1000} s of being cancelled`);
   }
 }
 
