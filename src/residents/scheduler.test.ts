@@ -437,7 +437,12 @@ describe("the residents' scheduler", () => {
       wake: talker,
       minIntervalSec: 0,
     });
-    const talkBudget = { starts: [], maxTurnsPerHour: 2, replying: new Set<string>() };
+    const talkBudget = {
+      starts: [],
+      maxTurnsPerHour: 2,
+      replying: new Set<string>(),
+      pairIntervalMs: 1_800_000,
+    };
     const { env, turns, scheduler, place } = await setup({ guide, sage }, undefined, undefined, {
       talkBudget,
     });
@@ -464,7 +469,12 @@ describe("the residents' scheduler", () => {
     turns[1]?.finish();
     for (let i = 0; i < 5; i++) await settle(env, admitted());
     expect(turns).toHaveLength(2);
-    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 2, maxTurnsPerHour: 2 });
+    expect(scheduler.budget().talk).toEqual({
+      turnsLastHour: 2,
+      maxTurnsPerHour: 2,
+      nextAtMs: 3_600_000,
+      pairs: [{ between: ["agt_guide", "agt_sage"], nextAtMs: 1_800_000 }],
+    });
     // The budget is spent: another resident's words wake it no more this hour (counted); a person's do.
     await settle(
       env,
@@ -533,14 +543,24 @@ describe("the residents' scheduler", () => {
     turns[0]?.finish();
     for (let i = 0; i < 5; i++) await settle(env, admitted());
     expect(wakes.turns).toHaveLength(1);
-    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 2, maxTurnsPerHour: 3 });
+    // The hour's turns come back gradually: the next exchange after 2 of 3 an hour's 60 minutes.
+    expect(scheduler.budget().talk).toMatchObject({
+      turnsLastHour: 2,
+      maxTurnsPerHour: 3,
+      nextAtMs: 2_400_000,
+    });
+    clock.advance(2_400_000);
     // Faraway speaks again: the Guide answers, the budget's last turn; its reply goes unanswered, and
     // the budget is spent: Faraway's next line is refused, and counted.
     await line(faraway, "And the café?");
     turns[1]?.finish();
     await settle(env, admitted());
     expect(turns).toHaveLength(2);
-    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 3, maxTurnsPerHour: 3 });
+    expect(scheduler.budget().talk).toMatchObject({
+      turnsLastHour: 3,
+      maxTurnsPerHour: 3,
+      nextAtMs: 3_600_000,
+    });
     await line(guideActor, "Through the west portal.");
     expect(wakes.turns).toHaveLength(1);
     await line(faraway, "Thanks!");
@@ -612,7 +632,7 @@ describe("the residents' scheduler", () => {
       expect(scheduler.states()[0]?.state).toBe("awake");
     });
 
-    it("a turn refused for its held session (claim, admission) is tried again once in a fresh session; refused again it is failing since the first, and the speaker is told once", async () => {
+    it("a turn refused for its held session (claim, admission) is tried again once in a fresh session; refused again it is failing since the first, and the speaker is told (not for the retried one)", async () => {
       const { env, clock, turns, say, place, scheduler } = await setup({
         guide: residentConfig({ maxTurnsPerHour: 10 }),
       });
@@ -642,14 +662,14 @@ describe("the residents' scheduler", () => {
       clock.advance(60_000);
       expect(turns).toHaveLength(2);
       // The next wake runs in yet another session (the last one was held too); its model failing is
-      // one more failure, and the speaker is not told twice.
+      // one more failure, and the speaker is told again: their words went unanswered again.
       await say(ann, "are you there?");
       expect(turns[2]?.session).not.toBe(turns[1]?.session);
       turns[2]?.finish(new Error("model unreachable"));
       await settle(env, admitted());
       await settle(env, admitted());
       expect(scheduler.states()[0]?.failing).toMatchObject({ turns: 3, error: "model unreachable" });
-      expect(heard(env)).toHaveLength(1);
+      expect(heard(env)).toHaveLength(2);
       clock.advance(2000);
       await say(ann, "hello?");
       turns[3]?.finish();

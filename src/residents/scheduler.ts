@@ -10,14 +10,17 @@ import { type Timers, wallTimers } from "../aic/timers.ts";
 import type { ResidentConfig } from "../config/config.ts";
 import {
   chargePeople,
+  chargeTalk,
+  mayTalk,
   nextStart,
   type Pacing,
   type PersonLedger,
   pruneLedger,
   type TalkBudget,
   type TurnLedger,
+  talkingPairs,
+  talkWaitMs,
   type WorldBudget,
-  withinBudget,
   withinShare,
 } from "./pacing.ts";
 import { type Place, portalToward } from "./places.ts";
@@ -155,8 +158,8 @@ const STOP_GRACE_MS = 5_000;
 /** How long a cancelled turn has to end; one that has not is let go of (the gateway may still hold
  * its session: the next turn takes a fresh one), so a stuck turn never silences its resident. */
 export const TURN_END_GRACE_MS = 10_000;
-/** What a resident whose turn failed tells those who spoke to it (once each while it fails), so
- * nobody waits on silence. */
+/** What a resident whose turn failed tells those whose words it could not answer, so nobody waits on
+ * silence. */
 export const FAILING_LINE =
   "Sorry, I cannot answer right now; my thoughts are stuck. Try me again in a minute.";
 
@@ -180,8 +183,8 @@ interface Resident {
     calls: Set<string>;
   };
   lastTurn?: TurnRecord;
-  /** Its turns failing in a row, and whom it told so meanwhile. */
-  failure?: TurnFailure & { told: Set<string> };
+  /** Its turns failing in a row. */
+  failure?: TurnFailure;
   /** The next turn tries again what a turn refused for its held session was woken by (once). */
   retrying: boolean;
   refused: Refusals;
@@ -321,12 +324,7 @@ export class ResidentScheduler {
     const now = this.clock.now();
     return this.residents.map((r) => {
       pruneLedger(r.ledger, now);
-      const failing = r.failure && {
-        error: r.failure.error,
-        sinceMs: r.failure.sinceMs,
-        lastAtMs: r.failure.lastAtMs,
-        turns: r.failure.turns,
-      };
+      const failing = r.failure && { ...r.failure };
       return {
         agentId: r.agentId,
         entityId: r.actor.entityId,
@@ -352,19 +350,32 @@ export class ResidentScheduler {
   }
 
   /** The world-wide budget: turns all residents took in the last hour, and the most it allows; of
-   * those, the turns residents took talking to each other and the most they may. */
+   * those, the turns residents took talking to each other and the most they may, when the next may
+   * start (while they must wait), and the pairs that must wait before they talk again. */
   budget(): {
     turnsLastHour: number;
     maxTurnsPerHour: number;
-    talk: { turnsLastHour: number; maxTurnsPerHour: number };
+    talk: {
+      turnsLastHour: number;
+      maxTurnsPerHour: number;
+      nextAtMs?: number;
+      pairs?: { between: [string, string]; nextAtMs: number }[];
+    };
   } {
     const now = this.clock.now();
     pruneLedger(this.world, now);
     pruneLedger(this.talk, now);
+    const wait = talkWaitMs(this.talk, now);
+    const pairs = talkingPairs(this.talk, now);
     return {
       turnsLastHour: this.world.starts.length,
       maxTurnsPerHour: this.world.maxTurnsPerHour,
-      talk: { turnsLastHour: this.talk.starts.length, maxTurnsPerHour: this.talk.maxTurnsPerHour },
+      talk: {
+        turnsLastHour: this.talk.starts.length,
+        maxTurnsPerHour: this.talk.maxTurnsPerHour,
+        ...(wait > 0 && Number.isFinite(wait) ? { nextAtMs: now + wait } : {}),
+        ...(pairs.length > 0 ? { pairs } : {}),
+      },
     };
   }
 
@@ -426,7 +437,6 @@ export class ResidentScheduler {
       // wake it only while the world's talk budget lasts.
       const now = this.clock.now();
       const share = r.config.maxTurnsPerPersonPerHour;
-      const talkLeft = withinBudget(this.talk, now);
       // On its way home, arriving through a portal is no news (followRoutines walks it on); an agent
       // outside the gateway walks by itself and knows where it went.
       if (r.homeward || this.deps.joinsItself) woken = woken.filter((h) => h.reason !== "arrived");
@@ -434,7 +444,7 @@ export class ResidentScheduler {
         h.reason === "arrived"
           ? true
           : byResident(h)
-            ? talkLeft
+            ? mayTalk(this.talk, r.actor.entityId, h.fromEntityId, now)
             : withinShare(r.people, h.fromEntityId, now, share),
       );
       for (const h of woken)
@@ -561,12 +571,14 @@ export class ResidentScheduler {
     // may have been woken on one tick): what no longer fits is dropped, and counted.
     const talk = happenings.filter(byResident);
     if (talk.length > 0) {
-      if (withinBudget(this.talk, this.clock.now())) this.talk.starts.push(this.clock.now());
-      else {
-        r.refused.talkBudget += talk.length;
-        happenings = happenings.filter((h) => !byResident(h));
-        if (happenings.length === 0) return;
-      }
+      const now = this.clock.now();
+      const self = r.actor.entityId;
+      const refused = talk.filter((h) => !mayTalk(this.talk, self, h.fromEntityId, now));
+      r.refused.talkBudget += refused.length;
+      happenings = happenings.filter((h) => !refused.includes(h));
+      const talking = talk.filter((h) => !refused.includes(h)).map((h) => h.fromEntityId);
+      if (talking.length > 0) chargeTalk(this.talk, self, talking, now);
+      if (happenings.length === 0) return;
     }
     const reads = this.deps.service.reads;
     const self = reads.getEntity(r.actor.entityId);
@@ -796,7 +808,6 @@ export class ResidentScheduler {
       sinceMs: r.failure?.sinceMs ?? now,
       lastAtMs: now,
       turns: (r.failure?.turns ?? 0) + 1,
-      told: r.failure?.told ?? new Set(),
     };
     if (wasWell) void this.mark(r, { kind: "unwell", unwell: true }).catch(() => undefined);
     const held = failure instanceof SessionStuck;
@@ -811,19 +822,15 @@ export class ResidentScheduler {
     this.tellFailing(r, turn.happenings, turn.reply);
   }
 
-  /** Tells each person whose words the failed turn answered that it cannot answer now (once each
-   * while it fails): said as the resident, where its answer would have been heard. */
+  /** Tells the people whose words the failed turn was to answer that it cannot answer now: said as
+   * the resident, where its answer would have been heard (as often as their words wake it: pacing
+   * and their share bound it). */
   private tellFailing(r: Resident, happenings: readonly Happening[], channel: "proximity" | "global"): void {
     const self = this.deps.service.reads.getEntity(r.actor.entityId);
     const failure = r.failure;
     // An agent outside the gateway speaks for itself: the world says nothing in its name.
     if (!self || !failure || this.deps.joinsItself) return;
-    const people = happenings
-      .filter((h) => !byResident(h) && h.reason !== "arrived")
-      .map((h) => h.fromEntityId)
-      .filter((id) => !failure.told.has(id));
-    if (people.length === 0) return;
-    for (const id of people) failure.told.add(id);
+    if (!happenings.some((h) => !byResident(h) && h.reason !== "arrived")) return;
     // Through the same door as its ocw_chat_send (one txId per failure told).
     this.deps.service
       .call("chatSend", r.agentId, {
