@@ -397,6 +397,47 @@ describe("the residents' scheduler", () => {
     expect(at()).toEqual(HOME);
   });
 
+  it("one talking with it from within hearing keeps it from its routine; once they stop, it goes", async () => {
+    const stop = { tx: HOME.tx + 3, ty: HOME.ty };
+    const guide = residentConfig({
+      routine: { everySec: 30, stops: [stop] },
+      returnHomeAfterSec: 5,
+      minIntervalSec: 0,
+      maxTurnsPerHour: 100,
+      maxTurnsPerPersonPerHour: 100,
+    });
+    const { env, turns, say, place } = await setup({ guide });
+    const at = () => env.world.getEntity("agt_guide")!.tile;
+    const stopNow = () => Math.floor(env.world.serverTsMs / 30_000) % 2;
+    const stepFor = (ms: number) => {
+      const end = env.world.serverTsMs + ms;
+      while (env.world.serverTsMs < end) env.runtime.stepNow();
+    };
+    const talkFor = async (ms: number) => {
+      const end = env.world.serverTsMs + ms;
+      while (env.world.serverTsMs < end) {
+        await say(ann, "Guide, and then?");
+        turns.at(-1)?.finish();
+        await settle(env, admitted());
+        stepFor(2000);
+      }
+    };
+    // Ann stands beyond "near" (proximity) but within hearing (the chat radius).
+    const away = Math.floor(env.world.definition.proximityRadiusTiles) + 1;
+    expect(away).toBeLessThan(env.world.definition.chatRadiusTiles);
+    while (stopNow() !== 0) env.runtime.stepNow();
+    await place(ann, { tx: HOME.tx - away, ty: HOME.ty });
+    // She talks with it across the moment its routine moves on, and a while after: it stays.
+    for (let i = 0; i < 40 && stopNow() === 0; i++) await talkFor(2000);
+    await talkFor(6000);
+    await settle(env, admitted());
+    expect(at()).toEqual(HOME);
+    // She falls silent: after returnHomeAfterSec it goes on to its stop.
+    stepFor(5000);
+    for (let i = 0; i < 40 && at().tx !== stop.tx; i++) await settle(env, admitted());
+    expect(at()).toEqual(stop);
+  });
+
   it("through a portal with someone it is woken to go on; alone for returnHomeAfterSec it walks home through the portal", async () => {
     // Home by the lobby's west portal (1,16), which sets a traveller down in the town at 53,20.
     const home = { tx: 4, ty: 16 };

@@ -197,6 +197,9 @@ interface Resident {
   busyAtMs?: number;
   /** It is on its way back through a portal: arriving wakes no turn, it walks on to its stop. */
   homeward: boolean;
+  /** The people whose words it heard, and the simulation time they last spoke: one still near
+   * enough to hear it and talking keeps it from its routine. */
+  heardFrom: Map<string, number>;
   /** Whom it told how to wake it, while asleep (once an hour each). */
   hinted: PersonLedger;
 }
@@ -243,6 +246,7 @@ export class ResidentScheduler {
       refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0, talkBudget: 0 },
       session: { generation: 0, turns: 0 },
       homeward: false,
+      heardFrom: new Map(),
       hinted: new Map(),
       retrying: false,
     }));
@@ -440,6 +444,8 @@ export class ResidentScheduler {
       // On its way home, arriving through a portal is no news (followRoutines walks it on); an agent
       // outside the gateway walks by itself and knows where it went.
       if (r.homeward || this.deps.joinsItself) woken = woken.filter((h) => h.reason !== "arrived");
+      for (const h of woken)
+        if (h.message !== undefined && !byResident(h)) r.heardFrom.set(h.fromEntityId, info.serverTsMs);
       const admitted = woken.filter((h) =>
         h.reason === "arrived"
           ? true
@@ -487,7 +493,13 @@ export class ResidentScheduler {
       const self = reads.getEntity(r.actor.entityId);
       if (!self) continue;
       // News waiting for a turn counts as busy: arriving through a portal, it goes on first.
-      if (r.turn || r.pending.length > 0 || (self.speed ?? 0) > 0 || this.hasCompany(self)) {
+      if (
+        r.turn ||
+        r.pending.length > 0 ||
+        (self.speed ?? 0) > 0 ||
+        this.hasCompany(self) ||
+        this.inConversation(r, self, simulationMs)
+      ) {
         r.busyAtMs = simulationMs;
         continue;
       }
@@ -534,6 +546,23 @@ export class ResidentScheduler {
       .some(
         ({ entity }) => entity.id !== self.id && entity.kind !== "object" && !this.residentIds.has(entity.id),
       );
+  }
+
+  /** Someone who spoke to it within the last returnHomeAfterSec is still within hearing (the chat
+   * radius, which reaches further than "near"): it does not walk off in the middle of a talk. */
+  private inConversation(
+    r: Resident,
+    self: NonNullable<ReturnType<AicService["reads"]["getEntity"]>>,
+    simulationMs: number,
+  ): boolean {
+    const since = simulationMs - r.config.returnHomeAfterSec * 1000;
+    for (const [id, atMs] of r.heardFrom) if (atMs < since) r.heardFrom.delete(id);
+    if (r.heardFrom.size === 0) return false;
+    const reads = this.deps.service.reads;
+    const radius = reads.definition.chatRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
+    return reads
+      .queryRadius(self.roomId, self.pos, radius, 8)
+      .some(({ entity }) => r.heardFrom.has(entity.id));
   }
 
   /** An asleep resident tells one who comes near how to wake it (once an hour each): with no model
