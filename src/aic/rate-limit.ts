@@ -25,7 +25,7 @@ export const DEFAULT_RATE_CLASSES: Record<string, RateClass> = {
   reflect: { perSec: 0.2, burst: 5 },
   /** join + leave. */
   session: { perSec: 1, burst: 5 },
-  /** A resident's "thinking" mark, set and cleared around each of its turns, and its "asleep" mark;
+  /** A resident's "thinking" mark, set and cleared around each of its turns, its "asleep" and "unwell" marks;
    * not AIC endpoints. */
   presence: { perSec: 5, burst: 10 },
   /** Held-direction movement from humans (WASD changes); not an AIC endpoint. */

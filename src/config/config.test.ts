@@ -22,7 +22,7 @@ describe("plugin config: one zod schema", () => {
       defaultRoomId: "lobby",
       agents: {},
       residents: {},
-      residentBudget: { maxTurnsPerHour: 240, talkTurnsPerHour: 6 },
+      residentBudget: { maxTurnsPerHour: 240, talkTurnsPerHour: 6, talkPairIntervalSec: 1200 },
       wakeTargets: {},
       wakeDelivery: {
         allowedHosts: [],

@@ -152,7 +152,15 @@ const ResidentBudgetSchema = z.strictObject({
     .max(10_000)
     .default(6)
     .describe(
-      "Turns residents may take talking to each other in an hour, all together (part of maxTurnsPerHour); 0: they never do",
+      "Turns residents may take talking to each other in an hour, all together (part of maxTurnsPerHour); 0: they never do. They come back gradually: an exchange (two turns) per 2/talkTurnsPerHour of the hour",
+    ),
+  talkPairIntervalSec: z
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(1200)
+    .describe(
+      "Least time between two exchanges of the same two residents, so one pair does not take all the talk",
     ),
 });
 

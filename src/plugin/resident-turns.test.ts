@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
+import { SessionStuck } from "../residents/scheduler.ts";
+import { heldSessionAsStuck, residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
 
 describe("a resident without a model", () => {
   it("is asleep for the same reason as every other (a status lists them together), with the README's step", () => {
@@ -20,5 +21,21 @@ describe("a resident without a model", () => {
       expect(residentAsleepReason(config, "guide")).toBeUndefined();
       expect(residentAsleepHint(config, "guide")).toBeUndefined();
     }
+  });
+});
+
+describe("a turn the gateway refuses for its held session", () => {
+  it("an active turn claim or a closed database admission is SessionStuck; any other failure stays what it was", async () => {
+    const held = [
+      "Session openclawworld-librarian-abc-0 already has an active turn claim",
+      "Agent database execution admission is closed",
+    ];
+    for (const message of held)
+      await expect(heldSessionAsStuck(() => Promise.reject(new Error(message)))).rejects.toBeInstanceOf(
+        SessionStuck,
+      );
+    const other = new Error("model unreachable");
+    await expect(heldSessionAsStuck(() => Promise.reject(other))).rejects.toBe(other);
+    await expect(heldSessionAsStuck(() => Promise.resolve({ payloads: [] }))).resolves.toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
 // its own model, tools and before_tool_call policy. Why this call and not a system event plus a
 // heartbeat request: docs/aic/v0.1/DECISIONS.md ("Residents are woken by runEmbeddedAgent").
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
-import type { RunTurn } from "../residents/scheduler.ts";
+import { type RunTurn, SessionStuck } from "../residents/scheduler.ts";
 import { turnBindings } from "../tools/turn-binding.ts";
 
 type PluginRuntime = OpenClawPluginApi["runtime"];
@@ -49,21 +49,43 @@ export function embeddedTurnRunner(
     const config = runtime.config.current() as Parameters<
       PluginRuntime["agent"]["resolveAgentWorkspaceDir"]
     >[0];
-    await runtime.agent.runEmbeddedAgent({
-      agentId,
-      sessionId: `openclawworld-${agentId}-${session}`,
-      sessionKey: residentSessionKey(agentId, session),
-      runId,
-      // Its tools learn the turn (part of every txId: ids a model reuses never clash) and where the
-      // answer is heard (src/tools/turn-binding.ts).
-      toolBindings: turnBindings({ turnId: runId, replyChannel }),
-      workspaceDir: runtime.agent.resolveAgentWorkspaceDir(config, agentId),
-      prompt,
-      timeoutMs,
-      abortSignal: signal,
-      ...residentTurnOptions(toolsFor(agentId)),
-    });
+    await heldSessionAsStuck(() =>
+      runtime.agent.runEmbeddedAgent({
+        agentId,
+        sessionId: `openclawworld-${agentId}-${session}`,
+        sessionKey: residentSessionKey(agentId, session),
+        runId,
+        // Its tools learn the turn (part of every txId: ids a model reuses never clash) and where the
+        // answer is heard (src/tools/turn-binding.ts).
+        toolBindings: turnBindings({ turnId: runId, replyChannel }),
+        workspaceDir: runtime.agent.resolveAgentWorkspaceDir(config, agentId),
+        prompt,
+        timeoutMs,
+        abortSignal: signal,
+        ...residentTurnOptions(toolsFor(agentId)),
+      }),
+    );
   };
+}
+
+/** The gateway's refusals of a turn for its session being held by an earlier one. openclaw 2026.9.6:
+ * a turn claims its session in the placement store (`claimTurn`, placement-turn-claims) and releases
+ * the claim when its task ends; a run cut by its lane's timeout (`runQueueEntryTask`, command-queue:
+ * the turn's time plus 30 s) is answered while its task runs on, still holding the claim, so the next
+ * turn in that session gets `ActiveTurnClaimError`; and the agent database's execution reference,
+ * once retired, refuses every borrower (`captureOpenClawAgentDatabaseExecution`) until it is let go. */
+const HELD_SESSION = [/already has an active turn claim/, /execution admission is closed/];
+
+/** Runs a turn; the gateway's refusal for a held session becomes SessionStuck (the scheduler then
+ * starts a fresh session). */
+export async function heldSessionAsStuck(run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (HELD_SESSION.some((held) => held.test(message))) throw new SessionStuck(message, { cause: error });
+    throw error;
+  }
 }
 
 const modelOf = (entry: unknown): string | undefined => {

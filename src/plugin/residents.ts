@@ -23,6 +23,7 @@ export function attachResidents(
   const talkBudget = {
     starts: [],
     maxTurnsPerHour: config.residentBudget.talkTurnsPerHour,
+    pairIntervalMs: config.residentBudget.talkPairIntervalSec * 1000,
     replying: new Set<string>(),
   };
   const remotes = attachRemoteResidents(

@@ -53,7 +53,8 @@ export interface WorldStatus {
   /** A cluster gateway (docs/cluster.md): its id, and the gateway serving the world (itself when it
    * owns it; none known while nobody holds the lease). Other gateways' base URLs are public. */
   cluster?: { gatewayId: string; servedBy?: { gatewayId: string; baseUrl: string; epoch: number } };
-  /** The configured residents: awake, thinking (a turn runs) or asleep (with the reason). */
+  /** The configured residents: awake, thinking (a turn runs), asleep (with the reason), failing (its
+   * last turn failed) or recovering (a turn runs after a failure). */
   residents?: { agentId: string; entityId: string; name: string; state: string; reason?: string }[];
 }
 

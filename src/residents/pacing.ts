@@ -24,6 +24,10 @@ export interface WorldBudget {
  * exchange is a line each wherever the two residents live. */
 export interface TalkBudget extends WorldBudget {
   replying: Set<string>;
+  /** The least time between two exchanges of the same two residents (none: any time). */
+  pairIntervalMs?: number;
+  /** Each pair's last exchange: when it started and its turns so far (an opener and its reply). */
+  pairs?: Map<string, { atMs: number; turns: number }>;
 }
 
 export type NextStart =
@@ -65,10 +69,66 @@ export function nextStart(
   return { kind: "now" };
 }
 
-/** Whether one more turn fits `budget` now: fewer than its most lie in the last hour (a most of 0
- * allows none). The residents' talk budget is asked this as their words arrive and as a turn starts. */
-export function withinBudget(budget: WorldBudget, nowMs: number): boolean {
-  return budget.maxTurnsPerHour > 0 && untilBelow(budget.starts, budget.maxTurnsPerHour, nowMs) === 0;
+/** Turns of talk the budget lets out at once: one exchange (an opener and its reply). */
+const TALK_BURST = 2;
+
+/** How long until the talk budget lets one more turn out (0: now; Infinity: a most of 0). The hour's
+ * turns come back gradually, not all at once: at most TALK_BURST of them in any stretch of
+ * TALK_BURST / maxTurnsPerHour of an hour (6 an hour: an exchange per 20 minutes), and at most
+ * maxTurnsPerHour in the hour. */
+export function talkWaitMs(budget: TalkBudget, nowMs: number): number {
+  if (budget.maxTurnsPerHour <= 0) return Number.POSITIVE_INFINITY;
+  const burst = Math.min(TALK_BURST, budget.maxTurnsPerHour);
+  const spreadMs = (burst * HOUR_MS) / budget.maxTurnsPerHour;
+  const recent = budget.starts.filter((t) => t > nowMs - spreadMs);
+  const spread = recent.length < burst ? 0 : recent[recent.length - burst]! + spreadMs - nowMs;
+  return Math.max(spread, untilBelow(budget.starts, budget.maxTurnsPerHour, nowMs));
+}
+
+const pairKey = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+
+/** How long until `self` and `other` may talk (0: now): their last exchange is pairIntervalMs old,
+ * or it still lacks its reply. */
+export function pairWaitMs(budget: TalkBudget, self: string, other: string, nowMs: number): number {
+  const last = budget.pairs?.get(pairKey(self, other));
+  const next = (last?.atMs ?? 0) + (budget.pairIntervalMs ?? 0);
+  if (!last || next <= nowMs || last.turns < TALK_BURST) return 0;
+  return next - nowMs;
+}
+
+/** Whether `self` may take a turn of talk with `other` now: the budget and the pair allow it. The
+ * scheduler asks this as another resident's words arrive and as the turn starts. */
+export function mayTalk(budget: TalkBudget, self: string, other: string, nowMs: number): boolean {
+  return talkWaitMs(budget, nowMs) === 0 && pairWaitMs(budget, self, other, nowMs) === 0;
+}
+
+/** The pairs that must wait before they talk again, and until when. */
+export function talkingPairs(
+  budget: TalkBudget,
+  nowMs: number,
+): { between: [string, string]; nextAtMs: number }[] {
+  return [...(budget.pairs?.keys() ?? [])].flatMap((key) => {
+    const [a, b] = key.split(" ") as [string, string];
+    const wait = pairWaitMs(budget, a, b, nowMs);
+    return wait > 0 ? [{ between: [a, b] as [string, string], nextAtMs: nowMs + wait }] : [];
+  });
+}
+
+/** Counts a turn of talk of `self` with `others` started at `nowMs`: on the budget, and on each pair
+ * (a pair past its interval starts a new exchange). */
+export function chargeTalk(budget: TalkBudget, self: string, others: Iterable<string>, nowMs: number): void {
+  pruneLedger(budget, nowMs);
+  budget.starts.push(nowMs);
+  budget.pairs ??= new Map();
+  for (const other of new Set(others)) {
+    const key = pairKey(self, other);
+    const last = budget.pairs.get(key);
+    // Within its interval, a pair's exchange that lacks its reply gets it; otherwise a new one starts.
+    if (last && last.turns < TALK_BURST && nowMs - last.atMs < (budget.pairIntervalMs ?? 0)) last.turns += 1;
+    else budget.pairs.set(key, { atMs: nowMs, turns: 1 });
+  }
+  const horizon = nowMs - Math.max(HOUR_MS, budget.pairIntervalMs ?? 0);
+  for (const [key, last] of budget.pairs) if (last.atMs <= horizon) budget.pairs.delete(key);
 }
 
 /** The turns each person's words started in the last hour, by entity id. */

@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 import type { Actor } from "../aic/service.ts";
 import { admitted, createTestEnv, ManualClock, type TestEnv } from "../aic/testing/local-world.ts";
 import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
-import { ResidentScheduler, type SchedulerDeps, type TurnRequest } from "./scheduler.ts";
+import {
+  FAILING_LINE,
+  ResidentScheduler,
+  type SchedulerDeps,
+  SessionStuck,
+  TURN_END_GRACE_MS,
+  type TurnRequest,
+} from "./scheduler.ts";
 
 const HOME = { tx: 17, ty: 12 };
 
@@ -16,13 +23,15 @@ function residentConfig(overrides: Record<string, unknown> = {}): ResidentConfig
   return parsed.residents.guide!;
 }
 
-/** A turn runner whose turns end when the test says. */
-function scriptedTurns() {
+/** A turn runner whose turns end when the test says; a stubborn one does not end when cancelled
+ * (a gateway turn stuck where it does not look at its abort signal). */
+function scriptedTurns(stubborn: (n: number) => boolean = () => false) {
   const turns: (TurnRequest & { finish(error?: Error): void })[] = [];
   const runTurn = (turn: TurnRequest) =>
     new Promise<void>((resolve, reject) => {
+      const n = turns.length;
       turns.push({ ...turn, finish: (error) => (error ? reject(error) : resolve()) });
-      turn.signal.addEventListener("abort", () => reject(turn.signal.reason));
+      if (!stubborn(n)) turn.signal.addEventListener("abort", () => reject(turn.signal.reason));
     });
   return { turns, runTurn };
 }
@@ -49,12 +58,13 @@ async function setup(
   asleep?: (id: string) => string | undefined,
   worldMaxTurnsPerHour?: number,
   more: Partial<SchedulerDeps> = {},
+  stubborn?: (n: number) => boolean,
 ) {
   const env = await createTestEnv({
     agents: (id) => ({ name: residents[id]?.name ?? id }),
   });
   const clock = new ManualClock();
-  const { turns, runTurn } = scriptedTurns();
+  const { turns, runTurn } = scriptedTurns(stubborn);
   const scheduler = new ResidentScheduler({
     service: env.service,
     residents,
@@ -387,6 +397,47 @@ describe("the residents' scheduler", () => {
     expect(at()).toEqual(HOME);
   });
 
+  it("one talking with it from within hearing keeps it from its routine; once they stop, it goes", async () => {
+    const stop = { tx: HOME.tx + 3, ty: HOME.ty };
+    const guide = residentConfig({
+      routine: { everySec: 30, stops: [stop] },
+      returnHomeAfterSec: 5,
+      minIntervalSec: 0,
+      maxTurnsPerHour: 100,
+      maxTurnsPerPersonPerHour: 100,
+    });
+    const { env, turns, say, place } = await setup({ guide });
+    const at = () => env.world.getEntity("agt_guide")!.tile;
+    const stopNow = () => Math.floor(env.world.serverTsMs / 30_000) % 2;
+    const stepFor = (ms: number) => {
+      const end = env.world.serverTsMs + ms;
+      while (env.world.serverTsMs < end) env.runtime.stepNow();
+    };
+    const talkFor = async (ms: number) => {
+      const end = env.world.serverTsMs + ms;
+      while (env.world.serverTsMs < end) {
+        await say(ann, "Guide, and then?");
+        turns.at(-1)?.finish();
+        await settle(env, admitted());
+        stepFor(2000);
+      }
+    };
+    // Ann stands beyond "near" (proximity) but within hearing (the chat radius).
+    const away = Math.floor(env.world.definition.proximityRadiusTiles) + 1;
+    expect(away).toBeLessThan(env.world.definition.chatRadiusTiles);
+    while (stopNow() !== 0) env.runtime.stepNow();
+    await place(ann, { tx: HOME.tx - away, ty: HOME.ty });
+    // She talks with it across the moment its routine moves on, and a while after: it stays.
+    for (let i = 0; i < 40 && stopNow() === 0; i++) await talkFor(2000);
+    await talkFor(6000);
+    await settle(env, admitted());
+    expect(at()).toEqual(HOME);
+    // She falls silent: after returnHomeAfterSec it goes on to its stop.
+    stepFor(5000);
+    for (let i = 0; i < 40 && at().tx !== stop.tx; i++) await settle(env, admitted());
+    expect(at()).toEqual(stop);
+  });
+
   it("through a portal with someone it is woken to go on; alone for returnHomeAfterSec it walks home through the portal", async () => {
     // Home by the lobby's west portal (1,16), which sets a traveller down in the town at 53,20.
     const home = { tx: 4, ty: 16 };
@@ -427,7 +478,12 @@ describe("the residents' scheduler", () => {
       wake: talker,
       minIntervalSec: 0,
     });
-    const talkBudget = { starts: [], maxTurnsPerHour: 2, replying: new Set<string>() };
+    const talkBudget = {
+      starts: [],
+      maxTurnsPerHour: 2,
+      replying: new Set<string>(),
+      pairIntervalMs: 1_800_000,
+    };
     const { env, turns, scheduler, place } = await setup({ guide, sage }, undefined, undefined, {
       talkBudget,
     });
@@ -454,7 +510,12 @@ describe("the residents' scheduler", () => {
     turns[1]?.finish();
     for (let i = 0; i < 5; i++) await settle(env, admitted());
     expect(turns).toHaveLength(2);
-    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 2, maxTurnsPerHour: 2 });
+    expect(scheduler.budget().talk).toEqual({
+      turnsLastHour: 2,
+      maxTurnsPerHour: 2,
+      nextAtMs: 3_600_000,
+      pairs: [{ between: ["agt_guide", "agt_sage"], nextAtMs: 1_800_000 }],
+    });
     // The budget is spent: another resident's words wake it no more this hour (counted); a person's do.
     await settle(
       env,
@@ -523,14 +584,24 @@ describe("the residents' scheduler", () => {
     turns[0]?.finish();
     for (let i = 0; i < 5; i++) await settle(env, admitted());
     expect(wakes.turns).toHaveLength(1);
-    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 2, maxTurnsPerHour: 3 });
+    // The hour's turns come back gradually: the next exchange after 2 of 3 an hour's 60 minutes.
+    expect(scheduler.budget().talk).toMatchObject({
+      turnsLastHour: 2,
+      maxTurnsPerHour: 3,
+      nextAtMs: 2_400_000,
+    });
+    clock.advance(2_400_000);
     // Faraway speaks again: the Guide answers, the budget's last turn; its reply goes unanswered, and
     // the budget is spent: Faraway's next line is refused, and counted.
     await line(faraway, "And the café?");
     turns[1]?.finish();
     await settle(env, admitted());
     expect(turns).toHaveLength(2);
-    expect(scheduler.budget().talk).toEqual({ turnsLastHour: 3, maxTurnsPerHour: 3 });
+    expect(scheduler.budget().talk).toMatchObject({
+      turnsLastHour: 3,
+      maxTurnsPerHour: 3,
+      nextAtMs: 3_600_000,
+    });
     await line(guideActor, "Through the west portal.");
     expect(wakes.turns).toHaveLength(1);
     await line(faraway, "Thanks!");
@@ -551,5 +622,113 @@ describe("the residents' scheduler", () => {
     await place(ann, { tx: HOME.tx + 2, ty: HOME.ty });
     for (let i = 0; i < 10 && heard().length === 0; i++) await settle(env, admitted());
     expect(heard()).toHaveLength(1);
+  });
+
+  describe("recovering from failed turns by itself", () => {
+    const heard = (env: TestEnv, line = FAILING_LINE) =>
+      env.world
+        .chatHistoryFor("hum_ann00000", "lobby", 0, 30)
+        .filter((m) => m.fromEntityId === "agt_guide" && m.message === line);
+
+    it("a timed-out turn that does not end when cancelled is let go of: failing, marked, the speaker told; the next wake runs in a fresh session and an answer makes it awake", async () => {
+      const { env, clock, turns, say, place, scheduler } = await setup(
+        { guide: residentConfig({ turnTimeoutSec: 5 }) },
+        undefined,
+        undefined,
+        {},
+        (n) => n === 0,
+      );
+      await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+      await say(ann, "hello");
+      clock.advance(5000);
+      expect(turns[0]?.signal.aborted).toBe(true);
+      await settle(env, admitted());
+      // Cancelled but not ended: still its turn, for the grace.
+      expect(scheduler.states()[0]?.state).toBe("thinking");
+      clock.advance(TURN_END_GRACE_MS);
+      for (let i = 0; i < 10 && heard(env).length === 0; i++) await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({
+        state: "failing",
+        failing: { sinceMs: 5000 + TURN_END_GRACE_MS, turns: 1 },
+        refused: { timeout: 1 },
+      });
+      expect(scheduler.states()[0]?.failing?.error).toMatch(/longer than 5 s; it did not end within 10 s/);
+      expect(env.world.getEntity("agt_guide")?.unwell).toBe(true);
+      expect(env.world.getEntity("agt_guide")?.thinking).toBeUndefined();
+      expect(heard(env)).toHaveLength(1);
+
+      await say(ann, "hello again");
+      expect(turns).toHaveLength(2);
+      expect(turns[1]?.session).not.toBe(turns[0]?.session);
+      expect(scheduler.states()[0]?.state).toBe("recovering");
+      turns[1]?.finish();
+      await settle(env, admitted());
+      await settle(env, admitted());
+      expect(scheduler.states()[0]?.state).toBe("awake");
+      expect(scheduler.states()[0]?.failing).toBeUndefined();
+      expect(env.world.getEntity("agt_guide")?.unwell).toBeUndefined();
+      // The stuck turn ending at last changes nothing.
+      turns[0]?.finish(new Error("late"));
+      await settle(env, admitted());
+      expect(scheduler.states()[0]?.state).toBe("awake");
+    });
+
+    it("a turn refused for its held session (claim, admission) is tried again once in a fresh session; refused again it is failing since the first, and the speaker is told (not for the retried one)", async () => {
+      const { env, clock, turns, say, place, scheduler } = await setup({
+        guide: residentConfig({ maxTurnsPerHour: 10 }),
+      });
+      await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+      await say(ann, "hello");
+      turns[0]?.finish(new SessionStuck("Session s already has an active turn claim"));
+      await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({ state: "failing", pending: 1 });
+      clock.advance(2000);
+      expect(turns).toHaveLength(2);
+      expect(turns[1]?.session).not.toBe(turns[0]?.session);
+      expect(turns[1]?.prompt).toContain('"hello"');
+      expect(scheduler.states()[0]?.state).toBe("recovering");
+      turns[1]?.finish(new SessionStuck("Agent database execution admission is closed"));
+      for (let i = 0; i < 10 && heard(env).length === 0; i++) await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({
+        state: "failing",
+        pending: 0,
+        failing: {
+          sinceMs: 0,
+          lastAtMs: 2000,
+          turns: 2,
+          error: "Agent database execution admission is closed",
+        },
+      });
+      expect(heard(env)).toHaveLength(1);
+      clock.advance(60_000);
+      expect(turns).toHaveLength(2);
+      // The next wake runs in yet another session (the last one was held too); its model failing is
+      // one more failure, and the speaker is told again: their words went unanswered again.
+      await say(ann, "are you there?");
+      expect(turns[2]?.session).not.toBe(turns[1]?.session);
+      turns[2]?.finish(new Error("model unreachable"));
+      await settle(env, admitted());
+      await settle(env, admitted());
+      expect(scheduler.states()[0]?.failing).toMatchObject({ turns: 3, error: "model unreachable" });
+      expect(heard(env)).toHaveLength(2);
+      clock.advance(2000);
+      await say(ann, "hello?");
+      turns[3]?.finish();
+      await settle(env, admitted());
+      expect(scheduler.states()[0]?.state).toBe("awake");
+    });
+
+    it("a turn cut at its cap on model requests is no failure: it stays awake", async () => {
+      const { env, turns, say, place, scheduler } = await setup({
+        guide: residentConfig({ maxModelRequestsPerTurn: 1 }),
+      });
+      await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+      await say(ann, "hello");
+      scheduler.onModelCall(turns[0]!.runId, "c0");
+      scheduler.onModelCall(turns[0]!.runId, "c1");
+      await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({ state: "awake", refused: { modelRequests: 1 } });
+      expect(env.world.getEntity("agt_guide")?.unwell).toBeUndefined();
+    });
   });
 });

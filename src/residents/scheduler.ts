@@ -10,14 +10,17 @@ import { type Timers, wallTimers } from "../aic/timers.ts";
 import type { ResidentConfig } from "../config/config.ts";
 import {
   chargePeople,
+  chargeTalk,
+  mayTalk,
   nextStart,
   type Pacing,
   type PersonLedger,
   pruneLedger,
   type TalkBudget,
   type TurnLedger,
+  talkingPairs,
+  talkWaitMs,
   type WorldBudget,
-  withinBudget,
   withinShare,
 } from "./pacing.ts";
 import { type Place, portalToward } from "./places.ts";
@@ -43,6 +46,12 @@ export interface TurnRequest {
 /** Runs one agent turn to its end; rejects when it failed or was cancelled. */
 export type RunTurn = (turn: TurnRequest) => Promise<void>;
 
+/** The turn could not run in its session: the gateway still holds that session for an earlier turn
+ * (the runner says which of the gateway's errors mean this). The next turn runs in a fresh session. */
+export class SessionStuck extends Error {
+  override readonly name = "SessionStuck";
+}
+
 export interface TurnRecord {
   /** The tick of the oldest happening it answers, and the tick it started on. */
   wokeAtTick: number;
@@ -67,9 +76,13 @@ export interface ResidentState {
   agentId: string;
   entityId: string;
   name: string;
-  /** asleep: it is never woken (the reason says why); thinking: a turn runs; awake: waiting for news. */
-  state: "awake" | "thinking" | "asleep";
+  /** asleep: it is never woken (the reason says why); thinking: a turn runs; awake: waiting for news;
+   * failing: its last turn failed (`failing` says how and since when), so it cannot answer now;
+   * recovering: a turn runs after a failure (in a fresh session when the old one was held). */
+  state: "awake" | "thinking" | "asleep" | "failing" | "recovering";
   reason?: string;
+  /** Its turns failing in a row, while they do (cleared by a turn that ends well). */
+  failing?: TurnFailure;
   pending: number;
   turnsLastHour: number;
   /** Why the next turn waits, while it does. */
@@ -91,6 +104,14 @@ export interface Refusals {
   timeout: number;
   /** Happenings of another resident dropped: the world's talk budget was spent. */
   talkBudget: number;
+}
+
+/** A resident's turns failing in a row: the last error, when the first and the last failed. */
+export interface TurnFailure {
+  error: string;
+  sinceMs: number;
+  lastAtMs: number;
+  turns: number;
 }
 
 export interface ResidentClock extends Timers {
@@ -134,6 +155,13 @@ export interface SchedulerDeps {
 const MAX_PENDING = 32;
 /** How long stop() waits for cancelled turns to settle before it lets go. */
 const STOP_GRACE_MS = 5_000;
+/** How long a cancelled turn has to end; one that has not is let go of (the gateway may still hold
+ * its session: the next turn takes a fresh one), so a stuck turn never silences its resident. */
+export const TURN_END_GRACE_MS = 10_000;
+/** What a resident whose turn failed tells those whose words it could not answer, so nobody waits on
+ * silence. */
+export const FAILING_LINE =
+  "Sorry, I cannot answer right now; my thoughts are stuck. Try me again in a minute.";
 
 interface Resident {
   agentId: string;
@@ -155,6 +183,10 @@ interface Resident {
     calls: Set<string>;
   };
   lastTurn?: TurnRecord;
+  /** Its turns failing in a row. */
+  failure?: TurnFailure;
+  /** The next turn tries again what a turn refused for its held session was woken by (once). */
+  retrying: boolean;
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
   session: { generation: number; turns: number };
@@ -165,6 +197,9 @@ interface Resident {
   busyAtMs?: number;
   /** It is on its way back through a portal: arriving wakes no turn, it walks on to its stop. */
   homeward: boolean;
+  /** The people whose words it heard, and the simulation time they last spoke: one still near
+   * enough to hear it and talking keeps it from its routine. */
+  heardFrom: Map<string, number>;
   /** Whom it told how to wake it, while asleep (once an hour each). */
   hinted: PersonLedger;
 }
@@ -211,7 +246,9 @@ export class ResidentScheduler {
       refused: { personShare: 0, worldBudget: 0, modelRequests: 0, timeout: 0, talkBudget: 0 },
       session: { generation: 0, turns: 0 },
       homeward: false,
+      heardFrom: new Map(),
       hinted: new Map(),
+      retrying: false,
     }));
     this.talk = deps.talkBudget ?? { starts: [], maxTurnsPerHour: 0, replying: new Set() };
     this.world = deps.worldBudget ?? {
@@ -249,6 +286,9 @@ export class ResidentScheduler {
       await this.setThinking(r, false);
       // The page shows it asleep (or no longer: a model was added since the last start).
       await this.mark(r, { kind: "asleep", asleep: r.asleep !== undefined });
+      // A failure a stopped gateway left marked is not this run's: its turns have not failed yet.
+      if (this.deps.service.reads.getEntity(r.actor.entityId)?.unwell)
+        await this.mark(r, { kind: "unwell", unwell: false });
       if (r.asleep) this.deps.logger.warn(`openclawworld: resident ${r.agentId} is asleep: ${r.asleep}`);
     }
     if (!this.stopped) this.unsubscribe = this.deps.service.reads.onTick((info) => this.onTick(info));
@@ -288,12 +328,22 @@ export class ResidentScheduler {
     const now = this.clock.now();
     return this.residents.map((r) => {
       pruneLedger(r.ledger, now);
+      const failing = r.failure && { ...r.failure };
       return {
         agentId: r.agentId,
         entityId: r.actor.entityId,
         name: r.config.name,
-        state: r.asleep ? "asleep" : r.turn ? "thinking" : "awake",
+        state: r.asleep
+          ? "asleep"
+          : r.turn
+            ? r.failure
+              ? "recovering"
+              : "thinking"
+            : r.failure
+              ? "failing"
+              : "awake",
         ...(r.asleep ? { reason: r.asleep } : {}),
+        ...(failing ? { failing } : {}),
         pending: r.pending.length,
         turnsLastHour: r.ledger.starts.length,
         ...(r.waitingFor ? { waitingFor: r.waitingFor } : {}),
@@ -304,19 +354,32 @@ export class ResidentScheduler {
   }
 
   /** The world-wide budget: turns all residents took in the last hour, and the most it allows; of
-   * those, the turns residents took talking to each other and the most they may. */
+   * those, the turns residents took talking to each other and the most they may, when the next may
+   * start (while they must wait), and the pairs that must wait before they talk again. */
   budget(): {
     turnsLastHour: number;
     maxTurnsPerHour: number;
-    talk: { turnsLastHour: number; maxTurnsPerHour: number };
+    talk: {
+      turnsLastHour: number;
+      maxTurnsPerHour: number;
+      nextAtMs?: number;
+      pairs?: { between: [string, string]; nextAtMs: number }[];
+    };
   } {
     const now = this.clock.now();
     pruneLedger(this.world, now);
     pruneLedger(this.talk, now);
+    const wait = talkWaitMs(this.talk, now);
+    const pairs = talkingPairs(this.talk, now);
     return {
       turnsLastHour: this.world.starts.length,
       maxTurnsPerHour: this.world.maxTurnsPerHour,
-      talk: { turnsLastHour: this.talk.starts.length, maxTurnsPerHour: this.talk.maxTurnsPerHour },
+      talk: {
+        turnsLastHour: this.talk.starts.length,
+        maxTurnsPerHour: this.talk.maxTurnsPerHour,
+        ...(wait > 0 && Number.isFinite(wait) ? { nextAtMs: now + wait } : {}),
+        ...(pairs.length > 0 ? { pairs } : {}),
+      },
     };
   }
 
@@ -378,15 +441,16 @@ export class ResidentScheduler {
       // wake it only while the world's talk budget lasts.
       const now = this.clock.now();
       const share = r.config.maxTurnsPerPersonPerHour;
-      const talkLeft = withinBudget(this.talk, now);
       // On its way home, arriving through a portal is no news (followRoutines walks it on); an agent
       // outside the gateway walks by itself and knows where it went.
       if (r.homeward || this.deps.joinsItself) woken = woken.filter((h) => h.reason !== "arrived");
+      for (const h of woken)
+        if (h.message !== undefined && !byResident(h)) r.heardFrom.set(h.fromEntityId, info.serverTsMs);
       const admitted = woken.filter((h) =>
         h.reason === "arrived"
           ? true
           : byResident(h)
-            ? talkLeft
+            ? mayTalk(this.talk, r.actor.entityId, h.fromEntityId, now)
             : withinShare(r.people, h.fromEntityId, now, share),
       );
       for (const h of woken)
@@ -429,7 +493,13 @@ export class ResidentScheduler {
       const self = reads.getEntity(r.actor.entityId);
       if (!self) continue;
       // News waiting for a turn counts as busy: arriving through a portal, it goes on first.
-      if (r.turn || r.pending.length > 0 || (self.speed ?? 0) > 0 || this.hasCompany(self)) {
+      if (
+        r.turn ||
+        r.pending.length > 0 ||
+        (self.speed ?? 0) > 0 ||
+        this.hasCompany(self) ||
+        this.inConversation(r, self, simulationMs)
+      ) {
         r.busyAtMs = simulationMs;
         continue;
       }
@@ -478,6 +548,23 @@ export class ResidentScheduler {
       );
   }
 
+  /** Someone who spoke to it within the last returnHomeAfterSec is still within hearing (the chat
+   * radius, which reaches further than "near"): it does not walk off in the middle of a talk. */
+  private inConversation(
+    r: Resident,
+    self: NonNullable<ReturnType<AicService["reads"]["getEntity"]>>,
+    simulationMs: number,
+  ): boolean {
+    const since = simulationMs - r.config.returnHomeAfterSec * 1000;
+    for (const [id, atMs] of r.heardFrom) if (atMs < since) r.heardFrom.delete(id);
+    if (r.heardFrom.size === 0) return false;
+    const reads = this.deps.service.reads;
+    const radius = reads.definition.chatRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
+    return reads
+      .queryRadius(self.roomId, self.pos, radius, 8)
+      .some(({ entity }) => r.heardFrom.has(entity.id));
+  }
+
   /** An asleep resident tells one who comes near how to wake it (once an hour each): with no model
    * the world still shows its residents, and how to bring them to life. */
   private hintAsleep(
@@ -513,12 +600,14 @@ export class ResidentScheduler {
     // may have been woken on one tick): what no longer fits is dropped, and counted.
     const talk = happenings.filter(byResident);
     if (talk.length > 0) {
-      if (withinBudget(this.talk, this.clock.now())) this.talk.starts.push(this.clock.now());
-      else {
-        r.refused.talkBudget += talk.length;
-        happenings = happenings.filter((h) => !byResident(h));
-        if (happenings.length === 0) return;
-      }
+      const now = this.clock.now();
+      const self = r.actor.entityId;
+      const refused = talk.filter((h) => !mayTalk(this.talk, self, h.fromEntityId, now));
+      r.refused.talkBudget += refused.length;
+      happenings = happenings.filter((h) => !refused.includes(h));
+      const talking = talk.filter((h) => !refused.includes(h)).map((h) => h.fromEntityId);
+      if (talking.length > 0) chargeTalk(this.talk, self, talking, now);
+      if (happenings.length === 0) return;
     }
     const reads = this.deps.service.reads;
     const self = reads.getEntity(r.actor.entityId);
@@ -586,7 +675,19 @@ export class ResidentScheduler {
       fromEntityId,
     }));
     const session = this.sessionOf(r);
-    const done = this.runTurn(r, { prompt, runId, controller, record, session, reply, wokenBy });
+    const retry = r.retrying;
+    r.retrying = false;
+    const done = this.runTurn(r, {
+      prompt,
+      runId,
+      controller,
+      record,
+      session,
+      reply,
+      wokenBy,
+      happenings,
+      retry,
+    });
     r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
   }
@@ -615,6 +716,9 @@ export class ResidentScheduler {
       session: string;
       reply: "proximity" | "global";
       wokenBy: TurnRequest["wokenBy"];
+      happenings: Happening[];
+      /** It tries again what a turn refused for its held session was woken by. */
+      retry: boolean;
     },
   ): Promise<void> {
     const timeoutMs = r.config.turnTimeoutSec * 1000;
@@ -625,10 +729,11 @@ export class ResidentScheduler {
         ),
       timeoutMs,
     );
+    let failure: unknown;
     try {
       // The mark goes up on the next tick while the turn already starts (it waits for no tick).
       const marked = this.setThinking(r, true).catch(() => undefined);
-      await this.deps.runTurn({
+      const run = this.deps.runTurn({
         agentId: r.agentId,
         prompt: turn.prompt,
         runId: turn.runId,
@@ -638,11 +743,18 @@ export class ResidentScheduler {
         timeoutMs,
         signal: turn.controller.signal,
       });
+      await this.endOf(run, turn.controller.signal, r.agentId);
       await marked;
     } catch (error) {
+      failure = error;
       const cap = turn.controller.signal.reason;
       if (cap instanceof CapReached) r.refused[cap.cap] += 1;
-      turn.record.error = cap instanceof CapReached ? cap.message : describe(error);
+      turn.record.error =
+        cap instanceof CapReached
+          ? error instanceof TurnAbandoned
+            ? `${cap.message}; ${error.message}`
+            : cap.message
+          : describe(error);
       if (!this.stopped)
         this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s turn failed: ${turn.record.error}`);
     } finally {
@@ -651,6 +763,7 @@ export class ResidentScheduler {
       this.deps.onTurnEnd?.(r.agentId, turn.record, turn.wokenBy);
       r.turn = undefined;
       r.ledger.inFlight = false;
+      if (!this.stopped) this.recordOutcome(r, turn, failure);
       await this.setThinking(r, false).catch(() => undefined);
       // What happened during the turn goes into the next one.
       try {
@@ -659,6 +772,104 @@ export class ResidentScheduler {
         this.deps.logger.warn(`openclawworld: resident ${r.agentId}: ${describe(error)}`);
       }
     }
+  }
+
+  /** Waits for a turn to end; once it is cancelled, for TURN_END_GRACE_MS more at most. */
+  private endOf(run: Promise<void>, signal: AbortSignal, agentId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let grace: unknown;
+      let ended = false;
+      const end = (settle: () => void) => {
+        if (ended) return;
+        ended = true;
+        if (grace !== undefined) this.clock.clearTimeout(grace);
+        signal.removeEventListener("abort", onAbort);
+        settle();
+      };
+      const onAbort = () => {
+        grace = this.clock.setTimeout(
+          () => end(() => reject(new TurnAbandoned(TURN_END_GRACE_MS))),
+          TURN_END_GRACE_MS,
+        );
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+      run.then(
+        () => end(resolve),
+        (error: unknown) => {
+          if (ended && !this.stopped)
+            this.deps.logger.info(
+              `openclawworld: resident ${agentId}'s abandoned turn ended at last: ${describe(error)}`,
+            );
+          end(() => reject(error));
+        },
+      );
+    });
+  }
+
+  /** After a turn: one that ended well clears a failure; a failed one is recorded as failing (not a
+   * turn cut at its cap on model requests: the resident is well, its model talked too much). A turn
+   * that did not end by itself, or found its session held, leaves that session: the next turn starts
+   * a fresh one. What a held session refused is tried once more; otherwise those who spoke are told. */
+  private recordOutcome(
+    r: Resident,
+    turn: {
+      controller: AbortController;
+      record: TurnRecord;
+      happenings: Happening[];
+      retry: boolean;
+      reply: "proximity" | "global";
+    },
+    failure: unknown,
+  ): void {
+    const cap = turn.controller.signal.reason;
+    const capped =
+      cap instanceof CapReached && cap.cap === "modelRequests" && !(failure instanceof TurnAbandoned);
+    if (failure === undefined || capped) {
+      if (r.failure) void this.mark(r, { kind: "unwell", unwell: false }).catch(() => undefined);
+      r.failure = undefined;
+      return;
+    }
+    const now = this.clock.now();
+    const wasWell = r.failure === undefined;
+    r.failure = {
+      error: turn.record.error ?? describe(failure),
+      sinceMs: r.failure?.sinceMs ?? now,
+      lastAtMs: now,
+      turns: (r.failure?.turns ?? 0) + 1,
+    };
+    if (wasWell) void this.mark(r, { kind: "unwell", unwell: true }).catch(() => undefined);
+    const held = failure instanceof SessionStuck;
+    if (held || turn.controller.signal.aborted)
+      r.session = { generation: r.session.generation + 1, turns: 0 };
+    if (held && !turn.retry) {
+      r.pending.unshift(...turn.happenings);
+      if (r.pending.length > MAX_PENDING) r.pending.splice(MAX_PENDING);
+      r.retrying = true;
+      return;
+    }
+    this.tellFailing(r, turn.happenings, turn.reply);
+  }
+
+  /** Tells the people whose words the failed turn was to answer that it cannot answer now: said as
+   * the resident, where its answer would have been heard (as often as their words wake it: pacing
+   * and their share bound it). */
+  private tellFailing(r: Resident, happenings: readonly Happening[], channel: "proximity" | "global"): void {
+    const self = this.deps.service.reads.getEntity(r.actor.entityId);
+    const failure = r.failure;
+    // An agent outside the gateway speaks for itself: the world says nothing in its name.
+    if (!self || !failure || this.deps.joinsItself) return;
+    if (!happenings.some((h) => !byResident(h) && h.reason !== "arrived")) return;
+    // Through the same door as its ocw_chat_send (one txId per failure told).
+    this.deps.service
+      .call("chatSend", r.agentId, {
+        agentId: r.agentId,
+        roomId: self.roomId,
+        txId: `tx_failing_${r.agentId}_${this.deps.service.reads.tick}_${failure.turns}`,
+        channel,
+        message: FAILING_LINE,
+      })
+      .catch(() => undefined);
   }
 
   private setThinking(r: Resident, thinking: boolean): Promise<void> {
@@ -674,6 +885,13 @@ export class ResidentScheduler {
       this.deps.logger.warn(
         `openclawworld: resident ${r.agentId}'s ${input.kind} mark: ${result.error.message}`,
       );
+  }
+}
+
+/** A cancelled turn that did not end within its grace: it is let go of. */
+class TurnAbandoned extends Error {
+  constructor(graceMs: number) {
+    super(`it did not end within ${graceMs / 1000} s of being cancelled`);
   }
 }
 

@@ -27,6 +27,8 @@ export interface Actor {
   thinking: boolean;
   /** A resident that cannot take turns (no model): set by an `asleep` input; browsers show it. */
   asleep: boolean;
+  /** A resident whose turns fail (it cannot answer now): set by an `unwell` input; browsers show it. */
+  unwell: boolean;
   /** Position in the world's (room id, actor id) order, refreshed every tick before proximity is
    * settled, so changes sort by integers instead of id strings (not serialized). */
   rank: number;

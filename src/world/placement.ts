@@ -45,6 +45,7 @@ export function newActor(
     moving: false,
     thinking: false,
     asleep: false,
+    unwell: false,
     regionMask: 0,
     cell: -1,
     proximityCount: 0,

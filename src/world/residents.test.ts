@@ -1,5 +1,6 @@
 // What the world knows of residents: a join may name the tile to appear on (their home), and an
-// actor carries a "thinking" mark and an "asleep" mark set by inputs, kept in snapshots only while set.
+// actor carries a "thinking" mark, an "asleep" mark and an "unwell" mark set by inputs, kept in
+// snapshots only while set.
 import { describe, expect, it } from "vitest";
 import { smallWorld } from "./testing/fixtures.ts";
 import { join, one } from "./testing/helpers.ts";
@@ -55,18 +56,17 @@ describe("residents in the world", () => {
     });
   });
 
-  it("the asleep mark (a resident without a model) is set and cleared by input, shown, and survives a snapshot", () => {
-    const world = World.create(smallWorld());
-    one(world, join("agt_guide"));
-    expect(one(world, { kind: "asleep", entityId: "agt_guide", asleep: true })).toMatchObject({ ok: true });
-    expect(world.getEntity("agt_guide")?.asleep).toBe(true);
-    expect(World.restore(world.definition, world.snapshot()).getEntity("agt_guide")?.asleep).toBe(true);
-    one(world, { kind: "asleep", entityId: "agt_guide", asleep: false });
-    expect(world.getEntity("agt_guide")).not.toHaveProperty("asleep");
-    expect((world.snapshot().state as { actors: unknown[] }).actors[0]).not.toHaveProperty("asleep");
-    expect(one(world, { kind: "asleep", entityId: "agt_guide", asleep: 1 } as never)).toMatchObject({
-      ok: false,
-      error: { code: "bad_request" },
+  for (const mark of ["asleep", "unwell"] as const)
+    it(`the ${mark} mark (asleep: no model; unwell: its turns fail) is set and cleared by input, shown, and survives a snapshot`, () => {
+      const world = World.create(smallWorld());
+      const set = (on: unknown) => one(world, { kind: mark, entityId: "agt_guide", [mark]: on } as never);
+      one(world, join("agt_guide"));
+      expect(set(true)).toMatchObject({ ok: true });
+      expect(world.getEntity("agt_guide")?.[mark]).toBe(true);
+      expect(World.restore(world.definition, world.snapshot()).getEntity("agt_guide")?.[mark]).toBe(true);
+      set(false);
+      expect(world.getEntity("agt_guide")).not.toHaveProperty(mark);
+      expect((world.snapshot().state as { actors: unknown[] }).actors[0]).not.toHaveProperty(mark);
+      expect(set(1)).toMatchObject({ ok: false, error: { code: "bad_request" } });
     });
-  });
 });

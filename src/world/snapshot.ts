@@ -95,6 +95,7 @@ const ActorRecord = z.strictObject({
   /** Absent when false, so a world without residents hashes as before. */
   thinking: z.literal(true).optional(),
   asleep: z.literal(true).optional(),
+  unwell: z.literal(true).optional(),
 });
 type ActorRecord = z.output<typeof ActorRecord>;
 
@@ -345,6 +346,7 @@ export function captureSnapshot(
       moving: a.moving,
       ...(a.thinking ? { thinking: true as const } : {}),
       ...(a.asleep ? { asleep: true as const } : {}),
+      ...(a.unwell ? { unwell: true as const } : {}),
     }));
   const objects = [...parts.objects.values()]
     .sort((a, b) => compareIds(a.def.id, b.def.id))
@@ -581,6 +583,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       ...r,
       thinking: r.thinking === true,
       asleep: r.asleep === true,
+      unwell: r.unwell === true,
       path: r.path.length > 0 ? r.path : NO_PATH,
       tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
       ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),

@@ -242,6 +242,8 @@ export interface EntityView {
   thinking?: true;
   /** Present (true) while a resident cannot take turns (no model configured): it sleeps. */
   asleep?: true;
+  /** Present (true) while a resident's turns fail: it cannot answer now. */
+  unwell?: true;
 }
 
 export interface ObjectView {

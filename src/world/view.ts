@@ -49,6 +49,7 @@ export function actorView(def: WorldDefinition, actor: Actor): EntityView {
     speed: actor.moving ? def.walkSpeed : 0,
     ...(actor.thinking ? { thinking: true as const } : {}),
     ...(actor.asleep ? { asleep: true as const } : {}),
+    ...(actor.unwell ? { unwell: true as const } : {}),
   };
 }
 

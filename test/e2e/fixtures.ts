@@ -127,7 +127,7 @@ export const E2E_FORMAT_RESIDENTS = {
       home: { roomId: "lobby", tx: 40, ty: 20 },
       wake: { nearby: false, name: true, approach: false },
       minIntervalSec: 1,
-      turnTimeoutSec: 20,
+      turnTimeoutSec: 30,
     },
   },
 } as const;

@@ -10,6 +10,7 @@ export interface ChatLine {
   fromEntityId: string;
   message: string;
   channel: string;
+  tsMs: number;
 }
 export interface ResidentStatus {
   agentId: string;
@@ -18,6 +19,7 @@ export interface ResidentStatus {
   pending: number;
   turnsLastHour: number;
   refused: { personShare: number; worldBudget: number; modelRequests: number; timeout: number };
+  failing?: { error: string; sinceMs: number; lastAtMs: number; turns: number };
   lastTurn?: {
     startedAtMs?: number;
     endedAtMs?: number;
@@ -51,17 +53,24 @@ export async function say(agent: string, message: string): Promise<void> {
   await call(agent, "chatSend", { txId: `tx_rc_${Date.now()}_${said}`, channel: "global", message });
 }
 
-/** What `resident` said that `agent` heard, with the channel it came on (polled: a rate-limited look
- * is "not yet"). */
+/** What `resident` said that `agent` heard, with the channel it came on, after the line of `afterTsMs`
+ * when given (polled: a rate-limited look is "not yet"). */
 export async function heardFrom(
   resident: string,
   agent: string,
   message: string,
+  afterTsMs = -1,
 ): Promise<ChatLine | undefined> {
+  const lines = await heard(agent);
+  return lines?.find((m) => m.fromEntityId === resident && m.message === message && m.tsMs > afterTsMs);
+}
+
+/** What `agent` heard in the last 5 minutes (undefined: rate limited, "not yet"). */
+export async function heard(agent: string): Promise<ChatLine[] | undefined> {
   const json = await send<{ messages: ChatLine[] }>(agent, "chatObserve", { windowSec: 300 });
   if (json.error?.code === "rate_limited") return undefined;
   if (json.status !== "ok") throw new Error(`chatObserve for ${agent}: ${JSON.stringify(json.error)}`);
-  return json.data.messages.find((m) => m.fromEntityId === resident && m.message === message);
+  return json.data.messages;
 }
 
 export async function residentStatus(agentId: string): Promise<ResidentStatus> {
@@ -75,13 +84,17 @@ export async function residentStatus(agentId: string): Promise<ResidentStatus> {
   return found;
 }
 
-/** Waits until the resident is between turns with nothing pending. */
+/** Waits until the resident is between turns with nothing pending (its last turn may have failed). */
 export const betweenTurns = (agentId: string) =>
   until(
     `${agentId} between turns`,
     async () => {
       const r = await residentStatus(agentId);
-      return r.state === "awake" && r.pending === 0 && (r.lastTurn === undefined || !!r.lastTurn.endedAtMs);
+      return (
+        (r.state === "awake" || r.state === "failing") &&
+        r.pending === 0 &&
+        (r.lastTurn === undefined || !!r.lastTurn.endedAtMs)
+      );
     },
     TURN_MS,
   );

@@ -8,7 +8,7 @@ import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/pro
 import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
 import { followLerp } from "./camera.ts";
-import { asleepCard, tagText } from "./name-tag.ts";
+import { asleepCard, tagText, unwellCard } from "./name-tag.ts";
 import { agentKey, avatarKey, defaultLook, drawTextures, seatKey } from "./textures.ts";
 
 export type { WireEntity, WireObject, WireRoom };
@@ -18,11 +18,11 @@ export interface MapPlace extends PlaceRect {
   name: string;
 }
 
-/** What an object under the pointer offers (shown as a tooltip and a pointer cursor), or, over an
- * asleep resident, how to wake it (a tooltip). */
+/** What an object under the pointer offers (shown as a tooltip and a pointer cursor), or, over a
+ * resident that cannot answer now, why (asleep: how to wake it; its turns fail: that it recovers). */
 export interface HoverInfo {
   object?: WireObject;
-  /** The asleep resident under the pointer. */
+  /** The resident under the pointer that cannot answer now (asleep, or its turns fail). */
   actorId?: string;
   label: string;
   /** The pointer, in CSS pixels. */
@@ -392,8 +392,8 @@ export class WorldScene extends Phaser.Scene {
   private refreshTag(a: ActorView): void {
     a.away = a.data.away === true;
     a.label.setText(tagText(a.data, a.away));
-    // Away and asleep are drawn faded: present, not answering now.
-    a.container.setAlpha(a.away ? 0.45 : a.data.asleep ? 0.55 : 1);
+    // Away, asleep and unwell are drawn faded: present, not answering now.
+    a.container.setAlpha(a.away ? 0.45 : a.data.asleep || a.data.unwell ? 0.55 : 1);
   }
 
   updateActor(change: Partial<WireEntity> & { id: string }): void {
@@ -404,7 +404,8 @@ export class WorldScene extends Phaser.Scene {
       change.name !== undefined ||
       change.away !== undefined ||
       change.thinking !== undefined ||
-      change.asleep !== undefined
+      change.asleep !== undefined ||
+      change.unwell !== undefined
     )
       this.refreshTag(a);
   }
@@ -613,16 +614,17 @@ export class WorldScene extends Phaser.Scene {
     const action = target ? naturalAction(target) : undefined;
     const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
     if (target && label) return { object: target, label, x: pointer.x, y: pointer.y };
-    const sleeper = this.asleepAt(tx, ty);
-    return sleeper
-      ? { actorId: sleeper.id, label: asleepCard(sleeper.name), x: pointer.x, y: pointer.y }
-      : undefined;
+    const resident = this.notAnsweringAt(tx, ty);
+    if (!resident) return undefined;
+    const card = resident.asleep ? asleepCard(resident.name) : unwellCard(resident.name);
+    return { actorId: resident.id, label: card, x: pointer.x, y: pointer.y };
   }
 
-  /** An asleep resident standing on the tile (its body covers about one tile). */
-  private asleepAt(tx: number, ty: number): WireEntity | undefined {
+  /** A resident that cannot answer now (asleep, or its turns fail) standing on the tile (its body
+   * covers about one tile). */
+  private notAnsweringAt(tx: number, ty: number): WireEntity | undefined {
     for (const a of this.actors.values())
-      if (a.data.asleep && a.data.tx === tx && a.data.ty === ty) return a.data;
+      if ((a.data.asleep || a.data.unwell) && a.data.tx === tx && a.data.ty === ty) return a.data;
     return undefined;
   }
 

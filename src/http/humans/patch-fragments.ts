@@ -29,6 +29,7 @@ const sameWire = (a: WireEntity, b: WireEntity) =>
   a.away === b.away &&
   a.thinking === b.thinking &&
   a.asleep === b.asleep &&
+  a.unwell === b.unwell &&
   a.h === b.h;
 
 /** What one browser has: one wire entity per actor it shows (its deltas are against these). Kept as

@@ -115,6 +115,8 @@ export interface WireEntity {
   thinking?: boolean;
   /** A resident that cannot take turns (no model configured): it sleeps (the world's actor state). */
   asleep?: boolean;
+  /** A resident whose turns fail: it cannot answer now (the world's actor state). */
+  unwell?: boolean;
 }
 
 export interface WireObject {

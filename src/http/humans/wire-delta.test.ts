@@ -33,6 +33,7 @@ const actorArb = (id: string) =>
     look: fc.option(fc.integer({ min: 0, max: 7 }), { nil: undefined }),
     thinking: fc.option(fc.constant(true), { nil: undefined }),
     asleep: fc.option(fc.constant(true), { nil: undefined }),
+    unwell: fc.option(fc.constant(true), { nil: undefined }),
   });
 
 /** One patch: which actors exist and where, and per viewer whether its socket keeps up, whether it

@@ -13,7 +13,8 @@
 //     X 0x01 zigzag dx | Y 0x02 zigzag dy | TX 0x04 zigzag dtx | TY 0x08 zigzag dty |
 //     FACING 0x10 u8 | NAME 0x20 string | META 0x40 u8 meta, [u8 look]
 // meta: bits 0-1 facing (FULL only; updates carry FACING), bit 2 agent, bit 3 away, bit 4 has look,
-// bit 5 thinking (a resident's agent turn is running), bit 6 asleep (a resident without a model).
+// bit 5 thinking (a resident's agent turn is running), bit 6 asleep (a resident without a model),
+// bit 7 unwell (a resident whose turns fail: it cannot answer now).
 import type { WireEntity } from "./protocol.ts";
 
 export const TAG_DELTA_V1 = 0xd1;
@@ -32,6 +33,7 @@ const M_AWAY = 0x08;
 const M_LOOK = 0x10;
 const M_THINKING = 0x20;
 const M_ASLEEP = 0x40;
+const M_UNWELL = 0x80;
 
 /** A frame the client cannot read: it drops the socket and resumes, which starts from a snapshot. */
 export class WireFormatError extends Error {}
@@ -104,7 +106,8 @@ const metaOf = (e: WireEntity): number =>
   (e.away ? M_AWAY : 0) |
   (e.look !== undefined ? M_LOOK : 0) |
   (e.thinking ? M_THINKING : 0) |
-  (e.asleep ? M_ASLEEP : 0);
+  (e.asleep ? M_ASLEEP : 0) |
+  (e.unwell ? M_UNWELL : 0);
 
 /** The record that gives a viewer the whole actor (it entered the viewer's interest). */
 export function encodeFull(e: WireEntity, w = new ByteWriter()): Uint8Array {
@@ -134,7 +137,8 @@ export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWri
     (prev.kind !== next.kind ||
     prev.look !== next.look ||
     !prev.thinking !== !next.thinking ||
-    !prev.asleep !== !next.asleep
+    !prev.asleep !== !next.asleep ||
+    !prev.unwell !== !next.unwell
       ? F_META
       : 0);
   if (!flags) return EMPTY;
@@ -151,7 +155,8 @@ export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWri
       (next.kind === "agent" ? M_AGENT : 0) |
         (next.look !== undefined ? M_LOOK : 0) |
         (next.thinking ? M_THINKING : 0) |
-        (next.asleep ? M_ASLEEP : 0),
+        (next.asleep ? M_ASLEEP : 0) |
+        (next.unwell ? M_UNWELL : 0),
     );
     if (next.look !== undefined) w.u8(next.look);
   }
@@ -315,6 +320,7 @@ export class DeltaDecoder {
         if (meta & M_AWAY) e.away = true;
         if (meta & M_THINKING) e.thinking = true;
         if (meta & M_ASLEEP) e.asleep = true;
+        if (meta & M_UNWELL) e.unwell = true;
         e.x = r.zigzag();
         e.y = r.zigzag();
         e.tx = r.varint();
@@ -341,6 +347,9 @@ export class DeltaDecoder {
         change.asleep = (meta & M_ASLEEP) !== 0;
         if (change.asleep) e.asleep = true;
         else delete e.asleep;
+        change.unwell = (meta & M_UNWELL) !== 0;
+        if (change.unwell) e.unwell = true;
+        else delete e.unwell;
         if (meta & M_LOOK) change.look = e.look = r.u8();
         else {
           delete e.look;

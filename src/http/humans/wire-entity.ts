@@ -17,6 +17,7 @@ export function toWire(view: EntityView, h: number): WireEntity {
     facing: view.facing,
     ...(view.thinking ? { thinking: true } : {}),
     ...(view.asleep ? { asleep: true } : {}),
+    ...(view.unwell ? { unwell: true } : {}),
   };
 }
 

@@ -16,12 +16,14 @@ import { moveTo } from "./move-to.ts";
 import { reflect } from "./reflect.ts";
 import { thinking } from "./thinking.ts";
 import { transfersSent } from "./transfers-sent.ts";
+import { unwell } from "./unwell.ts";
 
 export const ACTIONS = [
   join,
   leave,
   thinking,
   asleep,
+  unwell,
   moveTo,
   approach,
   moveDir,
