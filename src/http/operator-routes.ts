@@ -60,7 +60,7 @@ export interface OperatorActions {
   /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`, `/replay/turns`). */
   replay(route: string, query: URLSearchParams): unknown;
   /** Opens an exported stretch (its document) for replay: its `file` id for the reads. */
-  replayOpen(document: unknown, origin: string): unknown;
+  replayOpen(document: unknown, origin: string): Promise<unknown>;
   /** A link to the replay page carrying a key of its own (replay-routes.ts). */
   replayLink(origin: string): unknown;
 }
@@ -196,7 +196,7 @@ export function operatorRouteHandler(
         data = await ops.setWakeTarget(decodeURIComponent(wake[1]!), await readJson(req));
       else if (method === "POST" && route === "/replay/link") data = ops.replayLink(requestOrigin(req));
       else if (method === "POST" && route === "/replay/open")
-        data = ops.replayOpen(await readJson(req), requestOrigin(req));
+        data = await ops.replayOpen(await readJson(req), requestOrigin(req));
       else if (method === "GET" && replay) data = ops.replay(replay[1] ?? "/", query);
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));

@@ -52,7 +52,7 @@ export interface ReplayDoor {
   validKey(key: string | undefined): boolean;
   read(route: string, query: URLSearchParams): unknown;
   /** Opens an exported stretch (an upload): its `file` id for the reads. */
-  open(document: unknown): unknown;
+  open(document: unknown): Promise<unknown>;
 }
 
 export function replayRouteHandler(
@@ -103,7 +103,7 @@ export function replayRouteHandler(
     }
     try {
       const data = upload
-        ? door.open(await readJson(req))
+        ? await door.open(await readJson(req))
         : door.read(route.slice("/api".length) || "/", url.searchParams);
       sendJson(res, 200, { status: "ok", data });
     } catch (error) {
