@@ -56,7 +56,7 @@ async function setup(targets: Record<string, unknown>, budget = 100) {
       sent.push({ ...request, at: clock.now });
       return 200;
     },
-    resolve: async () => ["203.0.113.7"],
+    resolve: async () => ["93.184.215.14"],
   });
   await env.join(...Object.keys(targets));
   const step = async () => {
