@@ -2,13 +2,14 @@
 // transport and a hand clock: who is woken (the residents' rules), what the wake carries (no words),
 // the thinking mark from the wake to the reply or the time limit, the shared world budget, and the
 // URL policy.
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../../aic/service.ts";
 import { admitted, createTestEnv, ManualClock } from "../../aic/testing/local-world.ts";
 import { ResolvedConfigSchema } from "../../config/config.ts";
 import type { WorldBudget } from "../pacing.ts";
 import { RemoteResidents } from "./remote-residents.ts";
-import { verifyWake } from "./signing.ts";
+import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWake } from "./signing.ts";
 
 const SECRET = "s".repeat(40);
 const ann: Actor = { entityId: "hum_ann00000", kind: "human", name: "Ann", rateKey: "s:ann" };
@@ -124,6 +125,18 @@ describe("remote residents", () => {
       ok: false,
       reason: "bad_signature",
     });
+    // A captured wake sent again under a fresh delivery id: the id is signed, so it no longer checks out.
+    const underNewId = { ...wake.headers, [DELIVERY_HEADER]: "wk_replayed_1" };
+    expect(verifyWake(SECRET, underNewId, wake.body, 0, seen)).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    // A signature of the old scheme (timestamp and body only) is refused as such.
+    const timestamp = wake.headers[TIMESTAMP_HEADER]!;
+    const oldStyle = `sha256=${createHmac("sha256", SECRET).update(`${timestamp}.${wake.body}`).digest("hex")}`;
+    expect(
+      verifyWake(SECRET, { ...underNewId, [SIGNATURE_HEADER]: oldStyle }, wake.body, 0, new Set()),
+    ).toEqual({ ok: false, reason: "old_signature" });
     const payload = JSON.parse(wake.body);
     expect(payload).toMatchObject({
       type: "openclawworld.wake",
