@@ -130,6 +130,9 @@ export function originOf(url: string): string {
   }
 }
 
+/** A target is its URL without the query: one queue and circuit per endpoint. */
+const targetKey = (url: string) => originOf(url) + new URL(url, "http://invalid").pathname;
+
 export class WakeDeliveries {
   private readonly targets = new Map<string, Target>();
   private readonly recent: DeliveryRecord[] = [];
@@ -208,8 +211,15 @@ export class WakeDeliveries {
     }
   }
 
+  /** Keeps only the targets of these URLs (the ones in force): a replaced or removed target's row
+   * and circuit go. A wake still on its way to one ends as it would have. */
+  retain(urls: readonly string[]): void {
+    const kept = new Set(urls.map(targetKey));
+    for (const key of this.targets.keys()) if (!kept.has(key)) this.targets.delete(key);
+  }
+
   private targetOf(url: string): Target {
-    const key = originOf(url) + new URL(url, "http://invalid").pathname;
+    const key = targetKey(url);
     let target = this.targets.get(key);
     if (!target) {
       target = {

@@ -231,4 +231,38 @@ describe("remote residents", () => {
     await expect(local.set("agent_helper", config)).rejects.toThrow(/private address/);
     await stop();
   });
+
+  it("keeps one delivery row per target in force: a replaced or removed target's row goes", async () => {
+    const { remotes, sent, step, say, near, stop } = await setup({ agent_helper: webhook() });
+    const config = configWith({ agent_helper: webhook() }).wakeTargets.agent_helper!;
+    await near("agent_helper");
+    // A target is replaced or removed while the world ticks (its scheduler stops on a tick).
+    const ticking = async (change: Promise<unknown>) => {
+      let done = false;
+      const settled = change.finally(() => {
+        done = true;
+      });
+      for (let i = 0; i < 20 && !done; i++) await step();
+      await settled;
+    };
+    for (const [i, path] of ["/wake", "/wake", "/other"].entries()) {
+      await ticking(
+        remotes.set("agent_helper", {
+          ...config,
+          target: { ...config.target, url: `https://hooks.example${path}` },
+        }),
+      );
+      await say(ann, `Helper Bot, round ${i}?`);
+      await step();
+      expect(sent, `wake ${i}`).toHaveLength(i + 1);
+      await say("agent_helper", `here${"!".repeat(i)}`);
+      await step();
+    }
+    expect(remotes.status().deliveries.targets).toEqual([
+      expect.objectContaining({ target: "https://hooks.example", sent: 1 }),
+    ]);
+    await ticking(remotes.remove("agent_helper"));
+    expect(remotes.status().deliveries.targets).toEqual([]);
+    await stop();
+  });
 });
