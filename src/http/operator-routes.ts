@@ -29,7 +29,7 @@
 //                                                          its reads then take ?file=<id>
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
-import { describe, type RouteLogger, sendJson } from "./respond.ts";
+import { describe, type RouteLogger, sendJson, sendNotRunning } from "./respond.ts";
 
 export const OPERATOR_ROUTE = "/openclawworld/admin";
 
@@ -143,15 +143,7 @@ export function operatorRouteHandler(
           sendJson(res, 200, { status: "ok", data: { running: false, ...why } });
           return true;
         }
-        sendJson(res, 503, {
-          status: "error",
-          error: {
-            code: "room_not_ready",
-            message: "the world is not running",
-            retryable: true,
-            ...(why ? { details: why } : {}),
-          },
-        });
+        sendNotRunning(res, "the world is not running", why);
         return true;
       }
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
