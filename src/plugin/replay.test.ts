@@ -264,7 +264,9 @@ describe("a stretch shared as one file", () => {
     } finally {
       clearInterval(beat);
     }
-    expect(performance.now() - started).toBeLessThan(5000);
+    // ~0.5 s on a quiet machine; the bound leaves room for a full parallel run on two loaded cores
+    // (unpacking the whole GiB on the main thread took 35 s at load 3).
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(loopTurns).toBeGreaterThan(0);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(MAX_UNPACKED_BYTES + 64 * 1024 * 1024);
   });
