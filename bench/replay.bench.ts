@@ -149,7 +149,7 @@ try {
   );
   const exportBytes = Buffer.byteLength(exported);
   const fileStarted = performance.now();
-  new OpenedExports().open(host.definition, JSON.parse(exported));
+  await new OpenedExports().open(host.definition, JSON.parse(exported));
   const exportOpenMs = performance.now() - fileStarted;
   const figures = {
     recordingMinutes: MINUTES,

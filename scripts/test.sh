@@ -12,26 +12,9 @@ if [ ! -x node_modules/.bin/node ] || [ ! -d node_modules/openclaw ]; then
   npm install --no-audit --no-fund
 fi
 
-# Debian packages the tests run for real: $1 the package, $2 what it is for.
-apt_install() {
-  echo "==> installing Debian $1 for $2"
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "$1 is missing and this user cannot apt-get install it; install the Debian '$1' package" >&2
-    exit 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "$1" >/dev/null
-}
-
-if ! command -v chromium >/dev/null 2>&1; then
-  apt_install chromium "the browser tests"
-fi
-# /usr/sbin is not on every user's PATH.
-if ! command -v nats-server >/dev/null 2>&1 && [ ! -x /usr/sbin/nats-server ]; then
-  apt_install nats-server "the cluster tests (JetStream on loopback)"
-fi
-
+# Debian packages the tests run for real.
+bash scripts/debian-package.sh chromium chromium "the browser tests"
+bash scripts/debian-package.sh nats-server nats-server "the cluster tests (JetStream on loopback)"
 
 export PATH="$PWD/node_modules/.bin:$PATH"
 mkdir -p .test-artifacts

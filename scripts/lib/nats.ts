@@ -1,5 +1,5 @@
 // A local nats-server with JetStream for tests, benchmarks and the cluster demo: Debian's
-// `nats-server` (scripts/test.sh installs it like chromium), bound to 127.0.0.1 only, on a free port,
+// `nats-server` (scripts/debian-package.sh installs it: npm test and the cluster scripts run it), bound to 127.0.0.1 only, on a free port,
 // storing its streams under a directory the caller owns.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -20,11 +20,17 @@ export function natsServerBinary(): string {
   return existsSync(DEBIAN_NATS) ? DEBIAN_NATS : "nats-server";
 }
 
-/** Starts nats-server with JetStream and waits until it accepts clients (its "Server is ready" line). */
-export async function launchNats(options: { storeDir: string; port?: number }): Promise<LaunchedNats> {
+/** Starts nats-server with JetStream and waits until it accepts clients (its "Server is ready" line).
+ * `binary` replaces the installed one (a test of a machine without it). */
+export async function launchNats(options: {
+  storeDir: string;
+  port?: number;
+  binary?: string;
+}): Promise<LaunchedNats> {
   const port = options.port ?? (await freePort());
+  const binary = options.binary ?? natsServerBinary();
   const child = spawn(
-    natsServerBinary(),
+    binary,
     ["--addr", "127.0.0.1", "--port", String(port), "--jetstream", "--store_dir", options.storeDir],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -45,7 +51,13 @@ export async function launchNats(options: { storeDir: string; port?: number }): 
     child.stderr?.on("data", onData);
     child.once("error", (error) => {
       clearTimeout(timer);
-      reject(error);
+      reject(
+        (error as NodeJS.ErrnoException).code === "ENOENT"
+          ? new Error(
+              `${binary} is not installed: install the Debian 'nats-server' package (sudo apt-get install nats-server; npm test and npm run cluster:demo do it as root)`,
+            )
+          : error,
+      );
     });
     child.once("exit", (code, signal) => {
       clearTimeout(timer);

@@ -29,7 +29,7 @@
 //                                                          its reads then take ?file=<id>
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
-import { describe, type RouteLogger, sendJson } from "./respond.ts";
+import { describe, type RouteLogger, sendJson, sendNotRunning } from "./respond.ts";
 
 export const OPERATOR_ROUTE = "/openclawworld/admin";
 
@@ -60,7 +60,7 @@ export interface OperatorActions {
   /** The replay desk's reads (`/replay`, `/replay/frame`, `/replay/markers`, `/replay/stretch`, `/replay/turns`). */
   replay(route: string, query: URLSearchParams): unknown;
   /** Opens an exported stretch (its document) for replay: its `file` id for the reads. */
-  replayOpen(document: unknown, origin: string): unknown;
+  replayOpen(document: unknown, origin: string): Promise<unknown>;
   /** A link to the replay page carrying a key of its own (replay-routes.ts). */
   replayLink(origin: string): unknown;
 }
@@ -143,15 +143,7 @@ export function operatorRouteHandler(
           sendJson(res, 200, { status: "ok", data: { running: false, ...why } });
           return true;
         }
-        sendJson(res, 503, {
-          status: "error",
-          error: {
-            code: "room_not_ready",
-            message: "the world is not running",
-            retryable: true,
-            ...(why ? { details: why } : {}),
-          },
-        });
+        sendNotRunning(res, "the world is not running", why);
         return true;
       }
       const restore = /^\/checkpoints\/([^/]+)\/restore$/.exec(route);
@@ -196,7 +188,7 @@ export function operatorRouteHandler(
         data = await ops.setWakeTarget(decodeURIComponent(wake[1]!), await readJson(req));
       else if (method === "POST" && route === "/replay/link") data = ops.replayLink(requestOrigin(req));
       else if (method === "POST" && route === "/replay/open")
-        data = ops.replayOpen(await readJson(req), requestOrigin(req));
+        data = await ops.replayOpen(await readJson(req), requestOrigin(req));
       else if (method === "GET" && replay) data = ops.replay(replay[1] ?? "/", query);
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));

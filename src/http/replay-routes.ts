@@ -19,7 +19,7 @@ import type { WireEntity, WireObject, WireRoom } from "./humans/protocol.ts";
 import { REVALIDATE, SECURITY_HEADERS, sendFile } from "./humans/static-files.ts";
 import { DEFAULT_WEB_DIST } from "./humans/static-routes.ts";
 import { readJson, refusal } from "./operator-routes.ts";
-import { type RouteLogger, sendJson } from "./respond.ts";
+import { type RouteLogger, sendJson, sendNotRunning } from "./respond.ts";
 import { guarded } from "./routes.ts";
 
 export const REPLAY_ROUTE = "/openclawworld/replay";
@@ -52,7 +52,7 @@ export interface ReplayDoor {
   validKey(key: string | undefined): boolean;
   read(route: string, query: URLSearchParams): unknown;
   /** Opens an exported stretch (an upload): its `file` id for the reads. */
-  open(document: unknown): unknown;
+  open(document: unknown): Promise<unknown>;
 }
 
 export function replayRouteHandler(
@@ -84,10 +84,7 @@ export function replayRouteHandler(
     }
     const door = live();
     if (!door) {
-      sendJson(res, 503, {
-        status: "error",
-        error: { code: "room_not_ready", message: "the world is not running", retryable: true },
-      });
+      sendNotRunning(res, "the world is not running");
       return;
     }
     const key = req.headers[REPLAY_KEY_HEADER];
@@ -103,7 +100,7 @@ export function replayRouteHandler(
     }
     try {
       const data = upload
-        ? door.open(await readJson(req))
+        ? await door.open(await readJson(req))
         : door.read(route.slice("/api".length) || "/", url.searchParams);
       sendJson(res, 200, { status: "ok", data });
     } catch (error) {

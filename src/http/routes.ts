@@ -7,7 +7,7 @@ import type { Duplex } from "node:stream";
 import { aicError } from "../aic/errors.ts";
 import { type HostRule, hostnameOf, isLoopbackName } from "./host-rule.ts";
 import { type OwnerLookup, redirectToOwner, redirectUpgradeToOwner } from "./owner-redirect.ts";
-import { describe, type RouteLogger, sendJson } from "./respond.ts";
+import { describe, type RouteLogger, sendJson, sendNotRunning } from "./respond.ts";
 
 /** The AIC HTTP adapter as the routes see it. */
 export interface AicHttpSurface {
@@ -50,7 +50,7 @@ export function isLocalCaller(req: IncomingMessage): boolean {
   return address === "::1" || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 
-const NOT_RUNNING = aicError("room_not_ready", "the world service is not running");
+const NOT_RUNNING = "the world service is not running";
 
 function pathOf(req: IncomingMessage): string {
   try {
@@ -97,7 +97,7 @@ const NO_OWNER_ELSEWHERE: OwnerLookup = () => undefined;
 function notServedHere(req: IncomingMessage, res: ServerResponse, elsewhere: OwnerLookup): void {
   const owner = elsewhere();
   if (owner) redirectToOwner(req, res, owner);
-  else sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+  else sendNotRunning(res, NOT_RUNNING);
 }
 
 /** `/aic/v0.1/...`: the Agent Interface Contract (the AIC adapter authenticates agents itself). A
@@ -153,7 +153,7 @@ async function serveMetrics(
   if (req.method !== "GET" && req.method !== "HEAD") {
     return sendJson(res, 405, { error: "method not allowed" }, { allow: "GET, HEAD" });
   }
-  if (!metrics) return sendJson(res, 503, NOT_RUNNING, { "retry-after": "1" });
+  if (!metrics) return sendNotRunning(res, NOT_RUNNING);
   const body = await metrics.render();
   res.writeHead(200, {
     "content-type": metrics.contentType,

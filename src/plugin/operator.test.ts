@@ -9,6 +9,7 @@ import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { resolveConfig } from "../config/config.ts";
 import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
+import { REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
 import {
   closeRun,
   createCheckpoint,
@@ -392,5 +393,35 @@ describe("operator moderation of notice boards", () => {
     });
     expect(listNotes(again).find((b) => b.objectId === "obj_board_square")!.notes).toEqual([]);
     expect(again.runtime.world.snapshotHash()).toBe(host.runtime.world.snapshotHash());
+  });
+});
+
+describe("while the world is not running (a reload, a locked store)", () => {
+  it("the operator and replay routes answer a typed, retryable 503 with Retry-After", async () => {
+    const doors = [
+      { route: OPERATOR_ROUTE, handler: operatorRouteHandler(() => undefined, quiet) },
+      {
+        route: REPLAY_ROUTE,
+        handler: replayRouteHandler(
+          () => undefined,
+          quiet,
+          () => true,
+        ),
+      },
+    ];
+    for (const { route, handler } of doors) {
+      const server = createServer((req, res) => void handler(req, res));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      cleanup.push(() => server.close());
+      const res = await fetch(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}${route}/api/status`,
+      );
+      expect(res.status, route).toBe(503);
+      expect(res.headers.get("retry-after"), route).toBe("1");
+      expect(await res.json(), route).toMatchObject({
+        status: "error",
+        error: { code: "room_not_ready", retryable: true },
+      });
+    }
   });
 });

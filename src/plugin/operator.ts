@@ -51,8 +51,8 @@ export function operatorActions(host: WorldHost): OperatorActions {
     setWakeTarget: (agentId, body) => setWakeTarget(host, agentId, body),
     removeWakeTarget: (agentId) => removeWakeTarget(host, agentId),
     replay: (route, query) => replayRead(deskFor(host, query), route, query),
-    replayOpen: (document, origin) => {
-      const opened = openedOf(host).open(host.definition, document);
+    replayOpen: async (document, origin) => {
+      const opened = await openedOf(host).open(host.definition, document);
       const link = linksOf(host).mint(origin);
       return { ...opened, link: { ...link, url: `${link.url}&file=${opened.file}` } };
     },

@@ -10,7 +10,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { REPLAY_KEY_HEADER, REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
 import type { OpenedWorld } from "../runtime/open-world.ts";
 import { startRun } from "../runtime/operator.ts";
-import { EXPORT_FORMAT, type ExportDocument, type ExportRefused } from "../runtime/replay-export.ts";
+import {
+  EXPORT_FORMAT,
+  type ExportDocument,
+  type ExportLimits,
+  type ExportRefused,
+  MAX_JSON_DEPTH,
+  MAX_UNPACKED_BYTES,
+  openExport,
+} from "../runtime/replay-export.ts";
 import { crashHost, openBundledHost } from "../runtime/testing/hosts.ts";
 import type { Input, WorldDefinition } from "../world/types.ts";
 import { agentTurnHooks } from "./agent-turns.ts";
@@ -158,7 +166,7 @@ describe("a stretch shared as one file", () => {
     const file = JSON.parse(JSON.stringify(document)) as unknown;
     const other = await recorded();
     const files = new OpenedExports();
-    const opened = files.open(other.host.definition, file);
+    const opened = await files.open(other.host.definition, file);
     expect(opened.verified).toBeGreaterThan(0);
     const there = files.desk(opened.file);
     const { from, to } = document.run;
@@ -169,27 +177,29 @@ describe("a stretch shared as one file", () => {
     query.set("agent", "walker");
     expect(replayRead(there, "/turns", query)).toEqual(replayRead(desk, "/turns", query));
 
-    const refusedWith = (definition: WorldDefinition, doc: unknown) => {
+    const refusedWith = async (definition: WorldDefinition, doc: unknown) => {
       try {
-        files.open(definition, doc);
+        await files.open(definition, doc);
       } catch (error) {
         return { status: (error as ExportRefused).status, code: (error as ExportRefused).code };
       }
       return undefined;
     };
-    expect(refusedWith({ ...other.host.definition, name: "elsewhere" }, file)).toEqual({
+    expect(await refusedWith({ ...other.host.definition, name: "elsewhere" }, file)).toEqual({
       status: 422,
       code: "other_world",
     });
-    expect(refusedWith({ ...other.host.definition, sceneHash: "changed" }, file)).toEqual({
+    expect(await refusedWith({ ...other.host.definition, sceneHash: "changed" }, file)).toEqual({
       status: 422,
       code: "other_world",
     });
-    expect(refusedWith(other.host.definition, { ...document, format: "openclawworld.snapshot.v1" })).toEqual({
+    expect(
+      await refusedWith(other.host.definition, { ...document, format: "openclawworld.snapshot.v1" }),
+    ).toEqual({
       status: 422,
       code: "other_format",
     });
-    expect(refusedWith(other.host.definition, { ...document, ticks: "not gzip" })).toEqual({
+    expect(await refusedWith(other.host.definition, { ...document, ticks: "not gzip" })).toEqual({
       status: 422,
       code: "damaged",
     });
@@ -203,6 +213,69 @@ describe("a stretch shared as one file", () => {
     const row = rows.find(([, , body]) => body.includes("door is open"))!;
     row[2] = row[2].replace("door is open", "door is shut");
     const tampered = { ...document, ticks: gzipSync(JSON.stringify(rows)).toString("base64") };
-    expect(refusedWith(other.host.definition, tampered)).toEqual({ status: 422, code: "diverged" });
+    expect(await refusedWith(other.host.definition, tampered)).toEqual({ status: 422, code: "diverged" });
+  });
+
+  it("refuses a part that unpacks past the format's limit or nests too deep, typed, off the main thread", async () => {
+    const { host, desk } = await recorded();
+    const document = replayRead(desk, "/export", new URLSearchParams({ segment: "0" })) as ExportDocument;
+    const refusal = async (doc: unknown, limits?: ExportLimits) => {
+      try {
+        await openExport(host.definition, doc, limits);
+      } catch (error) {
+        return { status: (error as ExportRefused).status, code: (error as ExportRefused).code };
+      }
+      return undefined;
+    };
+    const gzipBase64 = (text: string) => gzipSync(text).toString("base64");
+    // The file as exported opens within the format's limits; within a smaller cap it is too large.
+    expect(await refusal(document)).toBeUndefined();
+    expect(await refusal(document, { unpackedBytes: 64, depth: MAX_JSON_DEPTH })).toEqual({
+      status: 413,
+      code: "too_large",
+    });
+    // A million brackets, balanced or not, in the ticks, the turns or a keyframe: refused before parsing.
+    const brackets = "[".repeat(1_000_000) + "]".repeat(1_000_000);
+    for (const deep of [
+      { ...document, ticks: gzipBase64(brackets) },
+      { ...document, ticks: gzipBase64("[".repeat(1_000_000)) },
+      { ...document, turns: gzipBase64(`[{"a":${'{"a":'.repeat(300)}1${"}".repeat(301)}]`) },
+      { ...document, keyframes: [{ ...document.keyframes[0]!, body: gzipBase64(brackets) }] },
+    ])
+      expect(await refusal(deep)).toEqual({ status: 422, code: "too_deep" });
+    // Brackets inside strings do not count.
+    expect(
+      await refusal({ ...document, turns: gzipBase64(JSON.stringify(["[".repeat(1000)])) }, undefined),
+    ).toBeUndefined();
+
+    // A gzip bomb (1 MiB of gzip unpacking to 1 GiB) is cut at the format's limit: a typed 413 within
+    // seconds, the event loop free meanwhile, memory back near where it was.
+    const bomb = zerosGzipped(1024 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const rssBefore = process.memoryUsage().rss;
+    let loopTurns = 0;
+    const beat = setInterval(() => loopTurns++, 5);
+    const started = performance.now();
+    try {
+      expect(await refusal({ ...document, ticks: bomb.toString("base64") })).toEqual({
+        status: 413,
+        code: "too_large",
+      });
+    } finally {
+      clearInterval(beat);
+    }
+    // ~0.5 s on a quiet machine; the bound leaves room for a full parallel run on two loaded cores
+    // (unpacking the whole GiB on the main thread took 35 s at load 3).
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(loopTurns).toBeGreaterThan(0);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(MAX_UNPACKED_BYTES + 64 * 1024 * 1024);
   });
 });
+
+/** A gzip of `bytes` zero bytes: one member of 16 MiB repeated (gunzip reads members one after
+ * another), so making it costs one 16 MiB compression. */
+function zerosGzipped(bytes: number): Buffer {
+  const memberBytes = 16 * 1024 * 1024;
+  const member = gzipSync(Buffer.alloc(memberBytes), { level: 9 });
+  return Buffer.concat(Array.from({ length: Math.ceil(bytes / memberBytes) }, () => member));
+}

@@ -278,8 +278,8 @@ export class OpenedExports {
   static readonly MAX = 4;
   private readonly desks = new Map<string, ReplayDesk>();
 
-  open(definition: WorldDefinition, document: unknown) {
-    const stretch = openExport(definition, document);
+  async open(definition: WorldDefinition, document: unknown) {
+    const stretch = await openExport(definition, document);
     const file = `file_${randomBytes(6).toString("hex")}`;
     this.desks.set(
       file,

@@ -188,6 +188,28 @@ describe("the residents' scheduler", () => {
     expect(turns[0]?.signal.aborted).toBe(true);
   });
 
+  it("stop() lets go of a turn that ignores its cancel well within a reload's 5 s drain", async () => {
+    const stuck: TurnRequest[] = [];
+    const { clock, say, place, scheduler } = await setup({ guide: residentConfig() }, undefined, undefined, {
+      runTurn: (turn) => {
+        stuck.push(turn);
+        return new Promise<void>(() => {});
+      },
+    });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "hello");
+    expect(stuck).toHaveLength(1);
+    let stopped = false;
+    const stopping = scheduler.stop().then(() => {
+      stopped = true;
+    });
+    expect(stuck[0]!.signal.aborted).toBe(true);
+    clock.advance(2000);
+    for (let i = 0; i < 10 && !stopped; i++) await admitted();
+    expect(stopped).toBe(true);
+    await stopping;
+  });
+
   it("a resident without a model sleeps: it stands at home, shown asleep, says why, and is never woken", async () => {
     const { env, turns, say, place, scheduler } = await setup(
       { guide: residentConfig(), sage: residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } }) },

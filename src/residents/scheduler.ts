@@ -153,8 +153,10 @@ export interface SchedulerDeps {
 
 /** Happenings kept per resident between turns; older ones are dropped (the prompt shows few anyway). */
 const MAX_PENDING = 32;
-/** How long stop() waits for cancelled turns to settle before it lets go. */
-const STOP_GRACE_MS = 5_000;
+/** How long stop() waits for cancelled turns to settle before it lets go. A plugin reload gives the
+ * whole plugin 5 s to drain, and the gateway's residents and the remote ones each stop in turn before
+ * the store closes: a turn whose model request ignores its cancel must not take all of it. */
+const STOP_GRACE_MS = 1_500;
 /** How long a cancelled turn has to end; one that has not is let go of (the gateway may still hold
  * its session: the next turn takes a fresh one), so a stuck turn never silences its resident. */
 export const TURN_END_GRACE_MS = 10_000;

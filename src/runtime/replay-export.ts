@@ -4,7 +4,9 @@
 // keyframe with every tick's digest and every keyframe's hash checked before anything is shown, so
 // it shows exactly what the gateway that exported it showed. A file of another format or world, or
 // one that does not replay to what it recorded, is refused with a typed reason.
-import { gunzipSync, gzipSync } from "node:zlib";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { promisify } from "node:util";
+import { gunzip, gzipSync } from "node:zlib";
 import type { WorldDefinition } from "../world/types.ts";
 import type { Keyframe, KeyframeCause, StoredAgentTurn, StoredKeyframe, Stretch } from "./history.ts";
 import { type HistorySource, ReplayError, Replayer } from "./replay.ts";
@@ -15,6 +17,21 @@ export const EXPORT_FORMAT = "openclawworld.replay-export.v1";
 export const MAX_EXPORT_TICKS = 6 * 3600 * 20;
 /** The agents' turns one file holds at most (the oldest of a longer stretch are left out, and counted). */
 export const MAX_EXPORT_TURNS = 200_000;
+/** What one packed part of a file (its ticks, its turns, one keyframe) unpacks to at most: an export
+ * never writes a larger part, and an opener stops unpacking there, so a small file cannot unpack to
+ * gigabytes (a gzip bomb). */
+export const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
+/** How deep arrays and objects nest in a part: a tick row is 2 deep, a turn or a snapshot a few
+ * levels more. Checked before parsing, so a file of a million brackets never reaches a recursive
+ * walk (hashing, checking) that would overflow the stack. */
+export const MAX_JSON_DEPTH = 256;
+
+/** The bounds an opener applies (smaller in tests). */
+export interface ExportLimits {
+  unpackedBytes: number;
+  depth: number;
+}
+const FORMAT_LIMITS: ExportLimits = { unpackedBytes: MAX_UNPACKED_BYTES, depth: MAX_JSON_DEPTH };
 
 /** What an export reads: a history (history.ts) or an opened export. */
 export interface ExportSource extends HistorySource {
@@ -49,21 +66,89 @@ export interface ExportDocument {
 }
 
 /** Why a file was refused: `other_format` (not an export of this format), `other_world` (another
- * world or scene), `damaged` (damaged or cut), `diverged` (it does not replay to what it recorded).
- * Answered as HTTP 422 with that code (operator-routes.ts `refusal`). */
+ * world or scene), `damaged` (damaged or cut), `too_deep` (nested deeper than the format allows),
+ * `diverged` (it does not replay to what it recorded): HTTP 422; `too_large` (a part unpacks to more
+ * than the format allows): HTTP 413. Answered with that code (operator-routes.ts `refusal`). */
 export class ExportRefused extends Error {
-  readonly status = 422;
-  readonly code: "other_format" | "other_world" | "damaged" | "diverged";
+  readonly status: 413 | 422;
+  readonly code: "other_format" | "other_world" | "damaged" | "too_deep" | "too_large" | "diverged";
   constructor(code: ExportRefused["code"], message: string) {
     super(message);
     this.name = "ExportRefused";
     this.code = code;
+    this.status = code === "too_large" ? 413 : 422;
   }
 }
 
-const packed = (value: unknown) => gzipSync(JSON.stringify(value)).toString("base64");
-const unpacked = (text: string): unknown =>
-  JSON.parse(gunzipSync(Buffer.from(text, "base64")).toString("utf8"));
+function packed(value: unknown, part: string): string {
+  const text = JSON.stringify(value);
+  if (Buffer.byteLength(text) > MAX_UNPACKED_BYTES)
+    throw new ReplayError(
+      "not_recorded",
+      `the stretch's ${part} exceed the ${MAX_UNPACKED_BYTES} bytes one file holds: export a shorter stretch`,
+    );
+  return gzipSync(text).toString("base64");
+}
+
+const gunzipAsync = promisify(gunzip);
+/** Unpacked in steps this large: each step is a round trip between the thread pool and the main
+ * thread, and zlib's 16 KiB default made a capped 256 MiB take seconds on a busy machine. */
+const GUNZIP_CHUNK_BYTES = 1024 * 1024;
+
+/** A gzipped part, unpacked off the main thread and no further than the limit. */
+async function gunzipWithin(gzipped: Uint8Array, part: string, limits: ExportLimits): Promise<Buffer> {
+  try {
+    return await gunzipAsync(gzipped, {
+      maxOutputLength: limits.unpackedBytes,
+      chunkSize: GUNZIP_CHUNK_BYTES,
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new ExportRefused(
+        "too_large",
+        `the file's ${part} unpack to more than the ${limits.unpackedBytes} bytes the format allows`,
+      );
+    throw new ExportRefused("damaged", `the file's ${part} are not gzip: ${(error as Error).message}`);
+  }
+}
+
+/** Bytes scanned between two yields to the event loop. */
+const SCAN_SLICE_BYTES = 4 * 1024 * 1024;
+
+/** Refuses JSON nested deeper than the limit, scanning the bytes without recursion (and yielding to
+ * the event loop now and then) before anything parses or walks it. */
+async function checkDepth(json: Buffer, part: string, limits: ExportLimits): Promise<void> {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let at = 0; at < json.length; at++) {
+    if (at % SCAN_SLICE_BYTES === SCAN_SLICE_BYTES - 1) await nextTurn();
+    const byte = json[at]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === 0x5c) escaped = true;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > limits.depth)
+        throw new ExportRefused(
+          "too_deep",
+          `the file's ${part} nest deeper than the ${limits.depth} levels the format allows`,
+        );
+    } else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+}
+
+/** A packed part as JSON: unpacked within the limit, its depth checked, then parsed. */
+async function unpacked(gzipped: Uint8Array, part: string, limits: ExportLimits): Promise<unknown> {
+  const json = await gunzipWithin(gzipped, part, limits);
+  await checkDepth(json, part, limits);
+  try {
+    return JSON.parse(json.toString("utf8"));
+  } catch (error) {
+    throw new ExportRefused("damaged", `the file's ${part} are not JSON: ${(error as Error).message}`);
+  }
+}
 
 /** One stretch of `source` as a file. */
 export function exportStretch(
@@ -110,8 +195,11 @@ export function exportStretch(
       label,
       body: Buffer.from(body).toString("base64"),
     })),
-    ticks: packed(rows.map((r) => [r.tick, r.time, r.body, r.checksum])),
-    turns: packed(turns),
+    ticks: packed(
+      rows.map((r) => [r.tick, r.time, r.body, r.checksum]),
+      "ticks",
+    ),
+    turns: packed(turns, "agents' turns"),
   };
 }
 
@@ -203,9 +291,14 @@ export class ExportedStretch implements ExportSource {
   }
 }
 
-/** Opens an export for this world: checked (format, world and scene) and re-simulated from its first
- * keyframe through every tick, each digest and keyframe hash compared, before it is handed out. */
-export function openExport(definition: WorldDefinition, document: unknown): ExportedStretch {
+/** Opens an export for this world: checked (format, world and scene), every packed part unpacked
+ * within the format's limits, and re-simulated from its first keyframe through every tick, each
+ * digest and keyframe hash compared, before it is handed out. */
+export async function openExport(
+  definition: WorldDefinition,
+  document: unknown,
+  limits: ExportLimits = FORMAT_LIMITS,
+): Promise<ExportedStretch> {
   const doc = (typeof document === "object" && document !== null ? document : {}) as Partial<ExportDocument>;
   if (doc.format !== EXPORT_FORMAT)
     throw new ExportRefused(
@@ -217,32 +310,7 @@ export function openExport(definition: WorldDefinition, document: unknown): Expo
       "other_world",
       `the file is of world "${String(doc.world)}" (scene ${String(doc.sceneHash)}); this gateway runs "${definition.name}" (scene ${definition.sceneHash})`,
     );
-  let stretch: ExportedStretch;
-  try {
-    const run = doc.run as ExportRun;
-    const frames = (doc.keyframes ?? []).map((k) => ({
-      segment: run.segment,
-      tick: k.tick,
-      time: k.time,
-      hash: k.hash,
-      cause: k.cause as KeyframeCause,
-      label: k.label,
-      body: new Uint8Array(Buffer.from(k.body, "base64")),
-    }));
-    const ticks = (unpacked(doc.ticks as string) as [number, number, string, string][]).map(
-      ([tick, time, body, checksum]) => ({ tick, time, body, checksum }),
-    );
-    const turns = unpacked(doc.turns as string) as StoredAgentTurn[];
-    if (frames.length === 0 || !Number.isSafeInteger(run.segment) || !Array.isArray(turns))
-      throw new Error("it holds no keyframe");
-    const bytes =
-      (doc.ticks as string).length +
-      (doc.turns as string).length +
-      (doc.keyframes ?? []).reduce((n, k) => n + k.body.length, 0);
-    stretch = new ExportedStretch(run, frames, ticks, turns, bytes);
-  } catch (error) {
-    throw new ExportRefused("damaged", `the file is damaged or cut: ${(error as Error).message}`);
-  }
+  const stretch = await readStretch(doc, limits);
   const [whole] = stretch.stretches();
   try {
     new Replayer(definition, stretch).seek(whole!.segment, whole!.lastTick, {
@@ -250,8 +318,56 @@ export function openExport(definition: WorldDefinition, document: unknown): Expo
       fromFirstKeyframe: true,
     });
   } catch (error) {
-    if (!(error instanceof ReplayError)) throw error;
-    throw new ExportRefused("diverged", `the file does not replay to what it recorded: ${error.message}`);
+    if (error instanceof ReplayError)
+      throw new ExportRefused("diverged", `the file does not replay to what it recorded: ${error.message}`);
+    // Whatever else a foreign file makes the re-simulation throw is the file's fault, not the gateway's.
+    throw new ExportRefused("damaged", `the file could not be re-simulated: ${(error as Error).message}`);
   }
   return stretch;
+}
+
+const textOf = (value: unknown, field: string): string => {
+  if (typeof value !== "string")
+    throw new ExportRefused("damaged", `the file is damaged or cut: no ${field}`);
+  return value;
+};
+
+/** The document's parts, unpacked and checked, as a stretch (not yet re-simulated). */
+async function readStretch(doc: Partial<ExportDocument>, limits: ExportLimits): Promise<ExportedStretch> {
+  const packedTicks = textOf(doc.ticks, "ticks");
+  const packedTurns = textOf(doc.turns, "turns");
+  const rawTicks = await unpacked(Buffer.from(packedTicks, "base64"), "ticks", limits);
+  const turns = await unpacked(Buffer.from(packedTurns, "base64"), "agents' turns", limits);
+  try {
+    const run = doc.run as ExportRun;
+    const frames: StoredKeyframe[] = [];
+    for (const k of doc.keyframes ?? []) {
+      const body = new Uint8Array(Buffer.from(k.body, "base64"));
+      // The replayer unpacks a keyframe on the main thread: only once it is known to fit.
+      await checkDepth(await gunzipWithin(body, `keyframe at tick ${k.tick}`, limits), "keyframes", limits);
+      frames.push({
+        segment: run.segment,
+        tick: k.tick,
+        time: k.time,
+        hash: k.hash,
+        cause: k.cause as KeyframeCause,
+        label: k.label,
+        body,
+      });
+    }
+    const ticks = (rawTicks as [number, number, string, string][]).map(([tick, time, body, checksum]) => ({
+      tick,
+      time,
+      body,
+      checksum,
+    }));
+    if (frames.length === 0 || !Number.isSafeInteger(run.segment) || !Array.isArray(turns))
+      throw new Error("it holds no keyframe");
+    const bytes =
+      packedTicks.length + packedTurns.length + (doc.keyframes ?? []).reduce((n, k) => n + k.body.length, 0);
+    return new ExportedStretch(run, frames, ticks, turns as StoredAgentTurn[], bytes);
+  } catch (error) {
+    if (error instanceof ExportRefused) throw error;
+    throw new ExportRefused("damaged", `the file is damaged or cut: ${(error as Error).message}`);
+  }
 }

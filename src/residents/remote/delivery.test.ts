@@ -183,4 +183,22 @@ describe("wake delivery", () => {
     one.settle(record.deliveryId, "answered");
     expect(one.status().recent[0]).toMatchObject({ outcome: "answered" });
   });
+
+  it("stop cuts a wake in flight, and one stuck checking its address, at once: nothing outlives a stopping world", async () => {
+    const { sent, deliveries } = scripted(["hang"]);
+    const hanging = outcome(deliveries.wake(order("a")));
+    const checking = outcome(
+      deliveries.wake({
+        ...order("b", "https://other.example/wake"),
+        check: () => new Promise<void>(() => {}),
+      }),
+    );
+    await flush();
+    expect(sent).toHaveLength(1);
+    deliveries.stop();
+    // The hand clock never reaches the time limit: only stop can end them.
+    for (let i = 0; i < 10 && deliveries.status().targets.some((t) => t.sending); i++) await flush();
+    expect(await hanging).toBe("failed: the world is stopping");
+    expect(await checking).toBe("failed: the world is stopping");
+  });
 });

@@ -130,6 +130,11 @@ export function originOf(url: string): string {
   }
 }
 
+/** A target is its URL without the query: one queue and circuit per endpoint. */
+const targetKey = (url: string) => originOf(url) + new URL(url, "http://invalid").pathname;
+
+const STOPPING = "the world is stopping";
+
 export class WakeDeliveries {
   private readonly targets = new Map<string, Target>();
   private readonly recent: DeliveryRecord[] = [];
@@ -137,6 +142,8 @@ export class WakeDeliveries {
   private readonly random: () => number;
   private ids = 0;
   private stopped = false;
+  /** The attempts in flight: stop cuts them rather than leaving them to their time limit. */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(deps: DeliveryDeps) {
     this.deps = deps;
@@ -159,7 +166,7 @@ export class WakeDeliveries {
       }
       const record = this.newRecord(order);
       const entry: Entry = { order, record, waiters: [waiter] };
-      if (this.stopped) return this.fail(target, entry, "the world is stopping");
+      if (this.stopped) return this.fail(target, entry, STOPPING);
       if (this.circuit(target) === "open") {
         target.stats.refusedWhileOpen += 1;
         return this.fail(target, entry, "circuit open: the target failed repeatedly");
@@ -195,21 +202,30 @@ export class WakeDeliveries {
     };
   }
 
-  /** Gives up every waiting wake; a request in flight is left to its own time limit. */
+  /** Gives up every waiting wake and cuts every one in flight (its address check too): a reload's
+   * drain must not find a request of a stopped world still running. */
   stop(): void {
     this.stopped = true;
+    for (const controller of this.inFlight) controller.abort(new Error(STOPPING));
     for (const target of this.targets.values()) {
       for (const entry of [...target.queue, ...target.retrying]) {
         if (entry.retryTimer !== undefined) this.deps.clock.clearTimeout(entry.retryTimer);
-        this.fail(target, entry, "the world is stopping");
+        this.fail(target, entry, STOPPING);
       }
       target.queue = [];
       target.retrying.clear();
     }
   }
 
+  /** Keeps only the targets of these URLs (the ones in force): a replaced or removed target's row
+   * and circuit go. A wake still on its way to one ends as it would have. */
+  retain(urls: readonly string[]): void {
+    const kept = new Set(urls.map(targetKey));
+    for (const key of this.targets.keys()) if (!kept.has(key)) this.targets.delete(key);
+  }
+
   private targetOf(url: string): Target {
-    const key = originOf(url) + new URL(url, "http://invalid").pathname;
+    const key = targetKey(url);
     let target = this.targets.get(key);
     if (!target) {
       target = {
@@ -270,22 +286,24 @@ export class WakeDeliveries {
       () => controller.abort(new Error(`no answer within ${this.deps.options.timeoutMs} ms`)),
       this.deps.options.timeoutMs,
     );
+    this.inFlight.add(controller);
+    const cut = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason as Error), {
+        once: true,
+      }),
+    );
+    cut.catch(() => undefined);
     try {
-      await order.check?.(order.url);
+      // The address check resolves the host: a slow resolver is bounded by the same time limit.
+      await Promise.race([order.check?.(order.url), cut]);
       const request = order.build(record.deliveryId, this.deps.clock.now());
-      status = await Promise.race([
-        this.deps.transport({ ...request, signal: controller.signal }),
-        new Promise<never>((_, reject) =>
-          controller.signal.addEventListener("abort", () => reject(controller.signal.reason as Error), {
-            once: true,
-          }),
-        ),
-      ]);
+      status = await Promise.race([this.deps.transport({ ...request, signal: controller.signal }), cut]);
     } catch (e) {
       error = (e as Error).message;
       if ((e as { code?: string }).code === "target_refused") status = 0;
     } finally {
       this.deps.clock.clearTimeout(timer);
+      this.inFlight.delete(controller);
       target.sending = undefined;
     }
     record.lastStatus = status;

@@ -2,13 +2,14 @@
 // transport and a hand clock: who is woken (the residents' rules), what the wake carries (no words),
 // the thinking mark from the wake to the reply or the time limit, the shared world budget, and the
 // URL policy.
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../../aic/service.ts";
 import { admitted, createTestEnv, ManualClock } from "../../aic/testing/local-world.ts";
 import { ResolvedConfigSchema } from "../../config/config.ts";
 import type { WorldBudget } from "../pacing.ts";
 import { RemoteResidents } from "./remote-residents.ts";
-import { verifyWake } from "./signing.ts";
+import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWake } from "./signing.ts";
 
 const SECRET = "s".repeat(40);
 const ann: Actor = { entityId: "hum_ann00000", kind: "human", name: "Ann", rateKey: "s:ann" };
@@ -56,7 +57,7 @@ async function setup(targets: Record<string, unknown>, budget = 100) {
       sent.push({ ...request, at: clock.now });
       return 200;
     },
-    resolve: async () => ["203.0.113.7"],
+    resolve: async () => ["93.184.215.14"],
   });
   await env.join(...Object.keys(targets));
   const step = async () => {
@@ -124,6 +125,18 @@ describe("remote residents", () => {
       ok: false,
       reason: "bad_signature",
     });
+    // A captured wake sent again under a fresh delivery id: the id is signed, so it no longer checks out.
+    const underNewId = { ...wake.headers, [DELIVERY_HEADER]: "wk_replayed_1" };
+    expect(verifyWake(SECRET, underNewId, wake.body, 0, seen)).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    // A signature of the old scheme (timestamp and body only) is refused as such.
+    const timestamp = wake.headers[TIMESTAMP_HEADER]!;
+    const oldStyle = `sha256=${createHmac("sha256", SECRET).update(`${timestamp}.${wake.body}`).digest("hex")}`;
+    expect(
+      verifyWake(SECRET, { ...underNewId, [SIGNATURE_HEADER]: oldStyle }, wake.body, 0, new Set()),
+    ).toEqual({ ok: false, reason: "old_signature" });
     const payload = JSON.parse(wake.body);
     expect(payload).toMatchObject({
       type: "openclawworld.wake",
@@ -216,6 +229,40 @@ describe("remote residents", () => {
       resolve: async () => ["10.0.0.8"],
     });
     await expect(local.set("agent_helper", config)).rejects.toThrow(/private address/);
+    await stop();
+  });
+
+  it("keeps one delivery row per target in force: a replaced or removed target's row goes", async () => {
+    const { remotes, sent, step, say, near, stop } = await setup({ agent_helper: webhook() });
+    const config = configWith({ agent_helper: webhook() }).wakeTargets.agent_helper!;
+    await near("agent_helper");
+    // A target is replaced or removed while the world ticks (its scheduler stops on a tick).
+    const ticking = async (change: Promise<unknown>) => {
+      let done = false;
+      const settled = change.finally(() => {
+        done = true;
+      });
+      for (let i = 0; i < 20 && !done; i++) await step();
+      await settled;
+    };
+    for (const [i, path] of ["/wake", "/wake", "/other"].entries()) {
+      await ticking(
+        remotes.set("agent_helper", {
+          ...config,
+          target: { ...config.target, url: `https://hooks.example${path}` },
+        }),
+      );
+      await say(ann, `Helper Bot, round ${i}?`);
+      await step();
+      expect(sent, `wake ${i}`).toHaveLength(i + 1);
+      await say("agent_helper", `here${"!".repeat(i)}`);
+      await step();
+    }
+    expect(remotes.status().deliveries.targets).toEqual([
+      expect.objectContaining({ target: "https://hooks.example", sent: 1 }),
+    ]);
+    await ticking(remotes.remove("agent_helper"));
+    expect(remotes.status().deliveries.targets).toEqual([]);
     await stop();
   });
 });

@@ -121,7 +121,8 @@ export class RemoteResidents {
   /** Sets (or replaces) an agent's wake target; throws TargetRefused when the policy refuses its URL. */
   async set(agentId: string, config: WakeTargetConfig): Promise<void> {
     await checkTargetUrl(config.target.url, this.deps.delivery, this.deps.resolve);
-    await this.remove(agentId);
+    // The old target's row goes once the new one is in force: one of the same URL keeps its circuit.
+    await this.stopRemote(agentId);
     const scheduler = new ResidentScheduler({
       service: this.deps.service,
       residents: { [agentId]: this.residentConfig(agentId, config) },
@@ -136,16 +137,27 @@ export class RemoteResidents {
     });
     this.remotes.set(agentId, { config, scheduler });
     this.idSet = undefined;
+    this.retainDeliveryTargets();
     if (this.started) await scheduler.start();
   }
 
   async remove(agentId: string): Promise<boolean> {
+    const removed = await this.stopRemote(agentId);
+    this.retainDeliveryTargets();
+    return removed;
+  }
+
+  private async stopRemote(agentId: string): Promise<boolean> {
     const remote = this.remotes.get(agentId);
     if (!remote) return false;
     this.remotes.delete(agentId);
     this.idSet = undefined;
     await remote.scheduler.stop();
     return true;
+  }
+
+  private retainDeliveryTargets(): void {
+    this.deliveries.retain([...this.remotes.values()].map((r) => r.config.target.url));
   }
 
   targets(): Record<string, WakeTargetConfig> {
