@@ -1,11 +1,11 @@
-// Agent-layer benchmark (issue #12): tokens an LLM agent pays per wake-up. In the standard scene — 20
+// Agent-layer benchmark: tokens an LLM agent pays per wake-up. In the standard scene — 20
 // entities in view, 5 events since the last wake-up — it counts the o200k tokens (gpt-tokenizer, the
 // GPT-4o/GPT-5 BPE) of the heartbeat answer, and of observe + pollEvents for the same scene, as the AIC
 // JSON an HTTP agent receives and as the text the tools show a model. Goal: heartbeat <= 250 tokens and
 // >= 5x smaller. It also counts a heartbeat that asks for the working memory (`memory: 8`, with two
 // reflections the agent stored and the episodes the world recorded): the price of remembering, paid
 // only on request. And the price of the tool list itself, paid in every model request: all ocw_* tool
-// definitions in direct mode (goal <= 1,500 tokens, issue #25). Last line: one JSON object with the figures.
+// definitions in direct mode (goal <= 1,500 tokens). Last line: one JSON object with the figures.
 import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { RateLimiter } from "../src/aic/rate-limit.ts";

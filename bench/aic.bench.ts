@@ -1,6 +1,6 @@
 // AIC benchmark: in-process observe throughput, and HTTP observe through the real gateway compared
 // in the same run (same load generator, loopback) with the gateway's own trivial plugin route
-// (GET /world/api/status: the goal is observe >= 0.8x of it, issue #13) and, as information, with a
+// (GET /world/api/status: the goal is observe >= 0.8x of it) and, as information, with a
 // bare node:http JSON server.
 // The machine is shared, so the two gateway routes are measured in alternating rounds and the median
 // of the per-round ratios is the figure; the gateway's own CPU per request (from /proc) is given

@@ -1,4 +1,4 @@
-// Join/leave churn (issue #30) against a real gateway started by the project's launcher: loops from
+// Join/leave churn against a real gateway started by the project's launcher: loops from
 // one address open /world/ws, join, wait for the welcome (or a refusal) and drop the socket, for
 // --seconds. Sampled every 500 ms: the world's tick (GET /world/api/status) and the gateway
 // process's RSS (/proc). Reported: the tick rate over the churn and its slowest 5 s window, joins and

@@ -1,4 +1,4 @@
-// Join/leave churn (issue #30): loops from one address open a WebSocket, join, wait for the welcome
+// Join/leave churn: loops from one address open a WebSocket, join, wait for the welcome
 // and drop the socket (a network drop: the character keeps its seat for the resume grace period),
 // over and over, against the real human web surface with the bundled lobby ticking in process.
 // Reported: the tick rate the world kept (ticks per second against its 20 Hz), the slowest ticks,

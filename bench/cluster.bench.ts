@@ -1,4 +1,4 @@
-// Cluster benchmark (#28), against a real nats-server on loopback (Debian nats-server):
+// Cluster benchmark, against a real nats-server on loopback (Debian nats-server):
 // 1. Tick commit: the same ticks (one agent chatting every tick at 20 Hz) committed to the shared
 //    JetStream log (append fenced by the expected last sequence, waited for its ack) and to the
 //    node:sqlite store (WAL, fsync per tick), in the same run: p50/p99 per tick.

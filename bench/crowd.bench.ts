@@ -1,7 +1,7 @@
 // The load harness's crowd, in-process: N actors of the bundled lobby walking its plaza (the tile box
 // `npm run load` uses), each picking a new destination now and then, as the harness's humans and
 // agents do (src/world/testing/crowd.ts). It measures the world step and how many events a tick
-// appends, by type. Issue #13: before proximity was bounded per actor, every pair of actors within
+// appends, by type. Before proximity was bounded per actor, every pair of actors within
 // the radius (4 tiles) entered and left proximity as they walked, so the events grew with the square
 // of the crowd (12,400 a tick at 1,000); now an
 // actor is in proximity with at most `proximity_max_neighbors` others (the world's, or each of

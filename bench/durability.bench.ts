@@ -8,7 +8,7 @@
 //    Rate limits are on (classes wide enough never to refuse) and, with a store, durable as in the
 //    gateway: each agent also observes once per action, and that read's latency (its grant is written
 //    before the answer) is reported per mode too.
-// 2. Read throughput (issue #13): 100 agents observe as fast as they are answered, each request in an
+// 2. Read throughput: 100 agents observe as fast as they are answered, each request in an
 //    event-loop turn of its own (as HTTP requests arrive), in alternating phases: durable (a read's
 //    rate-limit grant is written before its answer; the reads of one turn share one write) and
 //    volatile. Reads/s and reads per side-table write. (One write per read, before the batching, gave

@@ -1,4 +1,4 @@
-// The browsers' fan-out process under a chat and SSE flood, and after it (issue #45, finding 5: the
+// The browsers' fan-out process under a chat and SSE flood, and after it (finding 5: the
 // child grew from 117 to 181 MiB and did not give it back). A real gateway (the project's launcher,
 // web.fanout "process"): BROWSERS WebSocket humans and two AIC agents (each with SSE streams open)
 // chat as fast as their rate limits let them for --flood seconds, then everyone is quiet for --idle

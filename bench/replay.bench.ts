@@ -1,4 +1,4 @@
-// Replay benchmark (issue #42). A recording of the PRD demo room (5 people + 10 agents in the bundled
+// Replay benchmark. A recording of the PRD demo room (5 people + 10 agents in the bundled
 // lobby, walking about once every 2 s each and chatting about once every 10 s each) is made through
 // the real runtime, store and replay history (snapshot every 60 s of simulation time, as the gateway
 // does), stepped as fast as it goes; REPLAY_MINUTES of simulation time (default 60, the issue's

@@ -1,4 +1,4 @@
-// Residents benchmark (issue #25): a real gateway, the scripted model answering at once, a person on a
+// Residents benchmark: a real gateway, the scripted model answering at once, a person on a
 // WebSocket (the web client's protocol) two tiles from a resident saying hello, TURNS times. It measures
 // how soon the world starts the resident's turn after the tick that carried the chat (`wakeTicks`, from
 // the operator status: the tick that woke it and the tick the turn started on), how soon the person
@@ -11,7 +11,7 @@
 // to that first reply (`firstReplyAfterStartMs`: the person's join and two-tile walk included). Over
 // TURNS turns (default 100) it measures each turn's first model request (JSON characters), so a
 // conversation that grows without bound shows (`requestCharsFirst`, `requestCharsAfterTurns`,
-// `requestGrowth`; goal: at most 1.5x; issue #41: 12.8k -> 31.3k chars over 15 turns before a
+// `requestGrowth`; goal: at most 1.5x; it went 12.8k -> 31.3k chars over 15 turns before a
 // resident's session was bounded to `sessionTurns` turns). Last line: one JSON object.
 import { performance } from "node:perf_hooks";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";

@@ -1,4 +1,4 @@
-// Auto-snapshot benchmark (issue #13): the periodic snapshot runs on the gateway's event loop, so its
+// Auto-snapshot benchmark: the periodic snapshot runs on the gateway's event loop, so its
 // longest synchronous stretch is a stall every participant feels (at 20 Hz one tick is 50 ms).
 // A world of the bundled lobby with SNAPSHOT_ACTORS (1,000) walking actors (the crowd of
 // bench/crowd.bench.ts) runs until its rooms' event logs are full (event_retention, 20,000). Then:

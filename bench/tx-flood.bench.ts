@@ -1,4 +1,4 @@
-// Idempotency records under a flood (issue #30: the store grew from 7.5 to 45 MB). Agents send chat
+// Idempotency records under a flood (the store grew from 7.5 to 45 MB). Agents send chat
 // and moves, each with a txId of its own, through the production store path (openWorld: every tick
 // committed, a snapshot every SNAPSHOT_EVERY ticks as the periodic save does), far faster than the
 // default rate limits allow, for more than the records' TTL of simulated time. Reported per phase:

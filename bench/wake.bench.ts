@@ -1,4 +1,4 @@
-// Wake targets benchmark (issue #43). A world ticking in real time (in process, at its tick rate)
+// Wake targets benchmark. A world ticking in real time (in process, at its tick rate)
 // with remote residents whose wakes go over real HTTP on loopback:
 //   wake*Ms        from the tick that carried a person's words to the target receiving the wake
 //                  (goal: at most one tick + 20 ms);

@@ -12,7 +12,7 @@
 // ROOM_STATE_PATCH code a Colyseus room puts in front of every patch; ours carries its own tag and
 // tick). Seconds are simulated (ticks / tickRate). Encode time is wall time of the encoding alone
 // (the interest query is shared and not counted), per patch for all viewers.
-// The JSON wire before ours (per-viewer diff + JSON.stringify) was also measured here until #29; its
+// The JSON wire before ours (per-viewer diff + JSON.stringify) was also measured here until the binary wire; its
 // figures are in docs/performance-history.md.
 // Run: npx node bench/web-encode.bench.ts [humans=200] [agents=100] [seconds=15] [patchEveryTicks=1]
 // The last output line is one JSON object with the figures.

@@ -176,7 +176,7 @@ export function contractCases(agentId: string, world: Discovered, runId: string)
     c("heartbeat", "without a token or an action", "ok", { ...base }),
     c("heartbeat", "an unknown key", "bad_request", { ...base, verbose: true }),
     c("heartbeat", "a malformed contextToken", "bad_request", { ...base, contextToken: "not a token" }),
-    // A first wake-up: the action runs and the answer mints the token (issue #25).
+    // A first wake-up: the action runs and the answer mints the token.
     c("heartbeat", "an action without a contextToken", "ok", {
       ...base,
       action: { kind: "chatSend", txId: tx("hb_notoken"), message: "x" },

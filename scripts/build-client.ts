@@ -31,7 +31,7 @@ const result = await build({
   entryPoints: [
     { in: path.join(src, "main.ts"), out: "app" },
     { in: path.join(src, "app.css"), out: "app" },
-    // The operator's replay page (issue #42): the same scene, fed by re-simulated frames.
+    // The operator's replay page: the same scene, fed by re-simulated frames.
     { in: path.join(src, "replay.ts"), out: "replay" },
     { in: path.join(src, "replay.css"), out: "replay" },
   ],

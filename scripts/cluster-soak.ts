@@ -1,4 +1,4 @@
-// Failover soak (#28): one nats-server and two real gateways in cluster mode sharing one room,
+// Failover soak: one nats-server and two real gateways in cluster mode sharing one room,
 // agents acting on both over AIC (chats and moves with txIds, event polls with cursors), the room's
 // owner killed with SIGKILL every `--every` seconds for `--seconds` and restarted each time, and once
 // (the middle turn) paused with SIGSTOP past its lease, then resumed with SIGCONT. At the end it checks

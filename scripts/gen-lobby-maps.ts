@@ -520,7 +520,7 @@ function building(
   m.obj("door", doorAt.name, doorAt.x, doorAt.y, door(true));
 }
 
-/** The Town (issue #26): a square with a notice board and a fountain, a café, a library, a private
+/** The Town: a square with a notice board and a fountain, a café, a library, a private
  * council room, a park with a pond, a market, and the gate back to the lobby. */
 function buildTown(): MapBuilder {
   const m = new MapBuilder(56, 40, 23);

@@ -43,7 +43,7 @@ if (!(toolShare >= 0 && toolShare <= 1)) throw new Error("--tool-share must be w
 const watchers = Number(values.watchers);
 if (!Number.isInteger(watchers) || watchers < 1) throw new Error("--watchers must be an integer >= 1");
 
-/** The issue #13 goal for a move seen by another client on loopback (the PRD bound, section 1, is
+/** The goal for a move seen by another client on loopback (the PRD bound, section 1, is
  * p95 < 400 ms). Drawn on the latency plot. */
 const P95_BOUND_MS = 80;
 

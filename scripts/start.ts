@@ -183,7 +183,7 @@ if (stopping) {
 
 const base = gateway.baseUrl;
 // Everything below is read back from the running gateway, not from what this script wrote: the world
-// says where it is served and what config it runs (operator status, issue #39; seed 001: start
+// says where it is served and what config it runs (operator status, seed 001: start
 // returns its runtime details as data), the agents' access records come from the operator route, and
 // the model from the config file the gateway holds.
 const inForce = await readBack(base, gateway.gatewayToken, gateway.configPath);

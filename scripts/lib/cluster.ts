@@ -1,4 +1,4 @@
-// Real gateways sharing a cluster room through one nats-server (#28): how the install test
+// Real gateways sharing a cluster room through one nats-server: how the install test
 // (test/install/cluster.test.ts) and the soak (scripts/cluster-soak.ts) start them and look at
 // them. One copy, so the test and the soak exercise the same configuration.
 

@@ -104,7 +104,7 @@ export async function prepareGatewayDirs(stateRoot: string): Promise<GatewayDirs
     openclawLogFile: path.join(root, "openclaw.log"),
     pluginDir: path.join(root, "plugin"),
   };
-  // The config holds every agent's token: the whole tree is private (issue #9).
+  // The config holds every agent's token: the whole tree is private.
   for (const dir of [dirs.root, dirs.home, dirs.state, dirs.tmp]) await ensurePrivateDir(dir);
   return dirs;
 }
@@ -212,7 +212,7 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
  * write) and puts the backup back when the new file looks like a clobber: under half its size, or
  * without the `meta` the gateway adds (openclaw 2026.9.6, io.observe-suspicious). A start with a
  * smaller config than the last (no model overlay, an agent removed) was "restored" to the older one:
- * a removed token kept working (issue #39). Without the backup there is nothing to put back; the
+ * a removed token kept working. Without the backup there is nothing to put back; the
  * last-known-good copy goes too, so a config the gateway refuses fails the start instead of running
  * an older one.
  */

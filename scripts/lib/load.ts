@@ -1,4 +1,4 @@
-// The load harness (issue #13): a real gateway on loopback in an isolated state directory, H humans
+// The load harness: a real gateway on loopback in an isolated state directory, H humans
 // as real WebSocket clients walking and chatting, A agents moving, observing, chatting and reading
 // their events: most over AIC HTTP (long-polls), a share (`toolShare`) through the plugin's tools,
 // which the gateway runs in-process (POST /tools/invoke with the gateway token, as an OpenClaw agent

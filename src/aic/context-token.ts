@@ -1,4 +1,4 @@
-// Heartbeat context tokens (issue #12, seed 003 "context_token"): where an agent's last heartbeat
+// Heartbeat context tokens (seed 003 "context_token"): where an agent's last heartbeat
 // left off (room event position), when it was issued and when it expires (simulation time), and the
 // destination of a move it embedded, so the next heartbeat can report that move's outcome. The server
 // keeps no per-agent heartbeat state: the token carries it, signed (HMAC-SHA256, truncated to 96

@@ -135,7 +135,7 @@ const FIXED_ENDPOINTS = {
     response: ApproachResponseData,
     summary: "Walk into reach of an object",
     description:
-      "Extension (issue #29): walk to the reachable tile nearest by walking from which `targetId` can be used, then interact with it. Idempotent by txId; answered after the tick that applied it, with `dest`. Domain errors: not_found (no such object in the room), collision_blocked (it cannot be reached), agent_not_in_room, conflict.",
+      "Extension: walk to the reachable tile nearest by walking from which `targetId` can be used, then interact with it. Idempotent by txId; answered after the tick that applied it, with `dest`. Domain errors: not_found (no such object in the room), collision_blocked (it cannot be reached), agent_not_in_room, conflict.",
     actionKind: "approach",
   }),
   interact: action({
@@ -192,7 +192,7 @@ const FIXED_ENDPOINTS = {
     response: HeartbeatResponseData,
     summary: "What changed since the last heartbeat, suggestions, and optionally one embedded action",
     description:
-      "Extension (issue #12): one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` runs on a first heartbeat (no token: the answer mints one) and otherwise needs the token valid (conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
+      "Extension: one call per wake-up. Answers what changed since `contextToken` (never the agent's own actions), up to 3 suggested actions and a new token (expiry in simulation time). An embedded `action` runs on a first heartbeat (no token: the answer mints one) and otherwise needs the token valid (conflict with details.reason context_expired | context_invalid, nothing applied) and is answered in `action` exactly as its endpoint would answer (same rate class, same txId idempotency). Without an action nothing in the world changes. `memory: N` adds the working memory (at most N entries).",
     rateClass: "heartbeat",
     // GET is the heartbeat without an action (seed 003, heartbeat_get_still_works): same answer.
     query: { agentId: "string", roomId: "string", contextToken: "string", memory: "integer" },
@@ -203,7 +203,7 @@ const FIXED_ENDPOINTS = {
     response: ReflectResponseData,
     summary: "Store a reflection in the calling agent's own memory",
     description:
-      "Extension (issue #12): store a reflection (content, topics, source event cursors, importance 0..1) in the calling agent's own memory; an agentId other than the credential's is forbidden. Idempotent by txId like the other actions; applied by the next tick, so it is durable and in snapshots. At most 64 reflections per agent: the answer's `evicted` names the one dropped (lowest importance × recency). Read it back with `memory: N` on heartbeat or observe.",
+      "Extension: store a reflection (content, topics, source event cursors, importance 0..1) in the calling agent's own memory; an agentId other than the credential's is forbidden. Idempotent by txId like the other actions; applied by the next tick, so it is durable and in snapshots. At most 64 reflections per agent: the answer's `evicted` names the one dropped (lowest importance × recency). Read it back with `memory: N` on heartbeat or observe.",
     path: "memory/reflect",
     actionKind: "reflect",
     toAction: (request) => {

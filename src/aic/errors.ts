@@ -85,7 +85,7 @@ function errorObject(
 
 /** Build an error result: `return aicError("forbidden", "...")`. A plain value, not an Error: a
  * refusal (a rate limit under load, say) is an ordinary answer and should not pay for a stack trace
- * (profiled at ~17 µs per answer inside the gateway, issue #13). */
+ * (profiled at ~17 µs per answer inside the gateway). */
 export function aicError(
   code: AicErrorCode,
   message: string,

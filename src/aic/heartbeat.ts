@@ -1,4 +1,4 @@
-// One wake-up (issue #12): the delta since the context token's position, suggestions, a fresh token,
+// One wake-up: the delta since the context token's position, suggestions, a fresh token,
 // and optionally one embedded action. The action goes through the endpoint it stands for (moveTo /
 // interact / chatSend) with the body that endpoint would get, so it shares that endpoint's
 // validation, rate class and idempotency key; a heartbeat without an action submits nothing.

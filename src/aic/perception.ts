@@ -1,4 +1,4 @@
-// Delta perception and grounded suggestions for the heartbeat (issue #12, seed 003 sections 1-2),
+// Delta perception and grounded suggestions for the heartbeat (seed 003 sections 1-2),
 // computed from what the world already records: the room's event log as this agent may perceive it,
 // and the scene around it. Pure reads of WorldApi; nothing here changes the world.
 import { hearingZoneAt } from "../world/places.ts";

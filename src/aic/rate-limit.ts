@@ -1,7 +1,7 @@
 // The ONE rate limiter (PRD 12): a token bucket per (key, class). Shared by HTTP, tools and
 // WebSocket through AicService. Memory is bounded: buckets that refilled completely carry no
 // information and are swept; beyond `maxBuckets` the least recently used go first.
-// Buckets survive a restart (issue #11): the clock is wall-clock epoch milliseconds, so a stored
+// Buckets survive a restart: the clock is wall-clock epoch milliseconds, so a stored
 // bucket means the same thing in the next process, and a limiter that `persist`s records which
 // buckets changed; the wiring (src/plugin) writes those with the world's tick commits, and an answer
 // that does not wait for a tick awaits `settled()`. Only a grant changes a bucket: a refusal
@@ -144,7 +144,7 @@ export class RateLimiter {
   /** Resolves once every change so far is durable; rejects if the store could not write them (they
    * stay pending, for the next write). One write serves every caller of an event-loop turn: the first
    * schedules it with setImmediate, which runs after the poll phase, so all the requests read in that
-   * phase share one transaction instead of one each (issue #13: a write per read was ~7 % of the
+   * phase share one transaction instead of one each (a write per read was ~7 % of the
    * gateway's thread at 1,000 participants). Nothing pending: resolved at once. */
   settled(): Promise<void> {
     const hook = this.settleHook;
@@ -232,7 +232,7 @@ export class RateLimiter {
   private evictOverflow(now = this.now()): void {
     if (this.buckets.size <= this.maxBuckets) return;
     // Refilled buckets carry nothing, so they go before any LRU eviction: otherwise the cap could
-    // forget a limit that still holds (a long class's empty bucket, issue #30) while keeping ones
+    // forget a limit that still holds (a long class's empty bucket) while keeping ones
     // that no longer do. A sweep that freed little is not repeated for as many calls as it cost.
     if (this.overflowSweepIn <= 0) {
       const before = this.buckets.size;

@@ -198,7 +198,7 @@ export const Expect = named(
   "Optional preconditions checked by the world before the action is applied; a stale one answers conflict. What each is for: objectState and entityNear, the fact a decision rests on; view, that nothing near you changed since the heartbeat or observe that showed it; tick and snapshotHash only for an agent that steps with the world (at 20 Hz they are stale before they arrive).",
 );
 
-// ---- memory (extension, issue #12: reflection memory) ---------------------------------------
+// ---- memory (extension: reflection memory) ---------------------------------------
 export const MemoryId = named("MemoryId", z.string().regex(MEMORY_ID_PATTERN));
 export const Topic = named("Topic", z.string().regex(TOPIC_PATTERN), "A short tag, e.g. governance.");
 const Importance = () => z.number().min(0).max(1);
@@ -411,7 +411,7 @@ export const LeaveResponseData = named(
   z.strictObject({ entityId: IdEntity, roomId: IdRoom, serverTsMs: TsMs }),
 );
 
-// ---- heartbeat (extension, issue #12: one cheap call per wake-up) ---------------------------
+// ---- heartbeat (extension: one cheap call per wake-up) ---------------------------
 export const CONTEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{23,34}\.[A-Za-z0-9_-]{16}$/;
 /** Delta list bounds: a heartbeat stays compact however busy the room was. */
 export const MAX_DELTA_ITEMS = 10;
@@ -487,7 +487,7 @@ export const HeartbeatDelta = named(
   "What changed since the token's position, never the agent's own actions: who came near or went away, chat it heard, object changes (its own left out), its pending move. Empty lists are left out.",
 );
 
-// ---- world signals (extension, issue #12) ----------------------------------------------------
+// ---- world signals (extension) ----------------------------------------------------
 export const RegionId = named(
   "RegionId",
   z.string().regex(REGION_ID_PATTERN),
@@ -597,7 +597,7 @@ export const HeartbeatResponseData = named(
   "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.place` is the most specific named region the agent stands in (left out outside any region; it says when it is private), `self.moving` is there only while the agent walks; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
 );
 
-// ---- memory/reflect (extension, issue #12) --------------------------------------------------
+// ---- memory/reflect (extension) --------------------------------------------------
 export const ReflectRequest = named(
   "ReflectRequest",
   request({

@@ -59,7 +59,7 @@ export interface AicServiceDeps {
   /** Parked long-polls and open event streams, per agent and in all (event-feed.ts defaults). */
   eventFeedLimits?: EventFeedLimits;
   /** Told of every request `call` answered, and of every tool call the gateway blocked (the
-   * operator's record of an agent's turns beside the replay, issue #42). Never awaited. */
+   * operator's record of an agent's turns beside the replay). Never awaited. */
   onCall?: (record: CallRecord) => void;
 }
 

@@ -21,7 +21,7 @@
 //   GET  /openclawworld/admin/wake-targets                  AIC agents the world wakes elsewhere
 //   POST /openclawworld/admin/wake-targets/<agentId> {...}  set one (docs/wake-targets.md)
 //   POST /openclawworld/admin/wake-targets/<agentId>/remove
-//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch|/turns]  the replay desk (issue #42; the
+//   GET  /openclawworld/admin/replay[/frame|/markers|/stretch|/turns]  the replay desk (the
 //                                                          query as replay-routes.ts says)
 //   POST /openclawworld/admin/replay/link                  a link to the replay page (its own key)
 //   GET  /openclawworld/admin/replay/export?...            a stretch as one file (replay-export.ts)

@@ -1,4 +1,4 @@
-// The replay page (issue #42) under /openclawworld/replay, registered with auth "plugin": the page
+// The replay page under /openclawworld/replay, registered with auth "plugin": the page
 // itself holds no data (the built client's replay.html); its reads under /api need the key of an
 // operator link (x-ocw-replay-key), which only the gateway-token holder is handed (POST
 // /openclawworld/admin/replay/link, `openclaw ocw replay link`). Agents and visitors never get one.

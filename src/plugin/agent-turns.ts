@@ -1,4 +1,4 @@
-// The operator's record of an agent's turns beside the replay (issue #42): every request an agent or
+// The operator's record of an agent's turns beside the replay: every request an agent or
 // resident makes through the contract (AicService's `onCall`: the one path every door takes) with
 // the answer as served, every tool call the gateway's policy blocked, and every resident turn (what
 // woke it, how long it and its model took; a remote resident's turn is its wake delivery). Written to

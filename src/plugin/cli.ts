@@ -1,8 +1,8 @@
 // `openclaw ocw checkpoint save|list|restore`, `ocw snapshot save|load`, `ocw access list|show`,
 // `ocw notes list|remove`, `ocw run start|label|close|list`, `ocw wake list|set|remove` and
 // `ocw replay list|link`: the operator's checkpoints, saved
-// worlds, agents' access records, notice boards and run records from a terminal (seed 001, issues
-// #11, #30, #39), one row each in OPERATOR_COMMANDS. A plugin CLI command runs in the
+// worlds, agents' access records, notice boards and run records from a terminal (seed 001), one row
+// each in OPERATOR_COMMANDS. A plugin CLI command runs in the
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
 // operator token (the gateway checks it; the plugin never sees it). URL and token come from the
 // options, else the environment and the config the CLI reads, like the gateway's own commands.

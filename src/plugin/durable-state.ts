@@ -1,5 +1,5 @@
 // Adapter state that must survive a restart of the gateway, kept in the world's store next to the
-// world itself (issue #11): the rate limiter's buckets, written with the tick commits (only the
+// world itself: the rate limiter's buckets, written with the tick commits (only the
 // buckets that changed) and settled before an answer that does not wait for a tick; and the key that
 // signs heartbeat context tokens, so a token issued before a restart still works after it. The store
 // file is private (0600 in a 0700 directory), like the gateway's own state.

@@ -121,7 +121,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
 
 /** The gateway counts a route call as running until its handler settles, and a plugin reload waits
  * for running calls before it replaces the plugin (its tools and routes are refused meanwhile); one
- * that has not settled in 60 s fails the reload and leaves the old plugin in place (issue #45). How
+ * that has not settled in 60 s fails the reload and leaves the old plugin in place. How
  * long a request lasts is the caller's to decide (a long-poll waits 25 s, a browser that stops reading
  * a file or sends half a body holds it as long as it keeps the connection open), so every route takes
  * the request on and returns at once; the answer is written when it is ready, as an SSE stream's

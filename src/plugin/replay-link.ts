@@ -1,4 +1,4 @@
-// The replay page's operator link (issue #42): a browser cannot send the gateway token with a page
+// The replay page's operator link: a browser cannot send the gateway token with a page
 // load, so the operator (gateway token: the admin route or `openclaw ocw replay link`) is handed a
 // link carrying a random key of its own, good for a while. The key rides in the address's fragment,
 // which browsers never send, so it stays out of access logs; the page sends it as a header.

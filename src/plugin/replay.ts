@@ -1,4 +1,4 @@
-// The operator's replay desk (issue #42): which stretches the history holds, a room as it was at a
+// The operator's replay desk: which stretches the history holds, a room as it was at a
 // tick (in the live client's wire shapes, so the replay page draws it with the same scene), and the
 // markers of a stretch (chat, joins and leaves, portal trips, object changes, resident turns,
 // refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay.ts).

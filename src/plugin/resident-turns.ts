@@ -33,7 +33,7 @@ export function residentTurnOptions(
     // ocw_chat_send.
     terminalReplyExpectation: "optional",
     // Its few tools are sent as definitions and Tool Search's own controls stay out (they were most of
-    // the 6,308 characters of tools a turn sent, #41). openclaw 2026.9.6 passes this run option
+    // the 6,308 characters of tools a turn sent). openclaw 2026.9.6 passes this run option
     // through (its "bounded auxiliary tool set directly visible"), though its public type leaves it out;
     // without it the tools are still direct (catalogMode, src/tools/index.ts).
     disableToolSearch: true,

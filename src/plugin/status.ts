@@ -148,7 +148,7 @@ function clusterPart(host: WorldHost | undefined, config: ResolvedConfig): World
   };
 }
 
-/** The plugin config this world runs with, as the operator checks it (issue #39): its fingerprint
+/** The plugin config this world runs with, as the operator checks it: its fingerprint
  * (`configFingerprint`), and the settings people change most, without tokens. Read back by
  * `npm start` so that what it prints is what runs, not what it wrote. */
 export function configInForce(config: ResolvedConfig) {

@@ -1,4 +1,4 @@
-// Remote residents on the live host (issue #43, docs/wake-targets.md): the configured wake targets,
+// Remote residents on the live host (docs/wake-targets.md): the configured wake targets,
 // with the operator's changes (route /wake-targets, `openclaw ocw wake`) kept in the world's store so
 // they outlive a restart; an answer to the operator comes after the change is stored.
 

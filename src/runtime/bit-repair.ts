@@ -1,5 +1,5 @@
 // One flipped bit in a logged tick is the commonest damage a disk or a copy does to a record, and the
-// cheapest to undo exactly (issue #30): the row's checksum (SHA-256 of the tick number and body) names
+// cheapest to undo exactly: the row's checksum (SHA-256 of the tick number and body) names
 // the one body it belongs to, so every single-bit variant of the damaged body is tried against it. A
 // match is the original record; then neither it nor any tick after it is lost. Only small bodies are
 // tried (the work grows with the square of the size); a tick's inputs are rarely more than a few KB.

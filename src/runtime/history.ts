@@ -1,4 +1,4 @@
-// The world's history for replay (issue #42): every committed tick's log row and a keyframe (a
+// The world's history for replay: every committed tick's log row and a keyframe (a
 // snapshot with its state hash) at each start, auto snapshot, checkpoint and operator restore, kept
 // for a retention window in a database of its own beside the store (`world.db.history`). The store
 // keeps only what recovery needs (its log is compacted behind each snapshot); this keeps the stretch

@@ -1,4 +1,4 @@
-// A stretch of the world's history as one file (issue #42): the keyframe it starts from (and those
+// A stretch of the world's history as one file: the keyframe it starts from (and those
 // inside it), every logged tick of it, the agents' turns in it and a run record saying what it is.
 // Opened on another gateway of the same world (same name and scene), it is re-simulated from its
 // keyframe with every tick's digest and every keyframe's hash checked before anything is shown, so

@@ -1,4 +1,4 @@
-// The replay engine (issue #42): a position in the world's history is the world re-simulated from the
+// The replay engine: a position in the world's history is the world re-simulated from the
 // nearest keyframe at or before it through the logged inputs, never a picture stored for it. Each
 // replayed tick is checked against the digest the live tick logged (results and event positions,
 // persistence.ts `replayRow`), and each keyframe passed on the way against the state hash the live

@@ -1,4 +1,4 @@
-// Reading what is still readable of a store that failed to open or its check (issue #30): the rows of
+// Reading what is still readable of a store that failed to open or its check: the rows of
 // the tick log, the snapshots and the side tables, from a copy of the damaged file (the original is
 // kept aside untouched). A damaged first page (the 100-byte header: magic, page size, counters) makes
 // SQLite refuse the whole file although every table behind it is intact, so when the file will not

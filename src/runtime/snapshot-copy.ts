@@ -1,4 +1,4 @@
-// The last snapshot generation, kept a second time outside the database (issue #30): a database whose
+// The last snapshot generation, kept a second time outside the database: a database whose
 // header is scrambled, or a file replaced by garbage, cannot be opened at all, and every snapshot
 // inside it goes with it. This file lives next to the store and is replaced whole (written to a
 // temporary file, fsynced, renamed) after every auto snapshot, so it always holds one complete

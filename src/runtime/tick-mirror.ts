@@ -1,4 +1,4 @@
-// The tick log kept a second time, outside the database (issue #45). SQLite holds the newest ticks in
+// The tick log kept a second time, outside the database. SQLite holds the newest ticks in
 // its write-ahead log until a checkpoint folds them into the file, and when a disk tears that log's
 // tail it silently drops every frame from the first bad checksum on: the store alone cannot tell that
 // it lost acknowledged ticks. This file beside the store gets each committed tick appended after its

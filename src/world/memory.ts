@@ -1,4 +1,4 @@
-// Agent memory (issue #12, seed 003 section 3): reflections an agent stores about itself and the
+// Agent memory (seed 003 section 3): reflections an agent stores about itself and the
 // episodic entries the world derives from what the agent did and perceived. Memory is world state:
 // it changes only inside World.step, is captured by snapshots and replayed from the tick log, and
 // is bounded per agent. This module holds the limits, the scores and the per-agent store; the world

@@ -1,4 +1,4 @@
-// World signals (issue #12, seed 003 section 5 adapted to a spatial world): how much happened in each
+// World signals (seed 003 section 5 adapted to a spatial world): how much happened in each
 // named region of a room, by kind, over a recent window of simulation time. Raw counts, no
 // interpretation: an agent's model reads them ("the plaza is busy, the garden is quiet").
 //

@@ -1,6 +1,6 @@
 // Idempotent results by key, expiring in simulation time and bounded per actor. Entries are kept in
 // insertion order, which is also expiry order (the TTL is fixed), so the sweep only looks at the
-// front. Each actor keeps at most `maxPerOwner` live results (issue #30: under a flood of distinct
+// front. Each actor keeps at most `maxPerOwner` live results (under a flood of distinct
 // txIds the records, not the rate limits, decided how large the world and its store grew): beyond
 // that its oldest goes first, so one actor's flood never costs another actor a record.
 import type { InputResult, WorldError } from "./types.ts";

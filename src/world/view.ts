@@ -1,4 +1,4 @@
-// What an actor sees, as a short digest (issue #30, seed 002's guards): the actor's own room and
+// What an actor sees, as a short digest (seed 002's guards): the actor's own room and
 // tile, and everyone and everything within VIEW_RADIUS_TILES of it, each with the tile it stands on
 // (an object with its state version). Two equal digests mean nothing near the actor moved, came,
 // went or changed between two looks; the `view_is` guard refuses an action decided on a view that

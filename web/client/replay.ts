@@ -1,4 +1,4 @@
-// The operator's replay page (issue #42): the live client's scene (map, people and agents with their
+// The operator's replay page: the live client's scene (map, people and agents with their
 // tags, bubbles, doors and objects) fed with frames the gateway re-simulates for a tick, instead of a
 // WebSocket. Pick a room and a stretch; play, pause, change speed, step one tick, scrub, or click a
 // marker to jump there. The operator link's key is in the address's fragment; every read sends it.

@@ -4,7 +4,7 @@
 // (answer.ts) are beside it. Every answer is the AIC result wrapper.
 // The routing is a few string comparisons on node:http objects, not a framework: every agent request
 // crosses it, and through the gateway a framework's router and request decoration cost a sixth of an
-// observe (profiled for issue #13). What a request may be is the table below.
+// observe (profiled). What a request may be is the table below.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";

@@ -3,7 +3,7 @@
 // the character stays for the grace period) and onLeave (the grace period ran out: the character
 // leaves). Every change to the world is an action through AicService.act. A resume token outlives
 // the grace period: its page, coming back later, rejoins as the same character (same id and name)
-// in the room and on the tile where it left (issue #41).
+// in the room and on the tile where it left.
 //
 // Two kinds of drop: the network (the person may not know yet: shown "away", kept for the full grace
 // period) and the page going away on purpose (a tab closed, a reload: nobody is shown away, and the

@@ -80,7 +80,7 @@ export interface SavedSession {
 }
 
 /** Where a character stood when it left the world (its page gone past the grace period): a resume
- * token keeps working after that, bringing the same character back there (issue #41). */
+ * token keeps working after that, bringing the same character back there. */
 export interface DepartedSession extends SavedSession {
   left: { roomId: string; tx: number; ty: number; order: number };
 }

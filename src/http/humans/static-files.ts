@@ -134,7 +134,7 @@ export async function sendFile(
     return true;
   }
   // pipeline, not pipe: a browser that goes away mid-file must end this too (pipe left the file open
-  // and this promise pending for good, which held every plugin reload for its 60 s; issue #45).
+  // and this promise pending for good, which held every plugin reload for its 60 s).
   await pipeline(createReadStream(body), res).catch(() => {
     if (!res.destroyed) res.destroy();
   });

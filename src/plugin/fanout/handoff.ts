@@ -1,5 +1,5 @@
 // Handing an upgraded browser socket to the fan-out process (Node's handle passing). Three things,
-// each seen failing in a real gateway without it (issue #27):
+// each seen failing in a real gateway without it:
 // - reading stops before the handoff and what the parent already buffered travels along as `head`
 //   (otherwise a client that writes right after the upgrade loses its first frames);
 // - the parent's own socket object is destroyed afterwards (otherwise it never emits `close`, and

@@ -1,4 +1,4 @@
-// Residents that live outside this gateway (issue #43, docs/wake-targets.md): AIC agents the world
+// Residents that live outside this gateway (docs/wake-targets.md): AIC agents the world
 // wakes through a webhook or another OpenClaw gateway's wake hook. Each one is a resident of a
 // ResidentScheduler (the same wake rules, pacing and world-wide budget as the gateway's own; the
 // budget's ledger is shared), whose "turn" is: deliver a wake (delivery.ts, never awaited by the

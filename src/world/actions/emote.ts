@@ -27,7 +27,7 @@ export const emote = defineAction({
     answer: { chatMessageId: MessageIdField },
     summary: "Make a gesture: wave, nod, clap, laugh, cheer or shrug",
     description:
-      "Extension (issue #40): a gesture those near you see, as a line on the proximity channel (`👋 waves`) in the chat log and over your head. Idempotent by txId. Domain errors: agent_not_in_room, conflict.",
+      "Extension: a gesture those near you see, as a line on the proximity channel (`👋 waves`) in the chat log and over your head. Idempotent by txId. Domain errors: agent_not_in_room, conflict.",
     tool: {
       label: "Gesture",
       description: "A gesture those near you see.",
