@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { RateLimiter } from "../src/aic/rate-limit.ts";
 import { AicService } from "../src/aic/service.ts";
 import { BUNDLED_WORLD_DIR } from "../src/config/config.ts";
-import { DEFAULT_ADMISSION_LIMITS } from "../src/http/humans/admission.ts";
+import { DEFAULT_ADMISSION_LIMITS } from "../src/http/humans/connection-admission.ts";
 import { serveOnLoopback } from "../src/http/humans/testing/serve-loopback.ts";
 import { createWebSurface } from "../src/http/humans/web-surface.ts";
 import { humanSessions } from "../src/plugin/durable-state.ts";

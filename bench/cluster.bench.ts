@@ -28,7 +28,7 @@ import { WorldStore } from "../src/runtime/store.ts";
 import { portalWorld } from "../src/world/testing/fixtures.ts";
 import type { Input, StepResult } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
-import { startNats } from "../test/support/nats.ts";
+import { startNats } from "../test/support/test-nats.ts";
 
 const TTL_MS = 3000;
 const COMMIT_TICKS = Number(process.env.OCW_BENCH_TICKS ?? 400);

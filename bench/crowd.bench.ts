@@ -1,6 +1,6 @@
 // The load harness's crowd, in-process: N actors of the bundled lobby walking its plaza (the tile box
 // `npm run load` uses), each picking a new destination now and then, as the harness's humans and
-// agents do (src/world/testing/crowd.ts). It measures the world step and how many events a tick
+// agents do (src/world/testing/plaza-crowd.ts). It measures the world step and how many events a tick
 // appends, by type. Before proximity was bounded per actor, every pair of actors within
 // the radius (4 tiles) entered and left proximity as they walked, so the events grew with the square
 // of the crowd (12,400 a tick at 1,000); now an
@@ -10,7 +10,7 @@
 // Seeded, no wall clock in the world. Last line: one JSON object with the figures per crowd size.
 import { fileURLToPath } from "node:url";
 import { loadWorldDir } from "../src/runtime/load-world-dir.ts";
-import { Crowd } from "../src/world/testing/crowd.ts";
+import { Crowd } from "../src/world/testing/plaza-crowd.ts";
 import type { Input } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
 

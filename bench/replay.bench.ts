@@ -23,11 +23,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { turnOfCall } from "../src/plugin/agent-turns.ts";
-import { MAX_MARKER_TICKS, OpenedExports, ReplayDesk, replayRead } from "../src/plugin/replay.ts";
+import { MAX_MARKER_TICKS, OpenedExports, ReplayDesk, replayRead } from "../src/plugin/replay-desk.ts";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import { closeWorld, openWorld, saveWorld } from "../src/runtime/open-world.ts";
-import { Replayer } from "../src/runtime/replay.ts";
-import { lcg } from "../src/world/testing/crowd.ts";
+import { Replayer } from "../src/runtime/replay-engine.ts";
+import { lcg } from "../src/world/testing/plaza-crowd.ts";
 import type { Input } from "../src/world/types.ts";
 
 const MINUTES = Number(process.env.REPLAY_MINUTES ?? 60);

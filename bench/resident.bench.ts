@@ -16,8 +16,8 @@
 import { performance } from "node:perf_hooks";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { WebSocket } from "ws";
+import { BUNDLED_RESIDENTS } from "../scripts/lib/bundled-residents.ts";
 import { deepMerge } from "../scripts/lib/merge.ts";
-import { BUNDLED_RESIDENTS } from "../scripts/lib/residents.ts";
 import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";
 import { startGateway } from "../test/support/gateway.ts";
 import { messageText, type RecordedRequest, startScriptedModel } from "../test/support/scripted-model.ts";

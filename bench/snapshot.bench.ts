@@ -24,7 +24,7 @@ import { commitTick, SideTables, snapshotEntry } from "../src/runtime/persistenc
 import { WorldStore } from "../src/runtime/store.ts";
 import { WorldRuntime } from "../src/runtime/world-runtime.ts";
 import { canonicalHash, sha256Hex } from "../src/world/snapshot.ts";
-import { Crowd } from "../src/world/testing/crowd.ts";
+import { Crowd } from "../src/world/testing/plaza-crowd.ts";
 import type { WorldSnapshot } from "../src/world/types.ts";
 import { World } from "../src/world/world.ts";
 

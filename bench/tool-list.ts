@@ -2,7 +2,7 @@
 // definition (name, description, JSON Schema parameters), the form the gateway sends a provider.
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { resolveConfig } from "../src/config/config.ts";
-import { registerWorldTools } from "../src/tools/index.ts";
+import { registerWorldTools } from "../src/tools/register-tools.ts";
 import type { AgentToolLike } from "../src/tools/tool-kit.ts";
 
 /** Every ocw_* tool an agent with every optional tool enabled is offered. */

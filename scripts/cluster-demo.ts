@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type LaunchedGateway, launchGateway, randomToken } from "./lib/gateway.ts";
-import { type LaunchedNats, launchNats } from "./lib/nats.ts";
+import { type LaunchedNats, launchNats } from "./lib/nats-server.ts";
 
 const portA = Number(process.env.OCW_PORT ?? 18801);
 if (!Number.isInteger(portA) || portA < 1 || portA > 65534) {

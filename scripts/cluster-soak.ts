@@ -24,7 +24,7 @@ import { type LogRecord, lastSequence, restoreRoom } from "../src/cluster/shared
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../src/runtime/load-world-dir.ts";
 import { aicCall, launchClusterGateway, running, standingBy, until } from "./lib/cluster.ts";
 import { freePort, type LaunchedGateway, randomToken } from "./lib/gateway.ts";
-import { type LaunchedNats, launchNats } from "./lib/nats.ts";
+import { type LaunchedNats, launchNats } from "./lib/nats-server.ts";
 import { buildWebIfNeeded } from "./lib/web-build.ts";
 
 const { values: args } = parseArgs({

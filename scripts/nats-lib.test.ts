@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { launchNats } from "./lib/nats.ts";
+import { launchNats } from "./lib/nats-server.ts";
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -14,9 +14,9 @@ import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
+import { bundledResidentsConfig, bundledResidentsGatewayConfig } from "./lib/bundled-residents.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
 import { deepMerge } from "./lib/merge.ts";
-import { bundledResidentsConfig, bundledResidentsGatewayConfig } from "./lib/residents.ts";
 
 function fail(message: string, code = 2): never {
   console.error(message);
@@ -81,7 +81,7 @@ const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || (await keptToken("gat
 const userGatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
 const primaryModel = (userGatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
   ?.defaults?.model?.primary;
-// The bundled world's residents (scripts/lib/residents.ts): gateway agents of their own that the world
+// The bundled world's residents (scripts/lib/bundled-residents.ts): gateway agents of their own that the world
 // wakes when someone comes near or talks to them. They are always there; they think only when the
 // gateway has a model (each then gets its agent entry), and without one they stand at home asleep.
 const pluginConfig = deepMerge(

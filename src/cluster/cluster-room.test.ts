@@ -3,7 +3,7 @@
 // snapshot + log with every acknowledged action exactly once, while the deposed owner's next append
 // is refused and it stops serving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { startNats, type TestNats } from "../../test/support/test-nats.ts";
 import { until } from "../../test/support/wait.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
 import type { WorldDefinition } from "../world/types.ts";

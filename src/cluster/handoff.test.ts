@@ -5,7 +5,7 @@
 // the room's next owner gets it without waiting out the consumer's ack wait.
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { startNats, type TestNats } from "../../test/support/test-nats.ts";
 import { until } from "../../test/support/wait.ts";
 import { portalWorld } from "../world/testing/fixtures.ts";
 import type { Transfer } from "../world/transfers.ts";

@@ -4,7 +4,7 @@
 // runtime stopped at its first commit, and the gateway neither served the room nor stood by for it
 // again until it was restarted. A listener that comes after the loss now hears it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { startNats, type TestNats } from "../../test/support/test-nats.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
 import { takeRoom } from "./cluster-room.ts";
 import { type ClusterResources, connectCluster } from "./nats.ts";

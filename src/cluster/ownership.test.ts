@@ -1,6 +1,6 @@
-// Against a real nats-server (test/support/nats.ts): leases, the directory and the fencing epoch.
+// Against a real nats-server (test/support/test-nats.ts): leases, the directory and the fencing epoch.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { startNats, type TestNats } from "../../test/support/test-nats.ts";
 import { until } from "../../test/support/wait.ts";
 import { type ClusterResources, connectCluster } from "./nats.ts";
 import { directoryEntry, RoomLease, readDirectory } from "./ownership.ts";

@@ -346,7 +346,7 @@ export const PluginConfigSchema = z.strictObject({
     .strictObject({
       joinCode: z.string().min(4).max(64).optional(),
       resumeGraceSec: z.int().min(0).max(3600).default(30),
-      // WebSocket admission (src/http/humans/admission.ts): refusals close with 1013 and a reason.
+      // WebSocket admission (src/http/humans/connection-admission.ts): refusals close with 1013 and a reason.
       maxConnections: z.int().min(1).max(100_000).default(200).describe("Open human WebSockets in total"),
       maxConnectionsPerAddress: z
         .int()

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createToolPolicyHook } from "../hooks/tool-policy.ts";
+import { createToolPolicyHook } from "../hooks/tool-gate.ts";
 import { ConfigError, resolveConfig } from "./config.ts";
 import {
   allowedEmbeddedKinds,

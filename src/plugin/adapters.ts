@@ -13,7 +13,7 @@ import { agentTurnHooks, only } from "./agent-turns.ts";
 import { travelledVia } from "./cluster-host.ts";
 import { contextTokenKey, humanSessions, persistRateLimits } from "./durable-state.ts";
 import { createFanoutProcess } from "./fanout/fanout-process.ts";
-import type { FanoutWebOptions } from "./fanout/protocol.ts";
+import type { FanoutWebOptions } from "./fanout/ipc-protocol.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 import { followTravellers } from "./travellers.ts";

@@ -10,7 +10,7 @@ import { AicService } from "../aic/service.ts";
 import type { OpenedWorld } from "../runtime/open-world.ts";
 import { crashHost, openBundledHost } from "../runtime/testing/hosts.ts";
 import { agentTurnHooks, MAX_TURN_TEXT } from "./agent-turns.ts";
-import { ReplayDesk, replayRead } from "./replay.ts";
+import { ReplayDesk, replayRead } from "./replay-desk.ts";
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const cleanup: (() => void)[] = [];

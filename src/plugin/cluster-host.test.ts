@@ -3,14 +3,14 @@
 // at a quarter of the lease), the operator status shows the directory, and when the owner lets go
 // the standby service takes the room with the next epoch.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNats, type TestNats } from "../../test/support/nats.ts";
+import { startNats, type TestNats } from "../../test/support/test-nats.ts";
 import { until } from "../../test/support/wait.ts";
 import { resolveConfig } from "../config/config.ts";
 import { ownerElsewhere, RoomHeldElsewhereError } from "./cluster-host.ts";
 import { createHost, disposeHost } from "./host.ts";
-import { operatorActions } from "./operator.ts";
-import { createWorldService } from "./service.ts";
+import { operatorActions } from "./operator-actions.ts";
 import { activeHost, processSlot } from "./singleton.ts";
+import { createWorldService } from "./world-service.ts";
 
 let nats: TestNats;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RateLimiter } from "../aic/rate-limit.ts";
 import type { WorldRuntime } from "../runtime/world-runtime.ts";
-import type { FanoutStats } from "./fanout/protocol.ts";
+import type { FanoutStats } from "./fanout/ipc-protocol.ts";
 
 export interface MetricsSources {
   runtime: WorldRuntime;

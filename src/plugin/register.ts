@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { allowedHosts, resolveConfig } from "../config/config.ts";
-import { createToolPolicyHook } from "../hooks/tool-policy.ts";
+import { createToolPolicyHook } from "../hooks/tool-gate.ts";
 import { createHostRule } from "../http/host-rule.ts";
 import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
 import { REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
@@ -13,16 +13,16 @@ import {
   worldRouteHandler,
   worldUpgradeHandler,
 } from "../http/routes.ts";
-import { registerWorldTools } from "../tools/index.ts";
+import { registerWorldTools } from "../tools/register-tools.ts";
 import { attachAdapters } from "./adapters.ts";
-import { registerWorldCli } from "./cli.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
-import { deskFor, linksOf, openedOf, operatorActions } from "./operator.ts";
-import { replayRead } from "./replay.ts";
+import { deskFor, linksOf, openedOf, operatorActions } from "./operator-actions.ts";
+import { registerWorldCli } from "./operator-cli.ts";
+import { replayRead } from "./replay-desk.ts";
 import { attachResidents } from "./residents.ts";
-import { createWorldService } from "./service.ts";
 import { activeHost, processSlot } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
+import { createWorldService } from "./world-service.ts";
 
 export function registerPlugin(api: OpenClawPluginApi): void {
   // The CLI commands run in the CLI process and reach the world through the operator route.

@@ -35,7 +35,7 @@ export function residentTurnOptions(
     // Its few tools are sent as definitions and Tool Search's own controls stay out (they were most of
     // the 6,308 characters of tools a turn sent). openclaw 2026.9.6 passes this run option
     // through (its "bounded auxiliary tool set directly visible"), though its public type leaves it out;
-    // without it the tools are still direct (catalogMode, src/tools/index.ts).
+    // without it the tools are still direct (catalogMode, src/tools/register-tools.ts).
     disableToolSearch: true,
   };
 }

@@ -2,8 +2,8 @@
 // run in this gateway's agent loop (resident-turns.ts), and a resident without a model sleeps.
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { allowedWorldTools } from "../config/tool-policy.ts";
-import { placesFrom } from "../residents/places.ts";
 import { PROMPT_LIMITS } from "../residents/prompt.ts";
+import { placesFrom } from "../residents/resident-places.ts";
 import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentTurnHooks, only } from "./agent-turns.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { RoomSignals } from "../aic/schemas.ts";
 import { resolveConfig } from "../config/config.ts";
-import { statusText } from "../tools/status.ts";
+import { statusText } from "../tools/status-tool.ts";
 import { createHost } from "./host.ts";
 import { operatorStatus, worldStatus } from "./status.ts";
 

@@ -2,7 +2,7 @@
 // turn (who spoke, what they said, who came near) and who is near now. It stays within a few hundred
 // tokens (the benchmark measures it; prompt.test.ts bounds the worst case): the resident looks
 // further with its ocw_* tools if it wants to.
-import type { Place } from "./places.ts";
+import type { Place } from "./resident-places.ts";
 import type { Happening } from "./wake.ts";
 
 export interface PromptPerson {

@@ -23,8 +23,8 @@ import {
   type WorldBudget,
   withinShare,
 } from "./pacing.ts";
-import { type Place, portalToward } from "./places.ts";
 import { type PromptPerson, wakePrompt } from "./prompt.ts";
+import { type Place, portalToward } from "./resident-places.ts";
 import { routineStop } from "./routine.ts";
 import { byResident, type Happening, replyChannel, wakeHappenings } from "./wake.ts";
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { WorldLoadError } from "../world/errors.ts";
 import { fixtureFiles, openRoom } from "../world/testing/fixtures.ts";
+import { WorldLoadError } from "../world/world-errors.ts";
 import { loadWorldDir } from "./load-world-dir.ts";
 
 const dirs: string[] = [];

@@ -3,8 +3,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseWorld } from "../world/definition.ts";
-import { WorldLoadError } from "../world/errors.ts";
 import type { WorldDefinition } from "../world/types.ts";
+import { WorldLoadError } from "../world/world-errors.ts";
 
 /** The world shipped with the plugin (rooms `lobby` and `garden`), used when config names none. */
 export const BUNDLED_WORLD_DIR = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));

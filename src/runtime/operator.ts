@@ -2,11 +2,12 @@
 // scene hash; named checkpoints with a manifest (label, tick, sim time, hash); restoring one. Only
 // the gateway-authenticated admin route reaches these. Transport-free: failures are OperatorError
 // values carrying the HTTP status the adapter answers with.
-import { SnapshotMismatchError } from "../world/errors.ts";
+
 import { ENTITY_ID_PATTERN, OPERATOR_ENTITY_ID } from "../world/ids.ts";
 import { type Note, notesOf } from "../world/objects/notice-board.ts";
 import type { WorldSnapshot } from "../world/types.ts";
 import { World } from "../world/world.ts";
+import { SnapshotMismatchError } from "../world/world-errors.ts";
 import { type OpenedWorld, storeAutoSnapshot } from "./open-world.ts";
 import { checkStoredSnapshot, parseForeignSnapshot, snapshotEntry } from "./persistence.ts";
 import type { RunManifest, SnapshotManifest } from "./store.ts";

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { gunzip, gzipSync } from "node:zlib";
 import type { WorldDefinition } from "../world/types.ts";
 import type { Keyframe, KeyframeCause, StoredAgentTurn, StoredKeyframe, Stretch } from "./history.ts";
-import { type HistorySource, ReplayError, Replayer } from "./replay.ts";
+import { type HistorySource, ReplayError, Replayer } from "./replay-engine.ts";
 import type { RunManifest, TickRow } from "./store.ts";
 
 export const EXPORT_FORMAT = "openclawworld.replay-export.v1";

@@ -7,7 +7,7 @@ import { createAicHttpHandler } from "../http/aic/aic-app.ts";
 import { worldStatus } from "../plugin/status.ts";
 import type { WorldRuntime } from "../runtime/world-runtime.ts";
 import { RemoteAicClient } from "./remote-client.ts";
-import { statusTool } from "./status.ts";
+import { statusTool } from "./status-tool.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";
 
 const remoteConfig = (baseUrl: string, extra: Record<string, unknown> = {}) =>

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnv, type TestEnv } from "../aic/testing/local-world.ts";
 import { ALL_TOOLS, resolveConfig } from "../config/config.ts";
-import { registerWorldTools } from "./index.ts";
+import { registerWorldTools } from "./register-tools.ts";
 import type { AgentToolLike, ToolResult } from "./tool-kit.ts";
 import { turnBindings } from "./turn-binding.ts";
 

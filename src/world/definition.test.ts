@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { computeSceneHash, parseWorld } from "./definition.ts";
-import { WorldLoadError } from "./errors.ts";
 import { type FixtureRoom, fixtureFiles, openRoom, tiledMapJson } from "./testing/fixtures.ts";
 import { parseIsoToMs } from "./time.ts";
+import { WorldLoadError } from "./world-errors.ts";
 
 const baseRooms = (): FixtureRoom[] => [
   {

@@ -2,13 +2,13 @@
 // src/runtime/load-world-dir.ts for the directory reader).
 import { createHash } from "node:crypto";
 import { parse as parseToml } from "smol-toml";
-import { WorldLoadError } from "./errors.ts";
 import { CHAT_MESSAGE_MAX_CHARS, ROOM_ID_PATTERN } from "./ids.ts";
-import { objectType } from "./objects/registry.ts";
+import { objectType } from "./objects/object-registry.ts";
 import { MAX_NEIGHBORS_BOUND } from "./proximity.ts";
 import { parseTiledMap } from "./tiled.ts";
 import { parseIsoToMs } from "./time.ts";
 import type { RoomDefinition, WorldDefinition } from "./types.ts";
+import { WorldLoadError } from "./world-errors.ts";
 
 export const WORLD_TOML = "world.toml";
 

@@ -7,12 +7,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
 import { compareIds } from "./actor.ts";
-import { SnapshotMismatchError } from "./errors.ts";
 import { canonicalHash, sha256Hex } from "./snapshot.ts";
-import { Crowd } from "./testing/crowd.ts";
+import { Crowd } from "./testing/plaza-crowd.ts";
 import { runScript, scriptArb, seededScript } from "./testing/scenario.ts";
 import { SNAPSHOT_FORMAT, type WorldDefinition, type WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
+import { SnapshotMismatchError } from "./world-errors.ts";
 
 const lobbyDir = fileURLToPath(new URL("../../worlds/lobby", import.meta.url));
 const lobby = await loadWorldDir(lobbyDir);

@@ -1,11 +1,11 @@
 // Issue #9 at the world's own door: one input's failure stays its own, the world never stores text it
 // cannot hash, and a restore validates as strictly as a request (002: strict, unique ids).
 import { describe, expect, it } from "vitest";
-import { SnapshotMismatchError } from "./errors.ts";
 import { smallWorld } from "./testing/fixtures.ts";
 import { join, one } from "./testing/helpers.ts";
 import type { Input, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
+import { SnapshotMismatchError } from "./world-errors.ts";
 
 const def = smallWorld();
 

@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
-import { SnapshotMismatchError } from "./errors.ts";
 import {
   EPISODE_IMPORTANCE,
   EPISODE_KINDS,
@@ -22,6 +21,7 @@ import { join, one, run } from "./testing/helpers.ts";
 import { commandToInput, runScript, scriptArb } from "./testing/scenario.ts";
 import type { Input, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
+import { SnapshotMismatchError } from "./world-errors.ts";
 
 const lobby = await loadWorldDir(fileURLToPath(new URL("../../worlds/lobby", import.meta.url)));
 const def = { ...lobby, eventRetention: 150, proximityDebounceTicks: 2 };

@@ -2,7 +2,7 @@
 // InteractContext), seating, stepping onto an object's tile.
 import type { Actor } from "./actor.ts";
 import type { WorldCore } from "./core.ts";
-import type { InteractContext, InteractOutcome } from "./objects/types.ts";
+import type { InteractContext, InteractOutcome } from "./objects/object-type.ts";
 import { actorOnTile, depart, releaseHeld, setObjectState, stop, teleport } from "./placement.ts";
 import { covers } from "./places.ts";
 import type { WorldObject } from "./room.ts";

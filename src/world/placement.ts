@@ -4,7 +4,7 @@
 import { type Actor, NO_PATH } from "./actor.ts";
 import { bodyOverlapsTile } from "./collision.ts";
 import type { WorldCore } from "./core.ts";
-import type { ObjectStateValue, OperatorContext } from "./objects/types.ts";
+import type { ObjectStateValue, OperatorContext } from "./objects/object-type.ts";
 import type { Room, WorldObject } from "./room.ts";
 import { transferId } from "./transfers.ts";
 import type { TileCoord } from "./types.ts";

@@ -2,7 +2,6 @@
 // rules they share with the web client (places.ts): each as the world applies it, through inputs,
 // and each surviving a snapshot round trip exactly.
 import { describe, expect, it } from "vitest";
-import { SnapshotMismatchError } from "./errors.ts";
 import { OPERATOR_ENTITY_ID } from "./ids.ts";
 import { NOTE_LIMITS, type Note } from "./objects/notice-board.ts";
 import { hearingZoneAt, placeAt, withinHearing } from "./places.ts";
@@ -10,6 +9,7 @@ import { fixtureWorld, openRoom } from "./testing/fixtures.ts";
 import { join, one, run, walkTo } from "./testing/helpers.ts";
 import type { Input, InputResult, WorldDefinition, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
+import { SnapshotMismatchError } from "./world-errors.ts";
 
 /** Room "t" 24x14: a board, two seats, a private room (the west 8x6 "booth", with its sign), a portal
  * to room "u" and back. */

@@ -9,8 +9,8 @@ import { loadWorldDir } from "../runtime/load-world-dir.ts";
 import type { Actor } from "./actor.ts";
 import { type ProximityChange, ProximityTracker, tieKey } from "./proximity.ts";
 import { SpatialGrid } from "./spatial-grid.ts";
-import { Crowd } from "./testing/crowd.ts";
 import { join } from "./testing/helpers.ts";
+import { Crowd } from "./testing/plaza-crowd.ts";
 import type { Input, WorldEvent, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
 

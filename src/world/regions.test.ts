@@ -5,10 +5,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
 import { parseWorld } from "./definition.ts";
-import { WorldLoadError } from "./errors.ts";
 import { MAX_REGIONS_PER_ROOM } from "./signals.ts";
 import { type FixtureRegion, type FixtureRoom, fixtureFiles, openRoom } from "./testing/fixtures.ts";
 import { World } from "./world.ts";
+import { WorldLoadError } from "./world-errors.ts";
 
 const rooms = (a: FixtureRegion[] | undefined, b?: FixtureRegion[]): FixtureRoom[] => [
   {

@@ -1,9 +1,9 @@
 // The live state of one room: actors (sorted by id), spatial grid, current collision, event log, chat.
 import { type Actor, insertSorted, removeSorted } from "./actor.ts";
-import { RoomChatLog } from "./chat.ts";
+import { RoomChatLog } from "./chat-history.ts";
 import { type EventRetention, RoomEventLog } from "./events-log.ts";
 import { PathFinder, type TileGrid } from "./grid.ts";
-import type { ObjectState, ObjectTypeHandler } from "./objects/types.ts";
+import type { ObjectState, ObjectTypeHandler } from "./objects/object-type.ts";
 import { RoomSignals } from "./signals.ts";
 import { SpatialGrid } from "./spatial-grid.ts";
 import type { ObjectDefinition, RegionDefinition, RoomDefinition } from "./types.ts";

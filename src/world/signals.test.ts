@@ -4,7 +4,6 @@
 // rectangles), and check that replay and snapshot/restore give the same counts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SnapshotMismatchError } from "./errors.ts";
 import {
   SIGNAL_BUCKET_SEC,
   SIGNAL_KINDS,
@@ -17,6 +16,7 @@ import { fixtureWorld, openRoom } from "./testing/fixtures.ts";
 import { join, one, run } from "./testing/helpers.ts";
 import type { Input, TileCoord, WorldDefinition, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
+import { SnapshotMismatchError } from "./world-errors.ts";
 
 const TICK_RATE = 10; // the slowest rate: fewest ticks per window, so scripts cross it cheaply
 const BUCKET_TICKS = SIGNAL_BUCKET_SEC * TICK_RATE;

@@ -6,8 +6,7 @@ import { createHash } from "node:crypto";
 import * as z from "zod";
 import { type Actor, compareIds, NO_PATH } from "./actor.ts";
 import { canonicalJson } from "./canonical-json.ts";
-import { sameIds } from "./chat.ts";
-import { SnapshotMismatchError } from "./errors.ts";
+import { sameIds } from "./chat-history.ts";
 import { DEPARTED_FLOORS, type DropFloors } from "./events-log.ts";
 import { REGION_ID_PATTERN } from "./ids.ts";
 import {
@@ -18,8 +17,8 @@ import {
   memorySeq,
   TOPIC_PATTERN,
 } from "./memory.ts";
-import { objectType } from "./objects/registry.ts";
-import type { ObjectStateValue } from "./objects/types.ts";
+import { objectType } from "./objects/object-registry.ts";
+import type { ObjectStateValue } from "./objects/object-type.ts";
 import type { ProximityRecord, ProximityTracker } from "./proximity.ts";
 import type { Room, WorldObject } from "./room.ts";
 import { SIGNAL_KINDS, SIGNAL_WINDOW_BUCKETS, signalBucketOf } from "./signals.ts";
@@ -40,6 +39,7 @@ import {
   type WorldEvent,
   type WorldSnapshot,
 } from "./types.ts";
+import { SnapshotMismatchError } from "./world-errors.ts";
 
 export { canonicalJson, jsonPieces } from "./canonical-json.ts";
 

@@ -1,9 +1,10 @@
 // Tiled JSON map (orthogonal, one embedded "tiles" tileset) -> RoomDefinition.
-import { WorldLoadError } from "./errors.ts";
+
 import { REGION_ID_PATTERN, REGION_NAME_MAX_CHARS } from "./ids.ts";
-import { objectType } from "./objects/registry.ts";
+import { objectType } from "./objects/object-registry.ts";
 import { MAX_REGIONS_PER_ROOM } from "./signals.ts";
 import type { ObjectDefinition, RegionDefinition, RoomDefinition, SpawnPoint } from "./types.ts";
+import { WorldLoadError } from "./world-errors.ts";
 
 export const TILE_SIZE = 32;
 const GID_MASK = 0x1fffffff; // Tiled stores flip flags in the top 3 bits.

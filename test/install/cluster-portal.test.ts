@@ -19,7 +19,7 @@ import { BUNDLED_WORLD_DIR } from "../../src/runtime/load-world-dir.ts";
 import { RemoteAicClient } from "../../src/tools/remote-client.ts";
 import { portalWorldFiles } from "../../src/world/testing/fixtures.ts";
 import { launchBrowser, ocw, until as pageUntil, watchedPage } from "../support/browser.ts";
-import { startNats, type TestNats } from "../support/nats.ts";
+import { startNats, type TestNats } from "../support/test-nats.ts";
 import { writeWorldDir } from "../support/world-dir.ts";
 
 const AGENT = "agent_traveller";

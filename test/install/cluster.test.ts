@@ -30,7 +30,7 @@ import { directoryEntry } from "../../src/cluster/ownership.ts";
 import { resolveConfig } from "../../src/config/config.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../src/runtime/load-world-dir.ts";
 import { RemoteAicClient } from "../../src/tools/remote-client.ts";
-import { startNats, type TestNats } from "../support/nats.ts";
+import { startNats, type TestNats } from "../support/test-nats.ts";
 import { holdsFor } from "../support/wait.ts";
 
 const TTL_MS = 3000;

@@ -22,9 +22,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { BUNDLED_RESIDENTS } from "../../scripts/lib/bundled-residents.ts";
 import { freePort, randomToken } from "../../scripts/lib/gateway.ts";
 import { PROJECT_DIR } from "../../scripts/lib/project.ts";
-import { BUNDLED_RESIDENTS } from "../../scripts/lib/residents.ts";
 import {
   alive,
   type CheckoutChurn,

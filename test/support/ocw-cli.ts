@@ -6,7 +6,7 @@
 import { Command } from "commander";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { vi } from "vitest";
-import { registerWorldCli } from "../../src/plugin/cli.ts";
+import { registerWorldCli } from "../../src/plugin/operator-cli.ts";
 
 /** Throws with what the command wrote to stderr when it failed (it sets process.exitCode, which
  * is put back: the test runner's own exit code is not the command's). */

@@ -23,7 +23,7 @@ import {
   type FanoutWebOptions,
   type ToChild,
   type ToParent,
-} from "./protocol.ts";
+} from "./ipc-protocol.ts";
 
 const STATS_EVERY_MS = 1000;
 

@@ -10,15 +10,15 @@ import { until } from "../../../test/support/wait.ts";
 import { type TextFrame as Frame, joinWs } from "../../../test/support/ws-client.ts";
 import { RateLimiter } from "../../aic/rate-limit.ts";
 import { AicService } from "../../aic/service.ts";
-import { DEFAULT_ADMISSION_LIMITS } from "../../http/humans/admission.ts";
 import { claimHash, newClaimSecret } from "../../http/humans/claims.ts";
+import { DEFAULT_ADMISSION_LIMITS } from "../../http/humans/connection-admission.ts";
 import type { DurableSessions } from "../../http/humans/session.ts";
 import { createWebSurface } from "../../http/humans/web-surface.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
 import { createFanoutProcess, type FanoutHandle } from "./fanout-process.ts";
-import { canHandOff } from "./handoff.ts";
+import { canHandOff } from "./socket-handoff.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -11,7 +11,7 @@ import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { type AicResult, aicError } from "../../aic/errors.ts";
 import type { ActData, AicService } from "../../aic/service.ts";
-import { createAdmission } from "../../http/humans/admission.ts";
+import { createAdmission } from "../../http/humans/connection-admission.ts";
 import type { DurableSessions } from "../../http/humans/session.ts";
 import { createStaticRoutes, DEFAULT_WEB_DIST } from "../../http/humans/static-routes.ts";
 import type { PatchDelivery } from "../../http/humans/view-sync.ts";
@@ -23,8 +23,14 @@ import {
   type WorldRuntime,
 } from "../../runtime/world-runtime.ts";
 import { batchAfterTurn } from "./after-turn.ts";
-import { canHandOff, handOff } from "./handoff.ts";
-import { epochMs, type FanoutStats, type FanoutWebOptions, type ToChild, type ToParent } from "./protocol.ts";
+import {
+  epochMs,
+  type FanoutStats,
+  type FanoutWebOptions,
+  type ToChild,
+  type ToParent,
+} from "./ipc-protocol.ts";
+import { canHandOff, handOff } from "./socket-handoff.ts";
 
 /** The child's module: the built one beside the bundle (dist/fanout-child.js, see
  * scripts/build-plugin.ts), or the source beside this file when running from source. Read through

@@ -3,7 +3,7 @@
 // current grid (../approach.ts), then a move there like moveTo.
 
 import * as z from "zod";
-import { approachTile } from "../approach.ts";
+import { approachTile } from "../approach-spot.ts";
 import { fail } from "../core.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction } from "./action.ts";

@@ -4,7 +4,7 @@
 import * as z from "zod";
 import { fail, type Outcome } from "../core.ts";
 import { interactContext, outcomeOf } from "../object-use.ts";
-import type { InteractOutcome } from "../objects/types.ts";
+import type { InteractOutcome } from "../objects/object-type.ts";
 import type { InteractOutcomeType } from "../types.ts";
 import { type ActionWire, bad, defineAction, isPlainObject } from "./action.ts";
 import { actionName, EntityIdField } from "./field-shapes.ts";

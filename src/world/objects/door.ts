@@ -1,4 +1,4 @@
-import type { ObjectTypeHandler } from "./types.ts";
+import type { ObjectTypeHandler } from "./object-type.ts";
 
 export const door: ObjectTypeHandler = {
   objectType: "door",

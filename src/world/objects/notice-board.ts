@@ -3,7 +3,7 @@
 // bounded three ways: per board (the oldest falls off), per author (a few at a time) and in time (one
 // post per author per interval of simulation time). The text arrives through the contract, whose one
 // text rule (src/aic/text.ts) every door applies to the whole request; here are the note's own bounds.
-import type { ObjectState, ObjectStateItem, ObjectTypeHandler } from "./types.ts";
+import type { ObjectState, ObjectStateItem, ObjectTypeHandler } from "./object-type.ts";
 
 export const NOTE_LIMITS = {
   /** Characters of one note. */

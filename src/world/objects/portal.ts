@@ -1,5 +1,5 @@
 import { ROOM_ID_PATTERN } from "../ids.ts";
-import type { InteractContext, InteractOutcome, ObjectTypeHandler } from "./types.ts";
+import type { InteractContext, InteractOutcome, ObjectTypeHandler } from "./object-type.ts";
 
 /** A portal leads to a room of this world, or, with `targetWorld` (a cluster room id), to a room
  * of another world, hosted by whichever gateway serves it (docs/cluster.md). */

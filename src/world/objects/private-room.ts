@@ -2,7 +2,7 @@
 // or open. While private, chat said inside is heard only by those inside, on either channel, and chat
 // from outside does not reach in (src/world/places.ts `withinHearing`); agents perceive chat by the
 // same rule, because the world decides who hears when the line is said.
-import type { ObjectTypeHandler } from "./types.ts";
+import type { ObjectTypeHandler } from "./object-type.ts";
 
 export const privateRoom: ObjectTypeHandler = {
   objectType: "private_room",

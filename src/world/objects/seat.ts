@@ -2,7 +2,7 @@
 // tile, facing the way the seat faces; the seat holds it until it stands, walks off, leaves or is
 // carried away (the world releases it), so a seat is never held by someone who is not on it.
 import type { Facing } from "../types.ts";
-import type { ObjectTypeHandler } from "./types.ts";
+import type { ObjectTypeHandler } from "./object-type.ts";
 
 const FACINGS: readonly Facing[] = ["up", "down", "left", "right"];
 export const SEAT_STYLES = ["chair", "bench", "stool", "sofa"] as const;

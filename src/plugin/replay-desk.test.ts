@@ -22,7 +22,7 @@ import {
 import { crashHost, openBundledHost } from "../runtime/testing/hosts.ts";
 import type { Input, WorldDefinition } from "../world/types.ts";
 import { agentTurnHooks } from "./agent-turns.ts";
-import { OpenedExports, ReplayDesk, replayRead } from "./replay.ts";
+import { OpenedExports, ReplayDesk, replayRead } from "./replay-desk.ts";
 import { ReplayLinks } from "./replay-link.ts";
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };

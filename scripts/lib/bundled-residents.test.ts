@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ResolvedConfigSchema } from "../../src/config/config.ts";
 import { routineStop } from "../../src/residents/routine.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../src/runtime/load-world-dir.ts";
-import { BUNDLED_RESIDENTS, bundledResidentsConfig } from "./residents.ts";
+import { BUNDLED_RESIDENTS, bundledResidentsConfig } from "./bundled-residents.ts";
 
 describe("the bundled residents", () => {
   it("stand on free tiles, never on a sign or object nor just below one", async () => {

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { launchNats } from "../../scripts/lib/nats.ts";
+import { launchNats } from "../../scripts/lib/nats-server.ts";
 
 export interface TestNats {
   url: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../runtime/load-world-dir.ts";
-import { placesFrom, placesOf, portalToward } from "./places.ts";
+import { placesFrom, placesOf, portalToward } from "./resident-places.ts";
 
 describe("the places a walking resident is told of", () => {
   it("the town's, largest first, each at a free tile inside it (the café among them)", async () => {

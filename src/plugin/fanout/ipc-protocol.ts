@@ -4,7 +4,7 @@
 
 import type { AicResult } from "../../aic/errors.ts";
 import type { ActActionT, ActData, Actor } from "../../aic/service.ts";
-import type { AdmissionLimits } from "../../http/humans/admission.ts";
+import type { AdmissionLimits } from "../../http/humans/connection-admission.ts";
 import type { SavedSession } from "../../http/humans/session.ts";
 import type { PatchDelivery } from "../../http/humans/view-sync.ts";
 import type { Input, WorldSnapshot } from "../../world/types.ts";

@@ -9,7 +9,7 @@ import type { AicBackend } from "./backend.ts";
 import { worldAgentId } from "./identity.ts";
 import { inProcessBackend } from "./in-process-backend.ts";
 import { RemoteAicClient } from "./remote-client.ts";
-import { type StatusSource, statusTool } from "./status.ts";
+import { type StatusSource, statusTool } from "./status-tool.ts";
 import type { AgentToolLike } from "./tool-kit.ts";
 import { turnBindingOf } from "./turn-binding.ts";
 import { WORLD_TOOL_FACTORIES } from "./world-tools.ts";

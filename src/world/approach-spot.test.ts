@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approachTile, withinRange } from "./approach.ts";
+import { approachTile, withinRange } from "./approach-spot.ts";
 
 /** A grid from rows of "#" (blocked) and "." (free). */
 function grid(rows: string[]) {

@@ -1,7 +1,7 @@
 // The operator's replay desk: which stretches the history holds, a room as it was at a
 // tick (in the live client's wire shapes, so the replay page draws it with the same scene), and the
 // markers of a stretch (chat, joins and leaves, portal trips, object changes, resident turns,
-// refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay.ts).
+// refused inputs). Every position is re-simulated by the replay engine (src/runtime/replay-engine.ts).
 // Reached by the operator route (gateway token) and by the replay page's operator link
 // (replay-link.ts); never by agents or visitors.
 import { randomBytes } from "node:crypto";
@@ -9,7 +9,7 @@ import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { Frame, Marker } from "../http/replay-routes.ts";
 import type { HistoryStats, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
-import { ReplayError, Replayer } from "../runtime/replay.ts";
+import { ReplayError, Replayer } from "../runtime/replay-engine.ts";
 import {
   type ExportDocument,
   type ExportSource,

@@ -1,11 +1,11 @@
 // The one registry of object types and their affordances. Adding a type = one file + one line here.
 import { door } from "./door.ts";
 import { noticeBoard } from "./notice-board.ts";
+import type { ObjectTypeHandler } from "./object-type.ts";
 import { portal } from "./portal.ts";
 import { privateRoom } from "./private-room.ts";
 import { seat } from "./seat.ts";
 import { sign } from "./sign.ts";
-import type { ObjectTypeHandler } from "./types.ts";
 
 const handlers: readonly ObjectTypeHandler[] = [sign, portal, door, noticeBoard, seat, privateRoom];
 

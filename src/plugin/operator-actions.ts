@@ -19,7 +19,7 @@ import {
 import { agentAccess, agentAccessList } from "./access.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import type { WorldHost } from "./host.ts";
-import { OpenedExports, ReplayDesk, replayRead } from "./replay.ts";
+import { OpenedExports, ReplayDesk, replayRead } from "./replay-desk.ts";
 import { ReplayLinks } from "./replay-link.ts";
 import { operatorStatus } from "./status.ts";
 import { listWakeTargets, removeWakeTarget, setWakeTarget } from "./wake-targets.ts";

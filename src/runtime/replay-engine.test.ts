@@ -9,7 +9,7 @@ import type { Input } from "../world/types.ts";
 import { historyFile, WorldHistory } from "./history.ts";
 import { closeWorld, type OpenedWorld, saveWorld } from "./open-world.ts";
 import { createCheckpoint, restoreCheckpoint } from "./operator.ts";
-import { ReplayError, Replayer, WAYPOINT_TICKS } from "./replay.ts";
+import { ReplayError, Replayer, WAYPOINT_TICKS } from "./replay-engine.ts";
 import { tickChecksum } from "./store.ts";
 import { crashHost, openBundledHost } from "./testing/hosts.ts";
 

@@ -8,8 +8,8 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resolveConfig } from "../config/config.ts";
 import { storeFile } from "./host.ts";
-import { createWorldService } from "./service.ts";
 import { activeHost, processSlot } from "./singleton.ts";
+import { createWorldService } from "./world-service.ts";
 
 const cleanup: (() => void | Promise<void>)[] = [];
 afterEach(async () => {

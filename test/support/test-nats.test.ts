@@ -1,7 +1,7 @@
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { describe, expect, it } from "vitest";
-import { startNats } from "./nats.ts";
+import { startNats } from "./test-nats.ts";
 
 describe("startNats", () => {
   it("serves JetStream on 127.0.0.1 and stops cleanly", async () => {

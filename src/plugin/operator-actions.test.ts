@@ -29,7 +29,7 @@ import {
 import { smallWorld } from "../world/testing/fixtures.ts";
 import { World } from "../world/world.ts";
 import { createHost, type WorldHost } from "./host.ts";
-import { operatorActions } from "./operator.ts";
+import { operatorActions } from "./operator-actions.ts";
 import { operatorStatus, worldStatus } from "./status.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };

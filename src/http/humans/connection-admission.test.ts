@@ -13,7 +13,7 @@ import { BUNDLED_WORLD_DIR, resolveConfig } from "../../config/config.ts";
 import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
-import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./admission.ts";
+import { type AdmissionLimits, createAdmission, DEFAULT_ADMISSION_LIMITS } from "./connection-admission.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
 import { ServerFrameReader } from "./wire-delta.ts";
 

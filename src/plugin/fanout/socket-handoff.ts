@@ -11,7 +11,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import type { ToChild } from "./protocol.ts";
+import type { ToChild } from "./ipc-protocol.ts";
 
 export type SendWithHandle = (message: ToChild, socket: Socket, done: (error: Error | null) => void) => void;
 
