@@ -24,6 +24,11 @@ export const E2E_AGENT_POLICY = {
   mover: { enabled: ["ocw_move_to", "ocw_interact", "ocw_chat_send"] },
   walker: { enabled: ["ocw_move_to"] },
   chatter: { enabled: ["ocw_chat_send"] },
+  // Each file's own tool agents, so no file meets another's where it left it (any file order).
+  play_walker: { enabled: ["ocw_move_to"] },
+  web_walker: { enabled: ["ocw_move_to"] },
+  pass_chatter: { enabled: ["ocw_chat_send"] },
+  hard_chatter: { enabled: ["ocw_chat_send"] },
   // Joins exactly once, in the tools test, so its presence.join is news whatever ran before.
   visitor: { enabled: [] },
   // Enabled but denied: deny wins; the dotted spelling works in the denylist.

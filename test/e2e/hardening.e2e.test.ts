@@ -141,7 +141,7 @@ describe("issue #9 hardening through the real gateway", () => {
     const answer = await invokeTool(
       "ocw_chat_send",
       { message: "\ud800", channel: "global" },
-      { agentId: "chatter" },
+      { agentId: "hard_chatter" },
     );
     expect(answer.status).toBe(400);
     expect(answer.body.error?.message).toContain("message: must be well-formed Unicode");

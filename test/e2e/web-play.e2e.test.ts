@@ -380,7 +380,7 @@ describe("a finished product", () => {
     ]);
     await walkTo(long.page, longAt.tx, longAt.ty);
     // An agent walks up too; its tag says it is an AI.
-    await invokeTool("ocw_observe", { radius: 8 }, { agentId: "walker" });
+    await invokeTool("ocw_observe", { radius: 8 }, { agentId: "play_walker" });
     let sentTo: number[] | undefined;
     for (const dest of [
       [adaAt.tx, adaAt.ty + 2],
@@ -389,7 +389,8 @@ describe("a finished product", () => {
     ]) {
       if (blocked(dest[0]!, dest[1]!)) continue;
       if (
-        (await invokeTool("ocw_move_to", { tx: dest[0], ty: dest[1] }, { agentId: "walker" })).status === 200
+        (await invokeTool("ocw_move_to", { tx: dest[0], ty: dest[1] }, { agentId: "play_walker" })).status ===
+        200
       ) {
         sentTo = dest;
         break;

@@ -392,8 +392,12 @@ describe("issue #26: what broke on the second pass, fixed", () => {
   it("9c. the chat log marks what an AI agent said (twice)", async () => {
     for (const n of [1, 2]) {
       const message = `beep boop, AI line ${n}`;
-      await invokeTool("ocw_observe", { radius: 4 }, { agentId: "chatter" }); // in the lobby
-      const sent = await invokeTool("ocw_chat_send", { message, channel: "global" }, { agentId: "chatter" });
+      await invokeTool("ocw_observe", { radius: 4 }, { agentId: "pass_chatter" }); // in the lobby
+      const sent = await invokeTool(
+        "ocw_chat_send",
+        { message, channel: "global" },
+        { agentId: "pass_chatter" },
+      );
       expect(sent.status).toBe(200);
       await until("the agent's line", async () => (await said(ada.page)).includes(message));
       const li = ada.page.locator("#chat-log li", { hasText: message });

@@ -172,7 +172,7 @@ describe("humans in the browser", () => {
   });
 
   it("an agent moved through ocw_move_to appears and moves in the browser", async () => {
-    const joined = await invokeTool("ocw_observe", { radius: 64 }, { agentId: "walker" });
+    const joined = await invokeTool("ocw_observe", { radius: 64 }, { agentId: "web_walker" });
     expect(joined.status).toBe(200);
     const aliceAt = await me(alice.page);
     const candidates = [
@@ -184,7 +184,7 @@ describe("humans in the browser", () => {
     ].filter(([tx, ty]) => !blocked(tx!, ty!));
     let dest: number[] | undefined;
     for (const c of candidates) {
-      const moved = await invokeTool("ocw_move_to", { tx: c[0], ty: c[1] }, { agentId: "walker" });
+      const moved = await invokeTool("ocw_move_to", { tx: c[0], ty: c[1] }, { agentId: "web_walker" });
       if (moved.status === 200) {
         dest = c;
         break;
@@ -194,7 +194,9 @@ describe("humans in the browser", () => {
     const agent = await until(
       "Alice sees the agent arrive",
       async () =>
-        (await seen(alice.page)).find((e) => e.id === "agt_walker" && e.tx === dest![0] && e.ty === dest![1]),
+        (await seen(alice.page)).find(
+          (e) => e.id === "agt_web_walker" && e.tx === dest![0] && e.ty === dest![1],
+        ),
       20_000,
     );
     expect(agent.kind).toBe("agent");
