@@ -119,12 +119,25 @@ describe("a town with people in it: greeted, residents talk, walked to the café
       headers: { authorization: `Bearer ${gw.gatewayToken}` },
     });
     const status = (await res.json()) as {
-      data: { residentBudget: { talk: { turnsLastHour: number; maxTurnsPerHour: number } } };
+      data: {
+        residentBudget: {
+          talk: {
+            turnsLastHour: number;
+            maxTurnsPerHour: number;
+            pairs?: { between: [string, string]; nextAtMs: number }[];
+          };
+        };
+      };
     };
-    expect(status.data.residentBudget.talk).toEqual({
+    // Spent for the hour, and the pair waits before it talks again (the status says until when).
+    const talk = status.data.residentBudget.talk;
+    expect(talk).toMatchObject({
       turnsLastHour: E2E_TALK_TURNS_PER_HOUR,
       maxTurnsPerHour: E2E_TALK_TURNS_PER_HOUR,
     });
+    const waiting = JSON.stringify(talk.pairs ?? []);
+    expect(waiting).toContain(bram.agentId);
+    expect(waiting).toContain(tilly.agentId);
     expect((await residentStatus(bram.agentId)).state).toBe("awake");
   }, 300_000);
 
