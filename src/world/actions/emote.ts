@@ -1,7 +1,7 @@
 // A gesture (wave, nod, clap, ...): a line in the chat log on the proximity channel ("👋 waves"),
 // so those near the actor hear of it, browsers show it over the actor's head, and agents read it as
 // the chat it is. People send it from the page (G, or the ☺ button), agents by POST /emote or the
-// ocw_emote tool: all of that comes from `doors` below.
+// ocw_emote tool: all of that comes from `doors` below (the page's menu from its `offer`).
 import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
 import { chat } from "./chat.ts";
@@ -32,7 +32,10 @@ export const emote = defineAction({
       label: "Gesture",
       description: "A gesture those near you see.",
     },
+    example: { emote: "wave" },
     humans: true,
+    // ☺ (not 🙂): drawn by common text fonts, so never an empty box where no emoji font is installed.
+    offer: { icon: "☺", label: "Gesture", key: "g", choices: { field: "emote", labels: EMOTES } },
   },
   check: (input) => fieldsProblem(fields, input),
   apply(w, { entityId, emote }) {
