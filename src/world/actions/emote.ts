@@ -5,8 +5,18 @@
 import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
 import { chat } from "./chat.ts";
-import { EMOTES, type EmoteName } from "./emotes.ts";
 import { MessageIdField } from "./field-shapes.ts";
+
+/** Each emote and how it reads in the chat log and over the head (and in the page's menu). */
+export const EMOTES = {
+  wave: "👋 waves",
+  nod: "🙂 nods",
+  clap: "👏 claps",
+  laugh: "😄 laughs",
+  cheer: "🎉 cheers",
+  shrug: "🤷 shrugs",
+} as const;
+export type EmoteName = keyof typeof EMOTES;
 
 declare module "../types.ts" {
   interface ActionFields {

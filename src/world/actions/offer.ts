@@ -9,7 +9,8 @@ export interface PageOffer {
   readonly icon: string;
   /** Its tooltip and accessible name. */
   readonly label: string;
-  /** A key that does the same while no text box has the focus (one letter the page leaves free). */
+  /** A key that does the same while no text box has the focus: a letter the page leaves free (it
+   * walks with W A S D, C shows the debug view, M the minimap). */
   readonly key?: string;
   /** The field a menu picks, and how each of its values reads there. */
   readonly choices?: { readonly field: string; readonly labels: Readonly<Record<string, string>> };
