@@ -35,6 +35,11 @@ fi
 export PATH="$PWD/node_modules/.bin:$PATH"
 mkdir -p .test-artifacts
 
+# The documents and the manifest's tool list are generated from the code (npm run build writes them);
+# a contributor who forgot learns it here, first, by name.
+echo "==> generated documents are current (gen:schemas --check)"
+node scripts/gen-schemas.ts --check
+
 echo "==> building the web client"
 node scripts/build-client.ts
 
