@@ -10,6 +10,7 @@
 // observing it (discover.ts); a case whose need the room does not meet is skipped, with the reason.
 // Every case stands alone: an odd answer fails the case that got it (AnswerJudge: a deviation once),
 // and the rest go on with what discovery learnt.
+import { DOOR_ACTIONS } from "../src/world/actions/registry.ts";
 import { CHAT_MESSAGE_MAX_CHARS } from "../src/world/ids.ts";
 import { AnswerJudge } from "./answer-check.ts";
 import {
@@ -233,6 +234,16 @@ export function contractCases(agentId: string, world: Discovered, runId: string)
       targetId: "the sign",
     }),
     c("approach", "without targetId", "bad_request", { ...base, txId: tx("approach_none") }),
+    // Each kind with doors brings its own valid fields (src/world/actions/<kind>.ts: `example`).
+    ...DOOR_ACTIONS.flatMap(({ kind, doors }) => [
+      c(kind, "its own example", "ok", { ...base, txId: tx(kind), ...doors.example }),
+      c(kind, "its example and an unknown key", "bad_request", {
+        ...base,
+        txId: tx(`${kind}_extra`),
+        ...doors.example,
+        unknownKey: true,
+      }),
+    ]),
   ];
 }
 

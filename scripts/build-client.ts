@@ -12,6 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { build } from "esbuild";
+import { PAGE_OFFERS } from "../src/world/actions/registry.ts";
 import { PROJECT_DIR } from "./lib/project.ts";
 
 const src = path.join(PROJECT_DIR, "web", "client");
@@ -49,6 +50,8 @@ const result = await build({
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
+  // The page's action controls as data: the registry imports zod, which the page must not bundle.
+  define: { PAGE_OFFERS: JSON.stringify(PAGE_OFFERS) },
 });
 
 /** The built file of each entry (web/client/<name>), as the pages name it (/world/assets/<file>). */

@@ -1,40 +1,25 @@
 // The repository runs on its own: a copy of it, somewhere with no ../shared beside it, passes the
 // conformance CLI and the tests that read the PRD's oracle schemas. (Specs live outside the repo
 // during development; code and tests must never reach for them.)
-import { execFile, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyRepository, repositoryFiles, runNode } from "./lib/repo-copy.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 let parent: string;
 let copy: string;
 
-/** Every file git would commit (tracked or new, not ignored): what a clone has. */
-function repositoryFiles(): string[] {
-  return execFileSync("git", ["ls-files", "-z", "-co", "--exclude-standard"], { cwd: root, encoding: "utf8" })
-    .split("\0")
-    .filter((f) => f && existsSync(path.join(root, f)));
-}
-
 function run(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: copy, timeout: 180_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
-    );
-  });
+  return runNode(copy, args);
 }
 
 beforeAll(() => {
   parent = mkdtempSync(path.join(os.tmpdir(), "ocw-portable-"));
   copy = path.join(parent, "repo");
-  for (const file of repositoryFiles()) {
-    mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
-    cpSync(path.join(root, file), path.join(copy, file));
-  }
-  symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  copyRepository(root, copy);
 });
 
 afterAll(() => {
@@ -47,7 +32,7 @@ describe("a copy of the repository with no ../shared", () => {
   });
 
   it("no source or test reads ../shared", () => {
-    const offenders = repositoryFiles()
+    const offenders = repositoryFiles(root)
       .filter((f) => /\.(ts|js|mjs|json|sh)$/.test(f) && !f.startsWith("docs/"))
       .filter((f) => /\.\.\/shared\/|shared\/seeds/.test(readFileSync(path.join(root, f), "utf8")));
     expect(offenders).toEqual([]);

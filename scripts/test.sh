@@ -21,6 +21,11 @@ mkdir -p .test-artifacts
 rm -f .test-artifacts/vitest-*.json
 started_at=$(date +%s)
 
+# The documents and the manifest's tool list are generated from the code (npm run build writes them);
+# a contributor who forgot learns it here, first, by name.
+echo "==> generated documents are current (gen:schemas --check)"
+node scripts/gen-schemas.ts --check
+
 echo "==> building the web client"
 node scripts/build-client.ts
 

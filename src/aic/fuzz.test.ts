@@ -1,6 +1,8 @@
 // Property: malformed requests never throw, never map to a 5xx, and always answer the error wrapper.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { DoorKind } from "../world/actions/action.ts";
+import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import { anyText } from "../world/testing/any-text.ts";
 import { encodeCursor } from "./cursor.ts";
 import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
@@ -11,7 +13,9 @@ import type { AicService } from "./service.ts";
 import { createTestEnv, ManualClock } from "./testing/local-world.ts";
 
 const A = "agent_helper";
+/** A valid request of each endpoint: the fixed ones here, each action kind's from its own example. */
 const VALID: Record<EndpointName, Record<string, unknown>> = {
+  ...doorExamples(),
   observe: { agentId: A, roomId: "lobby", radius: 100, detail: "full" },
   moveTo: { agentId: A, roomId: "lobby", txId: "tx_fuzz_base_1", dest: { tx: 22, ty: 14 } },
   approach: { agentId: A, roomId: "lobby", txId: "tx_fuzz_approach", targetId: "obj_sign_welcome" },
@@ -29,8 +33,14 @@ const VALID: Record<EndpointName, Record<string, unknown>> = {
   leave: { agentId: A, roomId: "lobby" },
   heartbeat: { agentId: A, roomId: "lobby" },
   reflect: { agentId: A, roomId: "lobby", txId: "tx_fuzz_reflect_1", content: "a thought", importance: 0.5 },
-  emote: { agentId: A, roomId: "lobby", txId: "tx_fuzz_emote_1", emote: "wave" },
 };
+
+function doorExamples(): Record<DoorKind, Record<string, unknown>> {
+  const rows: Record<string, Record<string, unknown>> = {};
+  for (const { kind, doors } of DOOR_ACTIONS)
+    rows[kind] = { agentId: A, roomId: "lobby", txId: `tx_fuzz_${kind}_1`, ...doors.example };
+  return rows;
+}
 
 /** Text that is not well-formed Unicode: UTF-16 code units drawn with lone surrogates likely. */
 const illFormed = fc.oneof(

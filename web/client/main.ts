@@ -2,11 +2,12 @@
 // presence, notices, sign card, touch pad). Text from the world is always set with textContent:
 // markup never runs.
 import * as Phaser from "phaser";
-import { EMOTES } from "../../src/world/actions/emotes.ts";
+import type { OfferedAction } from "../../src/world/actions/offer.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { Connection, type ConnState, type ServerMessage } from "./net.ts";
 import { type Notice, type NoticeKind, noticeForError, noticeForOutcome } from "./notices.ts";
+import { mountOffers } from "./offers.ts";
 import {
   type Hearing,
   type MapPlace,
@@ -18,6 +19,10 @@ import {
   WorldScene,
 } from "./scene.ts";
 import { LOOKS } from "./textures.ts";
+
+/** The offered action kinds, written in by the client build from the registry (PAGE_OFFERS in
+ * src/world/actions/registry.ts), so the page never bundles the schema library. */
+declare const PAGE_OFFERS: readonly OfferedAction[];
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -626,39 +631,14 @@ $("chat-form").addEventListener("submit", (event) => {
       notify("Nobody was near enough to hear that. Walk closer, or say it to the room.", "warn");
   } else notify("Not connected — your message was kept.", "warn");
 });
-// Gestures (src/world/actions/emote.ts): a ☺ button beside the chat box and the G key open a menu;
-// a gesture goes as an `act` message and comes back as a chat line over the head and in the log.
-const emoteMenu = document.createElement("div");
-emoteMenu.id = "emote-menu";
-emoteMenu.setAttribute("role", "menu");
-emoteMenu.hidden = true;
-for (const [name, text] of Object.entries(EMOTES)) {
-  const item = document.createElement("button");
-  item.type = "button";
-  item.setAttribute("role", "menuitem");
-  item.dataset.emote = name;
-  item.textContent = text;
-  item.addEventListener("click", () => {
-    emoteMenu.hidden = true;
-    if (!connection.send({ type: "act", action: { kind: "emote", emote: name } }))
-      notify("Not connected — no gesture was made.", "warn");
-    releaseKeys();
-  });
-  emoteMenu.append(item);
-}
-const emoteButton = document.createElement("button");
-emoteButton.id = "emote-toggle";
-emoteButton.type = "button";
-emoteButton.title = "Gesture (G)";
-emoteButton.setAttribute("aria-label", "gesture");
-// ☺ (not 🙂): drawn by common text fonts, so never an empty box where no emoji font is installed.
-emoteButton.textContent = "☺";
-emoteButton.addEventListener("click", () => toggleEmotes());
-$("chat-form").append(emoteButton, emoteMenu);
-function toggleEmotes(): void {
-  emoteMenu.hidden = !emoteMenu.hidden;
-  if (!emoteMenu.hidden) emoteMenu.querySelector("button")?.focus();
-}
+// The actions the registry offers people (src/world/actions/<kind>.ts: `offer`; the client build
+// writes the list in as PAGE_OFFERS): a gesture goes as an `act` message and comes back as a chat
+// line over the head and in the log.
+const offers = mountOffers($("chat-form"), PAGE_OFFERS, {
+  send: (action) => connection.send({ type: "act", action }),
+  notSent: (label) => notify(`Not connected — nothing was sent (${label.toLowerCase()}).`, "warn"),
+  releaseKeys,
+});
 // Picking a channel gives the keys back to the world, as sending a line does.
 $("chat-channel").addEventListener("change", () => releaseKeys());
 // The chat folds away (it covers the map on a small screen) and unfolds again; remembered.
@@ -678,15 +658,10 @@ setChatFolded(localStorage.getItem("ocw.chatFolded") === "1");
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") {
     hideCard();
-    emoteMenu.hidden = true;
+    offers.closeMenus();
     releaseKeys();
-  } else if (
-    (event.key === "g" || event.key === "G") &&
-    document.activeElement === document.body &&
-    state.joined
-  ) {
+  } else if (document.activeElement === document.body && state.joined && offers.pressKey(event.key)) {
     event.preventDefault();
-    toggleEmotes();
   } else if (event.key === "Enter" && document.activeElement === document.body && state.joined) {
     event.preventDefault();
     $("chat-input").focus();

@@ -7,6 +7,7 @@
 import * as z from "zod";
 import type { Outcome, WorldCore } from "../core.ts";
 import type { ActionFields, Input, InputKind, InputValue, WorldError } from "../types.ts";
+import type { PageOffer } from "./offer.ts";
 
 /** An action kind's own fields and its answer as the doors carry them, in zod: the AIC request is
  * the envelope (agentId, roomId, txId, expect) around `fields`, its answer txId, applied, serverTsMs
@@ -31,7 +32,19 @@ export interface ActionWire<K extends InputKind = InputKind> {
  * code: the AIC endpoint named after the kind (its request = the envelope agentId, roomId, txId,
  * expect + `fields`; its answer = txId, applied, serverTsMs + `answer`), the tool `ocw_<kind>`
  * (parameters: `fields`) and, with `humans`, the browser's `{type: "act", action: {kind, ...}}`. */
-export interface ActionDoors extends Pick<ActionWire, "fields" | "answer"> {
+export type ActionDoors = DoorsOfAnyKind &
+  (
+    | {
+        /** People send it too (the web client's `act` message). */
+        readonly humans: true;
+        /** How the page offers it to them (offer.ts): a control, or "none" where the page already
+         * has its own way; a kind people send must say, so none is left without a way in. */
+        readonly offer: PageOffer | "none";
+      }
+    | { readonly humans: false; readonly offer?: never }
+  );
+
+interface DoorsOfAnyKind extends Pick<ActionWire, "fields" | "answer"> {
   /** The world's check parses `fields` too (`fieldsProblem`). */
   readonly summary: string;
   /** The OpenAPI description: what it does and which domain errors it answers. */
@@ -39,8 +52,9 @@ export interface ActionDoors extends Pick<ActionWire, "fields" | "answer"> {
   /** The tool's label and what the model is told of it; `guards` offers the acting tools' `expect`
    * (tokens in every model request: worth it where acting on a stale view would do harm). */
   readonly tool: { readonly label: string; readonly description: string; readonly guards?: boolean };
-  /** People send it too (the web client's `act` message). */
-  readonly humans: boolean;
+  /** A valid request's own fields (the envelope is added around them): what the fuzz and contract
+   * tests start from, so a new kind is tested without a test edit. */
+  readonly example: Readonly<Record<string, unknown>>;
 }
 
 export interface WorldAction<K extends InputKind = InputKind> {

@@ -1,12 +1,22 @@
 // A gesture (wave, nod, clap, ...): a line in the chat log on the proximity channel ("👋 waves"),
 // so those near the actor hear of it, browsers show it over the actor's head, and agents read it as
 // the chat it is. People send it from the page (G, or the ☺ button), agents by POST /emote or the
-// ocw_emote tool: all of that comes from `doors` below.
+// ocw_emote tool: all of that comes from `doors` below (the page's menu from its `offer`).
 import * as z from "zod";
 import { defineAction, fieldsProblem } from "./action.ts";
 import { chat } from "./chat.ts";
-import { EMOTES, type EmoteName } from "./emotes.ts";
 import { MessageIdField } from "./field-shapes.ts";
+
+/** Each emote and how it reads in the chat log and over the head (and in the page's menu). */
+export const EMOTES = {
+  wave: "👋 waves",
+  nod: "🙂 nods",
+  clap: "👏 claps",
+  laugh: "😄 laughs",
+  cheer: "🎉 cheers",
+  shrug: "🤷 shrugs",
+} as const;
+export type EmoteName = keyof typeof EMOTES;
 
 declare module "../types.ts" {
   interface ActionFields {
@@ -32,7 +42,10 @@ export const emote = defineAction({
       label: "Gesture",
       description: "A gesture those near you see.",
     },
+    example: { emote: "wave" },
     humans: true,
+    // ☺ (not 🙂): drawn by common text fonts, so never an empty box where no emoji font is installed.
+    offer: { icon: "☺", label: "Gesture", key: "g", choices: { field: "emote", labels: EMOTES } },
   },
   check: (input) => fieldsProblem(fields, input),
   apply(w, { entityId, emote }) {

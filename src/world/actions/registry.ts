@@ -13,6 +13,7 @@ import { leave } from "./leave.ts";
 import { moderate } from "./moderate.ts";
 import { moveDir } from "./move-dir.ts";
 import { moveTo } from "./move-to.ts";
+import type { OfferedAction } from "./offer.ts";
 import { reflect } from "./reflect.ts";
 import { thinking } from "./thinking.ts";
 import { transfersSent } from "./transfers-sent.ts";
@@ -61,4 +62,10 @@ export const ACTION_RATE_CLASSES: Readonly<Partial<Record<InputKind, string>>> =
 /** The action kinds with doors (ActionDoors), in registry order. */
 export const DOOR_ACTIONS: readonly { kind: DoorKind; doors: ActionDoors }[] = ACTIONS.flatMap((a) =>
   "doors" in a && a.doors ? [{ kind: a.kind as DoorKind, doors: a.doors as ActionDoors }] : [],
+);
+
+/** The controls the page offers people, in registry order (the client build writes them into the
+ * bundle: scripts/build-client.ts). */
+export const PAGE_OFFERS: readonly OfferedAction[] = DOOR_ACTIONS.flatMap(({ kind, doors }) =>
+  doors.humans && doors.offer !== "none" ? [{ kind, ...doors.offer }] : [],
 );
