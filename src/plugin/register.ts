@@ -25,7 +25,7 @@ import { activeHost, processSlot } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
 
 /** A stop that no start follows within this long reopens the world (`Revival` in service.ts). */
-const REVIVE_AFTER_MS = 20_000;
+const REVIVE_AFTER_MS = 25_000;
 
 /** Why the gateway's config keeps this plugin off (then its world stays stopped), if it does. The
  * config is read as the gateway holds it now; one that cannot be read keeps the world stopped too. */

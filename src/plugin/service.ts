@@ -33,7 +33,8 @@ const DEFAULT_RETRY: StartRetry = { firstMs: 1_000, maxMs: 30_000 };
  * and nothing else would bring the world back until a restart (docs/operating.md). */
 export interface Revival {
   /** How long a stop waits for the next start: longer than a reload takes to start the new
-   * generation on a loaded machine (15-26 s seen), short enough that the world is back within 30 s. */
+   * generation on a loaded machine (22 s seen at load 12), short enough that the world is back within
+   * 30 s. A start that comes later still takes the world over. */
   afterMs: number;
   /** Why the world must stay stopped (the gateway shutting down, the plugin disabled), if it must. */
   staysStopped(): string | undefined;
@@ -198,8 +199,13 @@ export function createWorldService(
       const host = slot.host;
       slot.host = undefined;
       if (host) {
+        const began = performance.now();
         await disposeHost(host, healthReportingLogger(ctx));
-        ctx.logger.info("openclawworld: world stopped");
+        const tookMs = Math.round(performance.now() - began);
+        // A reload gives a service's stop 5 s; past it the reload fails (docs/operating.md).
+        if (tookMs > 4_000)
+          ctx.logger.warn(`openclawworld: world stopped in ${tookMs} ms, near the gateway's 5 s for a stop`);
+        else ctx.logger.info(`openclawworld: world stopped in ${tookMs} ms`);
       }
       armRevival(ctx);
     },
