@@ -29,7 +29,7 @@ const REVIVE_AFTER_MS = 25_000;
 
 /** Why the gateway's config keeps this plugin off (then its world stays stopped), if it does. The
  * config is read as the gateway holds it now; one that cannot be read keeps the world stopped too. */
-function turnedOff(id: string, current: () => unknown): string | undefined {
+export function turnedOff(id: string, current: () => unknown): string | undefined {
   let plugins: {
     enabled?: unknown;
     deny?: unknown;
