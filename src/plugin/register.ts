@@ -24,6 +24,30 @@ import { activeHost, processSlot } from "./singleton.ts";
 import { worldStatus } from "./status.ts";
 import { createWorldService } from "./world-service.ts";
 
+/** A stop that no start follows within this long reopens the world (`Revival` in service.ts). */
+const REVIVE_AFTER_MS = 25_000;
+
+/** Why the gateway's config keeps this plugin off (then its world stays stopped), if it does. The
+ * config is read as the gateway holds it now; one that cannot be read keeps the world stopped too. */
+export function turnedOff(id: string, current: () => unknown): string | undefined {
+  let plugins: {
+    enabled?: unknown;
+    deny?: unknown;
+    allow?: unknown;
+    entries?: Record<string, { enabled?: unknown }>;
+  };
+  try {
+    plugins = ((current() as { plugins?: typeof plugins } | undefined)?.plugins ?? {}) as typeof plugins;
+  } catch (error) {
+    return `the gateway config could not be read (${String(error)})`;
+  }
+  if (plugins.enabled === false) return "plugins are disabled in the gateway config";
+  if (plugins.entries?.[id]?.enabled === false) return `plugins.entries.${id}.enabled is false`;
+  if (Array.isArray(plugins.deny) && plugins.deny.includes(id)) return `plugins.deny lists ${id}`;
+  if (Array.isArray(plugins.allow) && !plugins.allow.includes(id)) return `plugins.allow leaves ${id} out`;
+  return undefined;
+}
+
 export function registerPlugin(api: OpenClawPluginApi): void {
   // The CLI commands run in the CLI process and reach the world through the operator route.
   registerWorldCli(api);
@@ -54,10 +78,15 @@ export function registerPlugin(api: OpenClawPluginApi): void {
     activeHost()?.residents?.onModelCallEnded(event.runId, event);
   });
   api.registerService(
-    createWorldService(config, (host, runtimeLogger) => {
-      attachAdapters(host, runtimeLogger);
-      attachResidents(host, runtimeLogger, api.runtime);
-    }),
+    createWorldService(
+      config,
+      (host, runtimeLogger) => {
+        attachAdapters(host, runtimeLogger);
+        attachResidents(host, runtimeLogger, api.runtime);
+      },
+      undefined,
+      { afterMs: REVIVE_AFTER_MS, staysStopped: () => turnedOff(api.id, () => api.runtime.config.current()) },
+    ),
   );
   api.registerHttpRoute({
     path: "/aic/v0.1",

@@ -33,6 +33,12 @@ export function attachResidents(
     talkBudget,
     () => host.residents?.residentIdSet() ?? new Set(),
   );
+  // The gateway's residents and the remote ones stop side by side: each waits up to its grace for a
+  // cancelled turn, and two such waits in a row, with the rest of a stop, came near the 5 s the
+  // gateway gives a service's stop in a reload (docs/operating.md).
+  host.closers.push(async () => {
+    await Promise.all([host.residents?.stop(), remotes?.stop()]);
+  });
   if (!host.aic || Object.keys(config.residents).length === 0) return;
   const aic = host.aic;
   // A resident that may walk is told its room's places (a tile each) so "take me to the café" is one
@@ -61,5 +67,4 @@ export function attachResidents(
     ...only(agentTurnHooks(host), "onTurnEnd"),
   });
   host.residents = scheduler;
-  host.closers.push(() => scheduler.stop());
 }

@@ -189,5 +189,7 @@ export function operatorStatus(host: WorldHost) {
       : {}),
     // Wake targets: each remote resident's state, and its deliveries (sent, answered, failed).
     ...(host.remoteResidents ? { remoteResidents: host.remoteResidents.status() } : {}),
+    // The world reopened by the plugin, the gateway having stopped it and started none again.
+    ...(processSlot().revived ? { revived: processSlot().revived } : {}),
   };
 }

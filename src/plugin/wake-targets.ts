@@ -30,7 +30,8 @@ function targetsInForce(host: WorldHost, stored: SessionSpace | undefined): Reco
   return targets;
 }
 
-/** Makes the host's remote residents; they start (`startRemoteResidents`) once the world ticks. */
+/** Makes the host's remote residents; they start (`startRemoteResidents`) once the world ticks, and
+ * stop beside the gateway's residents (`attachResidents`). */
 export function attachRemoteResidents(
   host: WorldHost,
   logger: RuntimeLogger,
@@ -52,7 +53,6 @@ export function attachRemoteResidents(
     ...only(agentTurnHooks(host), "onTurnEnd"),
   });
   host.remoteResidents = remotes;
-  host.closers.push(() => remotes.stop());
   return remotes;
 }
 

@@ -6,9 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { until } from "../../test/support/wait.ts";
 import { resolveConfig } from "../config/config.ts";
 import { storeFile } from "./host.ts";
 import { activeHost, processSlot } from "./singleton.ts";
+import { operatorStatus } from "./status.ts";
 import { createWorldService } from "./world-service.ts";
 
 const cleanup: (() => void | Promise<void>)[] = [];
@@ -101,5 +103,89 @@ describe("a store locked by another process at start", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(activeHost()).toBeUndefined();
     expect(processSlot().waiting).toBeUndefined();
+  });
+});
+
+describe("a stop that no start follows (a reload the gateway gave up on)", () => {
+  function setUp() {
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-service-"));
+    cleanup.push(() => rmSync(stateDir, { recursive: true, force: true }));
+    const log: string[] = [];
+    const logger = {
+      info: (m: string) => log.push(m),
+      warn: (m: string) => log.push(m),
+      error: (m: string) => log.push(m),
+    };
+    return { ctx: { stateDir, logger }, log };
+  }
+
+  it("reopens the saved world by itself, the reason in the operator status and the log; a late start takes over", async () => {
+    const { ctx, log } = setUp();
+    const config = resolveConfig({});
+    const stays: string[] = [];
+    const service = createWorldService(config, () => {}, undefined, {
+      afterMs: 100,
+      staysStopped: () => stays[0],
+    });
+    await service.start(ctx);
+    const first = activeHost()!;
+    first.runtime.stop();
+    for (let i = 0; i < 5; i++) first.runtime.stepNow();
+    const savedTick = first.runtime.world.tick;
+    await service.stop(ctx);
+    expect(activeHost()).toBeUndefined();
+
+    const revived = await until("the world to be reopened", () => activeHost());
+    cleanup.push(async () => {
+      if (activeHost()) await createWorldService(config, () => {}).stop(ctx);
+    });
+    expect(revived).not.toBe(first);
+    expect(revived.origin).toBe("restored");
+    expect(revived.runtime.world.tick).toBeGreaterThanOrEqual(savedTick);
+    expect(revived.store!.file).toBe(storeFile(ctx.stateDir));
+    const reason = operatorStatus(revived).revived?.reason;
+    expect(reason).toMatch(/stopped the world service and started none again within 0.1 s/);
+    expect(reason).toContain(config.fingerprint);
+    expect(log.join("\n")).toContain(reason);
+    await until("the reopened world to tick", () => revived.runtime.world.tick > savedTick);
+
+    // The gateway's next generation starts after all: it takes the world over, one world per process.
+    const next = createWorldService(config, () => {});
+    await next.start(ctx);
+    const taken = activeHost()!;
+    expect(taken).not.toBe(revived);
+    expect(processSlot().revived).toBeUndefined();
+    expect(operatorStatus(taken).revived).toBeUndefined();
+    expect(taken.runtime.world.tick).toBeGreaterThanOrEqual(revived.runtime.world.tick);
+    await next.stop(ctx);
+    expect(activeHost()).toBeUndefined();
+  });
+
+  it("stays stopped when a start follows in time, or when the gateway config keeps the plugin off", async () => {
+    const { ctx, log } = setUp();
+    const config = resolveConfig({});
+    let stays: string | undefined;
+    const service = createWorldService(config, () => {}, undefined, {
+      afterMs: 100,
+      staysStopped: () => stays,
+    });
+    cleanup.push(async () => {
+      processSlot().revival?.cancel();
+      if (activeHost()) await service.stop(ctx);
+      processSlot().revival?.cancel();
+    });
+    await service.start(ctx);
+    await service.stop(ctx);
+    await service.start(ctx);
+    expect(processSlot().revival).toBeUndefined();
+    const running = activeHost();
+    expect(running).toBeDefined();
+
+    stays = "plugins.entries.openclawworld.enabled is false";
+    await service.stop(ctx);
+    await until("the revival to decide", () => log.some((line) => line.includes("stays stopped")));
+    expect(log.join("\n")).toContain(`the world stays stopped: ${stays}`);
+    expect(activeHost()).toBeUndefined();
+    expect(processSlot().revived).toBeUndefined();
   });
 });

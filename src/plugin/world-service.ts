@@ -27,25 +27,38 @@ export interface StartRetry {
 }
 const DEFAULT_RETRY: StartRetry = { firstMs: 1_000, maxMs: 30_000 };
 
+/** When the world reopens itself after a stop that no start followed. The gateway stops the service
+ * for a reload and starts the next generation's; a reload that fails after the stop (the old
+ * generation retired with work pending, "automatic recovery could not safely start") starts none,
+ * and nothing else would bring the world back until a restart (docs/operating.md). */
+export interface Revival {
+  /** How long a stop waits for the next start: longer than a reload takes to start the new
+   * generation on a loaded machine (22 s seen at load 12), short enough that the world is back within
+   * 30 s. A start that comes later still takes the world over. */
+  afterMs: number;
+  /** Why the world must stay stopped (the gateway shutting down, the plugin disabled), if it must. */
+  staysStopped(): string | undefined;
+}
+
 export function createWorldService(
   config: ResolvedConfig,
   attach: AttachAdapters,
   retry: StartRetry = DEFAULT_RETRY,
+  revival?: Revival,
 ) {
   let saveTimer: ReturnType<typeof setInterval> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Counts starts and stops: an open that finishes after a stop (or a newer start) is let go. */
-  let generation = 0;
 
   async function open(ctx: ServiceContextLike, logger: RuntimeLogger, attempts: number): Promise<void> {
     const slot = processSlot();
-    const mine = generation;
+    const mine = slot.generation;
+    const current = () => mine === slot.generation;
     let host: WorldHost;
     try {
       host = await createHost({ config, logger, stateDir: ctx.stateDir });
     } catch (error) {
       const held = error instanceof RoomHeldElsewhereError;
-      if (!(error instanceof StoreLockedError || held) || mine !== generation) throw error;
+      if (!(error instanceof StoreLockedError || held) || !current()) throw error;
       // Nothing is wrong with a locked store: wait for it (never set it aside, never start fresh).
       // A cluster room held elsewhere is waited for at its own pace (a quarter of its lease).
       const nextRetryInMs = held
@@ -69,7 +82,7 @@ export function createWorldService(
       retryTimer.unref();
       return;
     }
-    if (mine !== generation) {
+    if (!current()) {
       await disposeHost(host, logger);
       return;
     }
@@ -80,10 +93,10 @@ export function createWorldService(
     slot.waiting = undefined;
     // A cluster room lost (deposed, lease lapsed) is served no more: back to standing by for it.
     host.cluster?.room.onLost(() => {
-      if (slot.host !== host || mine !== generation) return;
+      if (slot.host !== host || !current()) return;
       slot.host = undefined;
       disposeHost(host, logger)
-        .then(() => (mine === generation ? open(ctx, logger, 0) : undefined))
+        .then(() => (current() ? open(ctx, logger, 0) : undefined))
         .catch((error: unknown) =>
           logger.error(`openclawworld: standing by again failed: ${describe(error)}`),
         );
@@ -102,13 +115,55 @@ export function createWorldService(
     if (host.store) {
       // Every tick is already durable in the log; the periodic snapshot only compacts it, which
       // keeps recovery short.
-      saveTimer = setInterval(() => {
+      const timer = setInterval(() => {
+        // A host another generation took over (or disposed) is saved by its new owner, if at all.
+        if (slot.host !== host) {
+          clearInterval(timer);
+          return;
+        }
         saveHost(host).catch((error: unknown) => {
           logger.error(`openclawworld: periodic snapshot failed: ${describe(error)}`);
         });
       }, config.snapshot.intervalSec * 1000);
-      saveTimer.unref();
+      timer.unref();
+      saveTimer = timer;
     }
+  }
+
+  /** After a stop: unless a start (of any generation) comes within `revival.afterMs`, the world is
+   * opened again from its store with this generation's config, the last one it ran. */
+  function armRevival(ctx: ServiceContextLike): void {
+    if (!revival) return;
+    const slot = processSlot();
+    slot.revival?.cancel();
+    const timer = setTimeout(() => {
+      slot.revival = undefined;
+      revive(ctx);
+    }, revival.afterMs);
+    timer.unref();
+    slot.revival = { cancel: () => clearTimeout(timer) };
+  }
+
+  function revive(ctx: ServiceContextLike): void {
+    const slot = processSlot();
+    if (!revival || slot.host || slot.waiting) return;
+    // The stopped generation's lease on service health is gone: its reporter is not called again.
+    const quiet: ServiceContextLike = { stateDir: ctx.stateDir, logger: ctx.logger };
+    const logger = healthReportingLogger(quiet);
+    const signal = slot.shutdown?.signal;
+    const stays = signal ? `the gateway is shutting down (${signal})` : revival.staysStopped();
+    if (stays) {
+      logger.info(`openclawworld: the world stays stopped: ${stays}`);
+      return;
+    }
+    const reason = `the gateway stopped the world service and started none again within ${revival.afterMs / 1000} s (a reload that failed or retired the plugin with work pending); the world was reopened from its store with the config it last ran (${config.fingerprint})`;
+    logger.error(`openclawworld: ${reason}`);
+    slot.generation += 1;
+    slot.revived = { reason, at: new Date().toISOString() };
+    open(quiet, logger, 0).catch((error: unknown) => {
+      slot.revived = undefined;
+      logger.error(`openclawworld: reopening the world failed: ${describe(error)}`);
+    });
   }
 
   return {
@@ -117,30 +172,60 @@ export function createWorldService(
     async start(ctx: ServiceContextLike): Promise<void> {
       const logger = healthReportingLogger(ctx);
       const slot = processSlot();
+      slot.revival?.cancel();
+      slot.revival = undefined;
+      slot.generation += 1;
+      if (revival) watchShutdown();
       if (slot.host) {
-        // A previous instance (hot reload) did not stop cleanly: release it before taking over.
+        // A previous instance (hot reload) did not stop cleanly, or the world was reopened after a
+        // stop no start followed: release it before taking over.
         const stale = slot.host;
         slot.host = undefined;
         await disposeHost(stale, logger);
       }
-      generation += 1;
+      if (slot.revived) logger.info("openclawworld: the gateway started the world service again");
+      slot.revived = undefined;
       await open(ctx, logger, 0);
     },
     async stop(ctx: ServiceContextLike): Promise<void> {
       if (saveTimer) clearInterval(saveTimer);
       saveTimer = undefined;
-      generation += 1;
+      const slot = processSlot();
+      slot.generation += 1;
       if (retryTimer) clearTimeout(retryTimer);
       retryTimer = undefined;
-      const slot = processSlot();
       slot.waiting = undefined;
+      slot.revived = undefined;
       const host = slot.host;
-      if (!host) return;
       slot.host = undefined;
-      await disposeHost(host, healthReportingLogger(ctx));
-      ctx.logger.info("openclawworld: world stopped");
+      if (host) {
+        const began = performance.now();
+        await disposeHost(host, healthReportingLogger(ctx));
+        const tookMs = Math.round(performance.now() - began);
+        // A reload gives a service's stop 5 s; past it the reload fails (docs/operating.md).
+        if (tookMs > 4_000)
+          ctx.logger.warn(`openclawworld: world stopped in ${tookMs} ms, near the gateway's 5 s for a stop`);
+        else ctx.logger.info(`openclawworld: world stopped in ${tookMs} ms`);
+      }
+      armRevival(ctx);
     },
   };
+}
+
+/** Notes on the process slot when the gateway gets a signal to stop: its drain (minutes) can outlast
+ * a revival's wait, and a world reopened then would hold the store until the process dies. Listens
+ * only where the process already handles the signal (the gateway does): where nothing does, the
+ * signal ends the process, and a listener would keep it alive. Once per process. */
+function watchShutdown(): void {
+  const slot = processSlot();
+  if (slot.shutdown) return;
+  const shutdown: { signal?: string } = {};
+  slot.shutdown = shutdown;
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    if (process.listenerCount(signal) > 0)
+      process.once(signal, () => {
+        shutdown.signal = signal;
+      });
 }
 
 function healthReportingLogger(ctx: ServiceContextLike): RuntimeLogger {
