@@ -191,14 +191,20 @@ describe("wake targets through the real gateway (issue #43)", () => {
       });
       receiver.received.length = 0;
 
-      // 4. A hanging receiver: each attempt times out, the circuit opens and status says so.
+      // 4. A hanging receiver: each attempt times out, the circuit opens and status says so (the
+      // failed wake's record; the circuit itself may be half open again by the time it is read, its
+      // 2 s cool-down gone on a busy machine).
       receiver.mode = "hang";
       wanda.say(`${NAME}, hello?`);
       await vi.waitFor(
         async () => {
           const status = await remoteStatus();
-          expect(status.deliveries.targets[0]).toMatchObject({ circuit: "open" });
-          expect(status.deliveries.recent.at(-1)).toMatchObject({ outcome: "failed", attempts: 3 });
+          expect(status.deliveries.recent.at(-1)).toMatchObject({
+            outcome: "failed",
+            attempts: 3,
+            error: expect.stringContaining("circuit opened"),
+          });
+          expect(["open", "half_open"]).toContain(status.deliveries.targets[0]!.circuit);
           expect(status.residents[0]!.state).toBe("awake");
         },
         { timeout: 15_000, interval: 100 },

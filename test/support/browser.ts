@@ -220,7 +220,8 @@ export async function stillPicture(page: Page, timeoutMs = 3_000): Promise<void>
       const self = o.me() as { x: number; y: number } | undefined;
       return JSON.stringify([o.screenPoint(0, 0), self?.x, self?.y, o.bubbles(), o.tagRects()]);
     });
-  let previous = await look();
+  // Two looks a poll apart (the first is only remembered).
+  let previous: string | undefined;
   await until(
     "the picture to hold still",
     async () => {
@@ -261,18 +262,21 @@ export async function walkTo(
 
 /** Where a tile's centre is on screen once the following camera has settled. */
 export async function settledPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
-  let previous = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-  // Still between two looks; a camera that keeps moving (its person walks on) gives its last point.
+  // Still between two looks a poll apart (the first is only remembered); a camera that keeps moving
+  // (its person walks on) gives its last point.
+  let previous: { x: number; y: number } | undefined;
+  const look = () => ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
   return until(
     `the camera to settle on (${tx}, ${ty})`,
     async () => {
-      const now = await ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
-      const still = Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5;
+      const now = await look();
+      const still =
+        previous !== undefined && Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5;
       previous = now;
       return still && now;
     },
     3_000,
-  ).catch(() => previous);
+  ).catch(async () => previous ?? (await look()));
 }
 
 /** Where to click or tap a tile: its settled screen point, checked to be on the map the page shows.
