@@ -62,6 +62,15 @@ describe("canonicalJson", () => {
     );
   });
 
+  it("checks a key before what it holds, as the package does (a run's counterexample)", () => {
+    for (const value of [{ "\ude00": Number.POSITIVE_INFINITY }, { "\ude00": { a: Number.NaN } }]) {
+      const expected = outcome(() => canonicalize(value));
+      expect(expected).toEqual({ error: "Lone surrogate is not allowed" });
+      expect(outcome(() => canonicalJson(value))).toEqual(expected);
+      expect(outcome(() => [...jsonPieces(value, "canonical")].join(""))).toEqual(expected);
+    }
+  });
+
   it("leaves what is not plain data to the package (toJSON, boxed values, dates, cycles, deep nesting)", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = { back: cyclic };

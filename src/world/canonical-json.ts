@@ -50,10 +50,12 @@ export function* jsonPieces(
     let first = true;
     for (const key of canonical ? sortedKeys(object) : Object.keys(object)) {
       const member = object[key];
+      if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+      const name = canonical ? writeString(key) : JSON.stringify(key);
       const container = member !== null && typeof member === "object" && isPlain(member);
       const text = container ? "" : canonical ? write(member, 1) : JSON.stringify(member);
       if (text === undefined) continue;
-      pending += `${first ? "" : ","}${canonical ? writeString(key) : JSON.stringify(key)}:`;
+      pending += `${first ? "" : ","}${name}:`;
       first = false;
       if (container) {
         yield pending;
@@ -102,9 +104,13 @@ function writeObject(object: Record<string, unknown>, depth: number): string {
   let text = "{";
   let first = true;
   for (const key of sortedKeys(object)) {
-    const member = write(object[key], depth + 1);
+    const value = object[key];
+    if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
+    // The key before what it holds, as the package checks them: a bad input gets the package's error.
+    const name = writeString(key);
+    const member = write(value, depth + 1);
     if (member === undefined) continue;
-    text += `${first ? "" : ","}${writeString(key)}:${member}`;
+    text += `${first ? "" : ","}${name}:${member}`;
     first = false;
   }
   return `${text}}`;
