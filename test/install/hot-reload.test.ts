@@ -110,8 +110,9 @@ function traffic(signal: AbortSignal) {
         const ws = new WebSocket(`${gw.baseUrl.replace(/^http/, "ws")}/world/ws`);
         const done = () => resolve();
         ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: "Reload Watcher" })));
-        ws.on("message", (data) => {
-          if ((JSON.parse(String(data)) as { type?: string }).type === "welcome") open.ws = true;
+        // Text frames are JSON; the actors' deltas come as binary frames.
+        ws.on("message", (data, binary) => {
+          if (!binary && (JSON.parse(String(data)) as { type?: string }).type === "welcome") open.ws = true;
         });
         ws.once("close", done);
         ws.once("error", done);
