@@ -101,11 +101,12 @@ describe("the town in the browser, on one walk round it", () => {
       await walk(ana.page, tx - 2, ty + 1);
       const p = await settledPoint(ana.page, tx, ty);
       const clip = { x: p.x - half, y: p.y - half, width: 2 * half, height: 2 * half };
-      // Several looks over ~2.5 s, not one pair: a pair taken a whole animation cycle apart (the water's
-      // three frames last 1.35 s; a slow screenshot can stretch the gap to that) would see the same frame.
+      // Several looks, not one pair: a pair taken a whole animation cycle apart (the water's three frames
+      // last 1.35 s; a slow screenshot can stretch the gap to that) would see the same frame. The bound is
+      // generous because a screenshot on a loaded 2-core machine can take a second or more.
       const first = await ana.page.screenshot({ clip });
       await until(`${what} moves`, async () => !first.equals(await ana.page.screenshot({ clip })), {
-        timeoutMs: 2_500,
+        timeoutMs: 10_000,
         everyMs: 310,
       });
     }
