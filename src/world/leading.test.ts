@@ -125,6 +125,8 @@ describe("lead: walking with someone", () => {
     const world = worldWith(["agt_a", { tx: 2, ty: 2 }], ["hum_c", { tx: 2, ty: 3 }]);
     const self = one(world, lead("agt_a", { tx: 5, ty: 2 }, "agt_a"));
     expect(!self.ok && self.error.code).toBe("bad_request");
+    const object = one(world, lead("agt_a", { tx: 5, ty: 2 }, "obj_door_a"));
+    expect(!object.ok && object.error.code).toBe("bad_request");
     one(world, lead("agt_a", { tx: 5, ty: 2 }, "hum_zz"));
     run(world, 3);
     expect(world.getEntity("agt_a")).toMatchObject({ speed: 0, lead: { with: "hum_zz", state: "waiting" } });

@@ -6,9 +6,10 @@
 // portal after it, or not yet in the world, is waited for).
 import * as z from "zod";
 import { fail } from "../core.ts";
+import { ACTOR_ID_PATTERN } from "../ids.ts";
 import type { TileCoord } from "../types.ts";
 import { defineAction, fieldsProblem } from "./action.ts";
-import { EntityIdField, TileCoordField } from "./field-shapes.ts";
+import { TileCoordField } from "./field-shapes.ts";
 import { walkTo } from "./move-to.ts";
 
 declare module "../types.ts" {
@@ -20,7 +21,8 @@ declare module "../types.ts" {
   }
 }
 
-const fields = { dest: TileCoordField, with: EntityIdField };
+/** A person or an agent (not an object): the one led. */
+const fields = { dest: TileCoordField, with: z.string().regex(ACTOR_ID_PATTERN) };
 
 export const lead = defineAction({
   kind: "lead",
