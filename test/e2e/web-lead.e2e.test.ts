@@ -3,15 +3,21 @@
 // slowly: a step only once the Guide has stopped to wait. The Guide leads with ocw_lead (the world's
 // lead, src/world/leading.ts): it says it waits, holds still while the person stays behind, waits
 // beside the portal until they are near, goes through, waits for them on the other side, and arrives
-// at the café with them. Then the person leaves and the Guide walks home by itself (its routine), so
-// the lobby is as this file found it.
+// at the café with them. There, a click on the Guide offers "talk to": the person walks up beside it
+// and the chat box is addressed to it. Then the person leaves and the Guide walks home by itself (its
+// routine), so the lobby is as this file found it.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolate } from "../../web/client/bidi.ts";
 import {
   launchBrowser,
+  mapBlocked,
+  mapPoint,
   me,
   ocw,
   openPlayer,
+  overlap,
+  type ScreenRect as Rect,
   type SeenActor,
   until,
   type WatchedPage,
@@ -192,4 +198,46 @@ describe("walking with a person who walks slowly (#51)", () => {
     expect(arrived.person).not.toMatchObject({ tx: arrived.guide.tx, ty: arrived.guide.ty });
     expect(walker.consoleErrors).toEqual([]);
   }, 300_000);
+
+  it('clicking the Guide offers "talk to": the person walks up beside it, the chat box addressed to it', async () => {
+    const page = walker!.page;
+    const townBlocked = await mapBlocked(gateway().baseUrl, "town");
+    const g = (await guideSeen(page))!;
+    // Three tiles off (still near it, so it stays), then a click on the Guide.
+    const off = [
+      { tx: g.tx + 3, ty: g.ty },
+      { tx: g.tx - 3, ty: g.ty },
+      { tx: g.tx, ty: g.ty + 3 },
+      { tx: g.tx, ty: g.ty - 3 },
+    ].find((t) => !townBlocked(t.tx, t.ty))!;
+    await step(page, off);
+    const at = await mapPoint(page, g.tx, g.ty);
+    await page.mouse.move(at.x, at.y);
+    await until("the tooltip offers talk to", async () => {
+      const tip = page.locator("#tooltip");
+      return (
+        (await tip.isVisible()) && (await tip.textContent())?.includes("Talk to") && (await tip.textContent())
+      );
+    });
+    expect(await page.locator("#tooltip").textContent()).toBe(`Talk to ${isolate("Guide")}`);
+    await page.mouse.click(at.x, at.y);
+    await until("the person beside the Guide", async () => {
+      const m = await me(page);
+      return m !== undefined && apart(m, g) === 1;
+    });
+    // Side by side, their name tags do not print over each other (one is lifted: stackTags).
+    await until("the two name tags apart", async () => {
+      const rects = await ocw<(Rect & { text: string })[]>(page, "tagRects()");
+      const mine = rects.find((r) => r.text.includes(NAME.slice(0, 8)));
+      const its = rects.find((r) => r.text.includes("Guide"));
+      return mine && its && !overlap(mine, its);
+    });
+    expect(await page.locator("#chat-input").inputValue()).toBe("Guide, ");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("chat-input");
+    expect(await page.locator("#chat-channel").inputValue()).toBe("proximity");
+    // Never sent: the box is emptied and the keys go back to the world.
+    await page.locator("#chat-input").fill("");
+    await page.keyboard.press("Escape");
+    expect(walker!.consoleErrors).toEqual([]);
+  }, 60_000);
 });
