@@ -2,12 +2,12 @@
 // within a few tiles of them. Each tick, before it walks (movement.ts `walkAll`), the rule decides
 // whether it walks on or waits: it waits while the follower is more than `behindTiles` behind, and
 // before stepping onto a portal or a door until they are within `nearTiles`; once waiting it walks on
-// only when they are that near again. It ends with a typed outcome, kept on the walker until its next
-// move: `arrived_together` (at its goal, or through the portal, with them near), `left_behind` (it
-// waited `giveUpSec` of simulation time in all: it stops where it is; one not in the world is
-// waited for too, as one who may yet come) or
-// `blocked` (its way closed and no other was found). The same rule holds at every door, for every
-// walker, whoever sent the walk. Pure: simulation ticks only.
+// only when they are that near again. One not in the room (or not in the world yet: a traveller) is
+// far behind. It ends with a typed outcome, kept on the walker until its next move (lead-state.ts):
+// `arrived_together` (at its goal, or through the portal, with them near), `left_behind` (it waited
+// `giveUpSec` of simulation time in all: it stops where it is) or `blocked` (its way closed and no
+// other was found). The same rule holds at every door, for every walker, whoever sent the walk.
+// Pure: simulation ticks only.
 import type { Actor } from "./actor.ts";
 import type { WorldCore } from "./core.ts";
 import { type Lead, type LeadOutcome, leadEnded } from "./lead-state.ts";
