@@ -30,7 +30,7 @@ describe("the bundled residents", () => {
     expect(Object.keys(config.residents)).toHaveLength(5);
     for (const r of Object.values(config.residents))
       expect(r.wake).toMatchObject({ approach: true, residents: true });
-    expect(config.tools.perAgent.cafe?.enabled).toEqual(["ocw_chat_send", "ocw_move_to"]);
+    expect(config.tools.perAgent.cafe?.enabled).toEqual(["ocw_chat_send", "ocw_move_to", "ocw_lead"]);
   });
 
   it("Mara and Amos meet on the square now and then, by their routines alone", () => {

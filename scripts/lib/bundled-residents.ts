@@ -1,7 +1,8 @@
 // The bundled world's residents: the guide by the welcome sign in the lobby's plaza, a café keeper, a
 // librarian and a council clerk in the town, a gardener in the garden. `npm start` always puts them in
 // the world (plugin config `residents`): with a model (gateway config) they greet whoever comes near,
-// answer and walk along with a person (their tool policy allows ocw_chat_send and ocw_move_to), and now
+// answer and walk along with a person (their tool policy allows ocw_chat_send, ocw_move_to and ocw_lead:
+// the world keeps them beside the one they walk with, waiting at portals), and now
 // and then talk to each other (residentBudget.talkTurnsPerHour); without one they stand at home asleep
 // and tell whoever comes near how to wake them. Homes stand beside signs and objects, never on them.
 // Routines are by simulation time (src/residents/routine.ts): the same in every run.
@@ -84,7 +85,7 @@ export function bundledResidentsConfig() {
       perAgent: Object.fromEntries(
         Object.keys(BUNDLED_RESIDENTS).map((agentId) => [
           agentId,
-          { enabled: ["ocw_chat_send", "ocw_move_to"] },
+          { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_lead"] },
         ]),
       ),
     },

@@ -59,6 +59,7 @@ export function attachResidents(
     talkBudget,
     placesFor: (agentId, roomId) =>
       allowedWorldTools(config.tools, agentId).includes("ocw_move_to") ? placesIn(roomId) : undefined,
+    mayLead: (agentId) => allowedWorldTools(config.tools, agentId).includes("ocw_lead"),
     asleepHint: (agentId) => residentAsleepHint(runtime.config.current(), agentId),
     ...(remotes ? { otherResidents: () => remotes.ids() } : {}),
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),

@@ -81,6 +81,28 @@ describe("the wake prompt", () => {
     expect(prompt).toContain("- You came through the portal into this room: go on to the place");
   });
 
+  it("one that may walk with someone (ocw_lead) is told to lead whom, by entity id", () => {
+    const prompt = wakePrompt({
+      agentId: "guide",
+      name: "Guide",
+      roomName: "Lobby",
+      tile: { tx: 4, ty: 16 },
+      happenings: [{ reason: "name_said", tick: 9, roomId: "lobby", fromEntityId: "hum_ann", from: ann }],
+      nearby: [],
+      places: [
+        { name: "Plaza", tx: 23, ty: 16 },
+        { name: "Café", tx: 10, ty: 7, beyond: { roomName: "Town", portal: { tx: 1, ty: 16 } } },
+      ],
+      leadWith: "hum_ann",
+    });
+    expect(prompt).toContain(
+      'say so, then ocw_lead the place\'s tile with "hum_ann": it waits for them. Places here: Plaza 23,16.',
+    );
+    expect(prompt).toContain(
+      "Elsewhere, through a portal (ocw_lead its tile; you are told the way on there)",
+    );
+  });
+
   it("stays within 300 o200k tokens at its worst: long names, long messages, many happenings", () => {
     const long = (c: string) => c.repeat(64);
     const who: PromptPerson = { name: long("W"), kind: "agent", tiles: 12 };
@@ -121,7 +143,9 @@ describe("the wake prompt", () => {
       // Three rooms a portal away, twelve places each: two rooms are told, eight names each.
       ...Array.from({ length: 36 }, (_, i) => ({ ...place(i), beyond: through(i % 3) })),
     ];
-    const town = encode(wakePrompt({ ...worst, persona, places })).length;
+    // One who may walk with someone (ocw_lead) is told whom by id and name.
+    const leadWith = `hum_${"x".repeat(60)}`;
+    const town = encode(wakePrompt({ ...worst, persona, places, leadWith })).length;
     console.log(`worst wake prompt: ${tokens} tokens; with a persona and places: ${town}`);
     expect(town - tokens).toBeLessThanOrEqual(300);
   });

@@ -28,6 +28,9 @@ export interface WakeContext {
   /** The named places of its room, each with a tile to walk to, when it may walk (ocw_move_to); and
    * those of rooms a portal away, each with the room and the portal here (places.ts `placesFrom`). */
   places?: readonly Place[];
+  /** It may walk with someone (ocw_lead): the entity id of the one it would lead, the newest who
+   * spoke to it (or whom it led through a portal, on arriving). */
+  leadWith?: string;
 }
 
 /** What the prompt keeps: the newest happenings, short quotes, a few neighbours, short names. */
@@ -68,7 +71,7 @@ function line(h: Happening & { from: PromptPerson }): string {
   }
 }
 
-function walking(places: WakeContext["places"]): string[] {
+function walking(places: WakeContext["places"], leadWith: WakeContext["leadWith"]): string[] {
   if (!places) return [];
   const here = places
     .filter((p) => !p.beyond)
@@ -86,11 +89,16 @@ function walking(places: WakeContext["places"]): string[] {
     rooms.set(key, names);
   }
   const beyond = [...rooms].map(([room, names]) => `${room}: ${names.join(", ")}`);
+  // With ocw_lead the world keeps it beside the one it walks with (it waits for them, at portals too).
+  const walk = leadWith
+    ? `ocw_lead the place's tile with "${leadWith}": it waits for them`
+    : "ocw_move_to the place's tile";
+  const tool = leadWith ? "ocw_lead" : "ocw_move_to";
   return [
-    `You may walk with someone who asks ("take me to..."): say so, then ocw_move_to the place's tile.${here.length > 0 ? ` Places here: ${here.join("; ")}.` : ""}`,
+    `You may walk with someone who asks ("take me to..."): say so, then ${walk}.${here.length > 0 ? ` Places here: ${here.join("; ")}.` : ""}`,
     ...(beyond.length > 0
       ? [
-          `Elsewhere, through a portal (ocw_move_to its tile; you are told the way on there): ${beyond.join("; ")}.`,
+          `Elsewhere, through a portal (${tool} its tile; you are told the way on there): ${beyond.join("; ")}.`,
         ]
       : []),
   ];
@@ -107,7 +115,7 @@ export function wakePrompt(ctx: WakeContext): string {
     ...(earlier > 0 ? [`- (${earlier} earlier ${earlier === 1 ? "thing" : "things"} left out)`] : []),
     ...kept.map(line),
     near.length > 0 ? `Near you now: ${near.map(who).join(", ")}.` : "Nobody is near you now.",
-    ...walking(ctx.places),
+    ...walking(ctx.places, ctx.leadWith),
     ctx.replyChannel === "global"
       ? "People see only what you say with ocw_chat_send; answer there, briefly, on channel global (one who spoke is out of earshot). ocw_heartbeat shows more."
       : "People see only what you say with ocw_chat_send; answer there, briefly. ocw_heartbeat shows more.",

@@ -5,8 +5,11 @@ import { describe, expect, it } from "vitest";
 import type { Actor } from "../aic/service.ts";
 import { admitted, createTestEnv, ManualClock, type TestEnv } from "../aic/testing/local-world.ts";
 import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
+import { LEADING } from "../world/leading.ts";
 import {
   FAILING_LINE,
+  leadGaveUpLine,
+  leadWaitingLine,
   ResidentScheduler,
   type SchedulerDeps,
   SessionStuck,
@@ -489,6 +492,53 @@ describe("the residents' scheduler", () => {
     expect(self()).toMatchObject({ roomId: "lobby", tile: home });
     // Coming home through the portal woke no turn.
     expect(turns).toHaveLength(1);
+  });
+
+  it("one that may walk with someone is told to lead the one who asked (ocw_lead, by entity id)", async () => {
+    const { turns, say, place } = await setup({ guide: residentConfig() }, undefined, undefined, {
+      mayLead: () => true,
+      placesFor: () => [{ name: "Café", tx: 20, ty: 12 }],
+    });
+    await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+    await say(ann, "Guide, take me to the café");
+    expect(turns[0]?.prompt).toContain(`then ocw_lead the place's tile with "${ann.entityId}"`);
+  });
+
+  it("walking with someone who falls behind: it says it waits, keeps from its routine while the world's lead waits, gives up politely, then goes home", async () => {
+    const guide = residentConfig({ returnHomeAfterSec: 5, minIntervalSec: 0 });
+    const { env, place } = await setup({ guide }, undefined, undefined, { mayLead: () => true });
+    const self = () => env.world.getEntity("agt_guide")!;
+    const guideActor: Actor = { entityId: "agt_guide", kind: "agent", name: "Guide", rateKey: "agent:guide" };
+    const heard = (line: string) =>
+      env.world
+        .chatHistoryFor(ann.entityId, "lobby", 0, 30)
+        .filter((m) => m.fromEntityId === "agt_guide" && m.message === line);
+    const stepFor = (ms: number) => {
+      const end = env.world.serverTsMs + ms;
+      while (env.world.serverTsMs < end) env.runtime.stepNow();
+    };
+    // Ann stands 3 tiles west; it leads her east, and stops once she is more than 4 tiles behind.
+    await place(ann, { tx: HOME.tx - 3, ty: HOME.ty });
+    expect(env.world.getEntity(ann.entityId)!.tile).toEqual({ tx: HOME.tx - 3, ty: HOME.ty });
+    const dest = { tx: HOME.tx + 6, ty: HOME.ty };
+    await settle(env, env.service.act(guideActor, { kind: "lead", dest, with: ann.entityId }));
+    for (let i = 0; i < 40 && heard(leadWaitingLine("Ann")).length === 0; i++) await settle(env, admitted());
+    expect(heard(leadWaitingLine("Ann"))).toHaveLength(1);
+    const waitedAt = { tx: HOME.tx + LEADING.behindTiles - 2, ty: HOME.ty };
+    expect(self()).toMatchObject({ tile: waitedAt, lead: { with: ann.entityId, state: "waiting" } });
+    // Alone well past returnHomeAfterSec, it still waits for her (no routine walk), saying so once.
+    stepFor((LEADING.giveUpSec - 5) * 1000);
+    await settle(env, admitted());
+    expect(self()).toMatchObject({ tile: waitedAt, lead: { state: "waiting" } });
+    expect(heard(leadWaitingLine("Ann"))).toHaveLength(1);
+    // The world's lead gives up: it says so, politely, and once alone for returnHomeAfterSec walks home.
+    stepFor(6_000);
+    for (let i = 0; i < 10 && heard(leadGaveUpLine("Ann")).length === 0; i++) await settle(env, admitted());
+    expect(heard(leadGaveUpLine("Ann"))).toHaveLength(1);
+    expect(self().lead?.state).toBe("left_behind");
+    stepFor(6_000);
+    for (let i = 0; i < 60 && self().tile.tx !== HOME.tx; i++) await settle(env, admitted());
+    expect(self().tile).toEqual(HOME);
   });
 
   it("two residents meeting exchange a line each within the world's talk budget, shown in status", async () => {

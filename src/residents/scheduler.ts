@@ -149,6 +149,8 @@ export interface SchedulerDeps {
   /** The named places a resident that may walk (ocw_move_to) is told of in a room: the room's, a
    * tile each, and those a portal away (places.ts `placesFrom`). */
   placesFor?: (agentId: string, roomId: string) => readonly Place[] | undefined;
+  /** Whether a resident may walk with someone (ocw_lead): its prompt names whom to lead. */
+  mayLead?: (agentId: string) => boolean;
 }
 
 /** Happenings kept per resident between turns; older ones are dropped (the prompt shows few anyway). */
@@ -164,6 +166,12 @@ export const TURN_END_GRACE_MS = 10_000;
  * silence. */
 export const FAILING_LINE =
   "Sorry, I cannot answer right now; my thoughts are stuck. Try me again in a minute.";
+/** What a resident walking with someone (the world's lead, leading.ts) says when it stops to wait
+ * for them (at most once per LEAD_WAIT_LINE_EVERY_MS), and when it gives up waiting. */
+export const leadWaitingLine = (name: string) => `Come along, ${name}: I'll wait for you here.`;
+export const leadGaveUpLine = (name: string) =>
+  `I'll stop waiting now, ${name}. Ask me again whenever you'd like me to show you the way.`;
+const LEAD_WAIT_LINE_EVERY_MS = 15_000;
 
 interface Resident {
   agentId: string;
@@ -204,6 +212,9 @@ interface Resident {
   heardFrom: Map<string, number>;
   /** Whom it told how to wake it, while asleep (once an hour each). */
   hinted: PersonLedger;
+  /** Its walk with someone as last seen (the world's lead), and when it last said it waits. */
+  lead?: { with: string; state: string };
+  toldWaitingAtMs?: number;
 }
 
 /** Why a turn was cancelled by a cap (the abort reason), so the status counts it. */
@@ -416,7 +427,10 @@ export class ResidentScheduler {
     if (this.stopped) return;
     this.wakeOn(info);
     // After the tick's news is taken in: one who just came through a portal goes on, not home.
-    if (!this.deps.joinsItself && !this.stopped) this.followRoutines(info.serverTsMs);
+    if (!this.deps.joinsItself && !this.stopped) {
+      this.watchLeads(info.serverTsMs);
+      this.followRoutines(info.serverTsMs);
+    }
   }
 
   /** Who this tick's events wake, held to the shares and budgets, and their turns scheduled. */
@@ -499,6 +513,8 @@ export class ResidentScheduler {
         r.turn ||
         r.pending.length > 0 ||
         (self.speed ?? 0) > 0 ||
+        self.lead?.state === "walking" ||
+        self.lead?.state === "waiting" ||
         this.hasCompany(self) ||
         this.inConversation(r, self, simulationMs)
       ) {
@@ -533,6 +549,39 @@ export class ResidentScheduler {
         .then((walked) => {
           if (walked.status !== "ok" && !this.stopped)
             this.deps.logger.warn(`openclawworld: resident ${r.agentId}'s way home: ${walked.error.message}`);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  /** A resident walking with someone (the world's lead) says so when it stops to wait for them, and
+   * gives up politely when the world's lead does (it then stands, and its routine takes it home once
+   * alone). Said as the resident, through the same door as its ocw_chat_send. */
+  private watchLeads(simulationMs: number): void {
+    const reads = this.deps.service.reads;
+    for (const r of this.residents) {
+      if (r.asleep) continue;
+      const self = reads.getEntity(r.actor.entityId);
+      const lead = self?.lead;
+      const before = r.lead;
+      r.lead = lead ? { with: lead.with, state: lead.state } : undefined;
+      if (!self || !lead || (before?.with === lead.with && before.state === lead.state)) continue;
+      const name = reads.getEntity(lead.with)?.name ?? "friend";
+      let line: string | undefined;
+      if (lead.state === "waiting") {
+        if (r.toldWaitingAtMs !== undefined && simulationMs - r.toldWaitingAtMs < LEAD_WAIT_LINE_EVERY_MS)
+          continue;
+        r.toldWaitingAtMs = simulationMs;
+        line = leadWaitingLine(name);
+      } else if (lead.state === "left_behind") line = leadGaveUpLine(name);
+      if (!line) continue;
+      this.deps.service
+        .call("chatSend", r.agentId, {
+          agentId: r.agentId,
+          roomId: self.roomId,
+          txId: `tx_lead_${r.agentId}_${lead.state}_${reads.tick}`,
+          channel: "proximity",
+          message: line,
         })
         .catch(() => undefined);
     }
@@ -643,6 +692,7 @@ export class ResidentScheduler {
       replyChannel: reply,
       ...(r.config.persona ? { persona: r.config.persona } : {}),
       ...this.placesOf(r.agentId, self.roomId),
+      ...this.leadOf(r, happenings),
     });
     // Its last turn answered another resident: what it says wakes no resident (a reply goes
     // unanswered, so two residents exchange a line each and stop).
@@ -692,6 +742,15 @@ export class ResidentScheduler {
     });
     r.turn = { runId, controller, done, record, calls: new Set() };
     this.deps.onTurnStart?.(r.agentId, record);
+  }
+
+  /** Whom a resident that may walk with someone would lead: the newest who spoke to it or came near
+   * (not a resident), else, arriving through a portal, the one it led there. */
+  private leadOf(r: Resident, happenings: readonly Happening[]): { leadWith?: string } {
+    if (!this.deps.mayLead?.(r.agentId)) return {};
+    const asker = happenings.findLast((h) => h.reason !== "arrived" && !byResident(h))?.fromEntityId;
+    const leadWith = asker ?? (happenings.some((h) => h.reason === "arrived") ? r.lead?.with : undefined);
+    return leadWith ? { leadWith } : {};
   }
 
   private placesOf(agentId: string, roomId: string): { places?: Place[] } {

@@ -1,4 +1,5 @@
 // The mutable state of one human or agent. Plain fields only: snapshot.ts serializes them.
+import type { Lead } from "./lead-state.ts";
 import type { ActorKind, Audience, Facing } from "./types.ts";
 
 export interface Actor {
@@ -18,6 +19,9 @@ export interface Actor {
   pathIndex: number;
   /** Destination tile index of the current moveTo (-1 when none), for re-pathing. */
   dest: number;
+  /** A walk with a follower (the `lead` action, leading.ts): while it walks or waits, and its
+   * outcome until the next move; absent otherwise. */
+  lead?: Lead;
   /** Held direction (moveDir), each in -1..1. */
   dirX: number;
   dirY: number;

@@ -3,6 +3,8 @@
 import type { Actor } from "./actor.ts";
 import { moveWithCollision } from "./collision.ts";
 import type { WorldCore } from "./core.ts";
+import { freeTileBeside, takenFor } from "./free-tile.ts";
+import { holdsBack } from "./leading.ts";
 import { enterObject } from "./object-use.ts";
 import { stop } from "./placement.ts";
 import type { Room, WorldObject } from "./room.ts";
@@ -53,6 +55,21 @@ export function walkPath(room: Room, actor: Actor, stepLen: number): void {
   if (actor.pathIndex >= actor.path.length) stop(actor);
 }
 
+/** A walk that ended on a tile someone else stands on (both walked to one place) goes on to the
+ * free tile beside it (free-tile.ts); a lead's goal moves with it. */
+function stepAside(room: Room, actor: Actor): void {
+  if (!takenFor(room, actor.tx, actor.ty, actor)) return;
+  const beside = freeTileBeside(room, actor.tx, actor.ty, actor);
+  if (!beside) return;
+  const goal = beside.ty * room.width + beside.tx;
+  const path = room.pathFinder.find(room, actor.ty * room.width + actor.tx, goal);
+  if (!path) return;
+  actor.path = path;
+  actor.pathIndex = 0;
+  actor.dest = goal;
+  if (actor.lead) actor.lead.goal = goal;
+}
+
 const scratch = { x: 0, y: 0 };
 
 export function walkDir(room: Room, actor: Actor, stepLen: number): void {
@@ -73,8 +90,12 @@ export function walkAll(w: WorldCore, stepLen: number): void {
       const actor = actors[i]!;
       const x0 = actor.x;
       const y0 = actor.y;
-      if (actor.pathIndex < actor.path.length) walkPath(room, actor, stepLen);
-      else if (actor.dirX !== 0 || actor.dirY !== 0) walkDir(room, actor, stepLen);
+      if (actor.lead !== undefined && holdsBack(w, room, actor)) {
+        // It waits for the one it leads (leading.ts).
+      } else if (actor.pathIndex < actor.path.length) {
+        walkPath(room, actor, stepLen);
+        if (actor.pathIndex >= actor.path.length) stepAside(room, actor);
+      } else if (actor.dirX !== 0 || actor.dirY !== 0) walkDir(room, actor, stepLen);
       const dx = actor.x - x0;
       const dy = actor.y - y0;
       actor.moving = dx !== 0 || dy !== 0;

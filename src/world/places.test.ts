@@ -129,7 +129,17 @@ describe("notice board", () => {
     const world = World.create(townWorld());
     const ids = ["agt_a", "agt_b", "agt_c", "agt_d", "agt_e"];
     world.step(ids.map((id) => join(id)));
-    for (const id of ids) walkTo(world, id, 12, 9);
+    // Nobody ends a walk on another's tile: five tiles around the board, each within reach of it.
+    const spots = [
+      [11, 9],
+      [12, 9],
+      [13, 9],
+      [12, 11],
+      [13, 11],
+    ] as const;
+    ids.forEach((id, i) => {
+      walkTo(world, id, spots[i]![0], spots[i]![1]);
+    });
     for (let round = 0; round < NOTE_LIMITS.perAuthor; round++) {
       for (const id of ids)
         expect(act(world, id, "obj_board", "post", { text: `${id} #${round}` }).type).toBe("ok");

@@ -362,14 +362,13 @@ describe("proximity in the lobby crowd", () => {
   it("a pile on one tile: everyone gets partners, none more than max", () => {
     const max = 5;
     const world = World.create({ ...lobby, proximityMaxNeighbors: max });
-    const crowd = new Crowd(world, 60);
+    // A walk never ends on another's tile (free-tile.ts): the pile joins there, as residents
+    // sharing a home tile would.
+    const crowd = { ids: Array.from({ length: 60 }, (_, i) => `agt_pile_${i}`) };
     const partners = new Map<string, Set<string>>();
-    partnersFrom(crowd.joinEvents, partners);
-    const moves = world.step(
-      crowd.ids.map((entityId): Input => ({ kind: "moveTo", entityId, dest: { tx: 20, ty: 14 } })),
-    );
-    expect(moves.results.every((r) => r.ok)).toBe(true);
-    partnersFrom(moves.events, partners);
+    const joins = world.step(crowd.ids.map((entityId) => pileJoin(entityId, { tx: 20, ty: 14 })));
+    expect(joins.results.every((r) => r.ok)).toBe(true);
+    partnersFrom(joins.events, partners);
     for (let t = 0; t < 300; t++) {
       partnersFrom(world.step([]).events, partners);
       for (const set of partners.values()) expect(set.size).toBeLessThanOrEqual(max);
@@ -385,14 +384,11 @@ describe("proximity in the lobby crowd", () => {
   it("someone arriving at an idle crowd whose places are all taken still gets a partner", () => {
     const max = 3;
     const world = World.create({ ...lobby, proximityMaxNeighbors: max });
-    const crowd = new Crowd(world, 20);
+    const crowd = { ids: Array.from({ length: 20 }, (_, i) => `agt_pile_${i}`) };
     const partners = new Map<string, Set<string>>();
-    partnersFrom(crowd.joinEvents, partners);
     const here = { tx: 20, ty: 14 };
-    partnersFrom(
-      world.step(crowd.ids.map((entityId): Input => ({ kind: "moveTo", entityId, dest: here }))).events,
-      partners,
-    );
+    // They come one by one, as walkers into a pile would.
+    for (const entityId of crowd.ids) partnersFrom(world.step([pileJoin(entityId, here)]).events, partners);
     for (let t = 0; t < 200; t++) partnersFrom(world.step([]).events, partners);
     for (const id of crowd.ids) expect(partners.get(id)?.size).toBe(max); // all full
     partnersFrom(world.step([join("agt_late")]).events, partners);
@@ -468,3 +464,8 @@ describe("proximity in the lobby crowd", () => {
     );
   });
 });
+
+/** An agent joining at `at` (a shared home tile makes a pile: walks end beside one another). */
+function pileJoin(entityId: string, at: { tx: number; ty: number }): Input {
+  return { kind: "join", entityId, actorKind: "agent", name: entityId, at };
+}

@@ -9,6 +9,7 @@ import { canonicalJson } from "./canonical-json.ts";
 import { sameIds } from "./chat-history.ts";
 import { DEPARTED_FLOORS, type DropFloors } from "./events-log.ts";
 import { REGION_ID_PATTERN } from "./ids.ts";
+import { LEAD_STATES } from "./lead-state.ts";
 import {
   AgentMemory,
   EPISODE_KINDS,
@@ -96,6 +97,16 @@ const ActorRecord = z.strictObject({
   thinking: z.literal(true).optional(),
   asleep: z.literal(true).optional(),
   unwell: z.literal(true).optional(),
+  /** A walk with a follower (leading.ts); absent when none, so a world without one hashes as before. */
+  lead: z
+    .strictObject({
+      with: z.string().regex(ACTOR_ID),
+      roomId: z.string().regex(ROOM_ID),
+      goal: NonNegInt,
+      state: z.enum(LEAD_STATES),
+      waitedTicks: NonNegInt,
+    })
+    .optional(),
 });
 type ActorRecord = z.output<typeof ActorRecord>;
 
@@ -347,6 +358,7 @@ export function captureSnapshot(
       ...(a.thinking ? { thinking: true as const } : {}),
       ...(a.asleep ? { asleep: true as const } : {}),
       ...(a.unwell ? { unwell: true as const } : {}),
+      ...(a.lead ? { lead: { ...a.lead } } : {}),
     }));
   const objects = [...parts.objects.values()]
     .sort((a, b) => compareIds(a.def.id, b.def.id))
@@ -579,8 +591,10 @@ export function loadState(parts: WorldParts, state: WorldState): void {
   }
   for (const r of state.actors) {
     const room = parts.rooms.get(r.roomId)!;
+    const { lead, ...record } = r;
     const actor: Actor = {
-      ...r,
+      ...record,
+      ...(lead ? { lead: { ...lead } } : {}),
       thinking: r.thinking === true,
       asleep: r.asleep === true,
       unwell: r.unwell === true,

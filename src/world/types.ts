@@ -2,6 +2,7 @@
 
 // src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
 // events, results and snapshot hash, in any process.
+import type { LeadState } from "./lead-state.ts";
 import type { Episode, Reflection } from "./memory.ts";
 
 export type EntityKind = "human" | "agent" | "object";
@@ -244,6 +245,8 @@ export interface EntityView {
   asleep?: true;
   /** Present (true) while a resident's turns fail: it cannot answer now. */
   unwell?: true;
+  /** A walk with someone (the `lead` action): whom, and how it goes or how it ended (leading.ts). */
+  lead?: { with: string; state: LeadState };
 }
 
 export interface ObjectView {

@@ -59,7 +59,7 @@ export const E2E_AGENT_POLICY = {
   // The townsfolk e2e: town residents who greet, talk and walk along (the bundled residents' policy).
   tilly: { enabled: ["ocw_chat_send", "ocw_move_to"] },
   bram: { enabled: ["ocw_chat_send", "ocw_move_to"] },
-  guide: { enabled: ["ocw_chat_send", "ocw_move_to"] },
+  guide: { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_lead"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play

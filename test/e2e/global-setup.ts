@@ -52,6 +52,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_emote_peer: { token: randomToken(), name: "Emote Peer" },
     // Only the townsfolk e2e uses it (it looks at where the town's residents stand).
     agent_tf: { token: randomToken(), name: "Town Watcher" },
+    // Only the walk-with e2e uses it (it sees the Guide home again, from the lobby).
+    agent_lead: { token: randomToken(), name: "Lead Watcher" },
     // Only the resident-robustness e2e uses these (people who call the Warden).
     ...(Object.fromEntries(
       E2E_WARDEN_CALLERS.map((id, i) => [id, { token: randomToken(), name: `Caller ${"ABCD"[i]}` }]),
@@ -134,6 +136,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_emote: { token: agents.agent_emote.token },
       agent_emote_peer: { token: agents.agent_emote_peer.token },
       agent_tf: { token: agents.agent_tf.token },
+      agent_lead: { token: agents.agent_lead.token },
       ...Object.fromEntries(
         [...E2E_WARDEN_CALLERS, ...E2E_FORMAT_CALLERS].map((id) => [id, { token: agents[id].token }]),
       ),

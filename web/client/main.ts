@@ -518,6 +518,9 @@ scene.setCallbacks({
   interact(objectId, action) {
     useObject(objectId, action);
   },
+  talkTo(actorId) {
+    talkTo(actorId);
+  },
   moveIntent(dx, dy) {
     if (dx || dy) {
       pending = undefined;
@@ -642,6 +645,24 @@ const offers = mountOffers($("chat-form"), PAGE_OFFERS, {
 // Picking a channel gives the keys back to the world, as sending a line does.
 $("chat-channel").addEventListener("change", () => releaseKeys());
 // The chat folds away (it covers the map on a small screen) and unfolds again; remembered.
+/** "Talk to" someone clicked on the map: walk up to them (a walk to where someone stands ends on
+ * the free tile beside them: the world's rule) and start a line addressed to them by name, on the
+ * nearby channel, in the chat box (focused: type and press Enter). */
+function talkTo(actorId: string): void {
+  const other = scene.snapshot().find((e) => e.id === actorId);
+  if (!other) return;
+  pending = undefined;
+  connection.send({ type: "act", action: { kind: "moveTo", dest: { tx: other.tx, ty: other.ty } } });
+  if ($("chat").hasAttribute("data-folded")) setChatFolded(false);
+  $<HTMLSelectElement>("chat-channel").value = "proximity";
+  const input = $<HTMLInputElement>("chat-input");
+  const address = `${other.name}, `;
+  if (!input.value.startsWith(address)) input.value = address;
+  input.focus();
+  input.setSelectionRange(input.value.length, input.value.length);
+  updateHearing();
+}
+
 function setChatFolded(folded: boolean): void {
   $("chat").toggleAttribute("data-folded", folded);
   const toggle = $("chat-toggle");
@@ -698,7 +719,7 @@ $("minimap-toggle").addEventListener("click", () => {
 function showHint(): void {
   $("hint-text").textContent = touchFirst()
     ? "Use the pad or tap the map to walk. Tap signs, doors, seats and portals. Chat below."
-    : "Walk with WASD or click the map. Click signs, doors, seats and portals. Enter to chat, Esc to walk again.";
+    : "Walk with WASD or click the map. Click signs, doors, seats and portals, or someone to talk to. Enter to chat, Esc to walk again.";
   $("hint").hidden = false;
   window.setTimeout(hideHint, 12_000);
 }

@@ -6,6 +6,7 @@ import * as Phaser from "phaser";
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 // The place rules are the world's own (pure, no server code bundled beyond them).
 import { hearingZoneAt, type PlaceRect, placeAt, withinHearing } from "../../src/world/places.ts";
+import { isolate } from "./bidi.ts";
 import { type BubbleBox, layoutBubbles, type Rect, stackTags } from "./bubble-layout.ts";
 import { followLerp } from "./camera.ts";
 import { asleepCard, tagText, unwellCard } from "./name-tag.ts";
@@ -22,8 +23,10 @@ export interface MapPlace extends PlaceRect {
  * resident that cannot answer now, why (asleep: how to wake it; its turns fail: that it recovers). */
 export interface HoverInfo {
   object?: WireObject;
-  /** The resident under the pointer that cannot answer now (asleep, or its turns fail). */
+  /** The person or resident under the pointer: one that cannot answer now (asleep, or its turns
+   * fail) shows its card; another is offered "talk to" (`talk`). */
   actorId?: string;
+  talk?: true;
   label: string;
   /** The pointer, in CSS pixels. */
   x: number;
@@ -75,6 +78,9 @@ export interface SceneCallbacks {
   moveTo(tx: number, ty: number): void;
   /** A click on an object: use its natural action. */
   interact(objectId: string, action: string): void;
+  /** A click on another person or resident: walk up to them and address them by name (a page
+   * without chat, the replay, has none: it offers no "talk to"). */
+  talkTo?(actorId: string): void;
   /** WASD / touch pad state changed. */
   moveIntent(dx: number, dy: number): void;
   /** Whether keyboard input belongs to a text field right now. */
@@ -582,6 +588,13 @@ export class WorldScene extends Phaser.Scene {
         return;
       }
     }
+    // Another person or resident there: "talk to" them (walk up, address them).
+    const other = inMini || !this.callbacks.talkTo ? undefined : this.otherAt(tx, ty);
+    if (other && !other.asleep) {
+      this.markTile(tx, ty, 0xffe27a);
+      this.callbacks.talkTo?.(other.id);
+      return;
+    }
     this.markTile(tx, ty, this.blocked[ty * this.room.widthTiles + tx] ? 0xff5a5a : 0xffffff);
     this.callbacks.moveTo(tx, ty);
   }
@@ -615,9 +628,26 @@ export class WorldScene extends Phaser.Scene {
     const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
     if (target && label) return { object: target, label, x: pointer.x, y: pointer.y };
     const resident = this.notAnsweringAt(tx, ty);
-    if (!resident) return undefined;
-    const card = resident.asleep ? asleepCard(resident.name) : unwellCard(resident.name);
-    return { actorId: resident.id, label: card, x: pointer.x, y: pointer.y };
+    if (resident) {
+      const card = resident.asleep ? asleepCard(resident.name) : unwellCard(resident.name);
+      return { actorId: resident.id, label: card, x: pointer.x, y: pointer.y };
+    }
+    const other = this.callbacks?.talkTo ? this.otherAt(tx, ty) : undefined;
+    if (!other) return undefined;
+    return {
+      actorId: other.id,
+      talk: true,
+      label: `Talk to ${isolate(other.name)}`,
+      x: pointer.x,
+      y: pointer.y,
+    };
+  }
+
+  /** Another person or resident standing on the tile (not the viewer). */
+  private otherAt(tx: number, ty: number): WireEntity | undefined {
+    for (const a of this.actors.values())
+      if (a.data.id !== this.meId && a.data.tx === tx && a.data.ty === ty) return a.data;
+    return undefined;
   }
 
   /** A resident that cannot answer now (asleep, or its turns fail) standing on the tile (its body
@@ -639,8 +669,9 @@ export class WorldScene extends Phaser.Scene {
   private setHover(info: HoverInfo | undefined): void {
     const g = this.hoverGfx?.clear();
     const object = info?.object;
-    // A hand only where a click does something (an object); a sleeper's card is to read.
-    this.input?.setDefaultCursor(object ? "pointer" : "default");
+    // A hand only where a click does something (an object, someone to talk to); a sleeper's card
+    // is to read.
+    this.input?.setDefaultCursor(object || info?.talk ? "pointer" : "default");
     this.hovered = info ? { id: hoverId(info)!, label: info.label } : undefined;
     if (object && g && this.room) {
       const size = this.room.tileSize;

@@ -37,6 +37,7 @@ export const moveDir = defineAction({
     const actor = w.actors.get(input.entityId);
     if (!actor) return fail("agent_not_in_room", `${input.entityId} is not in the world`);
     actor.path = NO_PATH;
+    actor.lead = undefined;
     actor.pathIndex = 0;
     actor.dest = -1;
     actor.dirX = input.dx + 0; // + 0 turns -0 into 0 so snapshots stay canonical

@@ -3,6 +3,7 @@
 
 import * as z from "zod";
 import { fail, type Outcome, type WorldCore } from "../core.ts";
+import { freeTileBeside, takenFor } from "../free-tile.ts";
 import { releaseHeld, stop } from "../placement.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction, isInt, isPlainObject } from "./action.ts";
@@ -17,18 +18,28 @@ declare module "../types.ts" {
   }
 }
 
-export function walkTo(w: WorldCore, entityId: string, dest: TileCoord): Outcome {
+export function walkTo(w: WorldCore, entityId: string, asked: TileCoord): Outcome {
   const actor = w.actors.get(entityId);
   if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
   const room = w.rooms.get(actor.roomId)!;
-  if (!room.inBounds(dest.tx, dest.ty)) {
-    return fail("invalid_destination", `tile (${dest.tx}, ${dest.ty}) is outside room "${room.def.roomId}"`, {
-      widthTiles: room.width,
-      heightTiles: room.height,
-    });
+  if (!room.inBounds(asked.tx, asked.ty)) {
+    return fail(
+      "invalid_destination",
+      `tile (${asked.tx}, ${asked.ty}) is outside room "${room.def.roomId}"`,
+      {
+        widthTiles: room.width,
+        heightTiles: room.height,
+      },
+    );
   }
+  if (room.blocked[asked.ty * room.width + asked.tx])
+    return fail("collision_blocked", `tile (${asked.tx}, ${asked.ty}) is blocked`);
+  // A new move replaces a walk with someone (leading.ts).
+  actor.lead = undefined;
+  // Someone stands there: the free tile beside it, nearest the walker (free-tile.ts).
+  const dest =
+    (takenFor(room, asked.tx, asked.ty, actor) && freeTileBeside(room, asked.tx, asked.ty, actor)) || asked;
   const goal = dest.ty * room.width + dest.tx;
-  if (room.blocked[goal]) return fail("collision_blocked", `tile (${dest.tx}, ${dest.ty}) is blocked`);
   if (dest.tx === actor.tx && dest.ty === actor.ty) {
     stop(actor);
     return { ok: true, value: { kind: "moveTo", result: "no_op", pathLength: 0 } };

@@ -9,6 +9,7 @@ import { chat } from "./chat.ts";
 import { emote } from "./emote.ts";
 import { interact } from "./interact.ts";
 import { join } from "./join.ts";
+import { lead } from "./lead.ts";
 import { leave } from "./leave.ts";
 import { moderate } from "./moderate.ts";
 import { moveDir } from "./move-dir.ts";
@@ -26,6 +27,7 @@ export const ACTIONS = [
   asleep,
   unwell,
   moveTo,
+  lead,
   approach,
   moveDir,
   interact,

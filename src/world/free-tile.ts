@@ -1,0 +1,62 @@
+// Nobody ends a walk on a tile where someone else stands: a walk to a tile another actor stands on
+// goes to the free tile beside it nearest the walker instead (move-to.ts `walkTo`), and a walk that
+// ends on a tile someone reached first (two walking to one place) steps on to the free tile beside
+// it (movement.ts `walkAll`). A portal's tile is never "taken" (it carries whoever steps on away).
+// Pure: the room's grid and its actors only; ties go by a fixed order of neighbours (deterministic).
+import type { Actor } from "./actor.ts";
+import type { Room } from "./room.ts";
+import type { TileCoord } from "./types.ts";
+
+/** Whether someone other than `self` stands (walks no path, holds no direction) on tile (tx, ty). */
+export function standingOn(room: Room, tx: number, ty: number, self: Actor): boolean {
+  const ts = room.tileSize;
+  let found = false;
+  room.grid.forEachWithin((tx + 0.5) * ts, (ty + 0.5) * ts, ts, (other) => {
+    if (
+      !found &&
+      other !== self &&
+      other.tx === tx &&
+      other.ty === ty &&
+      other.pathIndex >= other.path.length &&
+      other.dirX === 0 &&
+      other.dirY === 0
+    )
+      found = true;
+  });
+  return found;
+}
+
+/** Whether a walk by `self` to (tx, ty) should end beside it: someone stands there, and it is not a
+ * portal's tile. */
+export function takenFor(room: Room, tx: number, ty: number, self: Actor): boolean {
+  return !room.onEnter.has(ty * room.width + tx) && standingOn(room, tx, ty, self);
+}
+
+const RINGS = 2;
+
+/** The free tile beside (tx, ty) nearest `self` (ring 1 first, then ring 2): open, no portal, nobody
+ * standing on it, and not the walker's own tile unless that is the nearest free one; undefined when
+ * none is. Reachability is the path finder's to say. */
+export function freeTileBeside(room: Room, tx: number, ty: number, self: Actor): TileCoord | undefined {
+  for (let ring = 1; ring <= RINGS; ring++) {
+    let best: TileCoord | undefined;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let dy = -ring; dy <= ring; dy++) {
+      for (let dx = -ring; dx <= ring; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
+        const x = tx + dx;
+        const y = ty + dy;
+        if (!room.inBounds(x, y)) continue;
+        const index = y * room.width + x;
+        if (room.blocked[index] || room.onEnter.has(index) || standingOn(room, x, y, self)) continue;
+        const distance = (x - self.tx) ** 2 + (y - self.ty) ** 2;
+        if (distance < bestDistance) {
+          best = { tx: x, ty: y };
+          bestDistance = distance;
+        }
+      }
+    }
+    if (best) return best;
+  }
+  return undefined;
+}
