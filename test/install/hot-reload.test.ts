@@ -8,27 +8,53 @@
 // Then (issue #45) callers that leave requests unfinished: a browser that goes away in the middle of
 // the client bundle once held the reload for its 60 s and left the old plugin in place ("admitted
 // work did not settle"), every door down meanwhile; half-sent bodies and unread answers are there too.
+// Last, a hostile tester's mix (issue #53): a resident's turn stalled on a silent model, an SSE stream,
+// a long poll, a refused gzip bomb and malformed requests (450; OCW_MIX_REQUESTS=4500 sends the issue's
+// count), then an agent added to the config.
 import { readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { randomToken } from "../../scripts/lib/gateway.ts";
+import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
+import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 import { until } from "../support/wait.ts";
 
 const POLLER = "agent_poller";
 const pollerToken = randomToken();
+/** A resident woken by its name only (the mix test stalls its turn on a silent model). */
+const STALLER = { agentId: "staller", name: "Stiller" };
 let gw: TestGateway;
+let model: ScriptedModel | undefined;
 
 beforeAll(async () => {
+  model = await startScriptedModel();
   gw = await startGateway({
-    pluginConfig: { agents: { [POLLER]: { token: pollerToken, name: "Poller" } } },
-    agentIds: ["reloader"],
+    pluginConfig: {
+      agents: { [POLLER]: { token: pollerToken, name: "Poller" } },
+      residents: {
+        [STALLER.agentId]: {
+          name: STALLER.name,
+          home: { roomId: "lobby", tx: 44, ty: 24 },
+          wake: { nearby: false, name: true, approach: false },
+          minIntervalSec: 1,
+          turnTimeoutSec: 600,
+        },
+      },
+    },
+    // A resident is a gateway agent the world wakes: it is in the gateway's roster too.
+    agentIds: ["reloader", STALLER.agentId],
+    gatewayConfig: deepMerge(model.providerConfig(), {
+      agents: { defaults: { heartbeat: { every: "0m" } } },
+    }),
   });
 });
 
 afterAll(async () => {
   await gw?.stop();
+  await model?.close();
 });
 
 /** fetch, but a request that fails says which one it was and when (a reset connection once failed
@@ -245,6 +271,175 @@ describe("hot reload under traffic", () => {
     );
   }, 420_000);
 });
+
+describe("hot reload after a hostile tester's mix", () => {
+  it("after a stalled resident turn, an open SSE stream, a long poll, a refused gzip bomb and malformed requests, an added agent is in force within 30 s and the world runs", async () => {
+    const began = Date.now();
+    const phase = (what: string) => console.log(`hostile mix: ${what} at ${Date.now() - began} ms`);
+    expect((await aic("join", {})).status).toBe(200);
+    // A resident's turn waiting on a model that answers only after two minutes.
+    model!.define("stall", [{ text: "Too late.", delayMs: 120_000 }]);
+    const said = await aic("chatSend", {
+      txId: `tx_mix_${Date.now()}`,
+      channel: "global",
+      message: `${STALLER.name}, hello ocw-scenario:stall`,
+    });
+    expect(said.status).toBe(200);
+    // Its turn is in flight once it is thinking: first the gateway's preparation (a minute and more on a
+    // loaded machine), then the model's silence; either is work a reload must cut.
+    let resident: { state?: string } | string | undefined;
+    await until(
+      "the resident's turn is in flight",
+      async () => {
+        if (model!.requests("stall").length > 0) return true;
+        resident = (await residentStatus(STALLER.agentId).catch((error: unknown) => String(error))) as
+          | { state?: string }
+          | string;
+        return typeof resident === "object" && resident.state === "thinking";
+      },
+      { timeoutMs: 120_000, everyMs: 250 },
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; the resident's status: ${JSON.stringify(resident)}`);
+    });
+    phase("the resident's turn is in flight");
+
+    const stop = new AbortController();
+    const sse = named(`${gw.baseUrl}/aic/v0.1/events/stream?roomId=lobby&agentId=${POLLER}`, {
+      headers: { authorization: `Bearer ${pollerToken}` },
+      signal: stop.signal,
+    }).then(
+      (res) => res.body?.pipeTo(new WritableStream()).catch(() => undefined),
+      () => undefined,
+    );
+    const poll = aic("pollEvents", { sinceCursor: "c_0", waitMs: 20_000 }, stop.signal).then(
+      (res) => res.text(),
+      () => undefined,
+    );
+    try {
+      // A replay file whose ticks are a gzip bomb (1 GiB of zeros in ~1 MiB) is refused, typed.
+      const admin = { authorization: `Bearer ${gw.gatewayToken}` };
+      const exported = await named(`${gw.baseUrl}/openclawworld/admin/replay/export?lastMinutes=1`, {
+        headers: admin,
+      });
+      expect(exported.status).toBe(200);
+      const file = ((await exported.json()) as { data: Record<string, unknown> }).data;
+      const bombed = await named(`${gw.baseUrl}/openclawworld/admin/replay/open`, {
+        method: "POST",
+        headers: { ...admin, "content-type": "application/json" },
+        body: JSON.stringify({ ...file, ticks: zerosGzipped(1024 * 1024 * 1024).toString("base64") }),
+      });
+      expect([bombed.status, ((await bombed.json()) as { error?: { code?: string } }).error?.code]).toEqual([
+        413,
+        "too_large",
+      ]);
+
+      phase("the gzip bomb refused");
+      // Malformed requests at every door, 16 at a time: each answered, none with a 5xx. The issue's
+      // 4,500 took 4.5 minutes at load 12; the suite sends a tenth (OCW_MIX_REQUESTS=4500 for all).
+      const answers = await malformedRequests(Number(process.env.OCW_MIX_REQUESTS ?? 450), 16);
+      expect(answers.failed).toEqual([]);
+      expect(answers.fiveHundreds).toEqual([]);
+
+      phase("the malformed requests answered");
+      // Then an agent is added to the running gateway's config.
+      const added = { id: "agent_added", token: randomToken() };
+      const changedAt = Date.now();
+      await changePluginConfig((config) => {
+        (config.agents as Record<string, unknown>)[added.id] = { token: added.token, name: "Added" };
+      });
+      await until(
+        "the added agent is in force (it joins with its token)",
+        async () => {
+          const res = await fetch(`${gw.baseUrl}/aic/v0.1/join`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${added.token}` },
+            body: JSON.stringify({ agentId: added.id, roomId: "lobby" }),
+          });
+          return res.status === 200;
+        },
+        { timeoutMs: 30_000, everyMs: 250, ignoreErrors: true },
+      ).catch(async (error: unknown) => {
+        const log = await readFile(gw.logFile, "utf8").catch(() => "");
+        throw new Error(`${String(error)}; the gateway's log ends:\n${log.slice(-4000)}`);
+      });
+      console.log(
+        `hostile mix: the added agent was in force ${Date.now() - changedAt} ms after the config change`,
+      );
+      await worldAnswers();
+    } finally {
+      stop.abort();
+      await Promise.all([sse, poll]);
+    }
+    const log = await readFile(gw.logFile, "utf8");
+    expect(log).not.toMatch(
+      /did not settle|still-running call|plugin host cleanup timed out|forced retirement|started none again/,
+    );
+  }, 600_000);
+});
+
+async function residentStatus(agentId: string): Promise<unknown> {
+  const res = await named(`${gw.baseUrl}/openclawworld/admin/status`, {
+    headers: { authorization: `Bearer ${gw.gatewayToken}` },
+  });
+  const status = (await res.json()) as { data?: { residents?: { agentId: string }[] } };
+  return status.data?.residents?.find((r) => r.agentId === agentId);
+}
+
+/** A gzip of `bytes` zero bytes: one member of 16 MiB repeated (gunzip reads the members one after
+ * another), so making it costs one 16 MiB compression. */
+function zerosGzipped(bytes: number): Buffer {
+  const memberBytes = 16 * 1024 * 1024;
+  const member = gzipSync(Buffer.alloc(memberBytes), { level: 9 });
+  return Buffer.concat(Array.from({ length: Math.ceil(bytes / memberBytes) }, () => member));
+}
+
+/** `count` malformed requests, `parallel` at a time, across the plugin's doors (bad JSON, wrong
+ * fields, unknown endpoints, no or a wrong token, bad queries): what failed to get an answer, and
+ * which answered with a 5xx. */
+async function malformedRequests(count: number, parallel: number) {
+  const aicPost = (endpoint: string, body: string, token = pollerToken) => ({
+    path: `/aic/v0.1/${endpoint}`,
+    init: {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body,
+    },
+  });
+  const kinds: { path: string; init?: RequestInit }[] = [
+    aicPost("observe", "{"),
+    aicPost("moveTo", JSON.stringify({ agentId: POLLER, roomId: "lobby", txId: 7, dest: "here" })),
+    aicPost("chatSend", JSON.stringify({ agentId: POLLER, roomId: "lobby", message: "x".repeat(5000) })),
+    aicPost("observe", JSON.stringify({ agentId: "agent_nobody", roomId: "lobby" })),
+    aicPost("observe", JSON.stringify({ agentId: POLLER, roomId: "lobby" }), "wrong-token"),
+    aicPost("noSuchEndpoint", "{}"),
+    aicPost("pollEvents", JSON.stringify({ agentId: POLLER, roomId: "lobby", sinceCursor: "zz" })),
+    { path: "/aic/v0.1/observe?radius=-1" },
+    { path: "/openclawworld/admin/status", init: { headers: { authorization: "Bearer nope" } } },
+    { path: "/openclawworld/admin/checkpoints", init: { method: "POST", body: "{" } },
+    { path: "/openclawworld/replay/api/frame?tick=abc" },
+    { path: "/world/api/status", init: { method: "DELETE" } },
+    { path: "/world/%E0%A4%A" },
+  ];
+  const failed: string[] = [];
+  const fiveHundreds: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const kind = kinds[next++ % kinds.length]!;
+        try {
+          const res = await fetch(`${gw.baseUrl}${kind.path}`, kind.init);
+          await res.arrayBuffer();
+          if (res.status >= 500)
+            fiveHundreds.push(`${kind.init?.method ?? "GET"} ${kind.path}: ${res.status}`);
+        } catch (error) {
+          failed.push(`${kind.init?.method ?? "GET"} ${kind.path}: ${String(error)}`);
+        }
+      }
+    }),
+  );
+  return { failed: [...new Set(failed)], fiveHundreds: [...new Set(fiveHundreds)] };
+}
 
 /** One raw connection that sends `text` and reads what comes back (or, `read: false`, nothing). */
 function rawRequest(text: string, read = true): { socket: net.Socket; received: Promise<string> } {
