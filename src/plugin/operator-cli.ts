@@ -6,7 +6,9 @@
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
 // operator token (the gateway checks it; the plugin never sees it). URL and token come from the
 // options, else the environment and the config the CLI reads, like the gateway's own commands.
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { OPERATOR_ROUTE } from "../http/operator-routes.ts";
 
@@ -17,19 +19,42 @@ interface GatewayOptions {
   token?: string;
 }
 
-/** Where the running gateway is and how to authenticate as its operator. */
+/** The gateway `npm start` runs from this checkout, as its state folder records it (scripts/start.ts:
+ * `gateway-url`, and the `gateway-token` it generated): `OCW_STATE_DIR`, else `.openclaw-dev` here. */
+export function npmStartGateway(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): { url?: string; token?: string } {
+  const dir = path.resolve(env.OCW_STATE_DIR || path.join(cwd, ".openclaw-dev"));
+  const read = (name: string) => {
+    try {
+      return readFileSync(path.join(dir, name), "utf8").trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const url = read("gateway-url");
+  const token = read("gateway-token");
+  return { ...(url ? { url } : {}), ...(token ? { token } : {}) };
+}
+
+/** Where the running gateway is and how to authenticate as its operator: the options, else the
+ * environment, else the gateway `npm start` runs from here, else the config the CLI reads. */
 export function operatorTarget(
   options: GatewayOptions,
   config: { gateway?: { port?: unknown; auth?: { token?: unknown } } } | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  npmStart: () => { url?: string; token?: string } = () => npmStartGateway(env),
 ): { baseUrl: string; token: string | undefined } {
-  const port = env.OPENCLAW_GATEWAY_PORT ?? (config?.gateway?.port as number | undefined) ?? 18789;
   const configToken = config?.gateway?.auth?.token;
+  const started = options.url || env.OPENCLAW_GATEWAY_PORT ? {} : npmStart();
+  const port = env.OPENCLAW_GATEWAY_PORT ?? (config?.gateway?.port as number | undefined) ?? 18789;
   return {
-    baseUrl: (options.url ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ""),
+    baseUrl: (options.url ?? started.url ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ""),
     token:
       options.token ??
       env.OPENCLAW_GATEWAY_TOKEN ??
+      (started.url ? started.token : undefined) ??
       (typeof configToken === "string" ? configToken : undefined),
   };
 }
@@ -95,6 +120,8 @@ const GROUPS = {
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
   wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
+  follow:
+    "Links for an agent's owner to its follow page: what it sees, perceives and does, live (docs/follow.md)",
   replay:
     "Watch any stretch of the world again: what is kept, a link to the replay page, an agent's turns, export and open a stretch",
 };
@@ -281,11 +308,56 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
       route: `/replay/turns?agent=${at(agentId!)}&lastMinutes=${at(minutes ?? "10")}`,
     }),
   },
+  {
+    group: "follow",
+    name: "link",
+    description:
+      "A link to one agent's follow page for its owner (that agent only; it expires, and can be revoked)",
+    args: [
+      ["<agentId>", "an AIC agent, a resident or a gateway agent"],
+      ["[hours]", "how long it lives (default 24, at most 168)"],
+    ],
+    request: (agentId, hours) => ({
+      method: "POST",
+      route: "/follow/link",
+      body: { agentId, ...(hours === undefined ? {} : { hours: Number(hours) }) },
+    }),
+  },
+  {
+    group: "follow",
+    name: "list",
+    description: "The follow links alive (their ids and ends, never their keys)",
+    args: [["[agentId]", "one agent's only"]],
+    request: (agentId) => ({
+      method: "GET",
+      route: `/follow/links${agentId === undefined ? "" : `?agentId=${at(agentId)}`}`,
+    }),
+  },
+  {
+    group: "follow",
+    name: "revoke",
+    description: "Revoke an agent's follow links (or one of them)",
+    args: [
+      ["<agentId>", "whose links"],
+      ["[linkId]", "only this one (fl_...)"],
+    ],
+    request: (agentId, linkId) => ({
+      method: "POST",
+      route: "/follow/revoke",
+      body: { agentId, ...(linkId === undefined ? {} : { linkId }) },
+    }),
+  },
 ];
 
 const GATEWAY_OPTIONS = [
-  ["--url <url>", "gateway base URL (default http://127.0.0.1:<gateway port>)"],
-  ["--token <token>", "gateway operator token (default $OPENCLAW_GATEWAY_TOKEN)"],
+  [
+    "--url <url>",
+    "gateway base URL (default: the one npm start runs from here, else http://127.0.0.1:<gateway port>)",
+  ],
+  [
+    "--token <token>",
+    "gateway operator token (default $OPENCLAW_GATEWAY_TOKEN, else the one npm start runs with)",
+  ],
 ] as const;
 
 export function registerWorldCli(api: OpenClawPluginApi): void {
