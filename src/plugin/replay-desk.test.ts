@@ -86,6 +86,14 @@ describe("the replay desk", () => {
     expect(door(opened.tick)?.state).toMatchObject({ open: true });
     expect(markers[1]).toMatchObject({ kind: "chat", who: "agt_walker", text: "door is open" });
     expect(markers[3]).toMatchObject({ kind: "error", text: "approach: not_found" });
+    // In words, with names (issue #52).
+    expect(markers.map((m) => (m as { words?: string }).words)).toEqual([
+      "Walker opened the meeting door",
+      'Walker said "door is open"',
+      "Walker began a turn",
+      "Walker's approach was refused: not_found",
+      "Walker left",
+    ]);
     // The whole stretch (from the start) also has the join.
     const all = replayRead(desk, "/markers", new URLSearchParams({ segment: "0" })) as {
       markers: { kind: string }[];

@@ -19,6 +19,7 @@ import {
 import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
 import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
 import type { World } from "../world/world.ts";
+import { eventInWords, type Namer, namerOf } from "./in-words.ts";
 
 /** What the desk reads: a live history, or an exported stretch opened from a file. */
 export interface ReplayLibrary extends ExportSource {
@@ -130,8 +131,17 @@ export class ReplayDesk {
     if (to - from > MAX_MARKER_TICKS)
       throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
     const markers: Marker[] = [];
-    this.seek(segment, from);
-    this.seek(segment, to, (inputs, result) => markers.push(...markersOf(inputs, result, roomId)));
+    const start = this.seek(segment, from);
+    // Names as the stretch goes: those present at its start, then each who joins.
+    const names = new Map<string, string>();
+    for (const id of Object.keys(this.definition.rooms))
+      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
+    const namer = namerOf(this.definition, (id) => names.get(id));
+    this.seek(segment, to, (inputs, result) => {
+      for (const e of result.events)
+        if (e.type === "presence.join") names.set(String(e.payload.entityId), String(e.payload.name));
+      markers.push(...markersOf(inputs, result, roomId, namer));
+    });
     return markers;
   }
 
@@ -183,11 +193,18 @@ function intParam(query: URLSearchParams, name: string): number {
   return value;
 }
 
-/** The markers of one replayed tick: its events, its residents' turns, its refused inputs. */
-export function markersOf(inputs: readonly Input[], result: StepResult, roomId?: string): Marker[] {
+/** The markers of one replayed tick: its events, its residents' turns, its refused inputs; with a
+ * `namer`, each also in words. */
+export function markersOf(
+  inputs: readonly Input[],
+  result: StepResult,
+  roomId?: string,
+  namer?: Namer,
+): Marker[] {
   const out: Marker[] = [];
   for (const e of result.events) {
     if (roomId !== undefined && e.roomId !== roomId) continue;
+    const before = out.length;
     const p = e.payload;
     const at = { tick: result.tick, roomId: e.roomId };
     if (e.type === "chat.message")
@@ -221,6 +238,8 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
         ...(e.actorId ? { who: e.actorId } : {}),
         text: `${String(p.objectId)} ${JSON.stringify(p.patch)}`,
       });
+    const words = namer && out.length > before ? eventInWords(e, namer) : undefined;
+    if (words) out[out.length - 1]!.words = words;
   }
   inputs.forEach((input, i) => {
     const answer = result.results[i];
@@ -231,6 +250,9 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
         roomId: roomId ?? "",
         who: input.entityId,
         text: input.thinking ? "turn started" : "turn ended",
+        ...(namer
+          ? { words: `${namer.entity(input.entityId)} ${input.thinking ? "began a turn" : "ended its turn"}` }
+          : {}),
       });
     else if (answer && !answer.ok && !answer.replayed)
       out.push({
@@ -239,6 +261,9 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
         roomId: roomId ?? "",
         who: input.entityId,
         text: `${input.kind}: ${answer.error.code}`,
+        ...(namer
+          ? { words: `${namer.entity(input.entityId)}'s ${input.kind} was refused: ${answer.error.code}` }
+          : {}),
       });
   });
   return out;
