@@ -11,6 +11,9 @@
 //   GET /openclawworld/follow/api/turns       its turns, newest first (?before=<seq>&limit=)
 //   GET /openclawworld/follow/api/events      what it perceived in its room (?cursor=, from `next`)
 //   GET /openclawworld/follow/api/stream      SSE: `actors`, `events` and `turn` as they happen
+//   GET /openclawworld/follow/api/watch       "watch again": its last minutes (?lastMinutes=, default 5,
+//                                             at most 20), what it could perceive of them, in words
+//   GET /openclawworld/follow/api/watch/frame the room it was in at a tick (?segment=&tick=), re-simulated
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { bearerToken } from "./aic/aic-app.ts";
@@ -24,7 +27,7 @@ import { guarded } from "./routes.ts";
 export const FOLLOW_ROUTE = "/openclawworld/follow";
 export const FOLLOW_KEY_HEADER = "x-ocw-follow-key";
 /** The API's reads, by route under /api. */
-export const FOLLOW_READS = ["/view", "/turns", "/events"] as const;
+export const FOLLOW_READS = ["/view", "/turns", "/events", "/watch", "/watch/frame"] as const;
 /** An SSE comment this often keeps proxies from closing a quiet stream. */
 const STREAM_HEARTBEAT_MS = 15_000;
 /** A stream whose reader leaves this much unsent is cut (it reconnects and reads `view` again). */

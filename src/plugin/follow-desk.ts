@@ -23,12 +23,15 @@ import { onAgentTurn } from "./agent-turns.ts";
 import { FollowLinks } from "./follow-link.ts";
 import type { WorldHost } from "./host.ts";
 import { eventInWords, type Namer, namerOf } from "./in-words.ts";
+import type { ReplayDesk } from "./replay-desk.ts";
 
 /** Turns one page holds at most (the default is fewer). */
 export const MAX_TURNS_PAGE = 200;
 const DEFAULT_TURNS_PAGE = 50;
 /** Events one page holds at most. */
 const EVENTS_PAGE = 200;
+/** "Watch again" reaches this far back at most (the replay's markers' bound: 20 minutes at 20 Hz). */
+const MAX_WATCH_MINUTES = 20;
 /** Follow streams open at once: per agent (a few tabs of its owner) and in all. */
 const MAX_STREAMS_PER_AGENT = 4;
 const MAX_STREAMS = 200;
@@ -42,9 +45,13 @@ export class FollowDesk implements FollowDoor {
   private readonly sinks = new Map<FollowSink, string>();
   private readonly looks: Record<string, number>;
 
-  constructor(host: WorldHost, links: FollowLinks) {
+  /** The replay desk over the host's history ("watch again"; it refuses when none is kept). */
+  private readonly replay: () => ReplayDesk;
+
+  constructor(host: WorldHost, links: FollowLinks, replay: () => ReplayDesk) {
     this.host = host;
     this.links = links;
+    this.replay = replay;
     this.looks = residentLooks(host.config);
   }
 
@@ -59,6 +66,8 @@ export class FollowDesk implements FollowDoor {
   read(agentId: string, route: (typeof FOLLOW_READS)[number], query: URLSearchParams): unknown {
     if (route === "/view") return this.view(agentId);
     if (route === "/turns") return this.turns(agentId, query);
+    if (route === "/watch") return this.watch(agentId, query);
+    if (route === "/watch/frame") return this.watchFrame(agentId, query);
     return this.events(agentId, query.get("cursor") ?? undefined);
   }
 
@@ -146,6 +155,52 @@ export class FollowDesk implements FollowDoor {
       events,
       next: encodeCursor(roomId, next),
       ...(expired ? { expired } : {}),
+    };
+  }
+
+  /** "Watch again": the last minutes of the replay history, what the agent could perceive of them
+   * (ReplayDesk.perceived): the events of the rooms it was in and those addressed to it. */
+  watch(agentId: string, query: URLSearchParams) {
+    const minutes = query.has("lastMinutes") ? Number(query.get("lastMinutes")) : 5;
+    if (!(minutes > 0 && minutes <= MAX_WATCH_MINUTES))
+      throw new OperatorError(
+        400,
+        "bad_request",
+        `lastMinutes must be more than 0 and at most ${MAX_WATCH_MINUTES}`,
+      );
+    const desk = this.replay();
+    const stretch = desk.resolve(new URLSearchParams({ lastMinutes: String(minutes) }));
+    return {
+      agentId,
+      ...stretch,
+      tickRate: desk.definition.tickRate,
+      moments: desk.perceived(stretch.segment, stretch.from, stretch.to, agentEntityId(agentId)),
+    };
+  }
+
+  /** The room the agent was in at a tick of the history, as the replay re-simulates it (in the live
+   * page's wire shapes); nothing when it was not in the world then. */
+  watchFrame(agentId: string, query: URLSearchParams) {
+    const whole = (name: string) => {
+      const value = Number(query.get(name));
+      if (!query.has(name) || !Number.isSafeInteger(value) || value < 0)
+        throw new OperatorError(400, "bad_request", `${name} must be a whole number >= 0`);
+      return value;
+    };
+    const segment = whole("segment");
+    const tick = whole("tick");
+    const desk = this.replay();
+    const roomId = desk.roomOf(segment, tick, agentEntityId(agentId));
+    if (roomId === undefined) return { agentId, segment, tick, present: false };
+    const frame = desk.frame(segment, tick, roomId);
+    return {
+      agentId,
+      present: true,
+      ...frame,
+      entities: frame.entities.map((e) => {
+        const look = this.looks[e.id];
+        return look === undefined ? e : { ...e, look };
+      }),
     };
   }
 
@@ -346,11 +401,11 @@ export function followLinksOf(host: WorldHost): FollowLinks {
   return kept;
 }
 
-/** The host's follow desk; its streams end when the world stops. */
-export function followDeskOf(host: WorldHost): FollowDesk {
+/** The host's follow desk (`replay`: the host's replay desk); its streams end when the world stops. */
+export function followDeskOf(host: WorldHost, replay: () => ReplayDesk): FollowDesk {
   let desk = desks.get(host);
   if (!desk) {
-    const made = new FollowDesk(host, followLinksOf(host));
+    const made = new FollowDesk(host, followLinksOf(host), replay);
     desk = made;
     desks.set(host, made);
     host.closers.push(() => made.close());

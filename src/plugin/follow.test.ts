@@ -15,6 +15,7 @@ import { agentTurnHooks, only } from "./agent-turns.ts";
 import { FollowDesk, turnInWords } from "./follow-desk.ts";
 import { FOLLOW_LINK_TTL_MS, FollowLinks } from "./follow-link.ts";
 import { createHost } from "./host.ts";
+import { ReplayDesk } from "./replay-desk.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };
 const cleanup: (() => void)[] = [];
@@ -85,7 +86,7 @@ async function followed() {
     return pending;
   };
   const links = new FollowLinks();
-  const desk = new FollowDesk(host, links);
+  const desk = new FollowDesk(host, links, () => new ReplayDesk(host.definition, host.history!));
   const server = createServer(
     followRouteHandler(
       () => desk,
@@ -168,12 +169,44 @@ describe("the follow API", () => {
     expect(second.turns[0]!.seq).toBeLessThan(first.turns[0]!.seq);
     expect((await get("turns?limit=0", a)).status).toBe(400);
 
+    const said = (agentId: string, message: string, txId: string) =>
+      tick(
+        aic.call("chatSend", agentId, {
+          agentId,
+          roomId: agentId === "agent_c" ? "garden" : "lobby",
+          txId,
+          channel: "global",
+          message,
+        }),
+      );
+    // Watch again: what it could perceive of its last minutes, and the room it was in at a tick.
+    await tick(aic.call("join", "agent_c", { agentId: "agent_c", roomId: "garden" }));
+    await said("agent_c", "only the garden hears this", "tx_follow_c1");
+    const watched = (await get("watch?lastMinutes=1", a)).data as {
+      segment: number;
+      to: number;
+      moments: { words: string }[];
+    };
+    const moments = watched.moments.map((m) => m.words);
+    expect(moments).toContain('Ann said "hello all"');
+    expect(moments).toContain('Bo said "B\'s own words"');
+    expect(moments.join("\n")).not.toContain("garden hears");
+    const then = (await get(`watch/frame?segment=${watched.segment}&tick=${watched.to}`, a)).data as {
+      present: boolean;
+      room: { roomId: string };
+      entities: { id: string }[];
+    };
+    expect(then.present).toBe(true);
+    expect(then.room.roomId).toBe("lobby");
+    expect(then.entities.map((e) => e.id)).toContain("agt_agent_a");
+    expect(then.entities.map((e) => e.id)).not.toContain("agt_agent_c");
+    expect((await get("watch?lastMinutes=21", a)).status).toBe(400);
+    expect((await get("watch/frame?segment=0", a)).status).toBe(400);
+
     // The stream: what it perceives and its turns as they happen, its own only.
     const res = await fetch(`${origin}${FOLLOW_ROUTE}/api/stream`, { headers: a });
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
-    const said = (agentId: string, message: string, txId: string) =>
-      tick(aic.call("chatSend", agentId, { agentId, roomId: "lobby", txId, channel: "global", message }));
     await said("agent_b", "B again", "tx_follow_b2");
     await said("agent_a", "A again", "tx_follow_a2");
     while (!text.includes("event: turn")) text += (await reader.read()).value ?? "";

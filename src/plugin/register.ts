@@ -18,7 +18,7 @@ import { registerWorldTools } from "../tools/register-tools.ts";
 import { attachAdapters } from "./adapters.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
 import { followDeskOf } from "./follow-desk.ts";
-import { deskFor, linksOf, openedOf, operatorActions } from "./operator-actions.ts";
+import { deskFor, deskOf, linksOf, openedOf, operatorActions } from "./operator-actions.ts";
 import { registerWorldCli } from "./operator-cli.ts";
 import { replayRead } from "./replay-desk.ts";
 import { attachResidents } from "./residents.ts";
@@ -138,7 +138,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
       followRouteHandler(
         () => {
           const host = activeHost();
-          return host?.aic ? followDeskOf(host) : undefined;
+          return host?.aic ? followDeskOf(host, () => deskOf(host)) : undefined;
         },
         logger,
         hostAllowed,

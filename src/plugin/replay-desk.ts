@@ -145,6 +145,39 @@ export class ReplayDesk {
     return markers;
   }
 
+  /** The room `entityId` was in at `tick`, if it was in the world then. */
+  roomOf(segment: number, tick: number, entityId: string): string | undefined {
+    return this.seek(segment, tick).getEntity(entityId)?.roomId;
+  }
+
+  /** What `entityId` could perceive in (from, to] of a timeline, tick by tick: the events of the
+   * room it was in (as it went from room to room) and those addressed to it, in words (the follow
+   * page's "watch again"). */
+  perceived(segment: number, from: number, to: number, entityId: string): Marker[] {
+    if (to - from > MAX_MARKER_TICKS)
+      throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
+    const markers: Marker[] = [];
+    const start = this.seek(segment, from);
+    let roomId = start.getEntity(entityId)?.roomId;
+    const names = new Map<string, string>();
+    for (const id of Object.keys(this.definition.rooms))
+      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
+    const namer = namerOf(this.definition, (id) => names.get(id));
+    this.seek(segment, to, (_inputs, result) => {
+      for (const e of result.events) {
+        const mine = e.payload.entityId === entityId;
+        if (e.type === "presence.join") {
+          names.set(String(e.payload.entityId), String(e.payload.name));
+          if (mine) roomId = e.roomId;
+        }
+        const heard = e.audience.kind === "room" ? e.roomId === roomId : e.audience.ids.includes(entityId);
+        if (heard) markers.push(...markersOf([], { ...result, events: [e] }, undefined, namer));
+        if (e.type === "presence.leave" && mine) roomId = undefined;
+      }
+    });
+    return markers;
+  }
+
   /** The agents with turns in a stretch, and one agent's turns there (what it was shown, what it did
    * with the answers, what woke it), oldest first. */
   turns(segment: number, from: number, to: number, agentId?: string) {

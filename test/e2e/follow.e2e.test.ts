@@ -132,6 +132,37 @@ describe("issue #52: follow your agent", () => {
       async () => (await page.locator('#follow-turns li[data-name="reflect"]').count()) > 0,
     );
 
+    // Watch again: its last minutes as it could perceive them, drawn by the same scene.
+    await page.fill("#follow-minutes", "2");
+    await page.click("#follow-watch");
+    await until("the stretch's moments are listed", async () => {
+      const listed = await page
+        .locator("#follow-events li", { hasText: `Follow Bot said "${said}"` })
+        .count();
+      return listed > 0 && ((await page.evaluate("window.ocwFollow.watchTick")) as number) >= 0;
+    });
+    const watched = (await page.evaluate("window.ocwFollow.watching")) as { to: number };
+    await page.evaluate((to) => {
+      const scrub = document.getElementById("follow-scrub") as HTMLInputElement;
+      scrub.value = String(to);
+      scrub.dispatchEvent(new Event("input"));
+    }, watched.to);
+    await until("its last minute's end shows it where it stands", async () => {
+      if ((await page.evaluate("window.ocwFollow.watchTick")) !== watched.to) return false;
+      const drawn = (await page.evaluate("window.ocwFollow.drawn()")) as {
+        id: string;
+        tx: number;
+        ty: number;
+      }[];
+      const me = drawn.find((a) => a.id === ENTITY);
+      return me?.tx === dest.tx && me.ty === dest.ty;
+    });
+    await page.click("#follow-live");
+    await until(
+      "back to live",
+      async () => (await page.evaluate("document.body.dataset.phase")) === "following",
+    );
+
     // The JSON: its view (camera's agent, memory, budgets) and its events in words, by cursor.
     const view = (await follow("view", bearer(AGENT))).data as {
       entityId: string;

@@ -5,6 +5,7 @@
 // follow link (`#key=`); the fragment never reaches the server, every read sends it as a header.
 // The answers' shapes are the server's own (type-only: nothing of the server is bundled).
 import type { FollowedEvent, FollowedTurn } from "../../src/http/follow-routes.ts";
+import type { Marker } from "../../src/http/replay-routes.ts";
 import type { Reflection } from "../../src/world/memory.ts";
 import { startGame } from "./game.ts";
 import { type WireEntity, type WireObject, type WireRoom, WorldScene } from "./scene.ts";
@@ -62,6 +63,15 @@ scene.setCallbacks({
 });
 startGame(scene);
 
+interface WatchFrame {
+  present: boolean;
+  tick: number;
+  time?: number;
+  room?: WireRoom;
+  entities?: WireEntity[];
+  objects?: WireObject[];
+}
+
 const state = {
   agentId: "",
   entityId: "",
@@ -72,6 +82,10 @@ const state = {
   reflections: [] as string[],
   streaming: false,
   olderBefore: undefined as number | undefined,
+  /** "Watch again": the stretch shown instead of the live world, and the tick drawn. */
+  watching: undefined as { segment: number; from: number; to: number; tickRate: number } | undefined,
+  watchTick: -1,
+  moments: [] as FollowedEvent[],
 };
 /** What the page shows, for tests and the curious. */
 (window as unknown as { ocwFollow: unknown }).ocwFollow = Object.assign(state, {
@@ -220,6 +234,7 @@ async function stream(): Promise<void> {
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (!event || data === undefined) continue;
       const payload = JSON.parse(data) as Record<string, unknown>;
+      if (state.watching && event !== "turn") continue;
       if (event === "actors") onActors(payload.entities as WireEntity[]);
       else if (event === "events") showEvents(payload.events as FollowedEvent[], true);
       else if (event === "turn") {
@@ -248,6 +263,102 @@ async function follow(): Promise<void> {
   }
 }
 
+/** The room it was in at `tick` of the stretch watched, drawn by the same scene. */
+async function showWatched(tick: number): Promise<void> {
+  const watching = state.watching;
+  if (!watching) return;
+  const frame = await api<WatchFrame>("/watch/frame", {
+    segment: String(watching.segment),
+    tick: String(Math.max(watching.from, Math.min(watching.to, tick))),
+  });
+  if (!state.watching) return;
+  state.watchTick = frame.tick;
+  $<HTMLInputElement>("follow-scrub").value = String(frame.tick);
+  $("follow-tick").textContent = frame.present
+    ? `tick ${frame.tick} · ${new Date(frame.time ?? 0).toISOString().slice(11, 19)}`
+    : `tick ${frame.tick}: not in the world`;
+  if (!frame.present || !frame.room || !frame.entities || !frame.objects) return;
+  if (frame.room.roomId !== state.roomId) {
+    state.roomId = frame.room.roomId;
+    await scene.loadRoom(frame.room, state.entityId, frame.entities, frame.objects);
+  } else {
+    onActors(frame.entities);
+    for (const o of frame.objects) scene.upsertObject(o);
+  }
+  state.entities = frame.entities;
+  for (const m of state.moments)
+    if (m.type === "chat.message" && m.tick > tick - watching.tickRate * 3 && m.tick <= tick)
+      scene.say(String(m.payload.fromEntityId), String(m.payload.message));
+}
+
+/** "Watch again": its last minutes, what it could perceive of them, scrubbed or played. */
+async function watchAgain(): Promise<void> {
+  const minutes = $<HTMLInputElement>("follow-minutes").value || "5";
+  status("replaying…");
+  const stretch = await api<{
+    segment: number;
+    from: number;
+    to: number;
+    tickRate: number;
+    moments: Marker[];
+  }>("/watch", { lastMinutes: minutes });
+  state.watching = {
+    segment: stretch.segment,
+    from: stretch.from,
+    to: stretch.to,
+    tickRate: stretch.tickRate,
+  };
+  state.moments = stretch.moments.map((m) => ({
+    seq: 0,
+    tick: m.tick,
+    tsMs: 0,
+    type: m.kind === "chat" ? "chat.message" : m.kind,
+    words: m.words ?? m.text,
+    payload: m.kind === "chat" ? { fromEntityId: m.who, message: m.text } : {},
+  }));
+  document.body.dataset.phase = "watching";
+  $("follow-replay").hidden = false;
+  const scrub = $<HTMLInputElement>("follow-scrub");
+  scrub.min = String(stretch.from);
+  scrub.max = String(stretch.to);
+  const list = $("follow-events");
+  list.replaceChildren();
+  for (const m of state.moments) {
+    const li = line(list, `${m.tick} ${m.words}`, { type: m.type, tick: String(m.tick) });
+    li.addEventListener("click", () => void showWatched(m.tick));
+  }
+  status(`watching ticks ${stretch.from}–${stretch.to} (${state.moments.length} moments)`);
+  state.roomId = "";
+  await showWatched(stretch.from);
+}
+
+let playing = false;
+/** Plays the stretch at its own pace: a frame asked a few times a second. */
+async function play(): Promise<void> {
+  playing = !playing;
+  $("follow-play").textContent = playing ? "Pause" : "Play";
+  let last = performance.now();
+  while (playing && state.watching) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = performance.now();
+    const next = state.watchTick + Math.max(1, Math.round(((now - last) / 1000) * state.watching.tickRate));
+    last = now;
+    if (next > state.watching.to) break;
+    await showWatched(next);
+  }
+  playing = false;
+  $("follow-play").textContent = "Play";
+}
+
+async function backToLive(): Promise<void> {
+  playing = false;
+  state.watching = undefined;
+  $("follow-replay").hidden = true;
+  state.roomId = "";
+  await load();
+  status(state.streaming ? "live" : "");
+}
+
 function signIn(problem = ""): void {
   document.body.dataset.phase = "signin";
   $("follow-signin-error").textContent = problem;
@@ -259,6 +370,16 @@ $("follow-signin").addEventListener("submit", (event) => {
   void follow();
 });
 $("follow-older").addEventListener("click", () => void loadTurns(state.olderBefore));
+$("follow-watch").addEventListener(
+  "click",
+  () => void watchAgain().catch((e) => status((e as Error).message)),
+);
+$("follow-scrub").addEventListener(
+  "input",
+  () => void showWatched(Number($<HTMLInputElement>("follow-scrub").value)),
+);
+$("follow-play").addEventListener("click", () => void play());
+$("follow-live").addEventListener("click", () => void backToLive());
 
 if (Object.keys(credential).length > 0) void follow();
 else signIn();
