@@ -192,16 +192,7 @@ export class FollowDesk implements FollowDoor {
     const desk = this.replay();
     const roomId = desk.roomOf(segment, tick, agentEntityId(agentId));
     if (roomId === undefined) return { agentId, segment, tick, present: false };
-    const frame = desk.frame(segment, tick, roomId);
-    return {
-      agentId,
-      present: true,
-      ...frame,
-      entities: frame.entities.map((e) => {
-        const look = this.looks[e.id];
-        return look === undefined ? e : { ...e, look };
-      }),
-    };
+    return { agentId, present: true, ...desk.frame(segment, tick, roomId) };
   }
 
   stream(agentId: string, sink: FollowSink): (() => void) | undefined {

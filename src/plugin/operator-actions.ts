@@ -18,6 +18,7 @@ import {
 } from "../runtime/operator.ts";
 import { agentEntityId } from "../world/ids.ts";
 import { agentAccess, agentAccessList } from "./access.ts";
+import { residentLooks } from "./adapters.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import { followLinksOf } from "./follow-desk.ts";
 import type { WorldHost } from "./host.ts";
@@ -114,10 +115,12 @@ export function deskOf(host: WorldHost): ReplayDesk {
         "conflict",
         "this world keeps no replay history (no store, or replay.enabled is false)",
       );
-    desk = new ReplayDesk(host.definition, history, () => ({
-      runs: store.runs(),
-      checkpoints: store.checkpoints(),
-    }));
+    desk = new ReplayDesk(
+      host.definition,
+      history,
+      () => ({ runs: store.runs(), checkpoints: store.checkpoints() }),
+      residentLooks(host.config),
+    );
     desks.set(host, desk);
   }
   return desk;

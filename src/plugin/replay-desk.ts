@@ -38,6 +38,8 @@ export class ReplayDesk {
   private readonly library: ReplayLibrary;
   private readonly replayer: Replayer;
   private readonly records: () => { runs: RunManifest[]; checkpoints: SnapshotManifest[] };
+  /** Configured avatar looks by entity id (residents'): drawn as the live page draws them. */
+  private readonly looks: Readonly<Record<string, number>>;
 
   constructor(
     definition: WorldDefinition,
@@ -46,8 +48,10 @@ export class ReplayDesk {
       runs: [],
       checkpoints: [],
     }),
+    looks: Readonly<Record<string, number>> = {},
   ) {
     this.definition = definition;
+    this.looks = looks;
     this.library = library;
     // Waypoints: the page opens a stretch by re-simulating it for its markers; the states passed on
     // the way make every later seek in it short (replay.ts WAYPOINT_TICKS).
@@ -114,7 +118,10 @@ export class ReplayDesk {
       tick,
       time: world.serverTsMs,
       room: toWireRoom(this.definition, roomId),
-      entities: world.actorsInRoom(roomId).map((view, i) => toWire(view, i + 1)),
+      entities: world.actorsInRoom(roomId).map((view, i) => {
+        const look = this.looks[view.id];
+        return { ...toWire(view, i + 1), ...(look === undefined ? {} : { look }) };
+      }),
       objects: room.objects.flatMap((o) => {
         const view = world.objectView(o.id);
         if (!view) return [];
