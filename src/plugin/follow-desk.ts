@@ -5,6 +5,7 @@
 // (follow-routes.ts: the agent's AIC token or a follow link): nothing here reads for another.
 import { agentRateKey } from "../aic/admission.ts";
 import { decodeCursor, encodeCursor } from "../aic/cursor.ts";
+import { RateLimiter } from "../aic/rate-limit.ts";
 import type { WorldEvent } from "../aic/reads.ts";
 import type {
   FOLLOW_READS,
@@ -30,6 +31,18 @@ export const MAX_TURNS_PAGE = 200;
 const DEFAULT_TURNS_PAGE = 50;
 /** Events one page holds at most. */
 const EVENTS_PAGE = 200;
+/** The follow API's own rate classes, per followed agent (apart from the agent's AIC budgets). */
+const FOLLOW_RATES = {
+  followRead: { perSec: 10, burst: 30 },
+  followWatch: { perSec: 0.2, burst: 3 },
+};
+
+/** A follow read refused for its rate (429, as follow-routes.ts answers an error's status). */
+class FollowRefused extends Error {
+  readonly status = 429;
+  readonly code = "rate_limited";
+}
+
 /** "Watch again" reaches this far back at most (the replay's markers' bound: 20 minutes at 20 Hz). */
 const MAX_WATCH_MINUTES = 20;
 /** Follow streams open at once: per agent (a few tabs of its owner) and in all. */
@@ -41,6 +54,7 @@ const ACTORS_PER_SECOND = 5;
 export class FollowDesk implements FollowDoor {
   private readonly host: WorldHost;
   private readonly links: FollowLinks;
+  private readonly rates = new RateLimiter({ classes: FOLLOW_RATES });
   /** Open streams and whom each follows. */
   private readonly sinks = new Map<FollowSink, string>();
   private readonly looks: Record<string, number>;
@@ -64,6 +78,13 @@ export class FollowDesk implements FollowDoor {
   }
 
   read(agentId: string, route: (typeof FOLLOW_READS)[number], query: URLSearchParams): unknown {
+    // Per followed agent: its owner's tabs share it. "Watch again" re-simulates a stretch of up to
+    // 20 minutes (about a second of the gateway's thread), so it is asked for rarely.
+    const limited = this.rates.take(agentId, route === "/watch" ? "followWatch" : "followRead");
+    if (!limited.allowed)
+      throw new FollowRefused(
+        `too many follow reads for ${agentId}: retry in ${Math.ceil(limited.retryAfterMs / 1000)} s`,
+      );
     if (route === "/view") return this.view(agentId);
     if (route === "/turns") return this.turns(agentId, query);
     if (route === "/watch") return this.watch(agentId, query);

@@ -202,6 +202,10 @@ describe("the follow API", () => {
     expect(then.entities.map((e) => e.id)).not.toContain("agt_agent_c");
     expect((await get("watch?lastMinutes=21", a)).status).toBe(400);
     expect((await get("watch/frame?segment=0", a)).status).toBe(400);
+    // Watch again re-simulates: a few at a time per agent, then 429 (the other agent's own budget).
+    expect((await get("watch?lastMinutes=1", a)).status).toBe(200);
+    expect((await get("watch?lastMinutes=1", a)).status).toBe(429);
+    expect((await get("watch?lastMinutes=1", byLink)).status).toBe(200);
 
     // The stream: what it perceives and its turns as they happen, its own only.
     const res = await fetch(`${origin}${FOLLOW_ROUTE}/api/stream`, { headers: a });
