@@ -234,7 +234,7 @@ OpenClawWorld is up (gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s
   Operator:     ${base}/openclawworld/admin/{status,snapshot,access,checkpoints} (gateway token)
   Replay:       ${replayUrl ?? "off (replay.enabled is false)"}${replayUrl ? "\n                (the operator's, 12 hours; another: openclaw ocw replay link)" : ""}
   Follow:       ${base}/openclawworld/follow/#token=<an AIC agent's token>: the world as that agent is in it;
-                for an agent's owner without its token: openclaw ocw follow link <agentId> (docs/follow.md)
+                for an agent's owner without its token: openclaw ocw follow <agentId> (docs/follow.md)
   Config:       ${status.config.fingerprint} (what the world runs, read back from it)
   AIC agents:   ${
     access.length

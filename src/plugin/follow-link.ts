@@ -1,6 +1,6 @@
 // Follow links: how an agent's owner who does not hold its AIC token (a friend's agent woken by push,
 // a gateway agent or resident, which have none) opens the follow page. The operator mints one
-// (`openclaw ocw follow link <agentId>`, POST /openclawworld/admin/follow/link); it is scoped to one
+// (`openclaw ocw follow <agentId>`, POST /openclawworld/admin/follow/link); it is scoped to one
 // agent, expires, and can be revoked. As with the replay's operator links (replay-link.ts) the key
 // rides in the address's fragment, which browsers never send, and the page sends it as a header.
 // Links live in the gateway's memory: a restart of the world revokes them all.

@@ -79,6 +79,8 @@ describe("openclaw ocw", () => {
     [["replay", "turns", "agent x", "3"], "GET", "/replay/turns?agent=agent%20x&lastMinutes=3", ""],
     [["follow", "link", "agent_helper"], "POST", "/follow/link", '{"agentId":"agent_helper"}'],
     [["follow", "link", "keeper", "2"], "POST", "/follow/link", '{"agentId":"keeper","hours":2}'],
+    [["follow", "keeper"], "POST", "/follow/link", '{"agentId":"keeper"}'],
+    [["follow", "keeper", "3"], "POST", "/follow/link", '{"agentId":"keeper","hours":3}'],
     [["follow", "list"], "GET", "/follow/links", ""],
     [["follow", "list", "agent x"], "GET", "/follow/links?agentId=agent%20x", ""],
     [["follow", "revoke", "keeper"], "POST", "/follow/revoke", '{"agentId":"keeper"}'],
@@ -156,5 +158,18 @@ describe("openclaw ocw finds the gateway (issue #52)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("openclaw ocw follow <agentId> (issue #52)", () => {
+  it("reads its words as the link command's arguments and the gateway options", async () => {
+    const { gatewayWords } = await import("./operator-cli.ts");
+    expect(gatewayWords(["a", "--url", "http://h", "2", "--token=t"])).toEqual({
+      args: ["a", "2"],
+      options: { url: "http://h", token: "t" },
+    });
+    expect(gatewayWords(["a", "--url"])).toBe("--url needs a value");
+    expect(gatewayWords(["a", "--nope"])).toBe("unknown option --nope");
+    await expect(ocw("follow")).rejects.toThrow(/usage: openclaw ocw follow <agentId>/);
   });
 });

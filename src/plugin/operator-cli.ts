@@ -349,6 +349,27 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   },
 ];
 
+/** A group whose own name runs one of its commands: `ocw follow <agentId>` mints a follow link. */
+const GROUP_DEFAULTS: Partial<Record<keyof typeof GROUPS, string>> = { follow: "link" };
+
+/** A group default's words: its arguments and the gateway options (`--url x`, `--url=x`), or what
+ * is wrong with them. */
+export function gatewayWords(words: string[]): { args: string[]; options: GatewayOptions } | string {
+  const args: string[] = [];
+  const options: GatewayOptions = {};
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const option = /^--(url|token)(?:=(.*))?$/.exec(word);
+    if (option) {
+      const value = option[2] ?? words[++i];
+      if (value === undefined) return `--${option[1]} needs a value`;
+      options[option[1] as "url" | "token"] = value;
+    } else if (word.startsWith("-")) return `unknown option ${word}`;
+    else args.push(word);
+  }
+  return { args, options };
+}
+
 const GATEWAY_OPTIONS = [
   [
     "--url <url>",
@@ -370,26 +391,48 @@ export function registerWorldCli(api: OpenClawPluginApi): void {
           ocw.command(name).description(description),
         ]),
       );
+      const run = async (spec: OperatorCommand, args: string[], options: GatewayOptions) => {
+        try {
+          const { method, route, body, raw } = await spec.request(...args);
+          const answer = await operatorCall(operatorTarget(options, config), method, route, body, {
+            ...(raw ? { raw } : {}),
+          });
+          const data = spec.deliver ? await spec.deliver(answer, ...args) : answer;
+          process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+        } catch (error) {
+          process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);
+          process.exitCode = 1;
+        }
+      };
       for (const spec of OPERATOR_COMMANDS) {
-        const command = groups.get(spec.group)!.command(spec.name).description(spec.description);
+        const group = groups.get(spec.group)!;
+        const command = group.command(spec.name).description(spec.description);
         for (const [argument, description] of spec.args ?? []) command.argument(argument, description);
         for (const [flags, description] of GATEWAY_OPTIONS) command.option(flags, description);
         // commander passes the arguments in order, then the options.
         command.action(async (...values: unknown[]) => {
           const args = values.slice(0, spec.args?.length ?? 0) as string[];
-          const options = values[args.length] as GatewayOptions;
-          try {
-            const { method, route, body, raw } = await spec.request(...args);
-            const answer = await operatorCall(operatorTarget(options, config), method, route, body, {
-              ...(raw ? { raw } : {}),
-            });
-            const data = spec.deliver ? await spec.deliver(answer, ...args) : answer;
-            process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-          } catch (error) {
-            process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);
-            process.exitCode = 1;
-          }
+          await run(spec, args, values[args.length] as GatewayOptions);
         });
+        if (GROUP_DEFAULTS[spec.group] !== spec.name) continue;
+        // The group's own name runs it too (`ocw follow <agentId>`). Its words are read here: options
+        // on the group itself would be taken from its other commands' (commander's parent options).
+        const usage = (spec.args ?? []).map(([argument]) => argument).join(" ");
+        group
+          .argument("[words...]", `${usage} [--url <url>] [--token <token>]: as ${spec.name}`)
+          .allowUnknownOption()
+          .action(async (words: string[]) => {
+            const read = gatewayWords(words);
+            const least = (spec.args ?? []).filter(([argument]) => argument.startsWith("<")).length;
+            if (typeof read === "string" || read.args.length < least) {
+              process.stderr.write(
+                `openclaw ocw: ${typeof read === "string" ? read : `usage: openclaw ocw ${spec.group} ${usage}`}\n`,
+              );
+              process.exitCode = 1;
+              return;
+            }
+            await run(spec, read.args, read.options);
+          });
       }
     },
     {

@@ -204,7 +204,7 @@ describe("issue #52: follow your agent", () => {
       TURN_MS,
     );
     const link = JSON.parse(
-      await runOcw(gateway().baseUrl, gateway().gatewayToken, "follow", "link", HERALD.agentId, "1"),
+      await runOcw(gateway().baseUrl, gateway().gatewayToken, "follow", HERALD.agentId, "1"),
     ) as { url: string; linkId: string; agentId: string };
     expect(link.agentId).toBe(HERALD.agentId);
     const key = new URLSearchParams(new URL(link.url).hash.slice(1)).get("key")!;
