@@ -35,6 +35,9 @@ const result = await build({
     // The operator's replay page: the same scene, fed by re-simulated frames.
     { in: path.join(src, "replay.ts"), out: "replay" },
     { in: path.join(src, "replay.css"), out: "replay" },
+    // The follow page: the same scene, the camera on one agent, fed by the follow API's stream.
+    { in: path.join(src, "follow.ts"), out: "follow" },
+    { in: path.join(src, "follow.css"), out: "follow" },
   ],
   absWorkingDir: PROJECT_DIR,
   outdir: assets,
@@ -74,6 +77,13 @@ const PAGES = [
     entries: [
       ["replay.js", "replay.ts"],
       ["replay.css", "replay.css"],
+    ],
+  },
+  {
+    page: "follow.html",
+    entries: [
+      ["follow.js", "follow.ts"],
+      ["follow.css", "follow.css"],
     ],
   },
 ] as const;

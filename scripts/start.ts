@@ -114,19 +114,27 @@ interface InForce {
     join: object;
   }[];
   model: string | undefined;
+  /** A link to the operator's replay page, minted at start (its own key, good for 12 hours). */
+  replayUrl: string | undefined;
 }
 
 /** What the running gateway says it runs (see the banner below). */
 async function readBack(base: string, token: string, configPath: string): Promise<InForce> {
-  const admin = async (route: string) => {
+  const admin = async (route: string, method = "GET") => {
     const res = await fetch(`${base}/openclawworld/admin/${route}`, {
+      method,
       headers: { authorization: `Bearer ${token}` },
     });
     const answer = (await res.json()) as { status?: string; data?: unknown };
     if (answer.status !== "ok") throw new Error(`operator ${route} answered ${res.status}`);
     return answer.data;
   };
-  const [status, access] = await Promise.all([admin("status"), admin("access")]);
+  const [status, access, replay] = await Promise.all([
+    admin("status"),
+    admin("access"),
+    // A world without a replay history (replay.enabled false) has no page to link to.
+    admin("replay/link", "POST").catch(() => undefined),
+  ]);
   const held = JSON.parse(await readFile(configPath, "utf8")) as {
     agents?: { defaults?: { model?: { primary?: string } | string } };
   };
@@ -135,6 +143,7 @@ async function readBack(base: string, token: string, configPath: string): Promis
     status: status as InForce["status"],
     access: (access as { agents: InForce["access"] }).agents,
     model: typeof model === "string" ? model : model?.primary,
+    replayUrl: (replay as { url?: string } | undefined)?.url,
   };
 }
 
@@ -182,12 +191,15 @@ if (stopping) {
 }
 
 const base = gateway.baseUrl;
+// Where this start serves, for `openclaw ocw ...` run from this checkout: it finds the gateway (and the
+// gateway token beside it) without --url (operatorTarget in src/plugin/operator-cli.ts).
+await writePrivateFile(path.join(stateRoot, "gateway-url"), `${base}\n`);
 // Everything below is read back from the running gateway, not from what this script wrote: the world
 // says where it is served and what config it runs (operator status, seed 001: start
 // returns its runtime details as data), the agents' access records come from the operator route, and
 // the model from the config file the gateway holds.
 const inForce = await readBack(base, gateway.gatewayToken, gateway.configPath);
-const { status, access, model } = inForce;
+const { status, access, model, replayUrl } = inForce;
 const { endpoints } = status;
 const [first] = access;
 const asJson = "-H 'Content-Type: application/json'";
@@ -220,6 +232,9 @@ OpenClawWorld is up (gateway ready in ${(gateway.startupMs / 1000).toFixed(1)} s
   World status: ${base}${endpoints.status}
   AIC base URL: ${base}${endpoints.aicBase}   (OpenAPI: ${base}${endpoints.openapi})
   Operator:     ${base}/openclawworld/admin/{status,snapshot,access,checkpoints} (gateway token)
+  Replay:       ${replayUrl ?? "off (replay.enabled is false)"}${replayUrl ? "\n                (the operator's, 12 hours; another: openclaw ocw replay link)" : ""}
+  Follow:       ${base}/openclawworld/follow/#token=<an AIC agent's token>: the world as that agent is in it;
+                for an agent's owner without its token: openclaw ocw follow <agentId> (docs/follow.md)
   Config:       ${status.config.fingerprint} (what the world runs, read back from it)
   AIC agents:   ${
     access.length

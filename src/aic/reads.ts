@@ -25,6 +25,7 @@ export interface WorldReads
     | "enteredAtSeq"
     | "chatHistoryFor"
     | "privateRegions"
+    | "memoryOf"
   > {
   /** Called after every tick with what it produced; returns the unsubscribe function. */
   onTick(listener: (info: TickInfo) => void): () => void;
@@ -65,6 +66,7 @@ export function worldReads(
     chatHistoryFor: (recipientId, roomId, sinceTsMs, limit) =>
       world().chatHistoryFor(recipientId, roomId, sinceTsMs, limit),
     privateRegions: (roomId) => world().privateRegions(roomId),
+    memoryOf: (entityId) => world().memoryOf(entityId),
     onTick: (listener) => runtime.onTick(listener),
     load,
     get worldEpoch() {

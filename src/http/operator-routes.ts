@@ -27,6 +27,9 @@
 //   GET  /openclawworld/admin/replay/export?...            a stretch as one file (replay-export.ts)
 //   POST /openclawworld/admin/replay/open                  open such a file here (body: the file);
 //                                                          its reads then take ?file=<id>
+//   POST /openclawworld/admin/follow/link {"agentId","hours"?}  a link to one agent's follow page
+//   GET  /openclawworld/admin/follow/links[?agentId=]      the live follow links (never their keys)
+//   POST /openclawworld/admin/follow/revoke {"agentId","linkId"?}  revoke an agent's links (or one)
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
 import { describe, type RouteLogger, sendJson, sendNotRunning } from "./respond.ts";
@@ -63,6 +66,10 @@ export interface OperatorActions {
   replayOpen(document: unknown, origin: string): Promise<unknown>;
   /** A link to the replay page carrying a key of its own (replay-routes.ts). */
   replayLink(origin: string): unknown;
+  /** A link to one agent's follow page (follow-link.ts), for `hours` (default 24). */
+  followLink(origin: string, body: unknown): unknown;
+  followLinks(agentId: string | undefined): unknown;
+  followRevoke(body: unknown): unknown;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -190,6 +197,11 @@ export function operatorRouteHandler(
       else if (method === "POST" && route === "/replay/open")
         data = await ops.replayOpen(await readJson(req), requestOrigin(req));
       else if (method === "GET" && replay) data = ops.replay(replay[1] ?? "/", query);
+      else if (method === "POST" && route === "/follow/link")
+        data = ops.followLink(requestOrigin(req), await readJson(req));
+      else if (method === "GET" && route === "/follow/links")
+        data = ops.followLinks(query.get("agentId") ?? undefined);
+      else if (method === "POST" && route === "/follow/revoke") data = ops.followRevoke(await readJson(req));
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));
       else {

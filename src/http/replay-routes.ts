@@ -34,6 +34,8 @@ export interface Marker {
   /** The entity it is about (who spoke, joined, opened, thought, was refused). */
   who?: string;
   text: string;
+  /** The same in words, with names ("Bo opened the Town Hall door", "Mara said ..."). */
+  words?: string;
 }
 
 export interface Frame {

@@ -38,7 +38,7 @@ export function tokenDirectory(agents: WorldHost["config"]["agents"]): (token: s
 }
 
 /** Residents' configured avatar looks, by entity id (the web client draws them as people). */
-function residentLooks(config: WorldHost["config"]): Record<string, number> {
+export function residentLooks(config: WorldHost["config"]): Record<string, number> {
   return Object.fromEntries(
     Object.entries(config.residents).flatMap(([agentId, r]) =>
       r.look === undefined ? [] : [[agentEntityId(agentId), r.look]],
@@ -91,9 +91,10 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     eventFeedLimits: config.events,
     ...only(agentTurnHooks(host), "onCall"),
   });
+  const tokens = tokenDirectory(config.agents);
   const aicHttp = createAicHttpHandler({
     service: aic,
-    tokens: tokenDirectory(config.agents),
+    tokens,
     ...(host.cluster ? { travelled: travelledVia(host.runtime, host.cluster) } : {}),
     logger,
     sseSlowReader: {
@@ -132,6 +133,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     ...(fanout ? { fanout: () => fanout.fanoutStats() } : {}),
   });
   host.aic = aic;
+  host.tokens = tokens;
   host.aicHttp = aicHttp;
   host.web = web;
   host.metrics = metrics;

@@ -3,7 +3,8 @@
 // the answer as served, every tool call the gateway's policy blocked, and every resident turn (what
 // woke it, how long it and its model took; a remote resident's turn is its wake delivery). Written to
 // the replay history (history.ts `noteTurn`) after the event-loop turn, never on the tick; kept
-// within `replay.agentTurnsMegabytes`, read only by the operator (replay.ts).
+// within `replay.agentTurnsMegabytes`, read by the operator (replay.ts) and by the agent's owner on the
+// follow page, its own turns only (follow-desk.ts).
 import type { CallRecord } from "../aic/service.ts";
 import type { TurnRecord, TurnRequest } from "../residents/scheduler.ts";
 import type { AgentTurn } from "../runtime/history.ts";
@@ -78,16 +79,34 @@ export function agentTurnHooks(host: Pick<WorldHost, "history" | "runtime">) {
   const history = host.history;
   if (!history) return {};
   const now = () => ({ tick: host.runtime.world.tick, time: host.runtime.world.serverTsMs });
+  const note = (turn: AgentTurn) => {
+    history.noteTurn(turn);
+    for (const listener of listeners.get(host) ?? []) listener(turn);
+  };
   return {
-    onCall: (call: CallRecord) => history.noteTurn(turnOfCall(call)),
+    onCall: (call: CallRecord) => note(turnOfCall(call)),
     onTurnEnd: (agentId: string, record: TurnRecord, wokenBy: TurnRequest["wokenBy"]) => {
       try {
-        history.noteTurn(turnOfResident(agentId, record, wokenBy, now()));
+        note(turnOfResident(agentId, record, wokenBy, now()));
       } catch {
         // The record is the operator's aid: it never fails a turn.
       }
     },
   };
+}
+
+const listeners = new WeakMap<object, Set<(turn: AgentTurn) => void>>();
+
+/** Tells `listener` each turn noted for `host` from now on (the follow page's stream); returns the
+ * unsubscribe function. A listener that throws is its own problem: it must not. */
+export function onAgentTurn(host: object, listener: (turn: AgentTurn) => void): () => void {
+  let set = listeners.get(host);
+  if (!set) {
+    set = new Set();
+    listeners.set(host, set);
+  }
+  set.add(listener);
+  return () => set.delete(listener);
 }
 
 /** One hook of `agentTurnHooks`, as an object to spread into a constructor's options (none: {}). */

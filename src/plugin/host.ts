@@ -17,6 +17,9 @@ export interface WorldHost extends OpenedWorld {
   /** Adapters register their own teardown here (WebSocket clients, SSE streams, parked polls). */
   closers: (() => void | Promise<void>)[];
   aic?: AicService;
+  /** Bearer token -> agentId: the AIC agents' tokens (`tokenDirectory`), asked by the AIC routes and
+   * the follow page's. */
+  tokens?: (token: string) => string | undefined;
   aicHttp?: AicHttpSurface;
   web?: WebSurface;
   /** Prometheus metrics of this world (served at /world/metrics to loopback callers). */

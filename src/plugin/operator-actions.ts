@@ -16,8 +16,11 @@ import {
   saveNow,
   startRun,
 } from "../runtime/operator.ts";
+import { agentEntityId } from "../world/ids.ts";
 import { agentAccess, agentAccessList } from "./access.ts";
+import { residentLooks } from "./adapters.ts";
 import { clusterStatus } from "./cluster-host.ts";
+import { followLinksOf } from "./follow-desk.ts";
 import type { WorldHost } from "./host.ts";
 import { OpenedExports, ReplayDesk, replayRead } from "./replay-desk.ts";
 import { ReplayLinks } from "./replay-link.ts";
@@ -57,6 +60,26 @@ export function operatorActions(host: WorldHost): OperatorActions {
       return { ...opened, link: { ...link, url: `${link.url}&file=${opened.file}` } };
     },
     replayLink: (origin) => linksOf(host).mint(origin),
+    followLink: (origin, body) => {
+      const { agentId, hours } = (body ?? {}) as { agentId?: unknown; hours?: unknown };
+      const known = typeof agentId === "string" ? followable(host, agentId) : undefined;
+      if (!known)
+        throw new OperatorError(
+          404,
+          "not_found",
+          `no agent ${JSON.stringify(agentId)} in this world's config`,
+        );
+      if (hours !== undefined && typeof hours !== "number")
+        throw new OperatorError(400, "bad_request", "hours must be a number");
+      return followLinksOf(host).mint(known, origin, hours === undefined ? undefined : hours * 3_600_000);
+    },
+    followLinks: (agentId) => ({ links: followLinksOf(host).list(agentId) }),
+    followRevoke: (body) => {
+      const { agentId, linkId } = (body ?? {}) as { agentId?: unknown; linkId?: unknown };
+      if (typeof agentId !== "string" || (linkId !== undefined && typeof linkId !== "string"))
+        throw new OperatorError(400, "bad_request", "agentId (and optionally linkId) must be strings");
+      return followLinksOf(host).revoke(agentId, linkId);
+    },
   };
 }
 
@@ -92,10 +115,12 @@ export function deskOf(host: WorldHost): ReplayDesk {
         "conflict",
         "this world keeps no replay history (no store, or replay.enabled is false)",
       );
-    desk = new ReplayDesk(host.definition, history, () => ({
-      runs: store.runs(),
-      checkpoints: store.checkpoints(),
-    }));
+    desk = new ReplayDesk(
+      host.definition,
+      history,
+      () => ({ runs: store.runs(), checkpoints: store.checkpoints() }),
+      residentLooks(host.config),
+    );
     desks.set(host, desk);
   }
   return desk;
@@ -108,4 +133,12 @@ export function linksOf(host: WorldHost): ReplayLinks {
     links.set(host, kept);
   }
   return kept;
+}
+
+/** An agent the follow page can follow: an AIC agent, a resident or a gateway agent this world knows
+ * by its config (its id back), or undefined. */
+function followable(host: WorldHost, agentId: string): string | undefined {
+  const { config } = host;
+  if (config.agents[agentId] || config.residents[agentId] || config.wakeTargets[agentId]) return agentId;
+  return host.runtime.world.getEntity(agentEntityId(agentId)) ? agentId : undefined;
 }

@@ -1,6 +1,6 @@
 // `openclaw ocw ...` parsed by commander (the parser the gateway hands a plugin's CLI) against a
 // recording server on 127.0.0.1: each command reaches the operator route it names, with its body.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -77,6 +77,19 @@ describe("openclaw ocw", () => {
     [["replay", "link"], "POST", "/replay/link", ""],
     [["replay", "turns", "keeper"], "GET", "/replay/turns?agent=keeper&lastMinutes=10", ""],
     [["replay", "turns", "agent x", "3"], "GET", "/replay/turns?agent=agent%20x&lastMinutes=3", ""],
+    [["follow", "link", "agent_helper"], "POST", "/follow/link", '{"agentId":"agent_helper"}'],
+    [["follow", "link", "keeper", "2"], "POST", "/follow/link", '{"agentId":"keeper","hours":2}'],
+    [["follow", "keeper"], "POST", "/follow/link", '{"agentId":"keeper"}'],
+    [["follow", "keeper", "3"], "POST", "/follow/link", '{"agentId":"keeper","hours":3}'],
+    [["follow", "list"], "GET", "/follow/links", ""],
+    [["follow", "list", "agent x"], "GET", "/follow/links?agentId=agent%20x", ""],
+    [["follow", "revoke", "keeper"], "POST", "/follow/revoke", '{"agentId":"keeper"}'],
+    [
+      ["follow", "revoke", "keeper", "fl_1"],
+      "POST",
+      "/follow/revoke",
+      '{"agentId":"keeper","linkId":"fl_1"}',
+    ],
   ])("%j is %s %s", async (args, method, route, body) => {
     seen.length = 0;
     const printed = await ocw(...args);
@@ -110,5 +123,53 @@ describe("openclaw ocw snapshot (issue #39)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("openclaw ocw finds the gateway (issue #52)", () => {
+  it("npm start's from its state folder, unless told otherwise", async () => {
+    const { npmStartGateway, operatorTarget } = await import("./operator-cli.ts");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ocw-cli-state-"));
+    try {
+      const none = npmStartGateway({ OCW_STATE_DIR: dir });
+      expect(none).toEqual({});
+      expect(operatorTarget({}, undefined, {}, () => none)).toEqual({
+        baseUrl: "http://127.0.0.1:18789",
+        token: undefined,
+      });
+      writeFileSync(path.join(dir, "gateway-url"), "http://127.0.0.1:19999\n");
+      writeFileSync(path.join(dir, "gateway-token"), "kept-token\n");
+      const started = npmStartGateway({ OCW_STATE_DIR: dir });
+      expect(started).toEqual({ url: "http://127.0.0.1:19999", token: "kept-token" });
+      // .openclaw-dev in the working directory when OCW_STATE_DIR is not set.
+      expect(npmStartGateway({}, path.dirname(dir))).toEqual({});
+      expect(operatorTarget({}, undefined, {}, () => started)).toEqual({
+        baseUrl: "http://127.0.0.1:19999",
+        token: "kept-token",
+      });
+      // --url, a port or a token in the environment win.
+      expect(operatorTarget({ url: "http://h:1/" }, undefined, {}, () => started).baseUrl).toBe("http://h:1");
+      expect(operatorTarget({}, undefined, { OPENCLAW_GATEWAY_PORT: "2" }, () => started).baseUrl).toBe(
+        "http://127.0.0.1:2",
+      );
+      expect(operatorTarget({}, undefined, { OPENCLAW_GATEWAY_TOKEN: "env" }, () => started).token).toBe(
+        "env",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("openclaw ocw follow <agentId> (issue #52)", () => {
+  it("reads its words as the link command's arguments and the gateway options", async () => {
+    const { gatewayWords } = await import("./operator-cli.ts");
+    expect(gatewayWords(["a", "--url", "http://h", "2", "--token=t"])).toEqual({
+      args: ["a", "2"],
+      options: { url: "http://h", token: "t" },
+    });
+    expect(gatewayWords(["a", "--url"])).toBe("--url needs a value");
+    expect(gatewayWords(["a", "--nope"])).toBe("unknown option --nope");
+    await expect(ocw("follow")).rejects.toThrow(/usage: openclaw ocw follow <agentId>/);
   });
 });

@@ -6,7 +6,9 @@
 // CLI process, not in the gateway that hosts the world, so it goes through the same door as curl: the running gateway's operator route, with the gateway's
 // operator token (the gateway checks it; the plugin never sees it). URL and token come from the
 // options, else the environment and the config the CLI reads, like the gateway's own commands.
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { OPERATOR_ROUTE } from "../http/operator-routes.ts";
 
@@ -17,19 +19,42 @@ interface GatewayOptions {
   token?: string;
 }
 
-/** Where the running gateway is and how to authenticate as its operator. */
+/** The gateway `npm start` runs from this checkout, as its state folder records it (scripts/start.ts:
+ * `gateway-url`, and the `gateway-token` it generated): `OCW_STATE_DIR`, else `.openclaw-dev` here. */
+export function npmStartGateway(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): { url?: string; token?: string } {
+  const dir = path.resolve(env.OCW_STATE_DIR || path.join(cwd, ".openclaw-dev"));
+  const read = (name: string) => {
+    try {
+      return readFileSync(path.join(dir, name), "utf8").trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const url = read("gateway-url");
+  const token = read("gateway-token");
+  return { ...(url ? { url } : {}), ...(token ? { token } : {}) };
+}
+
+/** Where the running gateway is and how to authenticate as its operator: the options, else the
+ * environment, else the gateway `npm start` runs from here, else the config the CLI reads. */
 export function operatorTarget(
   options: GatewayOptions,
   config: { gateway?: { port?: unknown; auth?: { token?: unknown } } } | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  npmStart: () => { url?: string; token?: string } = () => npmStartGateway(env),
 ): { baseUrl: string; token: string | undefined } {
-  const port = env.OPENCLAW_GATEWAY_PORT ?? (config?.gateway?.port as number | undefined) ?? 18789;
   const configToken = config?.gateway?.auth?.token;
+  const started = options.url || env.OPENCLAW_GATEWAY_PORT ? {} : npmStart();
+  const port = env.OPENCLAW_GATEWAY_PORT ?? (config?.gateway?.port as number | undefined) ?? 18789;
   return {
-    baseUrl: (options.url ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ""),
+    baseUrl: (options.url ?? started.url ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ""),
     token:
       options.token ??
       env.OPENCLAW_GATEWAY_TOKEN ??
+      (started.url ? started.token : undefined) ??
       (typeof configToken === "string" ? configToken : undefined),
   };
 }
@@ -95,6 +120,8 @@ const GROUPS = {
   notes: "Review and take down notes on the notice boards",
   run: "Record bounded runs: start, label and close; manifests for replay tooling",
   wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
+  follow:
+    "Links for an agent's owner to its follow page: what it sees, perceives and does, live (docs/follow.md)",
   replay:
     "Watch any stretch of the world again: what is kept, a link to the replay page, an agent's turns, export and open a stretch",
 };
@@ -281,11 +308,77 @@ const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
       route: `/replay/turns?agent=${at(agentId!)}&lastMinutes=${at(minutes ?? "10")}`,
     }),
   },
+  {
+    group: "follow",
+    name: "link",
+    description:
+      "A link to one agent's follow page for its owner (that agent only; it expires, and can be revoked)",
+    args: [
+      ["<agentId>", "an AIC agent, a resident or a gateway agent"],
+      ["[hours]", "how long it lives (default 24, at most 168)"],
+    ],
+    request: (agentId, hours) => ({
+      method: "POST",
+      route: "/follow/link",
+      body: { agentId, ...(hours === undefined ? {} : { hours: Number(hours) }) },
+    }),
+  },
+  {
+    group: "follow",
+    name: "list",
+    description: "The follow links alive (their ids and ends, never their keys)",
+    args: [["[agentId]", "one agent's only"]],
+    request: (agentId) => ({
+      method: "GET",
+      route: `/follow/links${agentId === undefined ? "" : `?agentId=${at(agentId)}`}`,
+    }),
+  },
+  {
+    group: "follow",
+    name: "revoke",
+    description: "Revoke an agent's follow links (or one of them)",
+    args: [
+      ["<agentId>", "whose links"],
+      ["[linkId]", "only this one (fl_...)"],
+    ],
+    request: (agentId, linkId) => ({
+      method: "POST",
+      route: "/follow/revoke",
+      body: { agentId, ...(linkId === undefined ? {} : { linkId }) },
+    }),
+  },
 ];
 
+/** A group whose own name runs one of its commands: `ocw follow <agentId>` mints a follow link. */
+const GROUP_DEFAULTS: Partial<Record<keyof typeof GROUPS, string>> = { follow: "link" };
+
+/** A group default's words: its arguments and the gateway options (`--url x`, `--url=x`), or what
+ * is wrong with them. */
+export function gatewayWords(words: string[]): { args: string[]; options: GatewayOptions } | string {
+  const args: string[] = [];
+  const options: GatewayOptions = {};
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const option = /^--(url|token)(?:=(.*))?$/.exec(word);
+    if (option) {
+      const value = option[2] ?? words[++i];
+      if (value === undefined) return `--${option[1]} needs a value`;
+      options[option[1] as "url" | "token"] = value;
+    } else if (word.startsWith("-")) return `unknown option ${word}`;
+    else args.push(word);
+  }
+  return { args, options };
+}
+
 const GATEWAY_OPTIONS = [
-  ["--url <url>", "gateway base URL (default http://127.0.0.1:<gateway port>)"],
-  ["--token <token>", "gateway operator token (default $OPENCLAW_GATEWAY_TOKEN)"],
+  [
+    "--url <url>",
+    "gateway base URL (default: the one npm start runs from here, else http://127.0.0.1:<gateway port>)",
+  ],
+  [
+    "--token <token>",
+    "gateway operator token (default $OPENCLAW_GATEWAY_TOKEN, else the one npm start runs with)",
+  ],
 ] as const;
 
 export function registerWorldCli(api: OpenClawPluginApi): void {
@@ -298,26 +391,48 @@ export function registerWorldCli(api: OpenClawPluginApi): void {
           ocw.command(name).description(description),
         ]),
       );
+      const run = async (spec: OperatorCommand, args: string[], options: GatewayOptions) => {
+        try {
+          const { method, route, body, raw } = await spec.request(...args);
+          const answer = await operatorCall(operatorTarget(options, config), method, route, body, {
+            ...(raw ? { raw } : {}),
+          });
+          const data = spec.deliver ? await spec.deliver(answer, ...args) : answer;
+          process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+        } catch (error) {
+          process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);
+          process.exitCode = 1;
+        }
+      };
       for (const spec of OPERATOR_COMMANDS) {
-        const command = groups.get(spec.group)!.command(spec.name).description(spec.description);
+        const group = groups.get(spec.group)!;
+        const command = group.command(spec.name).description(spec.description);
         for (const [argument, description] of spec.args ?? []) command.argument(argument, description);
         for (const [flags, description] of GATEWAY_OPTIONS) command.option(flags, description);
         // commander passes the arguments in order, then the options.
         command.action(async (...values: unknown[]) => {
           const args = values.slice(0, spec.args?.length ?? 0) as string[];
-          const options = values[args.length] as GatewayOptions;
-          try {
-            const { method, route, body, raw } = await spec.request(...args);
-            const answer = await operatorCall(operatorTarget(options, config), method, route, body, {
-              ...(raw ? { raw } : {}),
-            });
-            const data = spec.deliver ? await spec.deliver(answer, ...args) : answer;
-            process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-          } catch (error) {
-            process.stderr.write(`openclaw ocw: ${(error as Error).message}\n`);
-            process.exitCode = 1;
-          }
+          await run(spec, args, values[args.length] as GatewayOptions);
         });
+        if (GROUP_DEFAULTS[spec.group] !== spec.name) continue;
+        // The group's own name runs it too (`ocw follow <agentId>`). Its words are read here: options
+        // on the group itself would be taken from its other commands' (commander's parent options).
+        const usage = (spec.args ?? []).map(([argument]) => argument).join(" ");
+        group
+          .argument("[words...]", `${usage} [--url <url>] [--token <token>]: as ${spec.name}`)
+          .allowUnknownOption()
+          .action(async (words: string[]) => {
+            const read = gatewayWords(words);
+            const least = (spec.args ?? []).filter(([argument]) => argument.startsWith("<")).length;
+            if (typeof read === "string" || read.args.length < least) {
+              process.stderr.write(
+                `openclaw ocw: ${typeof read === "string" ? read : `usage: openclaw ocw ${spec.group} ${usage}`}\n`,
+              );
+              process.exitCode = 1;
+              return;
+            }
+            await run(spec, read.args, read.options);
+          });
       }
     },
     {

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 import { allowedHosts, resolveConfig } from "../config/config.ts";
 import { createToolPolicyHook } from "../hooks/tool-gate.ts";
+import { FOLLOW_ROUTE, followRouteHandler } from "../http/follow-routes.ts";
 import { createHostRule } from "../http/host-rule.ts";
 import { OPERATOR_ROUTE, operatorRouteHandler } from "../http/operator-routes.ts";
 import { REPLAY_ROUTE, replayRouteHandler } from "../http/replay-routes.ts";
@@ -16,7 +17,8 @@ import {
 import { registerWorldTools } from "../tools/register-tools.ts";
 import { attachAdapters } from "./adapters.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
-import { deskFor, linksOf, openedOf, operatorActions } from "./operator-actions.ts";
+import { followDeskOf } from "./follow-desk.ts";
+import { deskFor, deskOf, linksOf, openedOf, operatorActions } from "./operator-actions.ts";
 import { registerWorldCli } from "./operator-cli.ts";
 import { replayRead } from "./replay-desk.ts";
 import { attachResidents } from "./residents.ts";
@@ -119,6 +121,24 @@ export function registerPlugin(api: OpenClawPluginApi): void {
             read: (route, query) => replayRead(deskFor(host, query), route, query),
             open: (document) => openedOf(host).open(host.definition, document),
           };
+        },
+        logger,
+        hostAllowed,
+      ),
+      logger,
+    ),
+  });
+  // The follow page: its reads need the agent's own AIC token or a follow link (follow-link.ts), one
+  // agent each, checked in follow-routes.ts.
+  api.registerHttpRoute({
+    path: FOLLOW_ROUTE,
+    match: "prefix",
+    auth: "plugin",
+    handler: answeredInBackground(
+      followRouteHandler(
+        () => {
+          const host = activeHost();
+          return host?.aic ? followDeskOf(host, () => deskOf(host)) : undefined;
         },
         logger,
         hostAllowed,

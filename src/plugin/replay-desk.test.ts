@@ -86,6 +86,14 @@ describe("the replay desk", () => {
     expect(door(opened.tick)?.state).toMatchObject({ open: true });
     expect(markers[1]).toMatchObject({ kind: "chat", who: "agt_walker", text: "door is open" });
     expect(markers[3]).toMatchObject({ kind: "error", text: "approach: not_found" });
+    // In words, with names (issue #52).
+    expect(markers.map((m) => (m as { words?: string }).words)).toEqual([
+      "Walker opened the meeting door",
+      'Walker said "door is open"',
+      "Walker began a turn",
+      "Walker's approach was refused: not_found",
+      "Walker left",
+    ]);
     // The whole stretch (from the start) also has the join.
     const all = replayRead(desk, "/markers", new URLSearchParams({ segment: "0" })) as {
       markers: { kind: string }[];
@@ -93,6 +101,12 @@ describe("the replay desk", () => {
     expect(all.markers[0]).toMatchObject({ kind: "join" });
     expect(() => desk.frame(0, host.runtime.world.tick + 10, "lobby")).toThrow(/no tick|not in the history/);
     expect(() => desk.frame(0, 1, "nowhere")).toThrow(/no room/);
+    // A configured look (a resident's) is drawn as the live page draws it.
+    const looked = new ReplayDesk(host.definition, host.history!, undefined, { agt_walker: 3 });
+    const walkerAt = (d: ReplayDesk) =>
+      d.frame(0, opened.tick, "lobby").entities.find((e) => e.id === "agt_walker");
+    expect(walkerAt(looked)?.look).toBe(3);
+    expect(walkerAt(desk)?.look).toBeUndefined();
   });
 });
 

@@ -19,6 +19,7 @@ import {
 import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
 import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
 import type { World } from "../world/world.ts";
+import { eventInWords, type Namer, namerOf } from "./in-words.ts";
 
 /** What the desk reads: a live history, or an exported stretch opened from a file. */
 export interface ReplayLibrary extends ExportSource {
@@ -37,6 +38,8 @@ export class ReplayDesk {
   private readonly library: ReplayLibrary;
   private readonly replayer: Replayer;
   private readonly records: () => { runs: RunManifest[]; checkpoints: SnapshotManifest[] };
+  /** Configured avatar looks by entity id (residents'): drawn as the live page draws them. */
+  private readonly looks: Readonly<Record<string, number>>;
 
   constructor(
     definition: WorldDefinition,
@@ -45,8 +48,10 @@ export class ReplayDesk {
       runs: [],
       checkpoints: [],
     }),
+    looks: Readonly<Record<string, number>> = {},
   ) {
     this.definition = definition;
+    this.looks = looks;
     this.library = library;
     // Waypoints: the page opens a stretch by re-simulating it for its markers; the states passed on
     // the way make every later seek in it short (replay.ts WAYPOINT_TICKS).
@@ -113,7 +118,10 @@ export class ReplayDesk {
       tick,
       time: world.serverTsMs,
       room: toWireRoom(this.definition, roomId),
-      entities: world.actorsInRoom(roomId).map((view, i) => toWire(view, i + 1)),
+      entities: world.actorsInRoom(roomId).map((view, i) => {
+        const look = this.looks[view.id];
+        return { ...toWire(view, i + 1), ...(look === undefined ? {} : { look }) };
+      }),
       objects: room.objects.flatMap((o) => {
         const view = world.objectView(o.id);
         if (!view) return [];
@@ -130,8 +138,50 @@ export class ReplayDesk {
     if (to - from > MAX_MARKER_TICKS)
       throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
     const markers: Marker[] = [];
-    this.seek(segment, from);
-    this.seek(segment, to, (inputs, result) => markers.push(...markersOf(inputs, result, roomId)));
+    const start = this.seek(segment, from);
+    // Names as the stretch goes: those present at its start, then each who joins.
+    const names = new Map<string, string>();
+    for (const id of Object.keys(this.definition.rooms))
+      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
+    const namer = namerOf(this.definition, (id) => names.get(id));
+    this.seek(segment, to, (inputs, result) => {
+      for (const e of result.events)
+        if (e.type === "presence.join") names.set(String(e.payload.entityId), String(e.payload.name));
+      markers.push(...markersOf(inputs, result, roomId, namer));
+    });
+    return markers;
+  }
+
+  /** The room `entityId` was in at `tick`, if it was in the world then. */
+  roomOf(segment: number, tick: number, entityId: string): string | undefined {
+    return this.seek(segment, tick).getEntity(entityId)?.roomId;
+  }
+
+  /** What `entityId` could perceive in (from, to] of a timeline, tick by tick: the events of the
+   * room it was in (as it went from room to room) and those addressed to it, in words (the follow
+   * page's "watch again"). */
+  perceived(segment: number, from: number, to: number, entityId: string): Marker[] {
+    if (to - from > MAX_MARKER_TICKS)
+      throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
+    const markers: Marker[] = [];
+    const start = this.seek(segment, from);
+    let roomId = start.getEntity(entityId)?.roomId;
+    const names = new Map<string, string>();
+    for (const id of Object.keys(this.definition.rooms))
+      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
+    const namer = namerOf(this.definition, (id) => names.get(id));
+    this.seek(segment, to, (_inputs, result) => {
+      for (const e of result.events) {
+        const mine = e.payload.entityId === entityId;
+        if (e.type === "presence.join") {
+          names.set(String(e.payload.entityId), String(e.payload.name));
+          if (mine) roomId = e.roomId;
+        }
+        const heard = e.audience.kind === "room" ? e.roomId === roomId : e.audience.ids.includes(entityId);
+        if (heard) markers.push(...markersOf([], { ...result, events: [e] }, undefined, namer));
+        if (e.type === "presence.leave" && mine) roomId = undefined;
+      }
+    });
     return markers;
   }
 
@@ -183,11 +233,18 @@ function intParam(query: URLSearchParams, name: string): number {
   return value;
 }
 
-/** The markers of one replayed tick: its events, its residents' turns, its refused inputs. */
-export function markersOf(inputs: readonly Input[], result: StepResult, roomId?: string): Marker[] {
+/** The markers of one replayed tick: its events, its residents' turns, its refused inputs; with a
+ * `namer`, each also in words. */
+export function markersOf(
+  inputs: readonly Input[],
+  result: StepResult,
+  roomId?: string,
+  namer?: Namer,
+): Marker[] {
   const out: Marker[] = [];
   for (const e of result.events) {
     if (roomId !== undefined && e.roomId !== roomId) continue;
+    const before = out.length;
     const p = e.payload;
     const at = { tick: result.tick, roomId: e.roomId };
     if (e.type === "chat.message")
@@ -221,6 +278,8 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
         ...(e.actorId ? { who: e.actorId } : {}),
         text: `${String(p.objectId)} ${JSON.stringify(p.patch)}`,
       });
+    const words = namer && out.length > before ? eventInWords(e, namer) : undefined;
+    if (words) out[out.length - 1]!.words = words;
   }
   inputs.forEach((input, i) => {
     const answer = result.results[i];
@@ -231,6 +290,9 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
         roomId: roomId ?? "",
         who: input.entityId,
         text: input.thinking ? "turn started" : "turn ended",
+        ...(namer
+          ? { words: `${namer.entity(input.entityId)} ${input.thinking ? "began a turn" : "ended its turn"}` }
+          : {}),
       });
     else if (answer && !answer.ok && !answer.replayed)
       out.push({
@@ -239,6 +301,9 @@ export function markersOf(inputs: readonly Input[], result: StepResult, roomId?:
         roomId: roomId ?? "",
         who: input.entityId,
         text: `${input.kind}: ${answer.error.code}`,
+        ...(namer
+          ? { words: `${namer.entity(input.entityId)}'s ${input.kind} was refused: ${answer.error.code}` }
+          : {}),
       });
   });
   return out;

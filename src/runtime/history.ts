@@ -120,6 +120,7 @@ CREATE TABLE IF NOT EXISTS agent_turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, s
   tick INTEGER NOT NULL, time INTEGER NOT NULL, agent_id TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
   status TEXT NOT NULL, ms REAL NOT NULL, request TEXT NOT NULL, answer TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS agent_turns_at ON agent_turns (segment, tick);
+CREATE INDEX IF NOT EXISTS agent_turns_agent ON agent_turns (agent_id, seq);
 `;
 
 const TURN_COLUMNS = "seq, segment, tick, time, agent_id AS agentId, kind, name, status, ms, request, answer";
@@ -254,6 +255,19 @@ export class WorldHistory {
       .all(
         ...[segment, from, to, ...(agentId === undefined ? [] : [agentId])],
       ) as unknown as StoredAgentTurn[];
+  }
+
+  /** One agent's turns across every timeline kept, newest first: at most `limit` of those before
+   * `beforeSeq` (the follow page's pages; an older page starts before the last seq it got). */
+  agentTurnsPage(agentId: string, limit: number, beforeSeq?: number): StoredAgentTurn[] {
+    this.flushTurns();
+    const take = Math.max(1, Math.min(MAX_TURNS_READ, Math.floor(limit)));
+    const before = beforeSeq === undefined ? "" : " AND seq < ?";
+    return this.db
+      .prepare(
+        `SELECT ${TURN_COLUMNS} FROM agent_turns WHERE agent_id = ?${before} ORDER BY seq DESC LIMIT ${take}`,
+      )
+      .all(...[agentId, ...(beforeSeq === undefined ? [] : [beforeSeq])]) as unknown as StoredAgentTurn[];
   }
 
   /** The agents with turns in [from, to] of `segment`, and how many each. */

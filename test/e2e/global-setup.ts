@@ -47,6 +47,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_wake: { token: randomToken(), name: "Faraway Bot" },
     // Only the replay e2e uses it (it walks and talks in a stretch the replay page then shows).
     agent_replay: { token: randomToken(), name: "Replay Bot" },
+    // Only the follow e2e uses these: one its owner follows, the other whose token must not open it.
+    agent_follow: { token: randomToken(), name: "Follow Bot" },
+    agent_follow_other: { token: randomToken(), name: "Other Bot" },
     // Only the emote e2e uses these two (one gestures, the other stands near and hears it).
     agent_emote: { token: randomToken(), name: "Emote Bot" },
     agent_emote_peer: { token: randomToken(), name: "Emote Peer" },
@@ -133,6 +136,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_doors: { token: agents.agent_doors.token },
       agent_wake: { token: agents.agent_wake.token },
       agent_replay: { token: agents.agent_replay.token },
+      agent_follow: { token: agents.agent_follow.token },
+      agent_follow_other: { token: agents.agent_follow_other.token },
       agent_emote: { token: agents.agent_emote.token },
       agent_emote_peer: { token: agents.agent_emote_peer.token },
       agent_tf: { token: agents.agent_tf.token },

@@ -205,7 +205,9 @@ async function openStretch(): Promise<void> {
   list.replaceChildren();
   const items: MarkerItem[] = [];
   for (const m of answer.markers) {
-    const label = `${m.tick} ${m.kind}${m.who ? ` ${isolate(m.who)}` : ""}: ${m.text}`;
+    const label = m.words
+      ? `${m.tick} ${isolate(m.words)}`
+      : `${m.tick} ${m.kind}${m.who ? ` ${isolate(m.who)}` : ""}: ${m.text}`;
     items.push({ tick: m.tick, label, data: { kind: m.kind } });
     const li = document.createElement("li");
     li.textContent = label;

@@ -43,6 +43,12 @@ export interface AicHttpHandler {
   close(): void;
 }
 
+/** The token of an `Authorization: Bearer <token>` header, if it is one (the one reading of it: the
+ * follow page's routes read it here too, and ask the same token directory). */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer[ ]+([^\s]{1,512})\s*$/i.exec(header ?? "")?.[1];
+}
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
@@ -96,13 +102,12 @@ export function createAicHttpHandler(deps: AicHttpDeps): AicHttpHandler {
 
   /** The agent a bearer token stands for, or answers 401 and returns undefined. */
   const authenticate = (req: IncomingMessage, res: ServerResponse): string | undefined => {
-    const header = req.headers.authorization ?? "";
-    const match = /^Bearer[ ]+([^\s]{1,512})\s*$/i.exec(header);
-    const agentId = match?.[1] ? tokens(match[1]) : undefined;
+    const token = bearerToken(req.headers.authorization);
+    const agentId = token ? tokens(token) : undefined;
     if (!agentId) {
       answer(
         res,
-        aicError("unauthorized", match ? "unknown bearer token" : "missing bearer token"),
+        aicError("unauthorized", token ? "unknown bearer token" : "missing bearer token"),
         undefined,
         { "www-authenticate": 'Bearer realm="aic"' },
       );
