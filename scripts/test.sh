@@ -63,7 +63,7 @@ lane unit --project unit --project contract --project "scenario replay" || statu
 # others' follow it (kept in .test-artifacts/lane-*.log).
 E2E_BROWSERS=(test/e2e/web*.e2e.test.ts test/e2e/durability.e2e.test.ts test/e2e/replay.e2e.test.ts
   test/e2e/residents.e2e.test.ts)
-INSTALL_IN_LANE_2=(test/install/hot-reload.test.ts test/install/remote-resident.test.ts
+INSTALL_IN_LANE_2=(test/install/hot-reload.test.ts
   test/install/fanout-process.test.ts test/install/direct-tools.test.ts test/install/cluster.test.ts)
 not_in() { # $1 a file, then a list: true when the file is not in the list
   local file=$1
