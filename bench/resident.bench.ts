@@ -12,7 +12,11 @@
 // TURNS turns (default 100) it measures each turn's first model request (JSON characters), so a
 // conversation that grows without bound shows (`requestCharsFirst`, `requestCharsAfterTurns`,
 // `requestGrowth`; goal: at most 1.5x; it went 12.8k -> 31.3k chars over 15 turns before a
-// resident's session was bounded to `sessionTurns` turns). Last line: one JSON object.
+// resident's session was bounded to `sessionTurns` turns). The gateway's CPU per turn (its process and
+// the workers it forks; the scripted model runs in this process, so none of it is the model's), less
+// what the gateway spends idle in the same time (measured first, over IDLE_MS with the person standing
+// by): `cpuMsPerTurnBeyondModel` (turns after the first), `firstTurnCpuMs`. Last line: one JSON object.
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { WebSocket } from "ws";
@@ -21,8 +25,10 @@ import { deepMerge } from "../scripts/lib/merge.ts";
 import { ServerFrameReader } from "../src/http/humans/wire-delta.ts";
 import { startGateway } from "../test/support/gateway.ts";
 import { messageText, type RecordedRequest, startScriptedModel } from "../test/support/scripted-model.ts";
+import { processTreeCpuMs } from "./lib/process-cpu.ts";
 
 const TURNS = Number(process.env.RESIDENT_BENCH_TURNS ?? 100);
+const IDLE_MS = 10_000;
 // The bundled guide as npm start has it (home beside the welcome sign, persona, and ocw_move_to with
 // the plaza's places in its prompt), woken by speech and its name as before (no approach greeting:
 // each turn here answers one hello).
@@ -69,6 +75,8 @@ async function main() {
       rateLimits: { disabled: true },
     },
     agentIds: ["bench"],
+    // RESIDENT_BENCH_PROFILE=<dir>: the gateway's V8 CPU profile, written there when it stops.
+    ...(process.env.RESIDENT_BENCH_PROFILE ? { cpuProfileDir: process.env.RESIDENT_BENCH_PROFILE } : {}),
     gatewayConfig: deepMerge(model.providerConfig(), {
       agents: { defaults: { heartbeat: { every: "0m" } } },
       tools: { toolSearch: false },
@@ -141,6 +149,11 @@ async function main() {
       };
       return body.data.residents[0]!;
     };
+    // The gateway idle (the world ticking, nobody speaking): what its CPU costs without turns.
+    const idleFrom = { at: performance.now(), cpu: processTreeCpuMs(gw.pid) };
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idleCpuMsPerMs = (processTreeCpuMs(gw.pid) - idleFrom.cpu) / (performance.now() - idleFrom.at);
+    const turnCpu: number[] = [];
     const wakeTicks: number[] = [];
     const replySeen: number[] = [];
     const afterModel: number[] = [];
@@ -153,11 +166,13 @@ async function main() {
       const before = replies.length;
       const sentAt = performance.now();
       const sentEpoch = Date.now();
+      const cpuBefore = processTreeCpuMs(gw.pid);
       send({ type: "chat_send", channel: "proximity", message: `hello ${tag} ocw-scenario:bench-reply` });
       await until(`reply ${i}`, () => replies.length > before);
       const seenAt = replies[before]!;
       const seenEpoch = sentEpoch + (seenAt - sentAt);
       await until(`turn ${i} over`, async () => (await operator()).state === "awake");
+      turnCpu.push(processTreeCpuMs(gw.pid) - cpuBefore - idleCpuMsPerMs * (performance.now() - sentAt));
       const turn = (await operator()).lastTurn!;
       const requests = model.requests("bench-reply").filter((r) => wakePrompt(r).includes(tag));
       const modelMs = requests
@@ -173,7 +188,7 @@ async function main() {
       toolListTokens = encode(JSON.stringify(toolCall.body.tools ?? [])).length;
       requestChars.push(JSON.stringify(toolCall.body).length);
       console.log(
-        `turn ${i}: wake ${wakeTicks.at(-1)} ticks, reply seen ${round(replySeen.at(-1)!)} ms beyond model time (${round(modelMs)} ms), ${round(afterModel.at(-1)!)} ms after the model's tool call, prompt ${promptTokens.at(-1)} tokens, request ${requestChars.at(-1)} chars`,
+        `turn ${i}: wake ${wakeTicks.at(-1)} ticks, reply seen ${round(replySeen.at(-1)!)} ms beyond model time (${round(modelMs)} ms), ${round(afterModel.at(-1)!)} ms after the model's tool call, prompt ${promptTokens.at(-1)} tokens, request ${requestChars.at(-1)} chars, gateway CPU ${round(turnCpu.at(-1)!)} ms beyond idle`,
       );
     }
     const steady = (xs: number[]) => (xs.length > 1 ? xs.slice(1) : xs);
@@ -196,6 +211,12 @@ async function main() {
         // Chat sent -> the gateway's first model request of the turn: the agent loop's own preparation.
         toModelRequestP50Ms: round(quantile(steady(toModel), 0.5)),
         toModelRequestP95Ms: round(quantile(steady(toModel), 0.95)),
+        // The gateway's CPU per turn beyond what it spends idle (the model is not in it).
+        cpuMsPerTurnBeyondModel: round(steady(turnCpu).reduce((a, b) => a + b, 0) / steady(turnCpu).length),
+        cpuMsPerTurnP95: round(quantile(steady(turnCpu), 0.95)),
+        firstTurnCpuMs: round(turnCpu[0]!),
+        idleCpuPct: round(idleCpuMsPerMs * 100),
+        loadAverage1m: round(os.loadavg()[0]!),
         wakePromptTokens: Math.max(...promptTokens),
         toolListTokens,
         toolListMode: "direct",
