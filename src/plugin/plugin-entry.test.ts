@@ -87,7 +87,7 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("registers the manifest's tools, the optional ones as optional, a policy hook, a service and four routes", () => {
+  it("registers the manifest's tools, the optional ones as optional, a policy hook, a service and five routes", () => {
     // The manifest's `contracts.tools` is the one list of tool names (the gateway loads by it).
     expect([...reg.tools.keys()].sort()).toEqual([...manifest.contracts.tools].sort());
     const optional = [...reg.tools].filter(([, t]) => t.optional).map(([n]) => n);
@@ -101,6 +101,8 @@ describe("registration", () => {
       ["/world", "prefix", "plugin"],
       // The replay page: its reads check an operator link's key themselves.
       ["/openclawworld/replay", "prefix", "plugin"],
+      // The follow page: its reads check the agent's own token or a follow link's key themselves.
+      ["/openclawworld/follow", "prefix", "plugin"],
       // Operator save/load: only the gateway's operator token gets through.
       ["/openclawworld/admin", "prefix", "gateway"],
     ]);

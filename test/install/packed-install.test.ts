@@ -2,7 +2,7 @@
 // state, config and TMPDIR), configure, enable, inspect, doctor, start, smoke-test the three doors
 // (tool, AIC, web + WebSocket), stop with SIGTERM, and upgrade by installing the tarball again.
 // One gateway start; the plugin's runtime dependencies come from the npm registry like a user's.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -58,18 +58,14 @@ const REQUIRED = [
   "docs/aic/v0.1/aic-schema.json",
   "docs/aic/v0.1/openapi.json",
 ];
-const TOOLS = [
-  "ocw_status",
-  "ocw_observe",
-  "ocw_poll_events",
-  "ocw_chat_observe",
-  "ocw_heartbeat",
-  "ocw_move_to",
-  "ocw_interact",
-  "ocw_chat_send",
-  "ocw_reflect",
-  "ocw_emote",
-];
+// The tools and which are optional, as the manifest lists them (the one list: a new action's tool
+// needs no line here).
+const MANIFEST = JSON.parse(readFileSync(path.join(PROJECT_DIR, "openclaw.plugin.json"), "utf8")) as {
+  contracts: { tools: string[] };
+  toolMetadata: Record<string, { optional?: boolean }>;
+};
+const TOOLS = MANIFEST.contracts.tools;
+const OPTIONAL = TOOLS.filter((name) => MANIFEST.toolMetadata[name]?.optional === true);
 
 /** A project of the user's own, with the installed plugin as its only dependency. */
 let userProjectDir: Promise<string> | undefined;
@@ -193,23 +189,23 @@ describe("openclaw plugins install <tgz> into a fresh gateway", () => {
     expect(await realpath(hostLink)).toBe(await realpath(path.join(PROJECT_DIR, "node_modules", "openclaw")));
   });
 
-  it("plugins inspect shows every tool, the service, the four routes and the three hooks, with no diagnostics", () => {
+  it("plugins inspect shows every tool, the service, the five routes and the three hooks, with no diagnostics", () => {
     const plugin = inspect.plugin as { status: string; source: string; version: string };
     expect(plugin.status).toBe("loaded");
     expect(plugin.source).toMatch(/extensions[/\\]openclawworld[/\\]dist[/\\]index\.js$/);
     const tools = inspect.tools as { names: string[]; optional: boolean }[];
     expect(tools.flatMap((t) => t.names).sort()).toEqual([...TOOLS].sort());
-    expect(tools.filter((t) => t.optional).flatMap((t) => t.names)).toEqual([
-      "ocw_move_to",
-      "ocw_interact",
-      "ocw_chat_send",
-      "ocw_reflect",
-      "ocw_emote",
-    ]);
+    expect(
+      tools
+        .filter((t) => t.optional)
+        .flatMap((t) => t.names)
+        .sort(),
+    ).toEqual([...OPTIONAL].sort());
     expect(inspect.services).toEqual(["openclawworld-world"]);
-    // /aic/v0.1, /world and the replay page (plugin auth; its API asks for an operator link's key),
+    // /aic/v0.1, /world, the replay page (plugin auth; its API asks for an operator link's key), the
+    // follow page (plugin auth; its API asks for the agent's token or a follow link's key),
     // /openclawworld/admin (gateway auth: operator save/load).
-    expect(inspect.httpRouteCount).toBe(4);
+    expect(inspect.httpRouteCount).toBe(5);
     // The tool policy gate, and a resident turn's model requests: their count (its cap) and their
     // failures (status), issue #41.
     expect(inspect.typedHooks).toEqual([
