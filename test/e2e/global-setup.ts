@@ -1,5 +1,4 @@
-// Starts ONE real OpenClaw gateway with this plugin for a vitest run of the e2e project (npm test runs
-// two, each with its files: scripts/test.sh) and stops it at the end,
+// Starts ONE real OpenClaw gateway with this plugin for the whole e2e run and stops it at the end,
 // with the scripted model server (test/support/scripted-model.ts) as every agent's model, so tests can
 // drive real agent turns through the gateway's POST /v1/chat/completions.
 import type { TestProject } from "vitest/node";

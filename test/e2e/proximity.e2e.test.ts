@@ -1,6 +1,7 @@
 // Proximity bounded per actor through a real gateway of its own (not the shared e2e one: it runs a
 // copy of the bundled world with `proximity_max_neighbors = 2`, so five agents make a crowd). The
-// agents join over AIC HTTP and walk onto one plaza tile; what each reads back with pollEvents names at
+// agents join over AIC HTTP and walk to one plaza tile (nobody ends a walk on a tile someone stands
+// on, so the first stands on it and the others beside it: src/world/free-tile.ts); what each reads back with pollEvents names at
 // most 2 others it is in proximity with, at least 1, and the pairs agree from both sides.
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -32,7 +33,7 @@ interface Envelope {
 }
 
 describe("proximity in a crowd through the gateway", () => {
-  it("five agents on one tile, at most 2 proximity partners each: what pollEvents tells them", {
+  it("five agents walking to one tile, at most 2 proximity partners each: what pollEvents tells them", {
     timeout: 600_000,
   }, async () => {
     worldDir = await mkdtemp(path.join(os.tmpdir(), "ocw-crowd-world-"));
@@ -62,17 +63,18 @@ describe("proximity in a crowd through the gateway", () => {
     const cursors = new Map<string, string>();
     for (const id of AGENTS) cursors.set(id, (await call(id, "join", {})).cursor as string);
     for (const id of AGENTS) await call(id, "moveTo", { txId: `tx_crowd_${id}`, dest: TILE });
-    // Everyone arrived and stands still (observe: own tile, speed 0).
+    // Everyone arrived and stands still (observe: on the tile or within two of it, speed 0).
     for (const id of AGENTS) {
       // Observe allows 2 a second: looked at a little slower.
       await until(
-        `${id} standing on the tile`,
+        `${id} standing on the tile or beside it`,
         async () => {
           const self = (await call(id, "observe", { radius: 32, detail: "lite" })).self as {
             tile: { tx: number; ty: number };
             speed: number;
           };
-          return self.tile.tx === TILE.tx && self.tile.ty === TILE.ty && self.speed === 0;
+          const near = Math.max(Math.abs(self.tile.tx - TILE.tx), Math.abs(self.tile.ty - TILE.ty)) <= 2;
+          return near && self.speed === 0;
         },
         { timeoutMs: 120_000, everyMs: 700 },
       );
