@@ -31,6 +31,18 @@ describe("approachTile", () => {
     expect(a).toEqual({ tx: 4, ty: 2 });
   });
 
+  it("never chooses a tile someone stands on: the next free one in range (walking through theirs)", () => {
+    const taken = (tx: number, ty: number) => tx === 4 && ty === 2;
+    expect(approachTile(room, { tx: 1, ty: 2 }, door, 2)).toEqual({ tx: 3, ty: 2 });
+    const tile = approachTile(room, { tx: 1, ty: 2 }, door, 2, (tx, ty) => tx === 3 && ty === 2);
+    expect(tile).toBeDefined();
+    expect(tile).not.toEqual({ tx: 3, ty: 2 });
+    expect(withinRange(tile!, door, 2)).toBe(true);
+    // Within 1 of the door only (4, 2) on this side (the other side is walled off): taken, nowhere.
+    expect(approachTile(room, { tx: 1, ty: 1 }, door, 1)).toEqual({ tx: 4, ty: 2 });
+    expect(approachTile(room, { tx: 1, ty: 1 }, door, 1, taken)).toBeUndefined();
+  });
+
   it("answers the start tile when already in range, twice in a row", () => {
     expect(approachTile(room, { tx: 4, ty: 3 }, door, 2)).toEqual({ tx: 4, ty: 3 });
     expect(approachTile(room, { tx: 4, ty: 3 }, door, 2)).toEqual({ tx: 4, ty: 3 });

@@ -15,12 +15,15 @@ export function withinRange(at: TileCoord, target: TileCoord, rangeTiles: number
 
 /** The first free tile within range of `target` reached from `from`, ties broken by the fixed
  * neighbour order (deterministic); `from` itself when already in range; undefined when no such tile
- * can be reached. The search stops `maxTiles` expansions in, so a walled-off object costs little. */
+ * can be reached. A tile `taken` says someone stands on is walked through, never chosen (a walk does
+ * not end on someone's tile: free-tile.ts). The search stops `maxTiles` expansions in, so a
+ * walled-off object costs little. */
 export function approachTile(
   grid: TileGrid,
   from: TileCoord,
   target: TileCoord,
   rangeTiles: number,
+  taken: (tx: number, ty: number) => boolean = () => false,
   maxTiles = 20_000,
 ): TileCoord | undefined {
   const { width, height, blocked } = grid;
@@ -43,7 +46,7 @@ export function approachTile(
       // No corner cutting: a diagonal step needs both orthogonal neighbours free.
       if (d >= 4 && (blocked[ty * width + nx] || blocked[ny * width + tx])) continue;
       seen[n] = 1;
-      if (withinRange({ tx: nx, ty: ny }, target, rangeTiles)) return { tx: nx, ty: ny };
+      if (withinRange({ tx: nx, ty: ny }, target, rangeTiles) && !taken(nx, ny)) return { tx: nx, ty: ny };
       queue.push(n);
     }
   }

@@ -1,7 +1,8 @@
-// Nobody ends a walk on a tile where someone else stands: a walk to a tile another actor stands on
-// goes to the free tile beside it nearest the walker instead (move-to.ts `walkTo`), and a walk that
-// ends on a tile someone reached first (two walking to one place) steps on to the free tile beside
-// it (movement.ts `walkAll`). A portal's tile is never "taken" (it carries whoever steps on away).
+// Tiles someone else stands on: a lead (leading.ts) that ends on one steps on to the free tile beside
+// it nearest the walker (movement.ts `stepAside`), and an approach never chooses one as the place to
+// stand (actions/approach.ts). A plain moveTo still ends on its destination, whoever stands there: the
+// PRD's moveTo does, and other servers' clients (and our conformance suite) expect it. A portal's
+// tile is never "taken" (it carries whoever steps on away).
 // Pure: the room's grid and its actors only; ties go by a fixed order of neighbours (deterministic).
 import type { Actor } from "./actor.ts";
 import type { Room } from "./room.ts";

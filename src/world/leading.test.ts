@@ -152,28 +152,28 @@ describe("lead: walking with someone", () => {
   });
 });
 
-describe("nobody ends a walk on another's tile", () => {
-  it("a walk to a tile someone stands on ends on the free tile beside it nearest the walker", () => {
+describe("a lead never ends on another's tile; a moveTo ends on its destination", () => {
+  it("a moveTo to a tile someone stands on ends there (the PRD's moveTo)", () => {
     const world = worldWith(["agt_a", { tx: 2, ty: 2 }], ["agt_b", { tx: 7, ty: 2 }]);
     one(world, { kind: "moveTo", entityId: "agt_a", dest: { tx: 7, ty: 2 } });
     run(world, 100);
-    expect(tileOf(world, "agt_a")).toEqual({ tx: 6, ty: 2 });
+    expect(tileOf(world, "agt_a")).toEqual({ tx: 7, ty: 2 });
     expect(tileOf(world, "agt_b")).toEqual({ tx: 7, ty: 2 });
   });
 
-  it("two walking to one tile end on two tiles", () => {
-    const world = worldWith(["agt_a", { tx: 2, ty: 2 }], ["agt_b", { tx: 2, ty: 6 }]);
-    world.step([
-      { kind: "moveTo", entityId: "agt_a", dest: { tx: 6, ty: 4 } },
-      { kind: "moveTo", entityId: "agt_b", dest: { tx: 6, ty: 4 } },
-    ]);
-    run(world, 150);
+  it("a lead whose goal someone stands on ends on the free tile beside it, standing", () => {
+    const world = worldWith(
+      ["agt_a", { tx: 4, ty: 2 }],
+      ["hum_c", { tx: 3, ty: 2 }],
+      ["agt_b", { tx: 7, ty: 2 }],
+    );
+    one(world, lead("agt_a", { tx: 7, ty: 2 }, "hum_c"));
+    run(world, 100);
     const a = tileOf(world, "agt_a");
-    const b = tileOf(world, "agt_b");
-    expect(a).not.toEqual(b);
-    expect(Math.max(Math.abs(a.tx - b.tx), Math.abs(a.ty - b.ty))).toBe(1);
+    expect(a).not.toEqual({ tx: 7, ty: 2 });
+    expect(Math.max(Math.abs(a.tx - 7), Math.abs(a.ty - 2))).toBe(1);
     expect(world.getEntity("agt_a")!.speed).toBe(0);
-    expect(world.getEntity("agt_b")!.speed).toBe(0);
+    expect(tileOf(world, "agt_b")).toEqual({ tx: 7, ty: 2 });
   });
 
   it("a walk to a portal's tile is a walk onto it, whoever stood there", () => {

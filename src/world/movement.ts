@@ -55,10 +55,11 @@ export function walkPath(room: Room, actor: Actor, stepLen: number): void {
   if (actor.pathIndex >= actor.path.length) stop(actor);
 }
 
-/** A walk that ended on a tile someone else stands on (both walked to one place) goes on to the
- * free tile beside it (free-tile.ts); a lead's goal moves with it. */
+/** A lead that ended on a tile someone else stands on (the one led, or another walker) goes on to
+ * the free tile beside it (free-tile.ts), and its goal moves with it. Only a lead: a plain moveTo
+ * ends on its destination, whoever stands there (the PRD's moveTo; conformance checks it). */
 function stepAside(room: Room, actor: Actor): void {
-  if (!takenFor(room, actor.tx, actor.ty, actor)) return;
+  if (actor.lead === undefined || !takenFor(room, actor.tx, actor.ty, actor)) return;
   const beside = freeTileBeside(room, actor.tx, actor.ty, actor);
   if (!beside) return;
   const goal = beside.ty * room.width + beside.tx;
@@ -67,7 +68,7 @@ function stepAside(room: Room, actor: Actor): void {
   actor.path = path;
   actor.pathIndex = 0;
   actor.dest = goal;
-  if (actor.lead) actor.lead.goal = goal;
+  actor.lead.goal = goal;
 }
 
 const scratch = { x: 0, y: 0 };

@@ -98,7 +98,13 @@ describe("humans in the browser", () => {
 
   it("one moves (click to move) and the other sees it", async () => {
     const bobId = await ocw<string>(bob.page, "entityId");
-    const dest = freeTileNear(await me(bob.page), blocked);
+    // Open and nobody on it: a click on someone is "talk to", and no walk ends on a tile someone
+    // stands on (Alice, or an agent of another file, may stand two steps away).
+    const others = await seen(bob.page);
+    const dest = freeTileNear(
+      await me(bob.page),
+      (tx, ty) => blocked(tx, ty) || others.some((e) => e.id !== bobId && e.tx === tx && e.ty === ty),
+    );
     // A real click on the canvas, on the destination tile's centre as the camera shows it now.
     const point = await mapPoint(bob.page, dest.tx, dest.ty); // once the camera has settled on Bob
     await bob.page.mouse.click(point.x, point.y);

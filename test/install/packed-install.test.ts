@@ -36,9 +36,9 @@ const SHIPPED = [
   // The built entries and the client's declarations: the whole dist/ ships (package.json files),
   // whatever the build writes there.
   /^dist\/[\w./-]+\.(js|d\.ts)$/,
-  // The play page and the operator's replay page; named by content (app-<hash>.js, replay-<hash>.js,
+  // The play page, the operator's replay page and the follow page; named by content (app-<hash>.js, replay-<hash>.js,
   // and any chunk), each with its precompressed brotli and gzip forms.
-  /^web\/dist\/((index|replay)\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
+  /^web\/dist\/((index|replay|follow)\.html|assets\/[a-z][\w-]*-[A-Z0-9]+\.(js|css))(\.br|\.gz)?$/,
   /^worlds\/(README\.md|lobby\/.+)$/,
   /^skills\/openclawworld\/.+\.md$/,
   /^docs\/aic\/v0\.1\/(aic-schema|events-schema|openapi)\.json$/,
@@ -53,6 +53,7 @@ const REQUIRED = [
   CLIENT_DECLARATIONS,
   "web/dist/index.html",
   "web/dist/replay.html",
+  "web/dist/follow.html",
   "worlds/lobby/world.toml",
   "skills/openclawworld/SKILL.md",
   "docs/aic/v0.1/aic-schema.json",

@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { approachTile } from "../approach-spot.ts";
 import { fail } from "../core.ts";
+import { takenFor } from "../free-tile.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction } from "./action.ts";
 import { EntityIdField, TileCoordField } from "./field-shapes.ts";
@@ -46,7 +47,9 @@ export const approach = defineAction({
       return fail("not_found", `no object "${targetId}" in this room`);
     const room = w.rooms.get(actor.roomId)!;
     const from = { tx: actor.tx, ty: actor.ty };
-    const dest = approachTile(room, from, obj.def.tile, w.definition.interactRangeTiles);
+    const dest = approachTile(room, from, obj.def.tile, w.definition.interactRangeTiles, (tx, ty) =>
+      takenFor(room, tx, ty, actor),
+    );
     if (!dest) return fail("collision_blocked", `${obj.def.name} cannot be reached from here`);
     const moved = walkTo(w, entityId, dest);
     if (!moved.ok || moved.value.kind !== "moveTo") return moved;

@@ -3,7 +3,6 @@
 
 import * as z from "zod";
 import { fail, type Outcome, type WorldCore } from "../core.ts";
-import { freeTileBeside, takenFor } from "../free-tile.ts";
 import { releaseHeld, stop } from "../placement.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction, isInt, isPlainObject } from "./action.ts";
@@ -36,9 +35,9 @@ export function walkTo(w: WorldCore, entityId: string, asked: TileCoord): Outcom
     return fail("collision_blocked", `tile (${asked.tx}, ${asked.ty}) is blocked`);
   // A new move replaces a walk with someone (leading.ts).
   actor.lead = undefined;
-  // Someone stands there: the free tile beside it, nearest the walker (free-tile.ts).
-  const dest =
-    (takenFor(room, asked.tx, asked.ty, actor) && freeTileBeside(room, asked.tx, asked.ty, actor)) || asked;
+  // The tile asked for, whoever stands there: the PRD's moveTo ends on its destination (a lead that
+  // ends on someone's tile steps aside: movement.ts `stepAside`).
+  const dest = asked;
   const goal = dest.ty * room.width + dest.tx;
   if (dest.tx === actor.tx && dest.ty === actor.ty) {
     stop(actor);
