@@ -35,8 +35,7 @@ export const lead = defineAction({
       "Extension: walk to `dest` (a tile of your room, as moveTo) leading `with` (a person or agent): you wait while they are more than 4 tiles behind, and before a portal or a door until they are within 2; after 60 s of waiting in all you stop (left_behind). Your entity's `lead` shows the state: walking, waiting, arrived_together, left_behind or blocked. One not in your room (or not yet in the world) is waited for. Domain errors: agent_not_in_room, invalid_destination, collision_blocked, bad_request (yourself).",
     tool: {
       label: "Walk with someone",
-      description:
-        "Walk to a tile with someone (their entity id in `with`), waiting for them when they fall behind and at portals and doors.",
+      description: "Walk to a tile with someone (`with`), waiting for them.",
     },
     example: { dest: { tx: 3, ty: 3 }, with: "hum_example" },
     humans: false,
