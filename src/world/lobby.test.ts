@@ -115,4 +115,30 @@ describe("bundled lobby world", () => {
       error: { code: "not_found" },
     });
   });
+
+  it("approach to a person ends on a free tile beside them, never on theirs; oneself is not_found", () => {
+    const world = World.create(def);
+    one(world, join("agt_host"));
+    one(world, join("agt_guest"));
+    walkTo(world, "agt_host", 20, 12);
+    walkTo(world, "agt_guest", 26, 12);
+    const approached = one(world, { kind: "approach", entityId: "agt_guest", targetId: "agt_host" });
+    if (!approached.ok || approached.value.kind !== "approach") throw new Error(JSON.stringify(approached));
+    expect(approached.value.dest).toEqual({ tx: 21, ty: 12 });
+    for (let i = 0; i < 400 && world.getEntity("agt_guest")!.speed !== 0; i++) world.step([]);
+    expect(world.getEntity("agt_guest")!.tile).toEqual({ tx: 21, ty: 12 });
+    const again = one(world, { kind: "approach", entityId: "agt_guest", targetId: "agt_host" });
+    expect(again).toMatchObject({ ok: true, value: { result: "no_op", dest: { tx: 21, ty: 12 } } });
+    // A third comes up beside the host too: not onto the guest's tile, nor the host's.
+    one(world, join("agt_third"));
+    walkTo(world, "agt_third", 26, 12);
+    const third = one(world, { kind: "approach", entityId: "agt_third", targetId: "agt_host" });
+    if (!third.ok || third.value.kind !== "approach") throw new Error(JSON.stringify(third));
+    expect(third.value.dest).not.toEqual({ tx: 21, ty: 12 });
+    expect(Math.max(Math.abs(third.value.dest.tx - 20), Math.abs(third.value.dest.ty - 12))).toBe(1);
+    expect(one(world, { kind: "approach", entityId: "agt_host", targetId: "agt_host" })).toMatchObject({
+      ok: false,
+      error: { code: "not_found" },
+    });
+  });
 });

@@ -184,17 +184,14 @@ describe("walking with a person who walks slowly (#51)", () => {
         last = now;
         if (apart(g, m) > 1 && Date.now() - sentAt > 600) {
           sentAt = Date.now();
-          await ocw(
-            page,
-            `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: g.tx, ty: g.ty } } })})`,
-          );
+          await ocw(page, `send(${JSON.stringify({ type: "approach", targetId: g.id })})`);
         }
         return still && apart(g, CAFE) <= 1 && apart(g, m) <= 2 && { guide: g, person: m };
       },
       TURN_MS,
     );
     expect(apart(arrived.guide, CAFE)).toBeLessThanOrEqual(1);
-    // Nobody ends a walk on another's tile: the person following onto the Guide stands beside it.
+    // Nobody ends a walk on another's tile: the person keeping up (approach) stands beside the Guide.
     expect(arrived.person).not.toMatchObject({ tx: arrived.guide.tx, ty: arrived.guide.ty });
     expect(walker.consoleErrors).toEqual([]);
   }, 300_000);
@@ -221,10 +218,20 @@ describe("walking with a person who walks slowly (#51)", () => {
     });
     expect(await page.locator("#tooltip").textContent()).toBe(`Talk to ${isolate("Guide")}`);
     await page.mouse.click(at.x, at.y);
+    // Beside it, and stays there (not walking on onto its tile).
     await until("the person beside the Guide", async () => {
       const m = await me(page);
       return m !== undefined && apart(m, g) === 1;
     });
+    await holdsFor(
+      "the person beside the Guide, not on its tile",
+      async () => {
+        const m = await me(page);
+        return m !== undefined && apart(m, g) === 1;
+      },
+      1_500,
+      150,
+    );
     // Side by side, their name tags do not print over each other (one is lifted: stackTags).
     await until("the two name tags apart", async () => {
       const rects = await ocw<(Rect & { text: string })[]>(page, "tagRects()");

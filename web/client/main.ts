@@ -652,7 +652,8 @@ function talkTo(actorId: string): void {
   const other = scene.snapshot().find((e) => e.id === actorId);
   if (!other) return;
   pending = undefined;
-  connection.send({ type: "act", action: { kind: "moveTo", dest: { tx: other.tx, ty: other.ty } } });
+  // Up beside them, never onto their tile (the world picks a free one: approach).
+  connection.send({ type: "approach", targetId: actorId });
   if ($("chat").hasAttribute("data-folded")) setChatFolded(false);
   $<HTMLSelectElement>("chat-channel").value = "proximity";
   const input = $<HTMLInputElement>("chat-input");

@@ -1,10 +1,12 @@
-// Walk into reach of an object. Where an object can be used from is the world's to say (objects sit
-// in or against walls, so the tile below one is often blocked): the approach tile over the room's
-// current grid (../approach.ts), then a move there like moveTo.
+// Walk into reach of an object, or up beside a person. Where an object can be used from is the
+// world's to say (objects sit in or against walls, so the tile below one is often blocked): the
+// approach tile over the room's current grid (../approach-spot.ts), then a move there like moveTo. A
+// person is approached to a free tile beside them (a step away, diagonals too), never onto theirs:
+// the page's "talk to" and anyone keeping up with someone who walks ahead.
 
 import * as z from "zod";
 import { approachTile } from "../approach-spot.ts";
-import { fail } from "../core.ts";
+import { fail, type WorldCore } from "../core.ts";
 import { takenFor } from "../free-tile.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction } from "./action.ts";
@@ -13,8 +15,8 @@ import { walkTo } from "./move-to.ts";
 
 declare module "../types.ts" {
   interface ActionInputs {
-    /** Walk into reach of an object: to the reachable tile nearest by walking from which it can be
-     * used (approach.ts), then a move there like moveTo. */
+    /** Walk into reach of an object (to the reachable tile nearest by walking from which it can be
+     * used), or up beside a person in the same room; then a move there like moveTo. */
     approach: { targetId: string };
   }
   interface ActionValues {
@@ -27,8 +29,8 @@ export const approachWire = {
   answer: { result: z.enum(["accepted", "no_op"]), targetId: EntityIdField, dest: TileCoordField },
   describe: {
     request:
-      "Walk into reach of an object: to the reachable tile nearest by walking from which it can be used (objects often sit in or against walls), then interact.",
-    answer: "`dest` is where the walk ends; `no_op` when the object is already within reach.",
+      "Walk into reach of an object (to the reachable tile nearest by walking from which it can be used: objects often sit in or against walls), then interact; or, with a person's id, up to a free tile beside them.",
+    answer: "`dest` is where the walk ends; `no_op` when the object or person is already within reach.",
   },
   applied: (value) => value.result === "accepted",
 } as const satisfies ActionWire<"approach">;
@@ -42,15 +44,15 @@ export const approach = defineAction({
   apply(w, { entityId, targetId }) {
     const actor = w.actors.get(entityId);
     if (!actor) return fail("agent_not_in_room", `${entityId} is not in the world`);
-    const obj = w.objects.get(targetId);
-    if (!obj || obj.def.roomId !== actor.roomId)
-      return fail("not_found", `no object "${targetId}" in this room`);
+    const target = reachOf(w, targetId);
+    if (!target || target.roomId !== actor.roomId || targetId === entityId)
+      return fail("not_found", `no object or person "${targetId}" in this room`);
     const room = w.rooms.get(actor.roomId)!;
     const from = { tx: actor.tx, ty: actor.ty };
-    const dest = approachTile(room, from, obj.def.tile, w.definition.interactRangeTiles, (tx, ty) =>
+    const dest = approachTile(room, from, target.tile, target.range, (tx, ty) =>
       takenFor(room, tx, ty, actor),
     );
-    if (!dest) return fail("collision_blocked", `${obj.def.name} cannot be reached from here`);
+    if (!dest) return fail("collision_blocked", `${target.name} cannot be reached from here`);
     const moved = walkTo(w, entityId, dest);
     if (!moved.ok || moved.value.kind !== "moveTo") return moved;
     return {
@@ -59,3 +61,23 @@ export const approach = defineAction({
     };
   },
 });
+
+/** Where a target stands and how near counts as in reach: an object's interact range, or beside a
+ * person (a step away, the diagonals included: √2 tiles, within 1.5). */
+function reachOf(
+  w: WorldCore,
+  targetId: string,
+): { roomId: string; tile: TileCoord; range: number; name: string } | undefined {
+  const obj = w.objects.get(targetId);
+  if (obj)
+    return {
+      roomId: obj.def.roomId,
+      tile: obj.def.tile,
+      range: w.definition.interactRangeTiles,
+      name: obj.def.name,
+    };
+  const person = w.actors.get(targetId);
+  if (person)
+    return { roomId: person.roomId, tile: { tx: person.tx, ty: person.ty }, range: 1.5, name: person.name };
+  return undefined;
+}
