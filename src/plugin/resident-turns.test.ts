@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SessionStuck } from "../residents/scheduler.ts";
-import { heldSessionAsStuck, residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
+import { GatewayBusy, SessionStuck } from "../residents/scheduler.ts";
+import { residentAsleepHint, residentAsleepReason, runWithTypedRefusals } from "./resident-turns.ts";
 
 describe("a resident without a model", () => {
   it("is asleep for the same reason as every other (a status lists them together), with the README's step", () => {
@@ -31,11 +31,19 @@ describe("a turn the gateway refuses for its held session", () => {
       "Agent database execution admission is closed",
     ];
     for (const message of held)
-      await expect(heldSessionAsStuck(() => Promise.reject(new Error(message)))).rejects.toBeInstanceOf(
+      await expect(runWithTypedRefusals(() => Promise.reject(new Error(message)))).rejects.toBeInstanceOf(
         SessionStuck,
       );
     const other = new Error("model unreachable");
-    await expect(heldSessionAsStuck(() => Promise.reject(other))).rejects.toBe(other);
-    await expect(heldSessionAsStuck(() => Promise.resolve({ payloads: [] }))).resolves.toBeUndefined();
+    await expect(runWithTypedRefusals(() => Promise.reject(other))).rejects.toBe(other);
+    await expect(runWithTypedRefusals(() => Promise.resolve({ payloads: [] }))).resolves.toBeUndefined();
+  });
+
+  it("a draining gateway's refusal is GatewayBusy", async () => {
+    await expect(
+      runWithTypedRefusals(() =>
+        Promise.reject(new Error("Gateway is draining; new tasks are not accepted")),
+      ),
+    ).rejects.toBeInstanceOf(GatewayBusy);
   });
 });

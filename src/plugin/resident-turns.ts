@@ -3,7 +3,7 @@
 // its own model, tools and before_tool_call policy. Why this call and not a system event plus a
 // heartbeat request: docs/aic/v0.1/DECISIONS.md ("Residents are woken by runEmbeddedAgent").
 import type { OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
-import { type RunTurn, SessionStuck } from "../residents/scheduler.ts";
+import { GatewayBusy, type RunTurn, SessionStuck } from "../residents/scheduler.ts";
 import { turnBindings } from "../tools/turn-binding.ts";
 
 type PluginRuntime = OpenClawPluginApi["runtime"];
@@ -49,7 +49,7 @@ export function embeddedTurnRunner(
     const config = runtime.config.current() as Parameters<
       PluginRuntime["agent"]["resolveAgentWorkspaceDir"]
     >[0];
-    await heldSessionAsStuck(() =>
+    await runWithTypedRefusals(() =>
       runtime.agent.runEmbeddedAgent({
         agentId,
         sessionId: `openclawworld-${agentId}-${session}`,
@@ -76,14 +76,19 @@ export function embeddedTurnRunner(
  * once retired, refuses every borrower (`captureOpenClawAgentDatabaseExecution`) until it is let go. */
 const HELD_SESSION = [/already has an active turn claim/, /execution admission is closed/];
 
+/** The gateway's refusal of any new task while it drains (a reload retiring a plugin generation:
+ * openclaw 2026.9.6 "Gateway is draining; new tasks are not accepted"). The turn never started. */
+const DRAINING = [/Gateway is draining/i, /new tasks are not accepted/i];
+
 /** Runs a turn; the gateway's refusal for a held session becomes SessionStuck (the scheduler then
- * starts a fresh session). */
-export async function heldSessionAsStuck(run: () => Promise<unknown>): Promise<void> {
+ * starts a fresh session), its refusal while draining GatewayBusy (the scheduler tries again). */
+export async function runWithTypedRefusals(run: () => Promise<unknown>): Promise<void> {
   try {
     await run();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (HELD_SESSION.some((held) => held.test(message))) throw new SessionStuck(message, { cause: error });
+    if (DRAINING.some((draining) => draining.test(message))) throw new GatewayBusy(message, { cause: error });
     throw error;
   }
 }

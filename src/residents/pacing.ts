@@ -11,6 +11,8 @@ export interface TurnLedger {
   inFlight: boolean;
   /** Start times (ms) of the turns of the last hour, oldest first. */
   starts: number[];
+  /** No turn before this (ms): the gateway refused the last one for now (a reload draining). */
+  retryAtMs?: number;
 }
 
 /** The turns of the last hour above every resident, and how many an hour may hold. */
@@ -34,7 +36,9 @@ export type NextStart =
   | { kind: "idle" }
   | { kind: "busy" }
   | { kind: "now" }
-  | { kind: "wait"; ms: number; cause: "interval" | "hourly_cap" | "world_budget" };
+  | { kind: "wait"; ms: number; cause: WaitCause };
+
+export type WaitCause = "interval" | "hourly_cap" | "world_budget" | "gateway_busy";
 
 const HOUR_MS = 3_600_000;
 
@@ -58,6 +62,8 @@ export function nextStart(
 ): NextStart {
   if (pending === 0) return { kind: "idle" };
   if (ledger.inFlight) return { kind: "busy" };
+  if (ledger.retryAtMs !== undefined && ledger.retryAtMs > nowMs)
+    return { kind: "wait", ms: ledger.retryAtMs - nowMs, cause: "gateway_busy" };
   const capped = untilBelow(ledger.starts, pacing.maxTurnsPerHour, nowMs);
   if (capped > 0) return { kind: "wait", ms: capped, cause: "hourly_cap" };
   const budget = world ? untilBelow(world.starts, world.maxTurnsPerHour, nowMs) : 0;

@@ -8,6 +8,7 @@ import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
 import { LEADING } from "../world/leading.ts";
 import {
   FAILING_LINE,
+  GatewayBusy,
   leadGaveUpLine,
   leadWaitingLine,
   ResidentScheduler,
@@ -788,6 +789,45 @@ describe("the residents' scheduler", () => {
       turns[3]?.finish();
       await settle(env, admitted());
       expect(scheduler.states()[0]?.state).toBe("awake");
+    });
+
+    it("a turn a draining gateway refused is tried again 5 s later in the same session, no failure and no pacing spent; refused past its retries it is failing and the speaker told", async () => {
+      const { env, clock, turns, say, place, scheduler } = await setup({
+        guide: residentConfig({ maxTurnsPerHour: 2 }),
+      });
+      await place(ann, { tx: HOME.tx + 1, ty: HOME.ty });
+      await say(ann, "hello");
+      turns[0]?.finish(new GatewayBusy("Gateway is draining; new tasks are not accepted"));
+      await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({
+        state: "awake",
+        pending: 1,
+        waitingFor: "gateway_busy",
+        turnsLastHour: 0,
+      });
+      expect(scheduler.states()[0]?.failing).toBeUndefined();
+      clock.advance(4_000);
+      expect(turns).toHaveLength(1);
+      clock.advance(1_000);
+      expect(turns).toHaveLength(2);
+      expect(turns[1]?.session).toBe(turns[0]?.session);
+      expect(turns[1]?.prompt).toContain('"hello"');
+      turns[1]?.finish();
+      await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({ state: "awake", turnsLastHour: 1 });
+      expect(heard(env)).toHaveLength(0);
+      // A gateway that stays busy: six tries more, then it is a failure, and Ann is told.
+      clock.advance(60_000);
+      await say(ann, "still there?");
+      for (let i = 2; i < 9; i++) {
+        turns[i]?.finish(new GatewayBusy("Gateway is draining; new tasks are not accepted"));
+        await settle(env, admitted());
+        clock.advance(5_000);
+      }
+      expect(turns).toHaveLength(9);
+      for (let i = 0; i < 10 && heard(env).length === 0; i++) await settle(env, admitted());
+      expect(scheduler.states()[0]).toMatchObject({ state: "failing", failing: { turns: 1 } });
+      expect(heard(env)).toHaveLength(1);
     });
 
     it("a turn cut at its cap on model requests is no failure: it stays awake", async () => {

@@ -20,6 +20,7 @@ import {
   type TurnLedger,
   talkingPairs,
   talkWaitMs,
+  type WaitCause,
   type WorldBudget,
   withinShare,
 } from "./pacing.ts";
@@ -51,6 +52,17 @@ export type RunTurn = (turn: TurnRequest) => Promise<void>;
 export class SessionStuck extends Error {
   override readonly name = "SessionStuck";
 }
+
+/** The gateway would not start the turn for now (it drains a plugin generation a reload retired):
+ * nothing ran, so the turn is tried again a little later, in the same session, and costs no pacing. */
+export class GatewayBusy extends Error {
+  override readonly name = "GatewayBusy";
+}
+
+/** How long after a busy gateway's refusal the turn is tried again, and how often before it counts
+ * as a failure: the gateway gives a draining generation 5 s, a reload under load takes up to ~30 s. */
+const BUSY_RETRY_MS = 5_000;
+const BUSY_RETRIES = 6;
 
 export interface TurnRecord {
   /** The tick of the oldest happening it answers, and the tick it started on. */
@@ -86,7 +98,7 @@ export interface ResidentState {
   pending: number;
   turnsLastHour: number;
   /** Why the next turn waits, while it does. */
-  waitingFor?: "interval" | "hourly_cap" | "world_budget";
+  waitingFor?: WaitCause;
   /** What the caps refused since the world started (see Refusals). */
   refused: Refusals;
   lastTurn?: TurnRecord;
@@ -197,6 +209,8 @@ interface Resident {
   failure?: TurnFailure;
   /** The next turn tries again what a turn refused for its held session was woken by (once). */
   retrying: boolean;
+  /** Turns in a row the gateway refused for now (GatewayBusy). */
+  busyRefusals: number;
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
   session: { generation: number; turns: number };
@@ -262,6 +276,7 @@ export class ResidentScheduler {
       heardFrom: new Map(),
       hinted: new Map(),
       retrying: false,
+      busyRefusals: 0,
     }));
     this.talk = deps.talkBudget ?? { starts: [], maxTurnsPerHour: 0, replying: new Set() };
     this.world = deps.worldBudget ?? {
@@ -871,7 +886,8 @@ export class ResidentScheduler {
   /** After a turn: one that ended well clears a failure; a failed one is recorded as failing (not a
    * turn cut at its cap on model requests: the resident is well, its model talked too much). A turn
    * that did not end by itself, or found its session held, leaves that session: the next turn starts
-   * a fresh one. What a held session refused is tried once more; otherwise those who spoke are told. */
+   * a fresh one. What a held session refused is tried once more, and what a busy gateway refused a few
+   * times more, BUSY_RETRY_MS apart (not a failure until then); otherwise those who spoke are told. */
   private recordOutcome(
     r: Resident,
     turn: {
@@ -887,11 +903,22 @@ export class ResidentScheduler {
     const capped =
       cap instanceof CapReached && cap.cap === "modelRequests" && !(failure instanceof TurnAbandoned);
     if (failure === undefined || capped) {
+      r.busyRefusals = 0;
       if (r.failure) void this.mark(r, { kind: "unwell", unwell: false }).catch(() => undefined);
       r.failure = undefined;
       return;
     }
     const now = this.clock.now();
+    if (failure instanceof GatewayBusy && r.busyRefusals < BUSY_RETRIES) {
+      r.busyRefusals += 1;
+      forget(r.ledger.starts, turn.record.startedAtMs);
+      forget(this.world.starts, turn.record.startedAtMs);
+      r.ledger.retryAtMs = now + BUSY_RETRY_MS;
+      r.pending.unshift(...turn.happenings);
+      if (r.pending.length > MAX_PENDING) r.pending.splice(MAX_PENDING);
+      return;
+    }
+    r.busyRefusals = 0;
     const wasWell = r.failure === undefined;
     r.failure = {
       error: turn.record.error ?? describe(failure),
@@ -947,6 +974,12 @@ export class ResidentScheduler {
         `openclawworld: resident ${r.agentId}'s ${input.kind} mark: ${result.error.message}`,
       );
   }
+}
+
+/** Takes one start time out of a ledger's starts (a turn that never ran). */
+function forget(starts: number[], atMs: number): void {
+  const i = starts.lastIndexOf(atMs);
+  if (i >= 0) starts.splice(i, 1);
 }
 
 /** A cancelled turn that did not end within its grace: it is let go of. */
