@@ -52,12 +52,14 @@ export function portalToward(def: Definition, fromRoomId: string, toRoomId: stri
   return undefined;
 }
 
-/** The free tile nearest to (cx, cy) within `reach` rings, or undefined. */
+/** The free tile nearest to (cx, cy) within `reach` rings (open, no object on it, not `occupied`),
+ * or undefined. */
 function freeTileNear(
   room: Room,
   cx: number,
   cy: number,
   reach: number,
+  occupied: (tx: number, ty: number) => boolean = () => false,
 ): { tx: number; ty: number } | undefined {
   const taken = new Set(room.objects.map((o) => o.tile.ty * room.widthTiles + o.tile.tx));
   const free = (tx: number, ty: number) =>
@@ -66,7 +68,8 @@ function freeTileNear(
     tx < room.widthTiles &&
     ty < room.heightTiles &&
     room.blocked[ty * room.widthTiles + tx] === 0 &&
-    !taken.has(ty * room.widthTiles + tx);
+    !taken.has(ty * room.widthTiles + tx) &&
+    !occupied(tx, ty);
   for (let ring = 0; ring <= reach; ring++)
     for (let dy = -ring; dy <= ring; dy++)
       for (let dx = -ring; dx <= ring; dx++)
@@ -111,3 +114,38 @@ export function placesFrom(def: Definition, roomId: string, perRoom: number): Pl
   }
   return [...here, ...beyond];
 }
+
+type Tile = { tx: number; ty: number };
+
+/** Where a resident stands for a stop of its routine: the stop's tile, or while someone else stands
+ * there, the free tile nearest it (two rings at most), so two never end a walk on one tile. `beside`
+ * says the stop is taken (standing anywhere within those rings but on it then counts as being
+ * there). Two who reached one tile together: the one with the greater id yields (deterministic). */
+export function standingSpot(
+  reads: Pick<WorldReads, "definition" | "queryRadius">,
+  roomId: string,
+  stop: Tile,
+  self: { id: string; tile: Tile },
+): { tile: Tile; beside: boolean } {
+  const room = reads.definition.rooms[roomId];
+  if (!room) return { tile: stop, beside: false };
+  const ts = room.tileSize;
+  const centre = { x: (stop.tx + 0.5) * ts, y: (stop.ty + 0.5) * ts };
+  const standing = new Set(
+    reads
+      .queryRadius(roomId, centre, STOP_RINGS * 1.5 * ts, 32)
+      .filter(
+        ({ entity }) =>
+          entity.id !== self.id &&
+          entity.kind !== "object" &&
+          !((entity.speed ?? 0) > 0) &&
+          !(entity.tile.tx === self.tile.tx && entity.tile.ty === self.tile.ty && entity.id > self.id),
+      )
+      .map(({ entity }) => entity.tile.ty * room.widthTiles + entity.tile.tx),
+  );
+  const occupied = (tx: number, ty: number) => standing.has(ty * room.widthTiles + tx);
+  if (!occupied(stop.tx, stop.ty)) return { tile: stop, beside: false };
+  return { tile: freeTileNear(room, stop.tx, stop.ty, STOP_RINGS, occupied) ?? stop, beside: true };
+}
+
+export const STOP_RINGS = 2;

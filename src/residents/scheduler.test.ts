@@ -423,6 +423,33 @@ describe("the residents' scheduler", () => {
     expect(at()).toEqual(HOME);
   });
 
+  it("two residents whose routines share a stop never end on one tile: the later stands beside it", async () => {
+    const stop = { tx: HOME.tx + 3, ty: HOME.ty };
+    const routine = { everySec: 10, stops: [stop] };
+    const { env } = await setup({
+      guide: residentConfig({ routine }),
+      sage: residentConfig({ name: "Sage", home: { tx: HOME.tx + 6, ty: HOME.ty + 2 }, routine }),
+    });
+    const at = (id: string) => env.world.getEntity(id)!;
+    const still = () => at("agt_guide").speed === 0 && at("agt_sage").speed === 0;
+    const stopNow = () => Math.floor(env.world.serverTsMs / 10_000) % 2;
+    while (stopNow() !== 0) env.runtime.stepNow();
+    for (let i = 0; i < 200 && stopNow() === 0; i++) env.runtime.stepNow();
+    await settle(env, admitted());
+    for (
+      let i = 0;
+      i < 60 && !(still() && (at("agt_guide").tile.tx === stop.tx || at("agt_sage").tile.tx === stop.tx));
+      i++
+    )
+      await settle(env, admitted());
+    for (let i = 0; i < 10; i++) await settle(env, admitted());
+    const [guide, sage] = [at("agt_guide").tile, at("agt_sage").tile];
+    expect(guide).not.toEqual(sage);
+    expect([guide, sage]).toContainEqual(stop);
+    for (const tile of [guide, sage])
+      expect(Math.max(Math.abs(tile.tx - stop.tx), Math.abs(tile.ty - stop.ty))).toBeLessThanOrEqual(1);
+  });
+
   it("one talking with it from within hearing keeps it from its routine; once they stop, it goes", async () => {
     const stop = { tx: HOME.tx + 3, ty: HOME.ty };
     const guide = residentConfig({

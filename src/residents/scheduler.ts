@@ -25,7 +25,7 @@ import {
   withinShare,
 } from "./pacing.ts";
 import { type PromptPerson, wakePrompt } from "./prompt.ts";
-import { type Place, portalToward } from "./resident-places.ts";
+import { type Place, portalToward, STOP_RINGS, standingSpot } from "./resident-places.ts";
 import { routineStop } from "./routine.ts";
 import { byResident, type Happening, replyChannel, wakeHappenings } from "./wake.ts";
 
@@ -540,14 +540,21 @@ export class ResidentScheduler {
       const home = r.config.home;
       const stop = routineStop(r.config.routine, home, simulationMs);
       const inHomeRoom = self.roomId === home.roomId;
-      if (inHomeRoom && self.tile.tx === stop.tile.tx && self.tile.ty === stop.tile.ty) {
+      const spot = inHomeRoom ? standingSpot(reads, home.roomId, stop.tile, self) : undefined;
+      const onStop = self.tile.tx === stop.tile.tx && self.tile.ty === stop.tile.ty;
+      const nearStop =
+        Math.max(Math.abs(self.tile.tx - stop.tile.tx), Math.abs(self.tile.ty - stop.tile.ty)) <= STOP_RINGS;
+      const there = spot !== undefined && (spot.beside ? !onStop && nearStop : onStop);
+      if (there) {
         r.routineIndex = stop.index;
         r.homeward = false;
         continue;
       }
       const strayed = simulationMs - r.busyAtMs >= r.config.returnHomeAfterSec * 1000;
       const moved = stop.index !== r.routineIndex;
-      if (!moved && !strayed && !(r.homeward && inHomeRoom)) continue;
+      // Reached the stop with another on it (they came together): it steps beside.
+      const crowded = spot?.beside === true && onStop;
+      if (!moved && !strayed && !crowded && !(r.homeward && inHomeRoom)) continue;
       const portal = inHomeRoom ? undefined : portalToward(reads.definition, self.roomId, home.roomId);
       if (!inHomeRoom && !portal) continue;
       r.routineIndex = stop.index;
@@ -559,7 +566,7 @@ export class ResidentScheduler {
           agentId: r.agentId,
           roomId: self.roomId,
           txId: `tx_routine_${r.agentId}_${simulationMs}`,
-          dest: portal ? { tx: portal.tx, ty: portal.ty } : stop.tile,
+          dest: portal ? { tx: portal.tx, ty: portal.ty } : (spot?.tile ?? stop.tile),
         })
         .then((walked) => {
           if (walked.status !== "ok" && !this.stopped)
