@@ -4,6 +4,8 @@
 import type { TickInfo, WorldRuntime } from "../runtime/world-runtime.ts";
 import type { WorldApi } from "../world/types.ts";
 
+/** An agent's turns and calls as the history keeps them (the replay and follow pages show them). */
+export type { AgentTurn, StoredAgentTurn } from "../runtime/history.ts";
 export { AGENT_ENTITY_PREFIX, agentEntityId, HUMAN_ENTITY_PREFIX } from "../world/ids.ts";
 /** What the reads answer with: adapters name these types here, never in src/world. */
 export type { EntityView, TileCoord, WorldEvent } from "../world/types.ts";

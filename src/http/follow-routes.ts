@@ -16,6 +16,7 @@
 //   GET /openclawworld/follow/api/watch/frame the room it was in at a tick (?segment=&tick=), re-simulated
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import type { AgentTurn } from "../aic/reads.ts";
 import { bearerToken } from "./aic/aic-app.ts";
 import type { HostRule } from "./host-rule.ts";
 import { REVALIDATE, SECURITY_HEADERS, sendFile } from "./humans/static-files.ts";
@@ -43,19 +44,10 @@ export interface FollowedEvent {
   payload: Record<string, unknown>;
 }
 
-/** One of its turns (history.ts `AgentTurn`: a request, a blocked tool, a resident's turn), in words;
- * `seq` once it is stored (a turn sent by the stream has none yet). */
-export interface FollowedTurn {
+/** One of its turns (a request, a blocked tool, a resident's turn), in words; `seq` once it is stored
+ * (a turn sent by the stream has none yet). */
+export interface FollowedTurn extends AgentTurn {
   seq?: number;
-  agentId: string;
-  kind: "call" | "blocked" | "turn";
-  name: string;
-  tick: number;
-  time: number;
-  status: string;
-  ms: number;
-  request: string;
-  answer: string;
   words: string;
 }
 

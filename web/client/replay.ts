@@ -3,8 +3,9 @@
 // WebSocket. Pick a room and a stretch; play, pause, change speed, step one tick, scrub, or click a
 // marker to jump there. The operator link's key is in the address's fragment; every read sends it.
 // The answers' shapes are the server's own (type-only: nothing of the server is bundled).
+
+import type { StoredAgentTurn } from "../../src/aic/reads.ts";
 import type { Frame, Marker } from "../../src/http/replay-routes.ts";
-import type { StoredAgentTurn } from "../../src/runtime/history.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { drawMarkers, type MarkerItem } from "./replay-markers.ts";
