@@ -15,7 +15,12 @@
 // resident's session was bounded to `sessionTurns` turns). The gateway's CPU per turn (its process and
 // the workers it forks; the scripted model runs in this process, so none of it is the model's), less
 // what the gateway spends idle in the same time (measured first, over IDLE_MS with the person standing
-// by): `cpuMsPerTurnBeyondModel` (turns after the first), `firstTurnCpuMs`. Last line: one JSON object.
+// by): `cpuMsPerTurnBeyondModel` (turns after the first), `firstTurnCpuMs`. Two gateways in one run:
+// the baseline with the resident's turns not readied (`prepareTurns: false`), then readied at the
+// world's start (waited for before the idle window: `preparedMs`, with `modelRequestsBeforeTurns`,
+// which must stay 0); the last line is the readied run's figures with the baseline's first turn
+// beside them (`firstReplyRatio`). RESIDENT_BENCH_PREPARE=only runs the readied gateway alone.
+// Last line: one JSON object.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
@@ -51,7 +56,8 @@ const wakePrompt = (r: RecordedRequest) => {
   return text ? text.slice(text.indexOf("[OpenClawWorld]")) : "";
 };
 
-async function main() {
+/** One gateway's run: the resident's turns readied at the world's start (`prepareTurns`) or not. */
+async function run(prepare: boolean): Promise<Record<string, unknown>> {
   const model = await startScriptedModel();
   model.define("bench-reply", [
     { toolCalls: [{ name: "ocw_chat_send", arguments: { message: REPLY } }] },
@@ -69,6 +75,7 @@ async function main() {
           // One person talks all the time here: their share is the whole hour.
           maxTurnsPerPersonPerHour: 3600,
           turnTimeoutSec: 600,
+          prepareTurns: prepare,
         },
       },
       tools: { perAgent: { bench: { enabled: ["ocw_chat_send", "ocw_move_to"] } } },
@@ -144,11 +151,21 @@ async function main() {
           residents: {
             state: string;
             lastTurn?: { wokeAtTick: number; startedAtTick: number; prompt: string };
+            prepared?: { ms: number; said: string };
           }[];
         };
       };
       return body.data.residents[0]!;
     };
+    // Readied turns are ready before the idle window (their work is not the gateway idle), and no
+    // model was asked for them.
+    const prepared = prepare
+      ? await (async () => {
+          await until("turns readied", async () => (await operator()).prepared !== undefined, 180_000);
+          return (await operator()).prepared!;
+        })()
+      : undefined;
+    const modelRequestsBeforeTurns = model.requests().length;
     // The gateway idle (the world ticking, nobody speaking): what its CPU costs without turns.
     const idleFrom = { at: performance.now(), cpu: processTreeCpuMs(gw.pid) };
     await new Promise((r) => setTimeout(r, IDLE_MS));
@@ -192,42 +209,66 @@ async function main() {
       );
     }
     const steady = (xs: number[]) => (xs.length > 1 ? xs.slice(1) : xs);
-    console.log(
-      JSON.stringify({
-        bench: "resident",
-        turns: TURNS,
-        wakeTicks: quantile(wakeTicks, 0.95),
-        wakeTicksP50: quantile(wakeTicks, 0.5),
-        replySeenP50Ms: round(quantile(steady(replySeen), 0.5)),
-        replySeenP95Ms: round(quantile(steady(replySeen), 0.95)),
-        firstReplySeenMs: round(replySeen[0]!),
-        firstReplyAfterStartMs: round(replies[0]! - readyAt),
-        requestCharsFirst: requestChars[0],
-        requestCharsAfterTurns: requestChars.at(-1),
-        requestCharsMax: Math.max(...requestChars),
-        requestGrowth: Math.round((requestChars.at(-1)! / requestChars[0]!) * 100) / 100,
-        afterModelP50Ms: round(quantile(steady(afterModel), 0.5)),
-        afterModelP95Ms: round(quantile(steady(afterModel), 0.95)),
-        // Chat sent -> the gateway's first model request of the turn: the agent loop's own preparation.
-        toModelRequestP50Ms: round(quantile(steady(toModel), 0.5)),
-        toModelRequestP95Ms: round(quantile(steady(toModel), 0.95)),
-        // The gateway's CPU per turn beyond what it spends idle (the model is not in it).
-        cpuMsPerTurnBeyondModel: round(steady(turnCpu).reduce((a, b) => a + b, 0) / steady(turnCpu).length),
-        cpuMsPerTurnP95: round(quantile(steady(turnCpu), 0.95)),
-        firstTurnCpuMs: round(turnCpu[0]!),
-        idleCpuPct: round(idleCpuMsPerMs * 100),
-        loadAverage1m: round(os.loadavg()[0]!),
-        wakePromptTokens: Math.max(...promptTokens),
-        toolListTokens,
-        toolListMode: "direct",
-        tokenizer: "gpt-tokenizer o200k_base",
-      }),
-    );
+    return {
+      bench: "resident",
+      prepareTurns: prepare,
+      ...(prepared ? { preparedMs: prepared.ms, preparedSaid: prepared.said.slice(0, 120) } : {}),
+      modelRequestsBeforeTurns,
+      turns: TURNS,
+      wakeTicks: quantile(wakeTicks, 0.95),
+      wakeTicksP50: quantile(wakeTicks, 0.5),
+      replySeenP50Ms: round(quantile(steady(replySeen), 0.5)),
+      replySeenP95Ms: round(quantile(steady(replySeen), 0.95)),
+      firstReplySeenMs: round(replySeen[0]!),
+      firstReplyAfterStartMs: round(replies[0]! - readyAt),
+      requestCharsFirst: requestChars[0],
+      requestCharsAfterTurns: requestChars.at(-1),
+      requestCharsMax: Math.max(...requestChars),
+      requestGrowth: Math.round((requestChars.at(-1)! / requestChars[0]!) * 100) / 100,
+      afterModelP50Ms: round(quantile(steady(afterModel), 0.5)),
+      afterModelP95Ms: round(quantile(steady(afterModel), 0.95)),
+      // Chat sent -> the gateway's first model request of the turn: the agent loop's own preparation.
+      toModelRequestP50Ms: round(quantile(steady(toModel), 0.5)),
+      toModelRequestP95Ms: round(quantile(steady(toModel), 0.95)),
+      // The gateway's CPU per turn beyond what it spends idle (the model is not in it).
+      cpuMsPerTurnBeyondModel: round(steady(turnCpu).reduce((a, b) => a + b, 0) / steady(turnCpu).length),
+      cpuMsPerTurnP95: round(quantile(steady(turnCpu), 0.95)),
+      firstTurnCpuMs: round(turnCpu[0]!),
+      idleCpuPct: round(idleCpuMsPerMs * 100),
+      loadAverage1m: round(os.loadavg()[0]!),
+      wakePromptTokens: Math.max(...promptTokens),
+      toolListTokens,
+      toolListMode: "direct",
+      tokenizer: "gpt-tokenizer o200k_base",
+    };
   } finally {
     ws.close();
     await gw.stop();
     await model.close();
   }
+}
+
+/** Both runs, the baseline (turns not readied) first; the figures of the readied run, with the
+ * baseline's first turn beside them. RESIDENT_BENCH_PREPARE=only skips the baseline. */
+async function main() {
+  const baseline = process.env.RESIDENT_BENCH_PREPARE === "only" ? undefined : await run(false);
+  if (baseline) console.log(`baseline (turns not readied): ${JSON.stringify(baseline)}`);
+  const readied = await run(true);
+  console.log(
+    JSON.stringify({
+      ...readied,
+      ...(baseline
+        ? {
+            baselineFirstReplySeenMs: baseline.firstReplySeenMs,
+            baselineFirstTurnCpuMs: baseline.firstTurnCpuMs,
+            firstReplyRatio:
+              Math.round(
+                ((readied.firstReplySeenMs as number) / (baseline.firstReplySeenMs as number)) * 100,
+              ) / 100,
+          }
+        : {}),
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -74,6 +74,7 @@ describe("plugin config: one zod schema", () => {
       minIntervalSec: 3,
       maxTurnsPerHour: 60,
       turnTimeoutSec: 120,
+      prepareTurns: true,
       maxModelRequestsPerTurn: 8,
       maxTurnsPerPersonPerHour: 20,
       sessionTurns: 4,

@@ -116,6 +116,12 @@ const ResidentSchema = z.strictObject({
   minIntervalSec: z.number().min(0).max(3600).default(3).describe("Least time between two turns"),
   maxTurnsPerHour: z.int().min(1).max(3600).default(60),
   turnTimeoutSec: z.int().min(5).max(900).default(120).describe("A turn running longer is cancelled"),
+  prepareTurns: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Ready the gateway's agent loop for its turns when the world starts, so its first answer costs what a later one does (no model is asked)",
+    ),
   maxModelRequestsPerTurn: z
     .int()
     .min(1)

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { GatewayBusy, SessionStuck } from "../residents/scheduler.ts";
-import { residentAsleepHint, residentAsleepReason, runWithTypedRefusals } from "./resident-turns.ts";
+import {
+  prepareTurns,
+  residentAsleepHint,
+  residentAsleepReason,
+  runWithTypedRefusals,
+} from "./resident-turns.ts";
 
 describe("a resident without a model", () => {
   it("is asleep for the same reason as every other (a status lists them together), with the README's step", () => {
@@ -45,5 +50,66 @@ describe("a turn the gateway refuses for its held session", () => {
         Promise.reject(new Error("Gateway is draining; new tasks are not accepted")),
       ),
     ).rejects.toBeInstanceOf(GatewayBusy);
+  });
+});
+
+describe("readying a resident's turns", () => {
+  /** A gateway runtime whose turn reports `phases`, then ends (`ends`: failing) or, `hangs`, waits
+   * for its abort. */
+  function runtimeReporting(phases: string[], ends?: Error, hangs = false) {
+    const seen: Record<string, unknown>[] = [];
+    const runtime = {
+      config: { current: () => ({}) },
+      agent: {
+        resolveAgentWorkspaceDir: () => "/tmp/ws",
+        runEmbeddedAgent: (params: Record<string, unknown>) =>
+          new Promise((resolve, reject) => {
+            seen.push(params);
+            const signal = params.abortSignal as AbortSignal;
+            signal.addEventListener("abort", () => reject(new Error("The operation was aborted")));
+            for (const phase of phases) {
+              if (signal.aborted) return;
+              (params.onExecutionPhase as (info: { phase: string }) => void)({ phase });
+            }
+            if (ends) reject(ends);
+            else if (!signal.aborted && !hangs) resolve({ payloads: [] });
+          }),
+      },
+    };
+    return { runtime: runtime as never, seen };
+  }
+
+  it("is cancelled once the context is assembled, before any model call; its own session, the resident's tools, no fallbacks", async () => {
+    const { runtime, seen } = runtimeReporting([
+      "runner_entered",
+      "model_resolution",
+      "context_assembled",
+      "model_call_started",
+    ]);
+    const said = await prepareTurns(runtime, "guide", ["ocw_chat_send"], new AbortController().signal);
+    expect(said).toMatch(/^readied/);
+    expect(seen[0]).toMatchObject({
+      agentId: "guide",
+      toolsAllow: ["ocw_chat_send"],
+      modelFallbacksOverride: [],
+    });
+    expect(String(seen[0]!.sessionKey)).toMatch(/^agent:guide:openclawworld:prepare-\d+$/);
+  });
+
+  it("an unknown phase ends it as well (a harness that hands the turn elsewhere asks no model for it)", async () => {
+    const { runtime } = runtimeReporting(["runner_entered", "process_spawned"]);
+    expect(await prepareTurns(runtime, "guide", [], new AbortController().signal)).toMatch(/^readied/);
+  });
+
+  it("a gateway that refuses it, or a world that stops, is said, never thrown", async () => {
+    const refused = runtimeReporting([], new Error("Gateway is draining; new tasks are not accepted"));
+    expect(await prepareTurns(refused.runtime, "guide", [], new AbortController().signal)).toBe(
+      "Gateway is draining; new tasks are not accepted",
+    );
+    const stopping = new AbortController();
+    const waiting = runtimeReporting(["runner_entered"], undefined, true);
+    const said = prepareTurns(waiting.runtime, "guide", [], stopping.signal);
+    stopping.abort(new Error("the world is stopping"));
+    expect(await said).toBe("The operation was aborted");
   });
 });

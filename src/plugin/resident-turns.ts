@@ -68,6 +68,61 @@ export function embeddedTurnRunner(
   };
 }
 
+/** Why a readying turn ends: it has done what it was for. */
+const READIED = "readied: the turn's context is assembled";
+
+/** The phases of a turn (openclaw 2026.9.6 `onExecutionPhase`) that come before its context is
+ * assembled and any model is asked; a readying turn is cancelled at the first other one (normally
+ * `context_assembled`, so an unknown phase, or a harness that hands the turn to another process,
+ * ends it too). */
+const BEFORE_CONTEXT = new Set(["runner_entered", "model_resolution", "runtime_plugins"]);
+
+/** Makes the gateway load its agent runtime and open the agent's database before anyone speaks (the
+ * first turn in a process spent 6-9 s of CPU on it: docs/performance.md), at no model's cost: a turn
+ * with the resident's own model and tools, in a session of its own, cancelled when the gateway says
+ * its context is assembled (before the model is called: no request leaves; a session kept in memory
+ * only was tried and readied too little, the database is most of it). Resolves with what ended it;
+ * never rejects (a preparation: the first real turn pays what it did not). */
+export async function prepareTurns(
+  runtime: PluginRuntime,
+  agentId: string,
+  tools: readonly string[],
+  signal: AbortSignal,
+): Promise<string> {
+  const config = runtime.config.current() as Parameters<
+    PluginRuntime["agent"]["resolveAgentWorkspaceDir"]
+  >[0];
+  const startedAt = Date.now();
+  const own = new AbortController();
+  const stop = () => own.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener("abort", stop, { once: true });
+  try {
+    await runtime.agent.runEmbeddedAgent({
+      agentId,
+      // A session of its own, one per readying: the real turns' sessions never see its prompt.
+      sessionId: `openclawworld-${agentId}-prepare-${startedAt}`,
+      sessionKey: residentSessionKey(agentId, `prepare-${startedAt}`),
+      runId: `openclawworld-prepare-${agentId}-${startedAt}`,
+      workspaceDir: runtime.agent.resolveAgentWorkspaceDir(config, agentId),
+      prompt: "(readying this resident's turns: no answer is wanted)",
+      timeoutMs: 60_000,
+      abortSignal: own.signal,
+      modelFallbacksOverride: [],
+      onExecutionPhase: (info: { phase?: string }) => {
+        if (!BEFORE_CONTEXT.has(info.phase ?? "")) own.abort(new Error(READIED));
+      },
+      ...residentTurnOptions(tools),
+    } as EmbeddedRunParams);
+    return "ran to its end";
+  } catch (error) {
+    if (own.signal.reason instanceof Error && own.signal.reason.message === READIED) return READIED;
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}
+
 /** The gateway's refusals of a turn for its session being held by an earlier one. openclaw 2026.9.6:
  * a turn claims its session in the placement store (`claimTurn`, placement-turn-claims) and releases
  * the claim when its task ends; a run cut by its lane's timeout (`runQueueEntryTask`, command-queue:

@@ -8,7 +8,12 @@ import { ResidentScheduler } from "../residents/scheduler.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentTurnHooks, only } from "./agent-turns.ts";
 import type { WorldHost } from "./host.ts";
-import { embeddedTurnRunner, residentAsleepHint, residentAsleepReason } from "./resident-turns.ts";
+import {
+  embeddedTurnRunner,
+  prepareTurns,
+  residentAsleepHint,
+  residentAsleepReason,
+} from "./resident-turns.ts";
 import { attachRemoteResidents } from "./wake-targets.ts";
 
 export function attachResidents(
@@ -63,6 +68,8 @@ export function attachResidents(
     asleepHint: (agentId) => residentAsleepHint(runtime.config.current(), agentId),
     ...(remotes ? { otherResidents: () => remotes.ids() } : {}),
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
+    prepareTurns: (agentId, signal) =>
+      prepareTurns(runtime, agentId, allowedWorldTools(config.tools, agentId), signal),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,
     ...only(agentTurnHooks(host), "onTurnEnd"),

@@ -229,6 +229,37 @@ describe("the residents' scheduler", () => {
     expect(scheduler.states()[0]).toMatchObject({ state: "asleep", reason: "no model is configured" });
   });
 
+  it("readies each awake resident's turns once at the start, one after another, not an asleep one nor one set not to; the status says how it went; a stop cancels it", async () => {
+    const readying: { agentId: string; signal: AbortSignal; done(said: string): void }[] = [];
+    const prepareTurns = (agentId: string, signal: AbortSignal) =>
+      new Promise<string>((done) => readying.push({ agentId, signal, done }));
+    const { env, clock, scheduler } = await setup(
+      {
+        guide: residentConfig(),
+        sage: residentConfig({ name: "Sage", home: { tx: 30, ty: 25 } }),
+        owl: residentConfig({ name: "Owl", home: { tx: 30, ty: 20 }, prepareTurns: false }),
+        mole: residentConfig({ name: "Mole", home: { tx: 25, ty: 20 } }),
+      },
+      (id) => (id === "mole" ? "no model is configured" : undefined),
+      undefined,
+      { prepareTurns },
+    );
+    expect(readying.map((r) => r.agentId)).toEqual(["guide"]);
+    clock.advance(1500);
+    readying[0]!.done("readied");
+    await settle(env, admitted());
+    expect(readying.map((r) => r.agentId)).toEqual(["guide", "sage"]);
+    const state = (id: string) => scheduler.states().find((s) => s.agentId === id);
+    expect(state("guide")?.prepared).toEqual({ ms: 1500, said: "readied" });
+    expect(state("sage")?.prepared).toBeUndefined();
+    expect(readying[1]!.signal.aborted).toBe(false);
+    await scheduler.stop();
+    expect(readying[1]!.signal.aborted).toBe(true);
+    readying[1]!.done("cancelled");
+    await settle(env, admitted());
+    expect(readying).toHaveLength(2);
+  });
+
   it("while it is still putting residents in, the status already says which sleep (npm start prints it then)", async () => {
     const env = await createTestEnv({ agents: (id) => ({ name: id }) });
     const clock = new ManualClock();

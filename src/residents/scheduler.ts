@@ -97,6 +97,8 @@ export interface ResidentState {
   failing?: TurnFailure;
   pending: number;
   turnsLastHour: number;
+  /** How long readying its turns took when the world started (prepareTurns), and what the gateway said. */
+  prepared?: { ms: number; said: string };
   /** Why the next turn waits, while it does. */
   waitingFor?: WaitCause;
   /** What the caps refused since the world started (see Refusals). */
@@ -137,6 +139,10 @@ export interface SchedulerDeps {
   service: AicService;
   residents: Readonly<Record<string, ResidentConfig>>;
   runTurn: RunTurn;
+  /** Readies the agent loop for a resident's turns before anyone speaks, at no model's cost (the
+   * gateway loads its agent runtime on its first turn); resolves with what it said. Run once per
+   * awake resident when the world starts, one after another, in the background. */
+  prepareTurns?: (agentId: string, signal: AbortSignal) => Promise<string>;
   /** Turns all residents together may take in an hour (the world-wide budget). */
   maxTurnsPerHour?: number;
   /** Why a resident cannot take turns (no model configured), or undefined when it can. */
@@ -211,6 +217,7 @@ interface Resident {
   retrying: boolean;
   /** Turns in a row the gateway refused for now (GatewayBusy). */
   busyRefusals: number;
+  prepared?: ResidentState["prepared"];
   refused: Refusals;
   /** Its conversation session (a generation number) and the turns it has held. */
   session: { generation: number; turns: number };
@@ -246,6 +253,8 @@ export class ResidentScheduler {
   private readonly clock: ResidentClock;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
+  /** Cancels the readying of turns still running when the world stops. */
+  private readonly preparing = new AbortController();
   private runs = 0;
   private readonly world: WorldBudget;
   private readonly talk: TalkBudget;
@@ -320,6 +329,23 @@ export class ResidentScheduler {
       if (r.asleep) this.deps.logger.warn(`openclawworld: resident ${r.agentId} is asleep: ${r.asleep}`);
     }
     if (!this.stopped) this.unsubscribe = this.deps.service.reads.onTick((info) => this.onTick(info));
+    if (!this.stopped) void this.prepareAll();
+  }
+
+  /** Readies each awake resident's turns, one after another (deps.prepareTurns). */
+  private async prepareAll(): Promise<void> {
+    const prepare = this.deps.prepareTurns;
+    if (!prepare) return;
+    for (const r of this.residents) {
+      if (this.stopped || r.asleep || !r.config.prepareTurns) continue;
+      const started = this.clock.now();
+      const said = await prepare(r.agentId, this.preparing.signal).catch((error: unknown) => describe(error));
+      r.prepared = { ms: this.clock.now() - started, said };
+      if (!this.stopped)
+        this.deps.logger.info(
+          `openclawworld: resident ${r.agentId}'s turns readied in ${r.prepared.ms} ms (${said})`,
+        );
+    }
   }
 
   /** The entity ids of its residents (another scheduler's residents ignore their speech). */
@@ -330,6 +356,7 @@ export class ResidentScheduler {
   /** Cancels running turns (their AbortSignal fires), waits a little for them to settle, and stops. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.preparing.abort(new Error("the world is stopping"));
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     const running: Promise<void>[] = [];
@@ -374,6 +401,7 @@ export class ResidentScheduler {
         ...(failing ? { failing } : {}),
         pending: r.pending.length,
         turnsLastHour: r.ledger.starts.length,
+        ...(r.prepared ? { prepared: { ...r.prepared } } : {}),
         ...(r.waitingFor ? { waitingFor: r.waitingFor } : {}),
         refused: { ...r.refused },
         ...(r.lastTurn ? { lastTurn: { ...r.lastTurn } } : {}),

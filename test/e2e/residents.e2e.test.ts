@@ -41,7 +41,8 @@ interface ResidentStatus {
   state: string;
   pending: number;
   turnsLastHour: number;
-  waitingFor?: "interval" | "hourly_cap" | "world_budget";
+  waitingFor?: "interval" | "hourly_cap" | "world_budget" | "gateway_busy";
+  prepared?: { ms: number; said: string };
   lastTurn?: { wokeAtTick: number; startedAtTick: number; startedAtMs: number; endedAtMs?: number };
 }
 
@@ -105,6 +106,19 @@ describe("a resident of the world", () => {
       name: "Keeper",
       state: "awake",
     });
+  });
+
+  it("its turns were readied when the world started (the gateway's agent loop loaded), and no model was asked for that", async () => {
+    const prepared = await until(
+      "the Keeper's turns readied",
+      async () => (await keeperStatus()).prepared,
+      180_000,
+    );
+    expect(prepared.said).toMatch(/^readied/);
+    const asked = (await model().requests()).filter((r) =>
+      r.body.messages.some((m) => messageText(m.content).includes("readying this resident's turns")),
+    );
+    expect(asked).toEqual([]);
   });
 
   it("hello next to it: its turn runs through the agent loop, its reply reaches the person's browser", async () => {

@@ -205,6 +205,8 @@ export class RemoteResidents {
       sessionTurns: 1000,
       // It walks by itself: the scheduler never walks a remote resident home.
       returnHomeAfterSec: 86_400,
+      // Its turns run in another gateway: nothing here to ready.
+      prepareTurns: false,
     };
   }
 
