@@ -19,6 +19,7 @@ export interface ResidentStatus {
   pending: number;
   turnsLastHour: number;
   refused: { personShare: number; worldBudget: number; modelRequests: number; timeout: number };
+  prepared?: { ms: number; said: string };
   failing?: { error: string; sinceMs: number; lastAtMs: number; turns: number };
   lastTurn?: {
     startedAtMs?: number;

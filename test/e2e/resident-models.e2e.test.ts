@@ -59,6 +59,21 @@ async function turnOf(resident: Resident, caller: string, scenario: string, step
 leaveWhenDone(...E2E_FORMAT_CALLERS);
 
 describe("residents with the models people bring: formats and failures (#41)", () => {
+  it("each was readied at the world's start whatever its model speaks, and no model was asked for it", async () => {
+    for (const resident of [anthropic, gemini, failing]) {
+      const prepared = await until(
+        `${resident.agentId}'s turns readied`,
+        async () => (await residentStatus(resident.agentId)).prepared,
+        TURN_MS,
+      );
+      expect(prepared.said, resident.agentId).toMatch(/^readied/);
+    }
+    const readying = (await model().requests()).filter((r) =>
+      JSON.stringify(r.body).includes("readying this resident's turns"),
+    );
+    expect(readying).toEqual([]);
+  }, 700_000);
+
   it("a resident whose model speaks Anthropic messages answers a hello", async () => {
     await call("agent_rm_a", "join", {});
     await hello(anthropic, "agent_rm_a", "rm-anth-hello", "Hello from the Herald.");
