@@ -3,6 +3,7 @@
 // turns (agent-turns.ts: its requests and answers, refusals, a resident's wakes and model time), its
 // memory and its budgets. Every read is of one agent, named by the caller the route admitted
 // (follow-routes.ts: the agent's AIC token or a follow link): nothing here reads for another.
+import path from "node:path";
 import { agentRateKey } from "../aic/admission.ts";
 import { decodeCursor, encodeCursor } from "../aic/cursor.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
@@ -400,6 +401,9 @@ export function turnInWords(turn: AgentTurn, name: string, entity: (entityId: st
   return `${name} called ${turn.name} (${ms}${refused})`;
 }
 
+/** The follow links' file in the world's folder (beside world.db). */
+const FOLLOW_LINKS_FILE = "follow-links.json";
+
 const desks = new WeakMap<WorldHost, FollowDesk>();
 const links = new WeakMap<WorldHost, FollowLinks>();
 
@@ -407,7 +411,7 @@ const links = new WeakMap<WorldHost, FollowLinks>();
 export function followLinksOf(host: WorldHost): FollowLinks {
   let kept = links.get(host);
   if (!kept) {
-    kept = new FollowLinks();
+    kept = new FollowLinks(Date.now, host.filesDir && path.join(host.filesDir, FOLLOW_LINKS_FILE));
     links.set(host, kept);
   }
   return kept;

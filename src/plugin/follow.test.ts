@@ -1,6 +1,7 @@
 // Issue #52: the follow page's links (one agent, expiry, revocation) and its scoping: the agent's own
 // AIC token or a link's key reads that agent only; anything else is 401, another agent's id 403.
 import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -55,6 +56,34 @@ describe("follow links", () => {
     expect(links.agentOf(keyOf(again.url))).toBeUndefined();
     expect(() => links.mint("agent_a", "http://x", 0)).toThrow(/hours/);
     expect(() => links.mint("agent_a", "http://x", 8 * 24 * 3_600_000)).toThrow(/hours/);
+  });
+
+  it("kept in their file, they outlive the world that minted them (a restart, a reload); revoked stays revoked; the file holds no key", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "ocw-follow-links-"));
+    try {
+      const file = path.join(dir, "openclawworld", "follow-links.json");
+      let now = 1_000;
+      const first = new FollowLinks(() => now, file);
+      const a = first.mint("agent_a", "http://x");
+      const b = first.mint("agent_b", "http://x");
+      first.revoke("agent_b");
+      const kept = await readFile(file, "utf8");
+      expect(kept).not.toContain(keyOf(a.url));
+      const second = new FollowLinks(() => now, file);
+      expect(second.agentOf(keyOf(a.url))).toBe("agent_a");
+      expect(second.agentOf(keyOf(b.url))).toBeUndefined();
+      expect(second.list().map((l) => l.linkId)).toEqual([a.linkId]);
+      now += FOLLOW_LINK_TTL_MS;
+      expect(new FollowLinks(() => now, file).agentOf(keyOf(a.url))).toBeUndefined();
+      // A damaged file: no links (nothing thrown); the next mint writes it anew.
+      await writeFile(file, "{not json");
+      const third = new FollowLinks(() => now, file);
+      expect(third.list()).toEqual([]);
+      const c = third.mint("agent_c", "http://x");
+      expect(new FollowLinks(() => now, file).agentOf(keyOf(c.url))).toBe("agent_c");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

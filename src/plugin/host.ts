@@ -30,6 +30,8 @@ export interface WorldHost extends OpenedWorld {
   remoteResidents?: RemoteResidents;
   /** The cluster room this gateway serves (config `cluster`); its journal is the shared log. */
   cluster?: ClusterHostPart;
+  /** Where the world keeps files of its own beside its store (follow links); none: memory only. */
+  filesDir?: string;
 }
 
 export interface HostOptions {
@@ -45,11 +47,12 @@ export function storeFile(stateDir: string): string {
 }
 
 export async function createHost({ config, logger, stateDir }: HostOptions): Promise<WorldHost> {
+  const files = stateDir ? { filesDir: path.join(stateDir, "openclawworld") } : {};
   if (config.cluster) {
     const opened = await openClusterWorld(config, config.cluster, logger);
     const part = opened.cluster;
     // First in, so it runs last: the lease is released once every adapter is closed.
-    return { ...opened, config, closers: [() => closeClusterPart(part, logger)] };
+    return { ...opened, config, closers: [() => closeClusterPart(part, logger)], ...files };
   }
   const opened = await openWorld({
     worldDir: config.worldDir,
@@ -71,7 +74,7 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
     logger.warn(`openclawworld: ${problem}`);
     opened.problems.push(problem);
   }
-  return { ...opened, config, closers: [] };
+  return { ...opened, config, closers: [], ...files };
 }
 
 /** The portals of a world that lead to another world (prop `targetWorld`). */

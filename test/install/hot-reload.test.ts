@@ -334,9 +334,17 @@ async function residentStatus(agentId: string): Promise<unknown> {
 }
 
 describe("hot reload under traffic", () => {
-  it("two config changes in a row leave the world running: status, tools and AIC answer", async () => {
+  it("two config changes in a row leave the world running: status, tools and AIC answer; a follow link minted before still opens", async () => {
     expect((await aic("join", {})).status).toBe(200);
     await worldAnswers();
+    const minted = await fetch(`${gw.baseUrl}/openclawworld/admin/follow/link`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gw.gatewayToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ agentId: POLLER }),
+    });
+    expect(minted.status, await minted.clone().text()).toBe(200);
+    const { url } = ((await minted.json()) as { data: { url: string } }).data;
+    const followKey = new URLSearchParams(new URL(url).hash.slice(1)).get("key")!;
     const stop = new AbortController();
     const running = traffic(stop.signal);
     try {
@@ -355,6 +363,11 @@ describe("hot reload under traffic", () => {
       });
       await untilToolsSee(["ocw_move_to", "ocw_chat_send"]);
       await worldAnswers();
+      // The link outlived the two worlds the reloads retired (kept in the state folder).
+      const view = await fetch(`${gw.baseUrl}/openclawworld/follow/api/view`, {
+        headers: { "x-ocw-follow-key": followKey },
+      });
+      expect(view.status, await view.clone().text()).toBe(200);
     } finally {
       stop.abort();
       await running.stopped();
