@@ -3,24 +3,12 @@
 // someone to talk to, or why a resident cannot answer now). The scene finds what is on the tile; the
 // page shows the label as a tooltip.
 import type * as Phaser from "phaser";
-import type { WireEntity, WireObject } from "../../src/http/humans/protocol.ts";
+import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 import { isolate } from "./bidi.ts";
+import type { Minimap } from "./minimap.ts";
 import { asleepCard, unwellCard } from "./name-tag.ts";
 import { naturalAction } from "./room-objects.ts";
-
-/** What an object under the pointer offers (shown as a tooltip and a pointer cursor), or, over a
- * resident that cannot answer now, why (asleep: how to wake it; its turns fail: that it recovers). */
-export interface HoverInfo {
-  object?: WireObject;
-  /** The person or resident under the pointer: one that cannot answer now (asleep, or its turns
-   * fail) shows its card; another is offered "talk to" (`talk`). */
-  actorId?: string;
-  talk?: true;
-  label: string;
-  /** The pointer, in CSS pixels. */
-  x: number;
-  y: number;
-}
+import type { HoverInfo, SceneCallbacks } from "./scene-callbacks.ts";
 
 export const hoverId = (info: HoverInfo | undefined) => info?.object?.id ?? info?.actorId;
 
@@ -78,7 +66,7 @@ export function outlineObject(g: Phaser.GameObjects.Graphics, object: WireObject
 }
 
 /** What a click on a tile means. */
-export type TileClick =
+type TileClick =
   | { interact: { objectId: string; action: string } }
   | { talkTo: string }
   | { moveTo: { tx: number; ty: number } };
@@ -123,7 +111,7 @@ export function markTile(
 }
 
 /** What the pointer hovers now, drawn: the object's outline and the hand cursor. */
-export class HoverMark {
+class HoverMark {
   private gfx: Phaser.GameObjects.Graphics | undefined;
   /** What is hovered and its label (tests read it; a change of either is shown). */
   current: { id: string; label: string } | undefined;
@@ -150,5 +138,88 @@ export class HoverMark {
   /** Whether `now` says something else than what is shown. */
   differs(now: HoverInfo | undefined): boolean {
     return hoverId(now) !== this.current?.id || now?.label !== this.current?.label;
+  }
+}
+
+/** What the pointer needs of its scene (the room and the callbacks are read each time: they change). */
+export interface PointerHost extends Required<TileFinder> {
+  scene: Phaser.Scene;
+  minimap: Minimap;
+  room(): WireRoom | undefined;
+  callbacks(): SceneCallbacks | undefined;
+  blockedAt(tx: number, ty: number): boolean | undefined;
+  markTile(tx: number, ty: number, tint: number): void;
+}
+
+/** The pointer on one scene's map: a click becomes an intent, hovering a tooltip. */
+export class MapPointer {
+  readonly mark = new HoverMark();
+  private readonly host: PointerHost;
+
+  constructor(host: PointerHost) {
+    this.host = host;
+  }
+
+  click(pointer: Phaser.Input.Pointer): void {
+    const { host } = this;
+    const callbacks = host.callbacks()!;
+    callbacks.worldPointer();
+    const room = host.room();
+    if (!room) return;
+    const mini = host.minimap.camera;
+    const inMini = host.minimap.isOver(pointer);
+    const point = (inMini ? mini : host.scene.cameras.main).getWorldPoint(pointer.x, pointer.y);
+    const tx = Math.floor(point.x / room.tileSize);
+    const ty = Math.floor(point.y / room.tileSize);
+    if (tx < 0 || ty < 0 || tx >= room.widthTiles || ty >= room.heightTiles) return;
+    const click = clickOnTile(tx, ty, {
+      ...(inMini ? {} : { objectAt: host.objectAt }),
+      ...(inMini || !callbacks.talkTo ? {} : { otherAt: host.otherAt }),
+    });
+    if ("interact" in click) {
+      host.markTile(tx, ty, 0xffe27a);
+      callbacks.interact(click.interact.objectId, click.interact.action);
+    } else if ("talkTo" in click) {
+      host.markTile(tx, ty, 0xffe27a);
+      callbacks.talkTo?.(click.talkTo);
+    } else {
+      host.markTile(tx, ty, host.blockedAt(tx, ty) ? 0xff5a5a : 0xffffff);
+      callbacks.moveTo(tx, ty);
+    }
+  }
+
+  /** The pointer over the world: a usable object under it is outlined, the cursor becomes a hand and
+   * a tooltip says what a click does. */
+  hover(pointer: Phaser.Input.Pointer): void {
+    if (!this.host.room()) return;
+    this.set(this.at(pointer));
+  }
+
+  /** The usable object under the pointer and what a click on it does now. */
+  private at(pointer: Phaser.Input.Pointer): HoverInfo | undefined {
+    const { host } = this;
+    const room = host.room();
+    if (!room || host.minimap.isOver(pointer)) return undefined;
+    const point = host.scene.cameras.main.getWorldPoint(pointer.x, pointer.y);
+    const tx = Math.floor(point.x / room.tileSize);
+    const ty = Math.floor(point.y / room.tileSize);
+    return hoverOnTile(tx, ty, pointer, {
+      objectAt: host.objectAt,
+      notAnsweringAt: host.notAnsweringAt,
+      ...(host.callbacks()?.talkTo ? { otherAt: host.otherAt } : {}),
+    });
+  }
+
+  /** A tooltip shown says what a click does now: the object changed (a door opened) or the camera
+   * moved it from under a still pointer, and it follows or goes. */
+  refresh(): void {
+    if (!this.mark.current) return;
+    const now = this.at(this.host.scene.input.activePointer);
+    if (this.mark.differs(now)) this.set(now);
+  }
+
+  set(info: HoverInfo | undefined): void {
+    this.mark.show(info, this.host.scene.input, this.host.room()?.tileSize);
+    this.host.callbacks()?.hover(info);
   }
 }

@@ -1,7 +1,21 @@
 // What a page hands the world scene: the live page, the replay and the follow page each answer
 // clicks, keys and the pointer in their own way (a replay only watches).
-import type { HoverInfo } from "./map-pointer.ts";
+import type { WireObject } from "../../src/http/humans/protocol.ts";
 import type { MapPlace } from "./room-map.ts";
+
+/** What an object under the pointer offers (shown as a tooltip and a pointer cursor), or, over a
+ * resident that cannot answer now, why (asleep: how to wake it; its turns fail: that it recovers). */
+export interface HoverInfo {
+  object?: WireObject;
+  /** The person or resident under the pointer: one that cannot answer now (asleep, or its turns
+   * fail) shows its card; another is offered "talk to" (`talk`). */
+  actorId?: string;
+  talk?: true;
+  label: string;
+  /** The pointer, in CSS pixels. */
+  x: number;
+  y: number;
+}
 
 export interface SceneCallbacks {
   /** A click on the map or minimap: walk there. */

@@ -19,7 +19,7 @@ import type { Rect } from "./bubble-layout.ts";
 import { followLerp, toScreen } from "./camera.ts";
 import { drawCollision } from "./collision-debug.ts";
 import { drawHearing, type Hearing } from "./hearing-rings.ts";
-import { clickOnTile, type HoverInfo, HoverMark, hoverOnTile, markTile } from "./map-pointer.ts";
+import { MapPointer, markTile } from "./map-pointer.ts";
 import { Minimap, type RadarDot } from "./minimap.ts";
 import { blockedOf, drawTilemap, fetchMap, type MapPlace, placesOf } from "./room-map.ts";
 import {
@@ -31,7 +31,7 @@ import {
   privatePlacesOf,
   upsertObjectView,
 } from "./room-objects.ts";
-import type { SceneCallbacks } from "./scene-callbacks.ts";
+import type { HoverInfo, SceneCallbacks } from "./scene-callbacks.ts";
 import {
   bubbleLayoutOnScreen,
   placeBubbles,
@@ -56,6 +56,17 @@ export class WorldScene extends Phaser.Scene {
   private radar = new Map<string, RadarDot>();
   private meId: string | undefined;
   private minimap = new Minimap(this);
+  private pointer = new MapPointer({
+    scene: this,
+    minimap: this.minimap,
+    room: () => this.room,
+    callbacks: () => this.callbacks,
+    blockedAt: (tx, ty) => this.blocked[ty * this.room!.widthTiles + tx],
+    objectAt: (tx, ty) => this.objectAt(tx, ty),
+    otherAt: (tx, ty) => otherAt(this.actors, this.meId, tx, ty),
+    notAnsweringAt: (tx, ty) => notAnsweringAt(this.actors, tx, ty),
+    markTile: (tx, ty, tint) => this.markTile(tx, ty, tint),
+  });
   private leaders!: Phaser.GameObjects.Graphics;
   private debug: Phaser.GameObjects.Graphics | undefined;
   private debugOn = false;
@@ -67,7 +78,6 @@ export class WorldScene extends Phaser.Scene {
   private peopleRects: Rect[] = [];
   private places: MapPlace[] = [];
   private placeId: string | undefined;
-  private hoverMark = new HoverMark();
   private privacyGfx!: Phaser.GameObjects.Graphics;
   private hearingGfx!: Phaser.GameObjects.Graphics;
   private hearingShown: Hearing | undefined;
@@ -95,7 +105,7 @@ export class WorldScene extends Phaser.Scene {
     this.cameras.main.setBackgroundColor("#0b0f16");
     this.minimap.create();
     this.leaders = this.worldOnly(this.add.graphics().setDepth(29));
-    this.hoverMark.create(this.worldOnly(this.add.graphics().setDepth(6)));
+    this.pointer.mark.create(this.worldOnly(this.add.graphics().setDepth(6)));
     this.privacyGfx = this.add.graphics().setDepth(2);
     this.hearingGfx = this.worldOnly(this.add.graphics().setDepth(3));
     const kb = this.input.keyboard;
@@ -108,9 +118,9 @@ export class WorldScene extends Phaser.Scene {
         if (!this.callbacks.typing()) this.showMinimap(!this.minimap.shown);
       });
     }
-    this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => this.onPointer(pointer));
-    this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => this.onHover(pointer));
-    this.input.on("gameout", () => this.setHover(undefined));
+    this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => this.pointer.click(pointer));
+    this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => this.pointer.hover(pointer));
+    this.input.on("gameout", () => this.pointer.set(undefined));
     this.scale.on("resize", () => this.minimap.place(this.room));
     this.ready();
   }
@@ -156,7 +166,7 @@ export class WorldScene extends Phaser.Scene {
     }
     for (const o of this.objects.values()) destroyObjectView(this, o);
     this.minimap.clearLabels();
-    this.setHover(undefined);
+    this.pointer.set(undefined);
     this.hearingGfx.clear();
     this.privacyGfx.clear();
     for (const l of this.layers) l.destroy();
@@ -282,68 +292,6 @@ export class WorldScene extends Phaser.Scene {
 
   // ---- input ----------------------------------------------------------------------------------
 
-  private onPointer(pointer: Phaser.Input.Pointer): void {
-    this.callbacks.worldPointer();
-    if (!this.room) return;
-    const mini = this.minimap.camera;
-    const inMini = this.minimap.isOver(pointer);
-    const point = (inMini ? mini : this.cameras.main).getWorldPoint(pointer.x, pointer.y);
-    const tx = Math.floor(point.x / this.room.tileSize);
-    const ty = Math.floor(point.y / this.room.tileSize);
-    if (tx < 0 || ty < 0 || tx >= this.room.widthTiles || ty >= this.room.heightTiles) return;
-    const click = clickOnTile(tx, ty, {
-      ...(inMini ? {} : { objectAt: (x: number, y: number) => this.objectAt(x, y) }),
-      ...(inMini || !this.callbacks.talkTo
-        ? {}
-        : { otherAt: (x: number, y: number) => otherAt(this.actors, this.meId, x, y) }),
-    });
-    if ("interact" in click) {
-      this.markTile(tx, ty, 0xffe27a);
-      this.callbacks.interact(click.interact.objectId, click.interact.action);
-    } else if ("talkTo" in click) {
-      this.markTile(tx, ty, 0xffe27a);
-      this.callbacks.talkTo?.(click.talkTo);
-    } else {
-      this.markTile(tx, ty, this.blocked[ty * this.room.widthTiles + tx] ? 0xff5a5a : 0xffffff);
-      this.callbacks.moveTo(tx, ty);
-    }
-  }
-
-  /** The pointer over the world: a usable object under it is outlined, the cursor becomes a hand and
-   * a tooltip says what a click does. */
-  private onHover(pointer: Phaser.Input.Pointer): void {
-    if (!this.room) return;
-    this.setHover(this.hoverAt(pointer));
-  }
-
-  /** The usable object under the pointer and what a click on it does now. */
-  private hoverAt(pointer: Phaser.Input.Pointer): HoverInfo | undefined {
-    if (!this.room || this.minimap.isOver(pointer)) return undefined;
-    const point = this.cameras.main.getWorldPoint(pointer.x, pointer.y);
-    const tx = Math.floor(point.x / this.room.tileSize);
-    const ty = Math.floor(point.y / this.room.tileSize);
-    return hoverOnTile(tx, ty, pointer, {
-      objectAt: (x, y) => this.objectAt(x, y),
-      notAnsweringAt: (x, y) => notAnsweringAt(this.actors, x, y),
-      ...(this.callbacks?.talkTo
-        ? { otherAt: (x: number, y: number) => otherAt(this.actors, this.meId, x, y) }
-        : {}),
-    });
-  }
-
-  /** A tooltip shown says what a click does now: the object changed (a door opened) or the camera
-   * moved it from under a still pointer, and it follows or goes. */
-  private refreshHover(): void {
-    if (!this.hoverMark.current) return;
-    const now = this.hoverAt(this.input.activePointer);
-    if (this.hoverMark.differs(now)) this.setHover(now);
-  }
-
-  private setHover(info: HoverInfo | undefined): void {
-    this.hoverMark.show(info, this.input, this.room?.tileSize);
-    this.callbacks?.hover(info);
-  }
-
   /** Who hears the viewer on `channel` now; drawn (the range, and a ring under each hearer) until
    * called with undefined. */
   showHearing(channel: "proximity" | "global" | undefined): Hearing | undefined {
@@ -392,7 +340,7 @@ export class WorldScene extends Phaser.Scene {
     for (const a of this.actors.values())
       stepActor(a, time, delta, () => this.seatOf(a.data.id) !== undefined);
     this.notePlace();
-    this.refreshHover();
+    this.pointer.refresh();
     const view = this.cameras.main.worldView;
     this.peopleRects = placeTags(this.actors, this.meId, view, this.leaders);
     this.bubbleRects = placeBubbles(this.actors, this.peopleRects, view, this.leaders);
@@ -440,7 +388,7 @@ export class WorldScene extends Phaser.Scene {
 
   /** The object under the pointer and the cursor. */
   hoverState(): { id?: string; label?: string; cursor: string } {
-    return { ...this.hoverMark.current, cursor: this.game.canvas.style.cursor || "default" };
+    return { ...this.pointer.mark.current, cursor: this.game.canvas.style.cursor || "default" };
   }
 
   /** The hearing last drawn (names, not only ids). */
