@@ -111,7 +111,7 @@ export async function watchedPage(browser: Browser, shape: PageShape = {}): Prom
   return watched;
 }
 
-/** Reads the client's test window (`window.__ocw`, see web/client/main.ts). */
+/** Reads the client's test window (`window.__ocw`, see web/client/test-window.ts). */
 export const ocw = <T>(page: Page, expr: string) => page.evaluate(`window.__ocw.${expr}`) as Promise<T>;
 
 /** Polls a page (or anything else a browser test asks) until `probe` returns something truthy, at a

@@ -1,3 +1,5 @@
+import type * as Phaser from "phaser";
+
 /** How far the camera closes on the player each frame at 60 frames a second. */
 const FOLLOW_AT_60HZ = 0.15;
 
@@ -10,4 +12,9 @@ const FOLLOW_AT_60HZ = 0.15;
 export function followLerp(deltaMs: number): number {
   if (!(deltaMs > 0)) return FOLLOW_AT_60HZ;
   return Math.min(1, 1 - (1 - FOLLOW_AT_60HZ) ** (deltaMs / (1000 / 60)));
+}
+
+/** Where a world point is on screen (CSS pixels) through a camera. */
+export function toScreen(cam: Phaser.Cameras.Scene2D.Camera, x: number, y: number): { x: number; y: number } {
+  return { x: (x - cam.worldView.x) * cam.zoom + cam.x, y: (y - cam.worldView.y) * cam.zoom + cam.y };
 }

@@ -1,0 +1,128 @@
+// An object's card (a sign's text, a board's notes, a private room's plaque): it stays while you
+// read, offers what the object affords, and closes when you walk away.
+import { isolate } from "./bidi.ts";
+import { $ } from "./page-state.ts";
+import type { WireObject, WorldScene } from "./scene.ts";
+
+interface Note {
+  id: string;
+  by: string;
+  name: string;
+  text: string;
+  tsMs: number;
+}
+
+/** Uses an object (the page walks over first when it is out of reach). */
+export type UseObject = (objectId: string, action: string, params?: Record<string, unknown>) => void;
+
+export interface ObjectCard {
+  show(title: string, text: string, object?: WireObject): void;
+  hide(): void;
+  /** Draws the card again from the object as it is now. */
+  render(): void;
+  /** The object whose card is open (undefined: none). */
+  readonly object: WireObject | undefined;
+}
+
+export const prettyName = (o: WireObject) =>
+  o.name.replace(/^(sign|board|door)[_ ]/, "").replace(/_/g, " ") || o.objectType.replace(/_/g, " ");
+
+export function mountObjectCard(scene: WorldScene, useObject: UseObject): ObjectCard {
+  let cardObject: WireObject | undefined;
+  let cardText = "";
+  function showCard(title: string, text: string, object?: WireObject): void {
+    $("dialog-title").textContent = title;
+    cardText = text;
+    cardObject = object;
+    renderCard();
+    $("dialog").hidden = false;
+  }
+  function hideCard(): void {
+    $("dialog").hidden = true;
+    cardObject = undefined;
+  }
+  $("dialog-close").addEventListener("click", hideCard);
+
+  /** The card's body from the object as it is now (a board's notes come from its state, so a note
+   * posted by anyone shows up while the card is open). */
+  function renderCard(): void {
+    const o = cardObject ? (scene.object(cardObject.id) ?? cardObject) : undefined;
+    const board = o?.objectType === "notice_board";
+    const notes = board && Array.isArray(o.state.notes) ? (o.state.notes as Note[]) : [];
+    $("dialog").dataset.kind = o?.objectType ?? "sign";
+    $("dialog-text").textContent = board
+      ? notes.length
+        ? `${notes.length} note${notes.length === 1 ? "" : "s"}, newest first.`
+        : "No notes yet. Be the first!"
+      : cardText;
+    const list = $("dialog-notes");
+    list.hidden = !board || notes.length === 0;
+    list.replaceChildren(
+      ...[...notes].reverse().map((n) => {
+        const li = document.createElement("li");
+        const who = document.createElement("span");
+        who.className = "note-by";
+        who.textContent = `${isolate(n.name)}${n.by.startsWith("agt_") ? " · AI" : ""}`;
+        // When it was posted, in the world's time (the note's own timestamp).
+        const when = document.createElement("time");
+        when.className = "note-when";
+        when.dateTime = new Date(n.tsMs).toISOString();
+        when.textContent = noteDate(n.tsMs);
+        const text = document.createElement("span");
+        text.className = "text";
+        text.textContent = n.text;
+        li.append(who, when, text);
+        li.dataset.id = n.id;
+        return li;
+      }),
+    );
+    $("dialog-post").hidden = !board;
+    // Buttons for what else the object offers (a private room's "open" / "make private").
+    const actions = $("dialog-actions");
+    actions.replaceChildren(
+      ...(o && !board
+        ? o.affords
+            .filter((a) => a.action !== "read")
+            .map((a) => {
+              const button = document.createElement("button");
+              button.type = "button";
+              button.textContent = a.label;
+              button.dataset.action = a.action;
+              button.addEventListener("click", () => useObject(o.id, a.action));
+              return button;
+            })
+        : []),
+    );
+  }
+
+  $("dialog-post").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $<HTMLInputElement>("dialog-post-text");
+    const text = input.value.trim();
+    if (!text || !cardObject) return;
+    useObject(cardObject.id, "post", { text });
+  });
+
+  return {
+    show: showCard,
+    hide: hideCard,
+    render: renderCard,
+    get object() {
+      return cardObject;
+    },
+  };
+}
+
+/** A note's date as a reader wants it: the time today, the day and time before that. */
+function noteDate(tsMs: number): string {
+  const at = new Date(tsMs);
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  if (at.toDateString() === new Date().toDateString()) return `today ${time}`;
+  const sameYear = at.getFullYear() === new Date().getFullYear();
+  const day = at.toLocaleDateString([], {
+    day: "numeric",
+    month: "short",
+    ...(sameYear ? {} : { year: "numeric" }),
+  });
+  return `${day} ${time}`;
+}

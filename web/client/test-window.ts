@@ -1,0 +1,86 @@
+// A small read-only window into the client for tests and curious people: `window.__ocw` (the e2e
+// tests read the page through it; see test/support/browser.ts).
+import * as Phaser from "phaser";
+import type { Connection } from "./net.ts";
+import { state } from "./page-state.ts";
+import type { WorldScene } from "./scene.ts";
+
+export function openTestWindow(game: Phaser.Game, scene: WorldScene, connection: Connection): void {
+  (window as unknown as { __ocw: unknown }).__ocw = {
+    get status() {
+      return state.status;
+    },
+    get entityId() {
+      return state.entityId;
+    },
+    /** "webgl" or "canvas": what Phaser.AUTO chose in this browser. */
+    get renderer() {
+      return game.renderer.type === Phaser.WEBGL ? "webgl" : "canvas";
+    },
+    get roomId() {
+      return state.room?.roomId;
+    },
+    me() {
+      return scene.snapshot().find((e) => e.id === state.entityId);
+    },
+    entities() {
+      return scene.snapshot();
+    },
+    object(id: string) {
+      return scene.object(id);
+    },
+    roster() {
+      return [...state.roster.values()];
+    },
+    chat() {
+      return [...state.chat];
+    },
+    errors() {
+      return [...state.errors];
+    },
+    notices() {
+      return [...state.notices];
+    },
+    bubbles() {
+      return scene.bubbleLayout();
+    },
+    minimap() {
+      return scene.minimapState();
+    },
+    hover() {
+      return scene.hoverState();
+    },
+    hearing() {
+      return scene.hearingState();
+    },
+    places() {
+      return scene.placesState();
+    },
+    name() {
+      return state.name;
+    },
+    tags() {
+      return scene.tags();
+    },
+    tagRects() {
+      return scene.tagRects();
+    },
+    /** Actions sent and not answered yet (their txIds), and how many were sent again after a resume. */
+    unanswered() {
+      return { txIds: connection.unansweredTxIds(), resent: connection.resent };
+    },
+    send(message: Record<string, unknown>) {
+      return connection.send(message);
+    },
+    dropConnection() {
+      connection.drop();
+    },
+    /** Frames received so far by kind: text (JSON), binary (actor deltas), snapshots, refused. */
+    wireStats() {
+      return { ...connection.frames };
+    },
+    screenPoint(tx: number, ty: number) {
+      return scene.screenPoint(tx, ty);
+    },
+  };
+}
