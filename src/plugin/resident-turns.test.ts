@@ -96,9 +96,21 @@ describe("readying a resident's turns", () => {
     expect(String(seen[0]!.sessionKey)).toMatch(/^agent:guide:openclawworld:prepare-\d+$/);
   });
 
-  it("an unknown phase ends it as well (a harness that hands the turn elsewhere asks no model for it)", async () => {
+  it("an unknown phase ends it as well, and a turn handed to a worker (no model is asked for it)", async () => {
     const { runtime } = runtimeReporting(["runner_entered", "process_spawned"]);
-    expect(await prepareTurns(runtime, "guide", [], new AbortController().signal)).toMatch(/^readied/);
+    expect(await prepareTurns(runtime, "guide", [], new AbortController().signal)).toMatch(
+      /^readied.*\(process_spawned\)$/,
+    );
+    // A worker's turn says attempt_dispatch once sent, never workspace: that ends it there.
+    const worker = runtimeReporting(["runner_entered", "model_resolution", "attempt_dispatch"]);
+    expect(await prepareTurns(worker.runtime, "guide", [], new AbortController().signal)).toMatch(
+      /\(attempt_dispatch\)$/,
+    );
+    // In this process it comes after workspace, before the context: that goes on to the context.
+    const here = runtimeReporting(["runner_entered", "workspace", "attempt_dispatch", "context_assembled"]);
+    expect(await prepareTurns(here.runtime, "guide", [], new AbortController().signal)).toMatch(
+      /\(context_assembled\)$/,
+    );
   });
 
   it("a gateway that refuses it, or a world that stops, is said, never thrown", async () => {

@@ -71,11 +71,21 @@ export function embeddedTurnRunner(
 /** Why a readying turn ends: it has done what it was for. */
 const READIED = "readied: the turn's context is assembled";
 
-/** The phases of a turn (openclaw 2026.9.6 `onExecutionPhase`) that come before its context is
- * assembled and any model is asked; a readying turn is cancelled at the first other one (normally
- * `context_assembled`, so an unknown phase, or a harness that hands the turn to another process,
- * ends it too). */
-const BEFORE_CONTEXT = new Set(["runner_entered", "model_resolution", "runtime_plugins"]);
+/** The phases of a turn run in this process (openclaw 2026.9.6's embedded runner, `onExecutionPhase`)
+ * that come before its context is assembled and any model is asked; a readying turn is cancelled at
+ * the first other one (normally `context_assembled`). `attempt_dispatch` only after `workspace`: a
+ * turn handed to a worker says it once the provider was sent to, and never says `workspace`. So an
+ * unknown phase, or a turn run elsewhere, ends it too. */
+const BEFORE_CONTEXT = new Set([
+  "runner_entered",
+  "workspace",
+  "runtime_plugins",
+  "model_resolution",
+  "auth",
+  "context_engine",
+]);
+const beforeContext = (phase: string, seen: readonly string[]) =>
+  BEFORE_CONTEXT.has(phase) || (phase === "attempt_dispatch" && seen.includes("workspace"));
 
 /** Makes the gateway load its agent runtime and open the agent's database before anyone speaks (the
  * first turn in a process spent 6-9 s of CPU on it: docs/performance.md), at no model's cost: a turn
@@ -93,6 +103,7 @@ export async function prepareTurns(
     PluginRuntime["agent"]["resolveAgentWorkspaceDir"]
   >[0];
   const startedAt = Date.now();
+  const phases: string[] = [];
   const own = new AbortController();
   const stop = () => own.abort(signal.reason);
   if (signal.aborted) stop();
@@ -110,13 +121,16 @@ export async function prepareTurns(
       abortSignal: own.signal,
       modelFallbacksOverride: [],
       onExecutionPhase: (info: { phase?: string }) => {
-        if (!BEFORE_CONTEXT.has(info.phase ?? "")) own.abort(new Error(READIED));
+        const phase = info.phase ?? "?";
+        if (!own.signal.aborted && !beforeContext(phase, phases)) own.abort(new Error(READIED));
+        phases.push(phase);
       },
       ...residentTurnOptions(tools),
     } as EmbeddedRunParams);
     return "ran to its end";
   } catch (error) {
-    if (own.signal.reason instanceof Error && own.signal.reason.message === READIED) return READIED;
+    if (own.signal.reason instanceof Error && own.signal.reason.message === READIED)
+      return `${READIED} (${phases.at(-1)})`;
     return error instanceof Error ? error.message : String(error);
   } finally {
     signal.removeEventListener("abort", stop);
