@@ -150,9 +150,16 @@ describe("issue #42: the replay page on the real gateway", () => {
       kind: string;
       who?: string;
       text: string;
+      words?: string;
     }[];
     const chat = markers.find((m) => m.kind === "chat" && m.text === said);
     expect(chat?.who).toBe(ENTITY);
+    // Markers are words, names not ids: the chat's, and every line of the page's list.
+    expect(chat?.words?.endsWith(` said "${said}"`), chat?.words).toBe(true);
+    expect(chat?.words).not.toMatch(/\b(agt|hum)_/);
+    const lines = await page.locator("#replay-events li").allTextContents();
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((line) => /\b(agt|hum)_/.test(line))).toEqual([]);
 
     // Scrub to the observed tick: the agent is drawn on the tile the live world had it on.
     await page.evaluate((tick) => {
