@@ -98,12 +98,15 @@ describe("humans in the browser", () => {
 
   it("one moves (click to move) and the other sees it", async () => {
     const bobId = await ocw<string>(bob.page, "entityId");
-    // Open and nobody on it: a click on someone is "talk to", and no walk ends on a tile someone
-    // stands on (Alice, or an agent of another file, may stand two steps away).
+    // Open and nobody on it or next to it: a click on someone is "talk to", and a sprite stands taller
+    // than its tile, so one on the tile below covers this one (Alice, or an agent another file left
+    // here, may stand two steps away).
     const others = await seen(bob.page);
     const dest = freeTileNear(
       await me(bob.page),
-      (tx, ty) => blocked(tx, ty) || others.some((e) => e.id !== bobId && e.tx === tx && e.ty === ty),
+      (tx, ty) =>
+        blocked(tx, ty) ||
+        others.some((e) => e.id !== bobId && Math.abs(e.tx - tx) <= 1 && Math.abs(e.ty - ty) <= 1),
     );
     // A real click on the canvas, on the destination tile's centre as the camera shows it now.
     const point = await mapPoint(bob.page, dest.tx, dest.ty); // once the camera has settled on Bob
