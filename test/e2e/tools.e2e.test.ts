@@ -65,7 +65,16 @@ describe("an agent acts in the world", () => {
   it("moves with ocw_move_to, sees the result in ocw_observe and the events in ocw_poll_events", async () => {
     const start = details(await invokeTool("ocw_observe", { radius: 64 }, { agentId: "mover" }));
     const from = (start.self as { tile: { tx: number; ty: number } }).tile;
-    await invokeTool("ocw_poll_events", {}, { agentId: "mover" }); // drain up to now
+    // Drain up to now: the mover's cursor may be far behind (files run before may have filled the
+    // lobby's log), and one poll returns a page.
+    await until(
+      "the mover's events drained",
+      async () => {
+        const page = details(await invokeTool("ocw_poll_events", { limit: 200 }, { agentId: "mover" }));
+        return (page.events as unknown[]).length < 200;
+      },
+      { everyMs: 300 },
+    );
     const target = { tx: from.tx + 2, ty: from.ty };
     let moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
     if (moved.status !== 200) {
@@ -88,9 +97,17 @@ describe("an agent acts in the world", () => {
       { timeoutMs: 15_000, everyMs: 600 },
     );
     await invokeTool("ocw_observe", {}, { agentId: "visitor" }); // joins the lobby: a presence.join the mover can see
-    const polled = details(await invokeTool("ocw_poll_events", { waitMs: 2000 }, { agentId: "mover" }));
-    const events = polled.events as { type: string; payload: { entityId?: string } }[];
-    expect(events.some((e) => e.type === "presence.join" && e.payload.entityId === "agt_visitor")).toBe(true);
+    await until(
+      "the visitor's presence.join in the mover's events",
+      async () => {
+        const polled = details(
+          await invokeTool("ocw_poll_events", { waitMs: 1000, limit: 200 }, { agentId: "mover" }),
+        );
+        const events = polled.events as { type: string; payload: { entityId?: string } }[];
+        return events.some((e) => e.type === "presence.join" && e.payload.entityId === "agt_visitor");
+      },
+      { everyMs: 300 },
+    );
   });
 
   it("bad arguments give a clear 400 error naming the field", async () => {
