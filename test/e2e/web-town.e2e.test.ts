@@ -2,6 +2,7 @@
 // in, labelled on the minimap), who hears you (drawn while you type), and the three new object
 // types from the browser door: the notice board, seats and the private council room. Each user
 // action twice in a row. Screenshots of every new place go to .test-artifacts/ (town-*.png).
+import { writeFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
@@ -101,13 +102,26 @@ describe("the town in the browser, on one walk round it", () => {
       await walk(ana.page, tx - 2, ty + 1);
       const p = await settledPoint(ana.page, tx, ty);
       const clip = { x: p.x - half, y: p.y - half, width: 2 * half, height: 2 * half };
-      // Several looks, not one pair: a pair taken a whole animation cycle apart (the water's three frames
-      // last 1.35 s; a slow screenshot can stretch the gap to that) would see the same frame. The bound is
-      // generous because a screenshot on a loaded 2-core machine can take a second or more.
+      // Several looks, not one pair, at uneven intervals: looks a whole animation cycle apart (the
+      // water's three frames last 1.35 s; a slow screenshot can stretch the gap to that) see the same
+      // frame, and at an even pace they can keep doing so. The bound is generous because a screenshot on
+      // a loaded 2-core machine can take a second or more.
       const first = await ana.page.screenshot({ clip });
-      await until(`${what} moves`, async () => !first.equals(await ana.page.screenshot({ clip })), {
-        timeoutMs: 10_000,
-        everyMs: 310,
+      let last = first;
+      await until(
+        `${what} moves`,
+        async () => {
+          last = await ana.page.screenshot({ clip });
+          return !first.equals(last);
+        },
+        { timeoutMs: 20_000, everyMs: [310, 670, 130, 890, 450] },
+      ).catch(async (error: unknown) => {
+        // What was looked at, to see why (the whole page too: what covers the clip, where it is).
+        const name = what.replaceAll(" ", "-").replaceAll("'", "");
+        await writeFile(`.test-artifacts/${name}-first.png`, first);
+        await writeFile(`.test-artifacts/${name}-last.png`, last);
+        await ana.page.screenshot({ path: `.test-artifacts/${name}-page.png` });
+        throw error;
       });
     }
     const mini = await ocw<{ x: number; y: number; width: number; height: number }>(ana.page, "minimap()");

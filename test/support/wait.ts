@@ -6,8 +6,9 @@ export interface UntilOptions {
   /** Give up after this long (default 15 s), naming what was awaited and the last value seen. */
   timeoutMs?: number;
   /** How often to look again (default 20 ms). A probe that costs the server something (a rate-limited
-   * read) says so by asking for a slower pace. */
-  everyMs?: number;
+   * read) says so by asking for a slower pace. A list is used in turn, round and round: looks at uneven
+   * intervals cannot keep landing on the same phase of something periodic (an animation's frame). */
+  everyMs?: number | readonly number[];
   /** A probe that throws counts as "not yet" (a server still starting, a socket not open yet). */
   ignoreErrors?: boolean;
 }
@@ -33,8 +34,9 @@ export async function until<T>(
     ignoreErrors = false,
   } = typeof options === "number" ? { timeoutMs: options } : options;
   const deadline = Date.now() + timeoutMs;
+  const intervals = typeof everyMs === "number" ? [everyMs] : everyMs;
   let last: unknown;
-  for (;;) {
+  for (let look = 0; ; look++) {
     try {
       last = await probe();
       if (last) return last as T;
@@ -44,7 +46,7 @@ export async function until<T>(
     }
     if (Date.now() >= deadline)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${describe(last)})`);
-    await pause(Math.min(everyMs, Math.max(1, deadline - Date.now())));
+    await pause(Math.min(intervals[look % intervals.length]!, Math.max(1, deadline - Date.now())));
   }
 }
 

@@ -50,7 +50,34 @@ export function drawTilemap(
     const layer = map.createLayer(name, tileset, 0, 0);
     if (layer) layers.push(layer.setDepth(name === "ground" ? 0 : 1));
   }
+  playAnimationsOnCanvas(scene, tileset, layers);
   return { map, layers };
+}
+
+/** Phaser plays a tileset's Tiled animations (the water) in its WebGL renderer only: on Canvas (a
+ * browser without WebGL, or whose WebGL context could not be made, as on a busy machine) the water
+ * stood still. There the page plays them itself, by the same frames and durations. */
+function playAnimationsOnCanvas(
+  scene: Phaser.Scene,
+  tileset: Phaser.Tilemaps.Tileset,
+  layers: readonly (Phaser.Tilemaps.TilemapLayer | Phaser.Tilemaps.TilemapGPULayer)[],
+): void {
+  if (scene.game.renderer.type !== Phaser.CANVAS) return;
+  const animated: { tile: Phaser.Tilemaps.Tile; base: number }[] = [];
+  for (const layer of layers)
+    (layer as Phaser.Tilemaps.TilemapLayer).forEachTile((tile) => {
+      const data = tileset.getTileData(tile.index) as { animation?: unknown } | null;
+      if (tile.index > 0 && data?.animation) animated.push({ tile, base: tile.index });
+    });
+  if (animated.length === 0) return;
+  const timer = scene.time.addEvent({
+    delay: 50,
+    loop: true,
+    callback: () => {
+      for (const a of animated) a.tile.index = tileset.getAnimatedTileId(a.base, scene.time.now) ?? a.base;
+    },
+  });
+  layers[0]?.once(Phaser.GameObjects.Events.DESTROY, () => timer.remove());
 }
 
 /** Which tiles are walls, row by row (its "collision" layer). */
