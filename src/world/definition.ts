@@ -231,13 +231,12 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
       }
       seen.set(obj.id, room.mapFile);
       const problem = objectType(obj.objectType)?.validate?.(obj, rooms);
-      // Named as the map's own checks name an object's property (tiled.ts), by its layer and name.
-      if (problem)
-        throw new WorldLoadError(
-          room.mapFile,
-          `layers.objects (${obj.name}).properties.${problem.field}`,
-          problem.problem,
-        );
+      // Named as the map's own checks name an object's property (tiled.ts), by its layer and name;
+      // its place (x, y) is the Tiled object's own, not a property.
+      if (problem) {
+        const where = /^(x|y|x\/y)$/.test(problem.field) ? problem.field : `properties.${problem.field}`;
+        throw new WorldLoadError(room.mapFile, `layers.objects (${obj.name}).${where}`, problem.problem);
+      }
     }
   }
   return {

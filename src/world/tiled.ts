@@ -183,7 +183,10 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
     }
     const handler = objectType(type);
     if (!handler) throw new WorldLoadError(file, `${field}.type`, `unknown object type "${type}"`);
-    for (const [prop, kind] of Object.entries(handler.props)) {
+    const optional = Object.entries(handler.optionalProps ?? {}).filter(
+      ([prop]) => props[prop] !== undefined,
+    );
+    for (const [prop, kind] of [...Object.entries(handler.props), ...optional]) {
       const v = props[prop];
       const ok =
         kind === "string"
