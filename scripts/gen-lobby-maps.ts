@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Tile legend (gids; scripts/gen-tiles.ts draws tiles.png in this order, 8 columns x 4 rows).
-const T = {
+export const T = {
   grass: 1,
   wood: 2,
   path: 3,
@@ -67,7 +67,7 @@ const BLOCKING = new Set<number>([
 const WATER_ANIMATION = [T.water, T.water2, T.water3].map((gid) => ({ tileid: gid - 1, duration: 450 }));
 const TILE = 32;
 
-type Prop = { name: string; type: "string" | "int" | "bool"; value: string | number | boolean };
+export type Prop = { name: string; type: "string" | "int" | "bool"; value: string | number | boolean };
 /** A named region: an inclusive tile rectangle (the "regions" object layer; world signals count
  * activity per region). */
 interface MapRegion {
@@ -86,7 +86,9 @@ interface MapObject {
   props?: Prop[];
 }
 
-class MapBuilder {
+/** A map drawn in code (here, and a new world's room in scripts/lib/new-world.ts), written as Tiled
+ * writes it: the collision layer follows the blocking tiles. */
+export class MapBuilder {
   readonly w: number;
   readonly h: number;
   readonly ground: number[];

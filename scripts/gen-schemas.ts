@@ -1,6 +1,7 @@
 // Writes the documents generated from the zod schemas:
 //   docs/aic/v0.1/aic-schema.json, events-schema.json, openapi.json (from src/aic/schemas.ts)
 //   openclaw.plugin.json's configSchema (from src/config/config.ts)
+//   worlds/README.md's table of object types (from src/world/objects, scripts/lib/world-objects-doc.ts)
 // `--check` exits 1 when a file on disk differs (the unit tests do the same).
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { buildAicSchema, buildEventsSchema, buildOpenApi, serializeDocument } fr
 import { ALL_TOOLS, pluginConfigJsonSchema } from "../src/config/config.ts";
 import { toolNameOf } from "../src/world/actions/action.ts";
 import { DOOR_ACTIONS } from "../src/world/actions/registry.ts";
+import { withObjectTypes } from "./lib/world-objects-doc.ts";
 
 export const GENERATED_DOCUMENTS = {
   "aic-schema.json": buildAicSchema,
@@ -18,6 +20,7 @@ export const GENERATED_DOCUMENTS = {
 
 export const DOCS_DIR = fileURLToPath(new URL("../docs/aic/v0.1/", import.meta.url));
 export const MANIFEST_FILE = fileURLToPath(new URL("../openclaw.plugin.json", import.meta.url));
+export const WORLDS_README = fileURLToPath(new URL("../worlds/README.md", import.meta.url));
 
 /** The manifest with what the code says written in: its configSchema, and the tool list with the
  * metadata of each action kind's tool (ocw_<kind>, src/world/actions: ActionDoors). */
@@ -73,6 +76,17 @@ async function main(): Promise<void> {
         },
       );
       console.log("wrote openclaw.plugin.json configSchema");
+    }
+  }
+  const readme = await readFile(WORLDS_README, "utf8");
+  const current = withObjectTypes(readme);
+  if (current !== readme) {
+    if (check) {
+      stale += 1;
+      console.error("stale: worlds/README.md object types (run npm run gen:schemas)");
+    } else {
+      await writeFile(WORLDS_README, current);
+      console.log("wrote worlds/README.md object types");
     }
   }
   if (stale > 0) process.exit(1);

@@ -4,7 +4,8 @@
 //   OCW_PORT                gateway port (default 18789)
 //   OPENCLAW_GATEWAY_TOKEN  the operator token (when unset, one is generated once and kept in the
 //                           state directory, so the printed curl lines keep working after a restart)
-//   OCW_CONFIG              a JSON file of plugin config merged over the defaults below
+//   OCW_CONFIG              a JSON file of plugin config merged over the defaults below (one that
+//                           names a `world` runs it without the bundled world's residents)
 //   OCW_GATEWAY_CONFIG      a JSON file of gateway config merged over the defaults (model providers,
 //                           agents...; examples/gateway-config.example.json)
 //   OCW_STATE_DIR           where the gateway's state and the staged plugin go (default .openclaw-dev)
@@ -14,7 +15,7 @@ import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { ensurePrivateDir, writePrivateFile } from "../src/runtime/private-files.ts";
-import { bundledResidentsConfig, bundledResidentsGatewayConfig } from "./lib/bundled-residents.ts";
+import { bundledResidentsConfig, residentsGatewayConfig } from "./lib/bundled-residents.ts";
 import { launchGateway, PROJECT_DIR, randomToken } from "./lib/gateway.ts";
 import { deepMerge } from "./lib/merge.ts";
 
@@ -81,19 +82,28 @@ const gatewayToken = process.env.OPENCLAW_GATEWAY_TOKEN || (await keptToken("gat
 const userGatewayConfig = await jsonFileFrom("OCW_GATEWAY_CONFIG");
 const primaryModel = (userGatewayConfig.agents as { defaults?: { model?: { primary?: string } } } | undefined)
   ?.defaults?.model?.primary;
+const userPluginConfig = await jsonFileFrom("OCW_CONFIG");
+// A world of one's own (npm run world:new writes its config): a relative `world` is the config
+// file's neighbour, wherever npm start is run from.
+if (typeof userPluginConfig.world === "string" && process.env.OCW_CONFIG)
+  userPluginConfig.world = path.resolve(path.dirname(process.env.OCW_CONFIG), userPluginConfig.world);
 // The bundled world's residents (scripts/lib/bundled-residents.ts): gateway agents of their own that the world
-// wakes when someone comes near or talks to them. They are always there; they think only when the
-// gateway has a model (each then gets its agent entry), and without one they stand at home asleep.
+// wakes when someone comes near or talks to them. They are there whenever the world is the bundled one
+// (their homes are its rooms); they think only when the gateway has a model, and without one they
+// stand at home asleep.
+const bundledWorld = userPluginConfig.world === undefined;
 const pluginConfig = deepMerge(
   {
-    defaultRoomId: "lobby",
+    ...(bundledWorld ? { defaultRoomId: "lobby", ...bundledResidentsConfig() } : {}),
     agents: { agent_helper: { token: await keptToken("demo-agent-token"), name: "Helper Bot" } },
-    ...bundledResidentsConfig(),
   },
-  await jsonFileFrom("OCW_CONFIG"),
+  userPluginConfig,
 );
+// Every resident in force, the bundled ones or a world's own, gets an agent entry of its own once
+// there is a model to think with.
+const residentIds = Object.keys((pluginConfig.residents as Record<string, unknown> | undefined) ?? {});
 const gatewayConfig = primaryModel
-  ? deepMerge(bundledResidentsGatewayConfig(), userGatewayConfig)
+  ? deepMerge(residentsGatewayConfig(residentIds), userGatewayConfig)
   : userGatewayConfig;
 
 interface InForce {

@@ -94,10 +94,6 @@ export function bundledResidentsConfig() {
 
 /** The gateway config that gives each resident an agent of its own (with a model only). `main`
  * stays: an entries list without it would leave the gateway without its default agent. */
-export function bundledResidentsGatewayConfig() {
-  return {
-    agents: {
-      entries: { main: {}, ...Object.fromEntries(Object.keys(BUNDLED_RESIDENTS).map((id) => [id, {}])) },
-    },
-  };
+export function residentsGatewayConfig(agentIds: readonly string[] = Object.keys(BUNDLED_RESIDENTS)) {
+  return { agents: { entries: { main: {}, ...Object.fromEntries(agentIds.map((id) => [id, {}])) } } };
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { computeSceneHash, parseWorld } from "./definition.ts";
-import { type FixtureRoom, fixtureFiles, openRoom, tiledMapJson } from "./testing/fixtures.ts";
+import {
+  type FixtureRoom,
+  fixtureFiles,
+  openRoom,
+  tiledMapJson,
+  worldLoadError,
+} from "./testing/fixtures.ts";
 import { parseIsoToMs } from "./time.ts";
-import { WorldLoadError } from "./world-errors.ts";
 
 const baseRooms = (): FixtureRoom[] => [
   {
@@ -16,15 +21,7 @@ const baseRooms = (): FixtureRoom[] => [
   { id: "b", rows: openRoom(10, 8), objects: [{ type: "spawn", name: "s", tx: 2, ty: 2 }] },
 ];
 
-function loadError(files: Map<string, string>): WorldLoadError {
-  try {
-    parseWorld(files);
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorldLoadError);
-    return error as WorldLoadError;
-  }
-  throw new Error("expected a WorldLoadError");
-}
+const loadError = worldLoadError;
 
 function withToml(edit: (toml: string) => string): Map<string, string> {
   const files = fixtureFiles(baseRooms());
@@ -120,7 +117,11 @@ describe("parseWorld", () => {
       (t: string) => t.replace('default_room = "a"', 'default_room = "zzz"'),
       "default_room",
     ],
-    ["unreadable TOML", (t: string) => `${t}\n[[[broken`, "world.toml: unreadable TOML"],
+    [
+      "unreadable TOML",
+      (t: string) => `${t}\n[[[broken`,
+      "world.toml:25:3: unreadable TOML: illegal character in key",
+    ],
     [
       "missing map file",
       (t: string) => t.replace('map = "maps/b.json"', 'map = "maps/nope.json"'),
@@ -139,7 +140,7 @@ describe("parseWorld", () => {
   it("rejects unreadable map JSON", () => {
     const files = fixtureFiles(baseRooms());
     files.set("maps/b.json", "{ not json");
-    expect(loadError(files).message).toContain("maps/b.json: unreadable JSON");
+    expect(loadError(files).message).toContain("maps/b.json:1:3: unreadable JSON");
   });
 
   it("rejects unknown tile ids, naming the layer and cell", () => {
@@ -162,7 +163,7 @@ describe("parseWorld", () => {
       ],
     };
     expect(loadError(fixtureFiles(rooms)).message).toContain(
-      'maps/a.json: objects.p.targetRoom: room "c" does not exist',
+      'maps/a.json: layers.objects (p).properties.targetRoom: room "c" does not exist',
     );
   });
 
@@ -177,7 +178,7 @@ describe("parseWorld", () => {
     });
     rooms[0] = { ...rooms[0]!, objects: [rooms[0]!.objects[0]!, portal(40, 2)] };
     expect(loadError(fixtureFiles(rooms)).message).toContain(
-      "objects.p.targetTx/targetTy: tile (40, 2) is outside",
+      'layers.objects (p).properties.targetTx/targetTy: tile (40, 2) is outside room "b"',
     );
     rooms[0] = { ...rooms[0]!, objects: [rooms[0]!.objects[0]!, portal(0, 0)] };
     expect(loadError(fixtureFiles(rooms)).message).toContain('tile (0, 0) in room "b" is blocked');

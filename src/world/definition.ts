@@ -5,6 +5,7 @@ import { parse as parseToml } from "smol-toml";
 import { CHAT_MESSAGE_MAX_CHARS, ROOM_ID_PATTERN } from "./ids.ts";
 import { objectType } from "./objects/object-registry.ts";
 import { MAX_NEIGHBORS_BOUND } from "./proximity.ts";
+import { tomlSyntaxProblem } from "./text-errors.ts";
 import { parseTiledMap } from "./tiled.ts";
 import { parseIsoToMs } from "./time.ts";
 import type { RoomDefinition, WorldDefinition } from "./types.ts";
@@ -120,7 +121,8 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
     doc = parseToml(textOf(WORLD_TOML, tomlContent)) as Table;
   } catch (error) {
     if (error instanceof WorldLoadError) throw error;
-    throw new WorldLoadError(WORLD_TOML, undefined, `unreadable TOML: ${(error as Error).message}`);
+    const { problem, at } = tomlSyntaxProblem(error as Error);
+    throw new WorldLoadError(WORLD_TOML, undefined, `unreadable TOML: ${problem}`, at);
   }
   const top = new Fields(doc, "");
   const name = top.string("name");
@@ -223,14 +225,18 @@ export function parseWorld(files: WorldFiles): WorldDefinition {
       if (other !== undefined) {
         throw new WorldLoadError(
           room.mapFile,
-          `objects.${obj.name}`,
+          `layers.objects (${obj.name})`,
           `duplicate object id "${obj.id}" (also in ${other})`,
         );
       }
       seen.set(obj.id, room.mapFile);
       const problem = objectType(obj.objectType)?.validate?.(obj, rooms);
-      if (problem)
-        throw new WorldLoadError(room.mapFile, `objects.${obj.name}.${problem.field}`, problem.problem);
+      // Named as the map's own checks name an object's property (tiled.ts), by its layer and name;
+      // its place (x, y) is the Tiled object's own, not a property.
+      if (problem) {
+        const where = /^(x|y|x\/y)$/.test(problem.field) ? problem.field : `properties.${problem.field}`;
+        throw new WorldLoadError(room.mapFile, `layers.objects (${obj.name}).${where}`, problem.problem);
+      }
     }
   }
   return {

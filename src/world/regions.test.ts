@@ -6,9 +6,14 @@ import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
 import { parseWorld } from "./definition.ts";
 import { MAX_REGIONS_PER_ROOM } from "./signals.ts";
-import { type FixtureRegion, type FixtureRoom, fixtureFiles, openRoom } from "./testing/fixtures.ts";
+import {
+  type FixtureRegion,
+  type FixtureRoom,
+  fixtureFiles,
+  openRoom,
+  worldLoadError,
+} from "./testing/fixtures.ts";
 import { World } from "./world.ts";
-import { WorldLoadError } from "./world-errors.ts";
 
 const rooms = (a: FixtureRegion[] | undefined, b?: FixtureRegion[]): FixtureRoom[] => [
   {
@@ -26,15 +31,7 @@ const rooms = (a: FixtureRegion[] | undefined, b?: FixtureRegion[]): FixtureRoom
 ];
 const square: FixtureRegion = { id: "square", label: "The Square", tx: 1, ty: 1, w: 4, h: 3 };
 
-function loadError(files: Map<string, string>): WorldLoadError {
-  try {
-    parseWorld(files);
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorldLoadError);
-    return error as WorldLoadError;
-  }
-  throw new Error("expected a WorldLoadError");
-}
+const loadError = worldLoadError;
 
 /** The map of room "a" with its regions layer's first object edited. */
 function editedRegion(edit: (region: Record<string, unknown>) => void): Map<string, string> {

@@ -3,6 +3,7 @@
 import { REGION_ID_PATTERN, REGION_NAME_MAX_CHARS } from "./ids.ts";
 import { objectType } from "./objects/object-registry.ts";
 import { MAX_REGIONS_PER_ROOM } from "./signals.ts";
+import { jsonSyntaxProblem } from "./text-errors.ts";
 import type { ObjectDefinition, RegionDefinition, RoomDefinition, SpawnPoint } from "./types.ts";
 import { WorldLoadError } from "./world-errors.ts";
 
@@ -90,7 +91,8 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
   try {
     map = JSON.parse(text);
   } catch (error) {
-    throw new WorldLoadError(file, undefined, `unreadable JSON: ${(error as Error).message}`);
+    const { problem, at } = jsonSyntaxProblem(text, error as Error);
+    throw new WorldLoadError(file, undefined, `unreadable JSON: ${problem}`, at);
   }
   if (!isObj(map)) throw new WorldLoadError(file, undefined, "expected a Tiled map object");
   if (map.orientation !== "orthogonal")
@@ -181,7 +183,10 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
     }
     const handler = objectType(type);
     if (!handler) throw new WorldLoadError(file, `${field}.type`, `unknown object type "${type}"`);
-    for (const [prop, kind] of Object.entries(handler.props)) {
+    const optional = Object.entries(handler.optionalProps ?? {}).filter(
+      ([prop]) => props[prop] !== undefined,
+    );
+    for (const [prop, kind] of [...Object.entries(handler.props), ...optional]) {
       const v = props[prop];
       const ok =
         kind === "string"

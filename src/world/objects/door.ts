@@ -4,6 +4,7 @@ export const door: ObjectTypeHandler = {
   objectType: "door",
   props: { open: "bool" },
   actions: ["open", "close"],
+  about: "`open` / `close`; a closed door blocks its tile.",
   initialState: (def) => ({ open: def.props.open === true }),
   affordances: (state) =>
     state.open

@@ -55,6 +55,8 @@ export const noticeBoard: ObjectTypeHandler = {
   objectType: "notice_board",
   props: { title: "string" },
   actions: ["read", "post"],
+  about:
+    "`read` the latest notes; `post` with `params.text` (1..200 chars; 12 per board, 3 per author, one per 30 s); the operator removes notes.",
   operatorActions: ["remove"],
   initialState: (def) => ({ title: String(def.props.title), notes: [], nextNote: 1 }),
   affordances: (state) => [

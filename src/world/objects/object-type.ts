@@ -57,6 +57,11 @@ export interface ObjectTypeHandler {
   readonly objectType: string;
   /** Required Tiled properties and their types; checked by the loader. */
   readonly props: Readonly<Record<string, PropKind>>;
+  /** Tiled properties it may have, and their types; checked by the loader when present. */
+  readonly optionalProps?: Readonly<Record<string, PropKind>>;
+  /** What it does and what its properties mean, in a sentence for the world builder's table
+   * (worlds/README.md, written from the registry by `npm run gen:schemas`). */
+  readonly about: string;
   /** Every action this type understands (affordances() lists the ones that make sense right now). */
   readonly actions: readonly string[];
   /** Cross-map checks (e.g. portal targets); returns the offending field and problem. */

@@ -18,7 +18,10 @@ function travel(ctx: InteractContext): InteractOutcome {
 export const portal: ObjectTypeHandler = {
   objectType: "portal",
   props: { targetRoom: "string", targetTx: "int", targetTy: "int" },
+  optionalProps: { targetWorld: "string" },
   actions: ["use"],
+  about:
+    "`use`, or stepping on it: the actor moves to the target room and tile (inside the map, not blocked, not another portal). `targetWorld`: a cluster room of another world (docs/cluster.md).",
   validate(def, rooms) {
     const world = def.props.targetWorld;
     if (world !== undefined) {

@@ -8,6 +8,8 @@ export const privateRoom: ObjectTypeHandler = {
   objectType: "private_room",
   props: { region: "string", private: "bool" },
   actions: ["make_private", "make_public", "read"],
+  about:
+    "`region`: a region id of this map. `make_private` / `make_public`: while private, chat inside the region is heard only inside; made private only with nobody else in.",
   validate(def, rooms) {
     const region = rooms[def.roomId]?.regions.find((r) => r.id === def.props.region);
     if (!region)

@@ -13,7 +13,10 @@ const occupantOf = (state: { occupant?: unknown }) =>
 export const seat: ObjectTypeHandler = {
   objectType: "seat",
   props: { facing: "string" },
+  optionalProps: { style: "string" },
   actions: ["sit", "stand"],
+  about:
+    "`facing`: up, down, left or right; `style`: chair (default), bench, stool or sofa. `sit` puts the sitter on its (free) tile facing its way; `stand`, or walking off, stands it up.",
   validate(def, rooms) {
     if (!FACINGS.includes(def.props.facing as Facing))
       return { field: "facing", problem: `expected one of ${FACINGS.join(", ")}` };

@@ -1,6 +1,7 @@
 // Builders for small synthetic worlds (tests and the benchmark). Pure: returns file contents.
 import { parseWorld } from "../definition.ts";
 import type { WorldDefinition } from "../types.ts";
+import { WorldLoadError } from "../world-errors.ts";
 
 export interface FixtureObject {
   type: string;
@@ -259,4 +260,15 @@ export function portalWorldFiles(
 
 export function portalWorld(name: string, roomId: string, toWorld: string, toRoom: string): WorldDefinition {
   return parseWorld(portalWorldFiles(name, roomId, toWorld, toRoom));
+}
+
+/** The WorldLoadError the files raise; anything else (no error, another error) is thrown. */
+export function worldLoadError(files: ReadonlyMap<string, string>): WorldLoadError {
+  try {
+    parseWorld(files);
+  } catch (error) {
+    if (error instanceof WorldLoadError) return error;
+    throw error;
+  }
+  throw new Error("expected a WorldLoadError, and the world loaded");
 }
