@@ -64,6 +64,7 @@ export type ActData =
   | { applied: boolean; serverTsMs: number; thinking: boolean }
   | { applied: boolean; serverTsMs: number; asleep: boolean }
   | { applied: boolean; serverTsMs: number; unwell: boolean }
+  | { applied: boolean; serverTsMs: number; away: boolean }
   | Omit<ReflectResponse, "txId">;
 
 /** Rate class per action kind, the same at every door: each kind's `rateClass` in its world action

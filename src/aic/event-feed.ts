@@ -79,6 +79,11 @@ export class EventFeed {
     this.streams = new Occupancy({ perAgent: limits.streamsPerAgent, total: limits.streamsTotal });
   }
 
+  /** Whether `agentId` is waiting on the world now: a long-poll parked or an event stream open. */
+  listening(agentId: string): boolean {
+    return this.parkedPolls.holds(agentId) || this.streams.holds(agentId);
+  }
+
   /** Parked long-polls and open streams now (metrics, tests). */
   stats(): { parkedPolls: number; streams: number } {
     return { parkedPolls: this.parkedPolls.stats().held, streams: this.streams.stats().held };

@@ -39,6 +39,11 @@ export class Occupancy {
     };
   }
 
+  /** Whether `agentId` holds a slot now. */
+  holds(agentId: string): boolean {
+    return this.byAgent.has(agentId);
+  }
+
   /** Slots held now: by everyone, and by how many agents. */
   stats(): { held: number; agents: number } {
     return { held: this.held, agents: this.byAgent.size };

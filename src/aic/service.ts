@@ -61,6 +61,10 @@ export interface AicServiceDeps {
   /** Told of every request `call` answered, and of every tool call the gateway blocked (the
    * operator's record of an agent's turns beside the replay). Never awaited. */
   onCall?: (record: CallRecord) => void;
+  /** Told of every call before it is served (by the agent it is for); what it returns is waited for
+   * first (quiet-agents.ts: an agent that left for its silence rejoins where it stood). A failure
+   * there does not fail the call. */
+  beforeCall?: (caller: string, endpoint: string) => Promise<void> | undefined;
 }
 
 /** A request as served: who asked what, the answer (or the refusal), how long it took, and the
@@ -105,12 +109,14 @@ export class AicService {
   /** This tick's answers by caller and request text (rows with `sameAnswerWithinTick`). */
   private readonly sameTick = new TickCache<AicResult<unknown>>(SAME_TICK_ANSWERS);
   private readonly onCall: ((record: CallRecord) => void) | undefined;
+  private readonly beforeCall: AicServiceDeps["beforeCall"];
 
   constructor(deps: AicServiceDeps) {
     this.runtime = deps.runtime;
     this.agents = deps.agents;
     this.limiter = deps.limiter;
     this.onCall = deps.onCall;
+    this.beforeCall = deps.beforeCall;
     this.reads = worldReads(deps.runtime);
     this.rates = new RateGate(deps.limiter);
     const clock = deps.clock ?? realClock;
@@ -158,12 +164,28 @@ export class AicService {
     });
   }
 
+  /** Whether `agentId` is waiting on the world now (a parked long-poll, an open event stream). */
+  listening(agentId: string): boolean {
+    return this.feed.listening(agentId);
+  }
+
   /** One request to an endpoint, by `caller` (the agentId its credential stands for). */
   call<N extends EndpointName>(
     name: N,
     caller: string,
     body: unknown,
     opts: CallOptions = {},
+  ): Promise<AicResult<EndpointData<N>>> {
+    const first = this.beforeCall?.(caller, name);
+    if (first) return first.catch(() => undefined).then(() => this.answer(name, caller, body, opts));
+    return this.answer(name, caller, body, opts);
+  }
+
+  private answer<N extends EndpointName>(
+    name: N,
+    caller: string,
+    body: unknown,
+    opts: CallOptions,
   ): Promise<AicResult<EndpointData<N>>> {
     const row: EndpointRow = ENDPOINTS[name];
     if (!this.onCall) return this.serve(row, caller, body, opts) as Promise<AicResult<EndpointData<N>>>;
@@ -225,6 +247,7 @@ export class AicService {
 
   /** Open an event subscription (SSE). Without `sinceCursor` it starts at the room's latest event. */
   async subscribeEvents(caller: string, query: unknown): Promise<AicResult<EventSubscription>> {
+    await this.beforeCall?.(caller, "pollEvents")?.catch(() => undefined);
     const pre = await this.admitRead(caller, query, EventStreamQuery, "pollEvents");
     if (!pre.ok) return pre.result;
     return this.feed.subscribe(pre.request, pre.actor);

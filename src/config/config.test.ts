@@ -54,6 +54,7 @@ describe("plugin config: one zod schema", () => {
         streamMaxBufferedKiB: 1024,
         streamSlowReaderSec: 10,
       },
+      quietAgents: { awayAfterSec: 300, leaveAfterSec: 3600 },
       rateLimits: { disabled: false, classes: {} },
       snapshot: { enabled: true, intervalSec: 60, fsync: true },
       replay: { enabled: true, keepHours: 24, maxMegabytes: 1024, agentTurnsMegabytes: 64 },

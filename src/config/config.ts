@@ -417,6 +417,25 @@ export const PluginConfigSchema = z.strictObject({
         ),
     })
     .prefault({}),
+  // Agents (AIC and tools) that stop calling (src/plugin/quiet-agents.ts): shown away, then out of the
+  // world until their next call, which brings them back where they stood. Residents and agents woken
+  // by push are quiet by design and never counted.
+  quietAgents: z
+    .strictObject({
+      awayAfterSec: z
+        .int()
+        .min(0)
+        .max(604_800)
+        .default(300)
+        .describe("An agent not heard from this long is shown away (0: never)"),
+      leaveAfterSec: z
+        .int()
+        .min(0)
+        .max(604_800)
+        .default(3600)
+        .describe("An agent not heard from this long leaves until its next call (0: never)"),
+    })
+    .prefault({}),
   // Event streams and long-polls (src/aic/event-feed.ts, src/http/aic/sse.ts): each holds a
   // connection, so they are bounded; a refusal is rate_limited (429, retryable, Retry-After).
   events: z
@@ -598,6 +617,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     ...(remote ? { remote: { ...remote, baseUrl: remote.baseUrl.replace(/\/+$/, "") } } : {}),
     web: raw.web,
     events: raw.events,
+    quietAgents: raw.quietAgents,
     rateLimits: raw.rateLimits,
     snapshot: raw.snapshot,
     replay: raw.replay,

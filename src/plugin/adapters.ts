@@ -2,6 +2,7 @@
 // the world for agents and humans), its HTTP framing, and the web client + WebSocket.
 
 import { createHash, timingSafeEqual } from "node:crypto";
+import path from "node:path";
 import { ContextTokens } from "../aic/context-token.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
@@ -16,6 +17,7 @@ import { createFanoutProcess } from "./fanout/fanout-process.ts";
 import type { FanoutWebOptions } from "./fanout/ipc-protocol.ts";
 import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
+import { QUIET_AGENTS_FILE, QuietAgents } from "./quiet-agents.ts";
 import { followTravellers } from "./travellers.ts";
 
 /** Bearer token -> agentId. A token is found by its SHA-256 digest, then compared in constant
@@ -79,6 +81,7 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
   // Buckets and heartbeat tokens outlive a restart: both are kept in the world's store.
   persistRateLimits(host, limiter);
   const tokenKey = contextTokenKey(host);
+  let quiet: QuietAgents | undefined;
   // Whoever reaches the service is already authenticated (HTTP token) or in-process (a tool of this
   // gateway), so every agent id gets a name: the configured one or the id itself.
   const aic = new AicService({
@@ -90,7 +93,9 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     ...(tokenKey ? { contextTokens: new ContextTokens(tokenKey) } : {}),
     eventFeedLimits: config.events,
     ...only(agentTurnHooks(host), "onCall"),
+    beforeCall: (caller, endpoint) => quiet?.heard(caller, endpoint),
   });
+  quiet = watchQuietAgents(host, aic, logger);
   const tokens = tokenDirectory(config.agents);
   const aicHttp = createAicHttpHandler({
     service: aic,
@@ -146,4 +151,29 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     // before anything else closes, so no call outlives the world it waits on.
     () => aic.close(),
   );
+}
+
+/** Agents that stop calling are shown away, then leave until their next call (quiet-agents.ts). */
+function watchQuietAgents(host: WorldHost, aic: AicService, logger: RuntimeLogger): QuietAgents {
+  const { config } = host;
+  const quiet = new QuietAgents({
+    service: aic,
+    awayAfterMs: config.quietAgents.awayAfterSec * 1000,
+    leaveAfterMs: config.quietAgents.leaveAfterSec * 1000,
+    exempt: (agentId) => agentId in config.residents || agentId in config.wakeTargets,
+    nameOf: (agentId) => config.agents[agentId]?.name ?? agentId,
+    now: Date.now,
+    ...(host.filesDir ? { file: path.join(host.filesDir, QUIET_AGENTS_FILE) } : {}),
+    logger,
+  });
+  const every = quiet.sweepEveryMs();
+  // Turned off, agents that left before still come back on their next call.
+  if (every === 0) return quiet;
+  const timer = setInterval(() => {
+    if (!aic.running) return;
+    quiet.sweep().catch((error: unknown) => logger.warn(`openclawworld: quiet agents: ${String(error)}`));
+  }, every);
+  timer.unref();
+  host.closers.push(() => clearInterval(timer));
+  return quiet;
 }

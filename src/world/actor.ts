@@ -33,6 +33,8 @@ export interface Actor {
   asleep: boolean;
   /** A resident whose turns fail (it cannot answer now): set by an `unwell` input; browsers show it. */
   unwell: boolean;
+  /** An agent quiet for a while (src/plugin/quiet-agents.ts): set by an `away` input; browsers show it. */
+  away: boolean;
   /** Position in the world's (room id, actor id) order, refreshed every tick before proximity is
    * settled, so changes sort by integers instead of id strings (not serialized). */
   rank: number;

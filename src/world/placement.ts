@@ -46,6 +46,7 @@ export function newActor(
     thinking: false,
     asleep: false,
     unwell: false,
+    away: false,
     regionMask: 0,
     cell: -1,
     proximityCount: 0,

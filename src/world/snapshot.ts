@@ -97,6 +97,7 @@ const ActorRecord = z.strictObject({
   thinking: z.literal(true).optional(),
   asleep: z.literal(true).optional(),
   unwell: z.literal(true).optional(),
+  away: z.literal(true).optional(),
   /** A walk with a follower (leading.ts); absent when none, so a world without one hashes as before. */
   lead: z
     .strictObject({
@@ -358,6 +359,7 @@ export function captureSnapshot(
       ...(a.thinking ? { thinking: true as const } : {}),
       ...(a.asleep ? { asleep: true as const } : {}),
       ...(a.unwell ? { unwell: true as const } : {}),
+      ...(a.away ? { away: true as const } : {}),
       ...(a.lead ? { lead: { ...a.lead } } : {}),
     }));
   const objects = [...parts.objects.values()]
@@ -598,6 +600,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
       thinking: r.thinking === true,
       asleep: r.asleep === true,
       unwell: r.unwell === true,
+      away: r.away === true,
       path: r.path.length > 0 ? r.path : NO_PATH,
       tx: Math.min(room.width - 1, Math.max(0, Math.floor(r.x / room.tileSize))),
       ty: Math.min(room.height - 1, Math.max(0, Math.floor(r.y / room.tileSize))),

@@ -245,6 +245,8 @@ export interface EntityView {
   asleep?: true;
   /** Present (true) while a resident's turns fail: it cannot answer now. */
   unwell?: true;
+  /** Present (true) while an agent has been quiet a while (src/plugin/quiet-agents.ts). */
+  away?: true;
   /** A walk with someone (the `lead` action): whom, and how it goes or how it ended (leading.ts). */
   lead?: { with: string; state: LeadState };
 }

@@ -50,6 +50,7 @@ export function actorView(def: WorldDefinition, actor: Actor): EntityView {
     ...(actor.thinking ? { thinking: true as const } : {}),
     ...(actor.asleep ? { asleep: true as const } : {}),
     ...(actor.unwell ? { unwell: true as const } : {}),
+    ...(actor.away ? { away: true as const } : {}),
     ...(actor.lead ? { lead: { with: actor.lead.with, state: actor.lead.state } } : {}),
   };
 }

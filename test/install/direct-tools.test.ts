@@ -1,13 +1,18 @@
 // The tools as a model receives them when the gateway's Tool Search is off (`tools.toolSearch:
 // false`), the other of its two tool modes (the shared e2e gateway runs the default, Tool Search:
 // test/e2e/agent-turn.e2e.test.ts). A gateway of its own, since the mode is gateway-wide: a real
-// agent turn with the scripted model, asserted on the requests the gateway sent it.
+// agent turn with the scripted model, asserted on the requests the gateway sent it. The same gateway
+// counts an agent's silence in seconds instead of minutes (`quietAgents`, also gateway-wide): an AIC
+// agent that stops calling is shown away on a person's page, then leaves, and its next call brings it
+// back where it stood.
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import manifest from "../../openclaw.plugin.json" with { type: "json" };
+import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { DOOR_TOOLS } from "../../src/aic/endpoints.ts";
 import { OPTIONAL_TOOLS } from "../../src/config/config.ts";
+import { launchBrowser, ocw, openPlayer, type SeenActor, until } from "../support/browser.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
 import {
   messageText,
@@ -20,11 +25,16 @@ import {
 
 let model: ScriptedModel;
 let gw: TestGateway;
+const QUIET = { id: "quiet_bot", token: randomToken() };
 
 beforeAll(async () => {
   model = await startScriptedModel();
   gw = await startGateway({
-    pluginConfig: { tools: { perAgent: { directer: { enabled: [...OPTIONAL_TOOLS] } } } },
+    pluginConfig: {
+      tools: { perAgent: { directer: { enabled: [...OPTIONAL_TOOLS] } } },
+      agents: { [QUIET.id]: { token: QUIET.token, name: "Quiet Bot" } },
+      quietAgents: { awayAfterSec: 3, leaveAfterSec: 15 },
+    },
     agentIds: ["directer"],
     gatewayConfig: deepMerge(model.providerConfig(), {
       gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } },
@@ -80,4 +90,47 @@ describe("direct tool mode (Tool Search off)", () => {
     expect(results[0]).toMatch(/^In lobby/);
     expect(results[0]).not.toMatch(/contextToken|serverTsMs|expiresAtMs|tx_/);
   }, 300_000);
+});
+
+describe("an agent that goes quiet", () => {
+  /** An AIC call by the quiet agent. */
+  async function call<T>(endpoint: string, body: Record<string, unknown>) {
+    const res = await fetch(`${gw.baseUrl}/aic/v0.1/${endpoint}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${QUIET.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ agentId: QUIET.id, roomId: "lobby", ...body }),
+    });
+    return (await res.json()) as { status: string; data: T; error?: { code: string } };
+  }
+
+  it("is shown away on a person's page, then leaves; its next call brings it back where it stood", async () => {
+    const browser = await launchBrowser();
+    try {
+      // The person first: the agent's silence counts from its join.
+      const { page } = await openPlayer(browser, gw.baseUrl, "Watcher");
+      const joined = await call<{ entityId: string; tile: { tx: number; ty: number } }>("join", {});
+      expect(joined.status, JSON.stringify(joined.error)).toBe("ok");
+      const { entityId, tile } = joined.data;
+      const seen = () =>
+        ocw<SeenActor[]>(page, "entities()").then((all) => all.find((e) => e.id === entityId));
+      await until("the quiet agent drawn away", async () => (await seen())?.away === true, 20_000);
+      const tags = await ocw<string[]>(page, "tags()");
+      expect(
+        tags.some((t) => t.includes("Quiet Bot") && t.endsWith(" · AI (away)")),
+        tags.join(" | "),
+      ).toBe(true);
+      await until("the quiet agent gone from the page", async () => (await seen()) === undefined, 30_000);
+
+      const back = await call<{ self: { tile: { tx: number; ty: number } } }>("observe", {
+        radius: 64,
+        detail: "lite",
+      });
+      expect(back.status, JSON.stringify(back.error)).toBe("ok");
+      expect(back.data.self.tile).toEqual(tile);
+      const returned = await until("the agent back on the page", seen, 20_000);
+      expect(returned).toMatchObject({ tx: tile.tx, ty: tile.ty, away: false });
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

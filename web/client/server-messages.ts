@@ -110,9 +110,14 @@ export function serverMessages(page: {
         );
         break;
       case "delta":
-        for (const e of (message.add ?? []) as WireEntity[]) scene.upsertActor(e);
-        for (const u of (message.update ?? []) as (Partial<WireEntity> & { id: string })[])
+        for (const e of (message.add ?? []) as WireEntity[]) {
+          scene.upsertActor(e);
+          rosterAway(e.id, e.away === true);
+        }
+        for (const u of (message.update ?? []) as (Partial<WireEntity> & { id: string })[]) {
           scene.updateActor(u);
+          if (u.away !== undefined) rosterAway(u.id, u.away);
+        }
         for (const id of (message.remove ?? []) as string[]) scene.removeActor(id);
         break;
       case "radar":
@@ -172,4 +177,13 @@ export function serverMessages(page: {
       }
     }
   };
+}
+
+/** An agent quiet for a while is away (the server's quiet-agents rule), seen when it is near: the
+ * presence list says so too. A person's away comes in its own "presence" message. */
+function rosterAway(id: string, away: boolean): void {
+  const r = state.roster.get(id);
+  if (!r || r.away === away || (r.away === undefined && !away)) return;
+  r.away = away;
+  renderPresence();
 }

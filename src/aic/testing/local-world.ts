@@ -6,7 +6,7 @@ import type { WorldDefinition } from "../../world/types.ts";
 import { World } from "../../world/world.ts";
 import type { EventFeedLimits } from "../event-feed.ts";
 import { type RateLimitConfig, RateLimiter } from "../rate-limit.ts";
-import { type AicClock, AicService } from "../service.ts";
+import { type AicClock, AicService, type AicServiceDeps } from "../service.ts";
 
 let lobby: Promise<WorldDefinition> | undefined;
 
@@ -83,6 +83,7 @@ export async function createTestEnv(
     eventFeedLimits?: EventFeedLimits;
     /** The runtime's input queue bound (default DEFAULT_MAX_QUEUED_INPUTS). */
     maxQueuedInputs?: number;
+    beforeCall?: AicServiceDeps["beforeCall"];
   } = {},
 ): Promise<TestEnv> {
   const definition = { ...(await lobbyDefinition()), ...(options.patch ?? {}) };
@@ -98,6 +99,7 @@ export async function createTestEnv(
     limiter,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.eventFeedLimits ? { eventFeedLimits: options.eventFeedLimits } : {}),
+    ...(options.beforeCall ? { beforeCall: options.beforeCall } : {}),
   });
   const tick = async <T>(pending: Promise<T>): Promise<T> => {
     await admitted();

@@ -211,6 +211,7 @@ export function createViewSync(
         id: a.id,
         name: a.name,
         kind: a.kind === "agent" ? ("agent" as const) : ("human" as const),
+        ...(a.away ? { away: true } : {}),
       }),
     );
   }

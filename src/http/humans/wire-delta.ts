@@ -125,7 +125,8 @@ export function encodeFull(e: WireEntity, w = new ByteWriter()): Uint8Array {
 }
 
 /** The record taking a viewer from `prev` to `next` (same actor, same handle); empty when no
- * streamed field changed (presence "away" travels in its own message). */
+ * streamed field changed. A person's "away" also travels in its own message (a dropped connection is
+ * news at once); an agent's (src/plugin/quiet-agents.ts) only here. */
 export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWriter()): Uint8Array {
   const flags =
     (prev.x !== next.x ? F_X : 0) |
@@ -136,6 +137,7 @@ export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWri
     (prev.name !== next.name ? F_NAME : 0) |
     (prev.kind !== next.kind ||
     prev.look !== next.look ||
+    !prev.away !== !next.away ||
     !prev.thinking !== !next.thinking ||
     !prev.asleep !== !next.asleep ||
     !prev.unwell !== !next.unwell
@@ -153,6 +155,7 @@ export function encodeUpdate(prev: WireEntity, next: WireEntity, w = new ByteWri
   if (flags & F_META) {
     w.u8(
       (next.kind === "agent" ? M_AGENT : 0) |
+        (next.away ? M_AWAY : 0) |
         (next.look !== undefined ? M_LOOK : 0) |
         (next.thinking ? M_THINKING : 0) |
         (next.asleep ? M_ASLEEP : 0) |
@@ -341,6 +344,9 @@ export class DeltaDecoder {
       if (flags & F_META) {
         const meta = r.u8();
         change.kind = e.kind = meta & M_AGENT ? "agent" : "human";
+        change.away = (meta & M_AWAY) !== 0;
+        if (change.away) e.away = true;
+        else delete e.away;
         change.thinking = (meta & M_THINKING) !== 0;
         if (change.thinking) e.thinking = true;
         else delete e.thinking;

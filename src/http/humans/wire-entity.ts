@@ -18,6 +18,7 @@ export function toWire(view: EntityView, h: number): WireEntity {
     ...(view.thinking ? { thinking: true } : {}),
     ...(view.asleep ? { asleep: true } : {}),
     ...(view.unwell ? { unwell: true } : {}),
+    ...(view.away ? { away: true } : {}),
   };
 }
 

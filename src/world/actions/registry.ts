@@ -5,6 +5,7 @@ import type { ActionDoors, ActionWire, AnyWorldAction, DoorKind } from "./action
 import { approach } from "./approach.ts";
 import { arrive } from "./arrive.ts";
 import { asleep } from "./asleep.ts";
+import { away } from "./away.ts";
 import { chat } from "./chat.ts";
 import { emote } from "./emote.ts";
 import { interact } from "./interact.ts";
@@ -26,6 +27,7 @@ export const ACTIONS = [
   thinking,
   asleep,
   unwell,
+  away,
   moveTo,
   lead,
   approach,
