@@ -616,7 +616,9 @@ function buildTown(): MapBuilder {
     "sign_cafe",
     11,
     12,
-    text("The Café. Take a seat: chairs and tables inside, the counter at the back, a game table for two by the west wall."),
+    text(
+      "The Café. Take a seat: chairs and tables inside, the counter at the back, a game table for two by the west wall.",
+    ),
   );
   m.obj(
     "sign",
