@@ -618,7 +618,9 @@ function buildTown(): MapBuilder {
     "sign_cafe",
     11,
     12,
-    text("The Café. Take a seat: chairs and tables inside, the counter at the back."),
+    text(
+      "The Café. Take a seat: chairs and tables inside, the counter at the back, a game table for two by the west wall.",
+    ),
   );
   m.obj(
     "sign",
@@ -641,6 +643,11 @@ function buildTown(): MapBuilder {
   m.obj("notice_board", "board_square", 23, 16, [
     { name: "title", type: "string", value: "Town notice board" },
   ]);
+  // The café's game table (four-in-a-row) posts its results to the café's own board.
+  m.obj("notice_board", "board_cafe", 12, 4, [{ name: "title", type: "string", value: "Café board" }]);
+  m.obj("game_table", "cafe_game_table", 6, 9, [
+    { name: "noticeBoard", type: "string", value: "obj_board_cafe" },
+  ]);
   m.obj("private_room", "council_privacy", 42, 28, [
     { name: "region", type: "string", value: "council_room" },
     { name: "private", type: "bool", value: true },
@@ -662,6 +669,8 @@ function buildTown(): MapBuilder {
     ["cafe_chair_6", 12, 9, "left", "chair"],
     ["cafe_stool_1", 6, 5, "up", "stool"],
     ["cafe_stool_2", 8, 5, "up", "stool"],
+    ["cafe_game_chair_r", 5, 9, "right", "chair"],
+    ["cafe_game_chair_y", 7, 9, "left", "chair"],
     // the library
     ["library_chair_1", 42, 8, "up", "chair"],
     ["library_chair_2", 45, 8, "up", "chair"],

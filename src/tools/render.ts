@@ -45,7 +45,28 @@ function objectNote(o: Observed): string {
     const latest = state.notes.at(-1) as { name?: string; text?: string } | undefined;
     return ` — ${state.notes.length} note(s)${latest ? `, latest by ${latest.name}: "${latest.text}"` : ""}`;
   }
+  if (objectType === "game_table" && typeof state.cells === "string") return ` — ${gameTableNote(state)}`;
   return "";
+}
+
+/** A four-in-a-row table in one line: who plays, where the game stands, and the board's six rows
+ * top first, so a model can pick a column (0-6, left to right) without another read. */
+function gameTableNote(state: Record<string, unknown>): string {
+  const side = (s: "R" | "Y") => {
+    const [id, name] = s === "R" ? [state.red, state.redName] : [state.yellow, state.yellowName];
+    return id ? `${name} (${s}, ${id})` : `${s} free`;
+  };
+  const name = (s: unknown) => (s === "R" ? state.redName : state.yellowName);
+  const stands =
+    state.result === "draw"
+      ? `a draw in ${state.moves} moves`
+      : state.result
+        ? `${name(state.result)} (${state.result}) won in ${state.moves} moves`
+        : state.red && state.yellow
+          ? `move ${Number(state.moves) + 1}, ${name(state.turn)} (${state.turn}) to play`
+          : "waiting for players";
+  const rows = (state.cells as string).match(/.{7}/g) ?? [];
+  return `four-in-a-row, ${side("R")} vs ${side("Y")}, ${stands}; rows top first: ${rows.join("/")}`;
 }
 
 type MemoryView =

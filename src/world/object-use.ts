@@ -26,6 +26,13 @@ export function interactContext(w: WorldCore, actor: Actor, obj: WorldObject): I
       return room.actors.filter((a) => a.id !== actor.id && covers(region, a.tx, a.ty)).length;
     },
     hold: (facing) => hold(w, actor, obj, facing),
+    inRoom: (actorId) => room.actors.some((a) => a.id === actorId),
+    postNotice: (boardId, text) => {
+      const board = w.objects.get(boardId);
+      if (!board || board.def.roomId !== obj.def.roomId || board.def.objectType !== "notice_board")
+        return { type: "invalid_action", message: `no notice board ${boardId} in this room` };
+      return board.handler.interact(interactContext(w, actor, board), "post", { text });
+    },
   };
 }
 

@@ -197,6 +197,25 @@ export function gateway(): E2EGateway {
   return inject("gateway");
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: AIC answers read loosely; each is schema-checked
+export type AicAnswer = { status: "ok" | "error"; data: any; error?: { code: string; message: string } };
+
+/** POST /aic/v0.1/<path> as the HTTP agent `agentId`, naming `roomId`. */
+export async function aicCall(
+  roomId: string,
+  path: string,
+  agentId: string,
+  body: Record<string, unknown>,
+): Promise<AicAnswer> {
+  const gw = gateway();
+  const res = await fetch(`${gw.baseUrl}/aic/v0.1/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${gw.agents[agentId]!.token}` },
+    body: JSON.stringify({ agentId, roomId, ...body }),
+  });
+  return (await res.json()) as AicAnswer;
+}
+
 export interface InvokeAnswer {
   status: number;
   body: {

@@ -52,6 +52,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Only the emote e2e uses these two (one gestures, the other stands near and hears it).
     agent_emote: { token: randomToken(), name: "Emote Bot" },
     agent_emote_peer: { token: randomToken(), name: "Emote Peer" },
+    // Only the game table e2e uses these two (they play four-in-a-row at the town café's table).
+    agent_game_r: { token: randomToken(), name: "Game Mara" },
+    agent_game_y: { token: randomToken(), name: "Game Bob" },
     // Only the townsfolk e2e uses it (it looks at where the town's residents stand).
     agent_tf: { token: randomToken(), name: "Town Watcher" },
     // Only the walk-with e2e uses it (it sees the Guide home again, from the lobby).
@@ -139,6 +142,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_follow_other: { token: agents.agent_follow_other.token },
       agent_emote: { token: agents.agent_emote.token },
       agent_emote_peer: { token: agents.agent_emote_peer.token },
+      agent_game_r: { token: agents.agent_game_r.token },
+      agent_game_y: { token: agents.agent_game_y.token },
       agent_tf: { token: agents.agent_tf.token },
       agent_lead: { token: agents.agent_lead.token },
       ...Object.fromEntries(

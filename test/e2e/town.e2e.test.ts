@@ -4,23 +4,22 @@
 // web-town.e2e.test.ts. Each action twice in a row where it can be.
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { admin, boardNotes, gateway, invokeTool, leaveWorld, removeNotes } from "./fixtures.ts";
+import {
+  type AicAnswer,
+  admin,
+  aicCall,
+  boardNotes,
+  invokeTool,
+  leaveWorld,
+  removeNotes,
+} from "./fixtures.ts";
 
 const A = "agent_town";
 const B = "agent_town_peer";
 const ROOM = "town";
-// biome-ignore lint/suspicious/noExplicitAny: AIC answers read loosely; each is schema-checked
-type Answer = { status: "ok" | "error"; data: any; error?: { code: string; message: string } };
-
-async function call(path: string, agentId: string, body: Record<string, unknown>): Promise<Answer> {
-  const gw = gateway();
-  const res = await fetch(`${gw.baseUrl}/aic/v0.1/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${gw.agents[agentId]!.token}` },
-    body: JSON.stringify({ agentId, roomId: ROOM, ...body }),
-  });
-  return (await res.json()) as Answer;
-}
+type Answer = AicAnswer;
+const call = (path: string, agentId: string, body: Record<string, unknown>) =>
+  aicCall(ROOM, path, agentId, body);
 
 let txn = 0;
 const tx = (what: string) => `tx_town_${what}_${Date.now()}_${txn++}`;

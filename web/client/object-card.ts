@@ -1,7 +1,8 @@
 // An object's card (a sign's text, a board's notes, a private room's plaque): it stays while you
 // read, offers what the object affords, and closes when you walk away.
 import { isolate } from "./bidi.ts";
-import { $ } from "./page-state.ts";
+import { renderGameBoard, tableView } from "./game-board.ts";
+import { $, state } from "./page-state.ts";
 import type { WireObject, WorldScene } from "./scene.ts";
 
 interface Note {
@@ -49,12 +50,20 @@ export function mountObjectCard(scene: WorldScene, useObject: UseObject): Object
     const o = cardObject ? (scene.object(cardObject.id) ?? cardObject) : undefined;
     const board = o?.objectType === "notice_board";
     const notes = board && Array.isArray(o.state.notes) ? (o.state.notes as Note[]) : [];
+    const table = o?.objectType === "game_table" ? tableView(o.state, state.entityId) : undefined;
     $("dialog").dataset.kind = o?.objectType ?? "sign";
     $("dialog-text").textContent = board
       ? notes.length
         ? `${notes.length} note${notes.length === 1 ? "" : "s"}, newest first.`
         : "No notes yet. Be the first!"
-      : cardText;
+      : table
+        ? table.status
+        : cardText;
+    const game = $("dialog-game");
+    game.hidden = !table;
+    if (o && table)
+      renderGameBoard(game, table, Number(o.state.last), (column) => useObject(o.id, "play", { column }));
+    else game.replaceChildren();
     const list = $("dialog-notes");
     list.hidden = !board || notes.length === 0;
     list.replaceChildren(
@@ -77,20 +86,20 @@ export function mountObjectCard(scene: WorldScene, useObject: UseObject): Object
       }),
     );
     $("dialog-post").hidden = !board;
-    // Buttons for what else the object offers (a private room's "open" / "make private").
+    // Buttons for what else the object offers (a private room's "open" / "make private"; a table's
+    // join and leave, and "play again" once a game is over: its columns are the moves).
     const actions = $("dialog-actions");
+    const playAgain = table !== undefined && o?.state.result !== "";
     actions.replaceChildren(
       ...(o && !board
         ? o.affords
-            .filter((a) => a.action !== "read")
-            .map((a) => {
-              const button = document.createElement("button");
-              button.type = "button";
-              button.textContent = a.label;
-              button.dataset.action = a.action;
-              button.addEventListener("click", () => useObject(o.id, a.action));
-              return button;
-            })
+            .filter((a) => a.action !== "read" && (a.action !== "play" || playAgain))
+            // After a finish, play starts the next game and the column is not used (it is required all the same).
+            .map((a) =>
+              affordanceButton(a, () =>
+                useObject(o.id, a.action, a.action === "play" ? { column: 0 } : undefined),
+              ),
+            )
         : []),
     );
   }
@@ -111,6 +120,15 @@ export function mountObjectCard(scene: WorldScene, useObject: UseObject): Object
       return cardObject;
     },
   };
+}
+
+function affordanceButton(a: { action: string; label: string }, onClick: () => void): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = a.label;
+  button.dataset.action = a.action;
+  button.addEventListener("click", onClick);
+  return button;
 }
 
 /** A note's date as a reader wants it: the time today, the day and time before that. */

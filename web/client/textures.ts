@@ -201,6 +201,19 @@ export function drawTextures(scene: Phaser.Scene): void {
       g.fillStyle(0xd03030).fillCircle(x + 3.5, y + 0.5, 1);
     }
   });
+  // The game table: a round wooden top with a small blue four-in-a-row frame and a few pieces in it.
+  make("game_table", 32, 32, () => {
+    g.fillStyle(0x000000, 0.25).fillEllipse(16, 29, 28, 6);
+    g.fillStyle(0x5a3a1a).fillRect(14, 18, 4, 11);
+    g.fillStyle(0x8a6236).fillEllipse(16, 18, 30, 14);
+    g.fillStyle(0x2f5fb3).fillRoundedRect(7, 3, 18, 15, 2);
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 4; c++) {
+        const colour =
+          r === 2 && c < 3 ? (c === 1 ? 0xf2c230 : 0xd83a3a) : r === 1 && c === 1 ? 0xd83a3a : 0x1c2f55;
+        g.fillStyle(colour).fillCircle(10 + c * 4, 6.5 + r * 4.5, 1.6);
+      }
+  });
   // The plaque by a private room's door: a closed padlock while private, an open one while open.
   for (const closed of [true, false]) {
     make(closed ? "privacy-closed" : "privacy-open", 26, 26, () => {

@@ -74,6 +74,8 @@ export function mountObjectUse(connection: Connection, scene: WorldScene, card: 
     }
     if (target?.objectType === "notice_board" && action === "post" && outcome.type === "ok")
       $<HTMLInputElement>("dialog-post-text").value = "";
+    // A table's card shows the board as it changes; its long answer (the board in text) is for agents.
+    if (target?.objectType === "game_table" && outcome.type === "ok") return;
     // A portal's own message names the room by id; the arrival notice names it properly.
     if (target?.objectType === "portal" && outcome.type === "ok") return;
     const n = noticeForOutcome(outcome);

@@ -1,5 +1,6 @@
 // The one registry of object types and their affordances. Adding a type = one file + one line here.
 import { door } from "./door.ts";
+import { gameTable } from "./game-table.ts";
 import { noticeBoard } from "./notice-board.ts";
 import type { ObjectTypeHandler } from "./object-type.ts";
 import { portal } from "./portal.ts";
@@ -7,7 +8,15 @@ import { privateRoom } from "./private-room.ts";
 import { seat } from "./seat.ts";
 import { sign } from "./sign.ts";
 
-const handlers: readonly ObjectTypeHandler[] = [sign, portal, door, noticeBoard, seat, privateRoom];
+const handlers: readonly ObjectTypeHandler[] = [
+  sign,
+  portal,
+  door,
+  noticeBoard,
+  seat,
+  privateRoom,
+  gameTable,
+];
 
 export const objectTypes: ReadonlyMap<string, ObjectTypeHandler> = new Map(
   handlers.map((h) => [h.objectType, h]),

@@ -43,6 +43,13 @@ export interface InteractContext {
   /** Put the acting actor on this object's tile, stopped and facing `facing`, and bind it to the
    * object (`holder`): the world calls `release` once it moves off, leaves or is carried away. */
   hold(facing: Facing): void;
+  /** Whether an actor is in this object's room (a player who walked off to another room or left
+   * the world is not). */
+  inRoom(actorId: string): boolean;
+  /** Post a note, as the acting actor, to the notice board `boardId` of this object's room: the
+   * board's own "post" (its limits apply, reach does not: the object posts on the actor's behalf).
+   * The board's outcome; invalid_action when there is no such board in the room. */
+  postNotice(boardId: string, text: string): InteractOutcome;
 }
 
 /** What the operator (not an actor) may do to an object: moderation. */

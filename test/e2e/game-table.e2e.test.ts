@@ -1,0 +1,182 @@
+// The town café's game table (four-in-a-row, src/world/objects/game-table.ts) through the real
+// gateway: two HTTP agents (AIC v0.1) take its sides, a move out of turn is refused and costs
+// nothing, a full game is played to a win, observe shows the result and the café's notice board the
+// note the table posted; then a person in a real browser plays the agent from the table's card. At
+// the end the table is as new, the notes are taken down and the agents leave.
+import type { Browser } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
+import { launchBrowser, mapBlocked, ocw, openPlayer, settledPoint, walkTo } from "../support/browser.ts";
+import { until } from "../support/wait.ts";
+import { aicCall, boardNotes, gateway, leaveWorld, removeNotes } from "./fixtures.ts";
+
+const R = "agent_game_r";
+const Y = "agent_game_y";
+const ROOM = "town";
+const TABLE = "obj_cafe_game_table";
+const BOARD = "obj_board_cafe";
+/** Beside the table (6, 9), one on each side of it. */
+const SPOTS = [
+  [R, { tx: 6, ty: 8 }],
+  [Y, { tx: 6, ty: 10 }],
+] as const;
+const call = (path: string, agentId: string, body: Record<string, unknown>) =>
+  aicCall(ROOM, path, agentId, body);
+
+let txn = 0;
+const tx = (what: string) => `tx_game_${what}_${Date.now()}_${txn++}`;
+
+async function use(agentId: string, action: string, params?: Record<string, unknown>) {
+  const answer = await call("interact", agentId, {
+    txId: tx(action),
+    targetId: TABLE,
+    action,
+    ...(params ? { params } : {}),
+  });
+  expect(checkResponse("InteractResponseData", answer), JSON.stringify(answer)).toEqual([]);
+  return answer.data.outcome as { type: string; message?: string };
+}
+
+/** The table as `agentId` observes it. */
+async function table(agentId: string) {
+  const seen = await call("observe", agentId, { radius: 128, detail: "full" });
+  const found = seen.data.nearby.find((n: { entity: { id: string } }) => n.entity.id === TABLE);
+  if (!found) throw new Error(`${agentId} does not see the table: ${JSON.stringify(seen.data)}`);
+  return found as { object: { state: Record<string, unknown> }; affords: { action: string }[] };
+}
+
+const WIN = "Game Mara beat Game Bob at four-in-a-row in 7 moves";
+const RESIGNED = "Tess resigned; Game Bob wins at four-in-a-row after 2 moves";
+
+const state = async (agentId: string) => (await table(agentId)).object.state;
+
+afterAll(async () => {
+  // Whatever happened above, the table is left as new (a side leaves; "not a player" is fine too).
+  for (const id of [R, Y])
+    await call("interact", id, { txId: tx("cleanup"), targetId: TABLE, action: "leave" });
+  await removeNotes(BOARD, (n) => n.text === WIN);
+  for (const id of [R, Y]) await leaveWorld(id, ROOM);
+});
+
+describe("the café's game table over AIC", () => {
+  it("two agents play a game to a win; a move out of turn is refused and costs nothing; the board gets the result", async () => {
+    for (const id of [R, Y]) expect((await call("join", id, {})).status).toBe("ok");
+    for (const [id, spot] of SPOTS) {
+      const moved = await call("moveTo", id, { txId: tx("walk"), dest: spot });
+      expect(moved.status, JSON.stringify(moved)).toBe("ok");
+    }
+    for (const [id, spot] of SPOTS)
+      await until(
+        `${id} beside the table`,
+        async () => {
+          const self = (await call("observe", id, { radius: 1, detail: "lite" })).data?.self;
+          return self?.tile.tx === spot.tx && self.tile.ty === spot.ty && self.speed === 0;
+        },
+        { timeoutMs: 90_000, everyMs: 700 },
+      );
+
+    const fresh = await table(R);
+    expect(fresh.object.state).toMatchObject({ red: "", yellow: "", moves: 0, result: "" });
+    expect(fresh.affords.map((a) => a.action)).toEqual(["read", "join"]);
+    expect((await use(R, "join")).message).toMatch(/^You take side R\./);
+    expect((await use(Y, "join")).message).toMatch(/^You take side Y\./);
+
+    // Out of turn: refused with its own words, and the table is as it was.
+    const before = (await table(Y)).object.state;
+    const early = await use(Y, "play", { column: 3 });
+    expect(early).toEqual({
+      type: "no_effect",
+      message: "Not your turn: Game Mara (R) is to play; you are Y.",
+    });
+    expect((await table(Y)).object.state).toEqual(before);
+
+    const columns = [0, 1, 0, 1, 0, 1, 0];
+    let last = "";
+    for (const [i, column] of columns.entries()) {
+      const outcome = await use(i % 2 === 0 ? R : Y, "play", { column });
+      expect(outcome.type, outcome.message).toBe("ok");
+      last = outcome.message ?? "";
+    }
+    expect(last.split("\n")).toEqual([
+      "Four-in-a-row. R: Game Mara, Y: Game Bob. Game Mara (R) won in 7 moves. You are R.",
+      ".......",
+      ".......",
+      "R......",
+      "RY.....",
+      "RY.....",
+      "RY.....",
+      "0123456",
+    ]);
+
+    const done = await table(Y);
+    expect(done.object.state).toMatchObject({
+      red: `agt_${R}`,
+      yellow: `agt_${Y}`,
+      result: "R",
+      moves: 7,
+      last: 0,
+    });
+    const notes = await boardNotes(BOARD);
+    expect(notes.notes.map((n) => n.text)).toContain(WIN);
+
+    // Both leave: the table is as new for whoever comes next.
+    for (const id of [R, Y]) expect((await use(id, "leave")).message).toBe("You leave the table.");
+    expect((await table(R)).object.state).toMatchObject({
+      red: "",
+      yellow: "",
+      cells: ".".repeat(42),
+      moves: 0,
+      result: "",
+    });
+  });
+});
+
+describe("the café's game table in the browser", () => {
+  let browser: Browser | undefined;
+  afterAll(async () => {
+    await browser?.close();
+    await removeNotes(BOARD, (n) => n.text === RESIGNED);
+  });
+
+  it("a person opens the table's card, takes a side and plays a column; the agent's move shows up live", async () => {
+    const base = gateway().baseUrl;
+    const townBlocked = await mapBlocked(base, "town");
+    browser = await launchBrowser();
+    const { page } = await openPlayer(browser, base, "Tess");
+    // Onto the lobby's west portal: it carries her to the town.
+    await ocw(
+      page,
+      `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 1, ty: 16 } } })})`,
+    );
+    await until("Tess in the town", async () => (await ocw<string>(page, "roomId")) === "town", 60_000);
+    await walkTo(page, 7, 10, townBlocked);
+    const table = await settledPoint(page, 6, 9);
+    await page.mouse.click(table.x, table.y);
+    await page.waitForSelector('#dialog:not([hidden])[data-kind="game_table"]', { timeout: 30_000 });
+    expect(await page.locator("#dialog-text").textContent()).toBe("Four-in-a-row for two: take a side.");
+    await page.click('#dialog-actions button[data-action="join"]');
+    await until("Tess is R", async () =>
+      (await page.locator("#dialog-text").textContent())?.includes("waits for an opponent. You are R."),
+    );
+    expect((await use(Y, "join")).message).toMatch(/^You take side Y\./);
+    await until("her turn", async () =>
+      (await page.locator("#dialog-text").textContent())?.startsWith("Your turn"),
+    );
+    await page.click('#dialog-game .game-drop[data-column="3"]');
+    await until("her piece in column 3", async () => (await state(Y)).cells === `${".".repeat(38)}R...`);
+    // The agent's answer shows on her open card without her doing anything.
+    expect((await use(Y, "play", { column: 4 })).type).toBe("ok");
+    await until(
+      "the agent's piece on her card",
+      async () => (await page.locator('#dialog-game span[data-cell="Y"]').count()) === 1,
+    );
+    expect(await page.locator('#dialog-game span[data-cell="R"]').count()).toBe(1);
+    expect(await page.locator("#dialog-game .game-drop:not([disabled])").count()).toBe(7);
+    // She gives the game up (two moves on the board: a resignation), then the agent leaves too.
+    await page.click('#dialog-actions button[data-action="leave"]');
+    await until("the result", async () => (await state(Y)).result === "Y");
+    expect((await boardNotes(BOARD)).notes.map((n) => n.text)).toContain(RESIGNED);
+    expect((await use(Y, "leave")).message).toBe("You leave the table.");
+    expect(await state(Y)).toMatchObject({ red: "", yellow: "", moves: 0, result: "" });
+  });
+});
