@@ -113,6 +113,24 @@ describe("readying a resident's turns", () => {
     );
   });
 
+  it("names the phase it was cut at, not those the run reports while it winds down", async () => {
+    const runtime = {
+      config: { current: () => ({}) },
+      agent: {
+        resolveAgentWorkspaceDir: () => "/tmp/ws",
+        runEmbeddedAgent: async (params: Record<string, unknown>) => {
+          const report = params.onExecutionPhase as (info: { phase: string }) => void;
+          for (const phase of ["runner_entered", "context_assembled", "cleanup", "runner_exited"])
+            report({ phase });
+          throw new Error("The operation was aborted");
+        },
+      },
+    };
+    expect(await prepareTurns(runtime as never, "guide", [], new AbortController().signal)).toMatch(
+      /\(context_assembled\)$/,
+    );
+  });
+
   it("a gateway that refuses it, or a world that stops, is said, never thrown", async () => {
     const refused = runtimeReporting([], new Error("Gateway is draining; new tasks are not accepted"));
     expect(await prepareTurns(refused.runtime, "guide", [], new AbortController().signal)).toBe(

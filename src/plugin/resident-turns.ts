@@ -121,9 +121,11 @@ export async function prepareTurns(
       abortSignal: own.signal,
       modelFallbacksOverride: [],
       onExecutionPhase: (info: { phase?: string }) => {
+        // Phases reported after the cut are the run winding down: the status names the one it was cut at.
+        if (own.signal.aborted) return;
         const phase = info.phase ?? "?";
-        if (!own.signal.aborted && !beforeContext(phase, phases)) own.abort(new Error(READIED));
         phases.push(phase);
+        if (!beforeContext(phase, phases.slice(0, -1))) own.abort(new Error(READIED));
       },
       ...residentTurnOptions(tools),
     } as EmbeddedRunParams);
