@@ -163,7 +163,13 @@ describe("the café's game table in the browser", () => {
       (await page.locator("#dialog-text").textContent())?.startsWith("Your turn"),
     );
     await page.click('#dialog-game .game-drop[data-column="3"]');
-    await until("her piece in column 3", async () => (await state(Y)).cells === `${".".repeat(38)}R...`);
+    // Observe is limited to 2/s per agent (PRD 12): looked at a little slower, a refusal is "not yet".
+    const slowly = { everyMs: 600, ignoreErrors: true };
+    await until(
+      "her piece in column 3",
+      async () => (await state(Y)).cells === `${".".repeat(38)}R...`,
+      slowly,
+    );
     // The agent's answer shows on her open card without her doing anything.
     expect((await use(Y, "play", { column: 4 })).type).toBe("ok");
     await until(
@@ -174,7 +180,7 @@ describe("the café's game table in the browser", () => {
     expect(await page.locator("#dialog-game .game-drop:not([disabled])").count()).toBe(7);
     // She gives the game up (two moves on the board: a resignation), then the agent leaves too.
     await page.click('#dialog-actions button[data-action="leave"]');
-    await until("the result", async () => (await state(Y)).result === "Y");
+    await until("the result", async () => (await state(Y)).result === "Y", slowly);
     expect((await boardNotes(BOARD)).notes.map((n) => n.text)).toContain(RESIGNED);
     expect((await use(Y, "leave")).message).toBe("You leave the table.");
     expect(await state(Y)).toMatchObject({ red: "", yellow: "", moves: 0, result: "" });
