@@ -6,10 +6,10 @@
 // Links are kept in the world's state folder (`follow-links.json`, the keys' hashes only), so a
 // restart or a config reload keeps them; a world without a state folder keeps them in memory.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { FOLLOW_KEY_HEADER, FOLLOW_ROUTE } from "../http/follow-routes.ts";
 import { OperatorError } from "../runtime/operator.ts";
+import { replacePrivateFileSync } from "../runtime/private-files.ts";
 
 export const FOLLOW_LINK_TTL_MS = 24 * 3_600_000;
 /** The longest a link may be asked to live. */
@@ -122,10 +122,7 @@ export class FollowLinks {
       keyHash: link.keyHash.toString("base64url"),
       expiresAt: link.expiresAt,
     }));
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const next = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(next, `${JSON.stringify({ links: kept })}\n`, { mode: 0o600 });
-    renameSync(next, this.file);
+    replacePrivateFileSync(this.file, `${JSON.stringify({ links: kept })}\n`);
   }
 }
 

@@ -6,10 +6,10 @@
 // agent that comes back after a night finds itself where it was, as a person resuming does. Agents the
 // world wakes (residents, wake targets) are quiet by design and left alone; one holding an event stream
 // or a parked long-poll is listening, not quiet. Every change is an action down the one action path.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { agentRateKey } from "../aic/admission.ts";
 import type { Actor, AicService } from "../aic/service.ts";
+import { replacePrivateFileSync } from "../runtime/private-files.ts";
 import { AGENT_ENTITY_PREFIX, agentEntityId } from "../world/ids.ts";
 
 export const QUIET_AGENTS_FILE = "quiet-agents.json";
@@ -171,12 +171,7 @@ export class QuietAgents {
     const file = this.options.file;
     if (!file) return;
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      const next = `${file}.${process.pid}.tmp`;
-      writeFileSync(next, `${JSON.stringify({ departed: Object.fromEntries(this.parked) })}\n`, {
-        mode: 0o600,
-      });
-      renameSync(next, file);
+      replacePrivateFileSync(file, `${JSON.stringify({ departed: Object.fromEntries(this.parked) })}\n`);
     } catch (error) {
       this.options.logger.warn(`openclawworld: could not keep ${file}: ${(error as Error).message}`);
     }
