@@ -7,6 +7,7 @@ import { ContextTokens } from "../aic/context-token.ts";
 import { RateLimiter } from "../aic/rate-limit.ts";
 import { AicService } from "../aic/service.ts";
 import { createAicHttpHandler } from "../http/aic/aic-app.ts";
+import { keptLooks } from "../http/humans/session.ts";
 import { createWebSurface } from "../http/humans/web-surface.ts";
 import type { RuntimeLogger } from "../runtime/world-runtime.ts";
 import { agentEntityId } from "../world/ids.ts";
@@ -46,6 +47,18 @@ export function residentLooks(config: WorldHost["config"]): Record<string, numbe
       r.look === undefined ? [] : [[agentEntityId(agentId), r.look]],
     ),
   );
+}
+
+/** Everyone's avatar look as the live page draws it: residents' configured ones, people's kept with
+ * their sessions (live or departed). Read anew on each call: people come and pick looks. */
+export function drawnLooks(host: WorldHost): () => ReadonlyMap<string, number> {
+  const residents = Object.entries(residentLooks(host.config));
+  return () => {
+    const durable = humanSessions(host);
+    const looks = durable ? keptLooks(durable) : new Map<string, number>();
+    for (const [entityId, look] of residents) looks.set(entityId, look);
+    return looks;
+  };
 }
 
 /** The web surface's options as plain data: the same whether it runs inline or in the fan-out

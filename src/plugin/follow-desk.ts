@@ -20,7 +20,7 @@ import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { AgentTurn, StoredAgentTurn } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { agentEntityId } from "../world/ids.ts";
-import { residentLooks } from "./adapters.ts";
+import { drawnLooks } from "./adapters.ts";
 import { onAgentTurn } from "./agent-turns.ts";
 import { FollowLinks } from "./follow-link.ts";
 import type { WorldHost } from "./host.ts";
@@ -58,7 +58,7 @@ export class FollowDesk implements FollowDoor {
   private readonly rates = new RateLimiter({ classes: FOLLOW_RATES });
   /** Open streams and whom each follows. */
   private readonly sinks = new Map<FollowSink, string>();
-  private readonly looks: Record<string, number>;
+  private readonly looks: () => ReadonlyMap<string, number>;
 
   /** The replay desk over the host's history ("watch again"; it refuses when none is kept). */
   private readonly replay: () => ReplayDesk;
@@ -67,7 +67,7 @@ export class FollowDesk implements FollowDoor {
     this.host = host;
     this.links = links;
     this.replay = replay;
-    this.looks = residentLooks(host.config);
+    this.looks = drawnLooks(host);
   }
 
   agentOfToken(token: string): string | undefined {
@@ -292,10 +292,11 @@ export class FollowDesk implements FollowDoor {
   }
 
   private actors(roomId: string): WireEntity[] {
+    const looks = this.looks();
     return this.reads()
       .actorsInRoom(roomId)
       .map((view, i) => {
-        const look = this.looks[view.id];
+        const look = looks.get(view.id);
         return { ...toWire(view, i + 1), ...(look === undefined ? {} : { look }) };
       });
   }

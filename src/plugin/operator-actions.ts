@@ -18,7 +18,7 @@ import {
 } from "../runtime/operator.ts";
 import { agentEntityId } from "../world/ids.ts";
 import { agentAccess, agentAccessList } from "./access.ts";
-import { residentLooks } from "./adapters.ts";
+import { drawnLooks } from "./adapters.ts";
 import { clusterStatus } from "./cluster-host.ts";
 import { followLinksOf } from "./follow-desk.ts";
 import type { WorldHost } from "./host.ts";
@@ -119,7 +119,7 @@ export function deskOf(host: WorldHost): ReplayDesk {
       host.definition,
       history,
       () => ({ runs: store.runs(), checkpoints: store.checkpoints() }),
-      residentLooks(host.config),
+      drawnLooks(host),
     );
     desks.set(host, desk);
   }

@@ -101,8 +101,13 @@ describe("the replay desk", () => {
     expect(all.markers[0]).toMatchObject({ kind: "join" });
     expect(() => desk.frame(0, host.runtime.world.tick + 10, "lobby")).toThrow(/no tick|not in the history/);
     expect(() => desk.frame(0, 1, "nowhere")).toThrow(/no room/);
-    // A configured look (a resident's) is drawn as the live page draws it.
-    const looked = new ReplayDesk(host.definition, host.history!, undefined, { agt_walker: 3 });
+    // A look (a resident's configured one, a person's pick) is drawn as the live page draws it.
+    const looked = new ReplayDesk(
+      host.definition,
+      host.history!,
+      undefined,
+      () => new Map([["agt_walker", 3]]),
+    );
     const walkerAt = (d: ReplayDesk) =>
       d.frame(0, opened.tick, "lobby").entities.find((e) => e.id === "agt_walker");
     expect(walkerAt(looked)?.look).toBe(3);

@@ -38,8 +38,9 @@ export class ReplayDesk {
   private readonly library: ReplayLibrary;
   private readonly replayer: Replayer;
   private readonly records: () => { runs: RunManifest[]; checkpoints: SnapshotManifest[] };
-  /** Configured avatar looks by entity id (residents'): drawn as the live page draws them. */
-  private readonly looks: Readonly<Record<string, number>>;
+  /** Avatar looks by entity id (residents' configured, people's picked): drawn as the live page
+   * draws them. Asked per frame: people come and pick looks while the page is open. */
+  private readonly looks: () => ReadonlyMap<string, number>;
 
   constructor(
     definition: WorldDefinition,
@@ -48,7 +49,7 @@ export class ReplayDesk {
       runs: [],
       checkpoints: [],
     }),
-    looks: Readonly<Record<string, number>> = {},
+    looks: () => ReadonlyMap<string, number> = () => new Map(),
   ) {
     this.definition = definition;
     this.looks = looks;
@@ -113,13 +114,14 @@ export class ReplayDesk {
     if (!room)
       throw new OperatorError(404, "not_found", `no room "${roomId}" in world ${this.definition.name}`);
     const world = this.seek(segment, tick);
+    const looks = this.looks();
     return {
       segment,
       tick,
       time: world.serverTsMs,
       room: toWireRoom(this.definition, roomId),
       entities: world.actorsInRoom(roomId).map((view, i) => {
-        const look = this.looks[view.id];
+        const look = looks.get(view.id);
         return { ...toWire(view, i + 1), ...(look === undefined ? {} : { look }) };
       }),
       objects: room.objects.flatMap((o) => {

@@ -11,7 +11,7 @@ export interface Person {
   walkTo(tx: number, ty: number): void;
 }
 
-export async function joinPerson(baseUrl: string, name: string): Promise<Person> {
+export async function joinPerson(baseUrl: string, name: string, look?: number): Promise<Person> {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/world/ws`);
   const heard: Person["heard"] = [];
   const reader = new ServerFrameReader();
@@ -28,7 +28,7 @@ export async function joinPerson(baseUrl: string, name: string): Promise<Person>
     ws.once("open", () => resolve());
     ws.once("error", reject);
   });
-  ws.send(JSON.stringify({ type: "join", name }));
+  ws.send(JSON.stringify({ type: "join", name, ...(look === undefined ? {} : { look }) }));
   const say = (message: string) => ws.send(JSON.stringify({ type: "chat_send", channel: "global", message }));
   const walkTo = (tx: number, ty: number) =>
     ws.send(JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx, ty: ty } } }));

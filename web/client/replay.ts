@@ -6,6 +6,7 @@
 
 import type { StoredAgentTurn } from "../../src/aic/reads.ts";
 import type { Frame, Marker } from "../../src/http/replay-routes.ts";
+import { agentEntityId } from "../../src/world/ids.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { drawMarkers, type MarkerItem } from "./replay-markers.ts";
@@ -71,7 +72,8 @@ const state = {
 };
 /** What the page shows, for tests and the curious: the tick, the frame, and the actors as drawn. */
 (window as unknown as { ocwReplay: unknown }).ocwReplay = Object.assign(state, {
-  drawn: () => scene.snapshot().map((a) => ({ id: a.id, tx: a.tx, ty: a.ty, name: a.name })),
+  drawn: () => scene.snapshot().map((a) => ({ id: a.id, tx: a.tx, ty: a.ty, name: a.name, look: a.look })),
+  screenPoint: (tx: number, ty: number) => scene.screenPoint(tx, ty),
 });
 
 function status(text: string): void {
@@ -141,6 +143,7 @@ async function loadAgents(): Promise<void> {
  * it asked and what it was answered, what woke it); a click jumps to the tick it was answered on. */
 async function follow(agentId: string): Promise<void> {
   state.agent = agentId;
+  scene.watch(agentId ? agentEntityId(agentId) : "");
   const answer = agentId
     ? await api<{ turns: StoredAgentTurn[] }>("/turns", {
         segment: state.segment,

@@ -55,6 +55,8 @@ export class WorldScene extends Phaser.Scene {
   private objects = new Map<string, ObjectView>();
   private radar = new Map<string, RadarDot>();
   private meId: string | undefined;
+  /** Someone the camera stays on who is not the page's own (the replay's followed agent). */
+  private watchedId = "";
   private minimap = new Minimap(this);
   private pointer = new MapPointer({
     scene: this,
@@ -186,9 +188,18 @@ export class WorldScene extends Phaser.Scene {
     this.minimap.place(this.room);
   }
 
+  /** Keeps the camera on `entityId`, drawn as anyone else is ("" lets it go where it stands). */
+  watch(entityId: string): void {
+    this.watchedId = entityId;
+    if (!entityId) this.cameras.main.stopFollow();
+    this.follow();
+  }
+
   private follow(): void {
-    const me = this.meId ? this.actors.get(this.meId) : undefined;
-    if (me) this.cameras.main.startFollow(me.container, true, followLerp(1000 / 60), followLerp(1000 / 60));
+    const id = this.meId || this.watchedId;
+    const followed = id ? this.actors.get(id) : undefined;
+    if (followed)
+      this.cameras.main.startFollow(followed.container, true, followLerp(1000 / 60), followLerp(1000 / 60));
   }
 
   // ---- entities -------------------------------------------------------------------------------
@@ -204,7 +215,7 @@ export class WorldScene extends Phaser.Scene {
     const isMe = e.id === this.meId;
     this.actors.set(e.id, makeActorView(this, e, isMe, this.worldOnly));
     this.radar.delete(e.id);
-    if (isMe) this.follow();
+    if (isMe || e.id === this.watchedId) this.follow();
   }
 
   updateActor(change: Partial<WireEntity> & { id: string }): void {

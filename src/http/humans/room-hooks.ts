@@ -124,7 +124,10 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
     conn.session = session;
     announceAway(session, false);
     // The look is the page's to choose (the world does not model it): a new pick applies at once.
-    if (look !== undefined) presence.setLook(session.actor.entityId, look);
+    if (look !== undefined) {
+      presence.setLook(session.actor.entityId, look);
+      sessions.setLook(session, look);
+    }
     const self = reads.getEntity(session.actor.entityId)!;
     send(ws, {
       type: "welcome",
@@ -227,6 +230,7 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       conn.address,
     );
     conn.session = session;
+    if (msg.look !== undefined) session.look = msg.look;
     presence.setLook(session.actor.entityId, msg.look);
     const joined = await rejoin(session, back);
     if (joined.status === "error") {
@@ -349,6 +353,8 @@ export function createRoomHooks(deps: RoomHooksDeps): RoomHooks {
       }
       const session = restoredSession(saved, deps.interestRadius(), deps.maxVisible);
       sessions.restore(session);
+      // Drawn as before the restart while its page finds its way back.
+      presence.setLook(saved.entityId, saved.look);
       onDrop(session);
     }
   }

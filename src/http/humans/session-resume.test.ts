@@ -12,7 +12,7 @@ import { AicService } from "../../aic/service.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { WorldRuntime } from "../../runtime/world-runtime.ts";
 import { World } from "../../world/world.ts";
-import type { DurableSessions } from "./session.ts";
+import { type DurableSessions, keptLooks } from "./session.ts";
 import { createWebSurface, type WebSurfaceHandle } from "./web-surface.ts";
 import { ServerFrameReader } from "./wire-delta.ts";
 
@@ -106,13 +106,16 @@ describe("human sessions across a restart", () => {
     cleanups.push(async () => runtime.stop());
     const sessions = memorySessions();
     const first = await serve(runtime, sessions, 100);
-    const { welcome } = await join(first.url, { name: "Ren" });
+    const { welcome } = await join(first.url, { name: "Ren", look: 2 });
     expect(sessions.data.has(welcome.resumeToken)).toBe(true);
     await first.stop(); // the gateway goes away; the world (recovered from the store) stays
     // The stopped surface's grace timers do not fire: the session belongs to the next surface.
     await holdsFor("the session is kept", () => sessions.data.has(welcome.resumeToken), 300);
 
     const second = await serve(runtime, sessions, 60_000);
+    // Before Ren's page is back, others see Ren with the look Ren picked.
+    const watcher = await join(second.url, { name: "Ula" });
+    expect(watcher.welcome.entities.find((e: Msg) => e.id === welcome.entityId)).toMatchObject({ look: 2 });
     const { welcome: again } = await join(second.url, { name: "Ren", resumeToken: welcome.resumeToken });
     expect(again).toMatchObject({ type: "welcome", resumed: true, entityId: welcome.entityId });
     expect(runtime.world.getEntity(welcome.entityId)?.name).toBe("Ren");
@@ -195,14 +198,19 @@ describe("coming back as someone else, and going away on purpose (issue #26)", (
 
   it("a resume asking only for another look keeps the character and changes its look, for everyone", async () => {
     const runtime = await running();
-    const { url } = await serve(runtime, memorySessions(), 60_000);
+    const kept = memorySessions();
+    const { url } = await serve(runtime, kept, 60_000);
     const first = await join(url, { name: "Dan", look: 1 });
     const watcher = await join(url, { name: "Eve" });
+    // Kept with the session (the replay and the follow page draw people with it).
+    expect(keptLooks(kept).get(first.welcome.entityId)).toBe(1);
+    expect(keptLooks(kept).has(watcher.welcome.entityId)).toBe(false);
     for (const look of [6, 3]) {
       first.ws.close(4100, "page closed");
       const back = await join(url, { name: "Dan", look, resumeToken: first.welcome.resumeToken });
       expect(back.welcome).toMatchObject({ resumed: true, entityId: first.welcome.entityId, name: "Dan" });
       expect(back.welcome.entities.find((e: Msg) => e.id === first.welcome.entityId)).toMatchObject({ look });
+      expect(keptLooks(kept).get(first.welcome.entityId)).toBe(look);
       // The watcher's delta frames carry the new look (a binary update: the reader keeps the entity).
       await until("the watcher sees the new look", () =>
         watcher.frames.some(

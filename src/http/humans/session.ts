@@ -26,6 +26,8 @@ export interface HumanSession {
   /** When its socket dropped, as an order; undefined while connected (admission.ts reclaims the
    * oldest drops first). */
   droppedOrder: number | undefined;
+  /** The avatar look its page picked (absent: the client derives one from the id). */
+  look?: number;
 }
 
 /** One WebSocket; it gets a session when it joins (or resumes one). */
@@ -77,6 +79,8 @@ export interface SavedSession {
   sessionId: string;
   entityId: string;
   name: string;
+  /** Kept with the session so the replay and the follow page draw the person as others saw them. */
+  look?: number;
 }
 
 /** Where a character stood when it left the world (its page gone past the grace period): a resume
@@ -115,6 +119,7 @@ export function restoredSession(
     graceTimer: undefined,
     address: "",
     droppedOrder: undefined,
+    ...(saved.look === undefined ? {} : { look: saved.look }),
   };
 }
 
@@ -139,8 +144,16 @@ export class SessionStore {
    * given before would not survive a restart). Rejects when the store could not keep it. */
   async add(session: HumanSession): Promise<void> {
     this.restore(session);
-    const { entityId, name } = session.actor;
-    await this.durable?.put(session.resumeToken, { sessionId: session.sessionId, entityId, name });
+    await this.durable?.put(session.resumeToken, record(session));
+  }
+
+  /** The page picked another look: kept with the session (a failed write keeps the old one: a look
+   * is no acknowledged action). */
+  setLook(session: HumanSession, look: number): void {
+    if (session.look === look) return;
+    session.look = look;
+    if (!this.byId.has(session.sessionId)) return;
+    void Promise.resolve(this.durable?.put(session.resumeToken, record(session))).catch(() => undefined);
   }
 
   /** A session whose record is already durable (saved before a restart) is live again. */
@@ -162,7 +175,9 @@ export class SessionStore {
       if (this.departedByToken.has(key)) return [];
       const v = (value ?? {}) as Partial<SavedSession>;
       if (typeof v.sessionId === "string" && typeof v.entityId === "string" && typeof v.name === "string")
-        return [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name }];
+        return [
+          { resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name, ...lookOf(v) },
+        ];
       this.durable?.delete(key);
       return [];
     });
@@ -172,19 +187,10 @@ export class SessionStore {
    * where it stood, so the page that holds it brings the same character back there. */
   depart(session: HumanSession, where: { roomId: string; tx: number; ty: number }): void {
     this.remove(session);
-    const { entityId, name } = session.actor;
     const left = { ...where, order: ++this.departures };
-    const record: DepartedSession = {
-      resumeToken: session.resumeToken,
-      sessionId: session.sessionId,
-      entityId,
-      name,
-      left,
-    };
-    this.departedByToken.set(record.resumeToken, record);
-    void Promise.resolve(
-      this.durable?.put(record.resumeToken, { sessionId: record.sessionId, entityId, name, left }),
-    ).catch(
+    const departed: DepartedSession = { resumeToken: session.resumeToken, ...record(session), left };
+    this.departedByToken.set(departed.resumeToken, departed);
+    void Promise.resolve(this.durable?.put(departed.resumeToken, { ...record(session), left })).catch(
       () => undefined, // kept in memory still: only a restart would forget it
     );
     for (const token of this.departedByToken.keys()) {
@@ -240,5 +246,36 @@ function departedRecord(key: string, value: unknown): DepartedSession[] {
   )
     return [];
   const where = { roomId: left.roomId, tx: left.tx!, ty: left.ty!, order: left.order! };
-  return [{ resumeToken: key, sessionId: v.sessionId, entityId: v.entityId, name: v.name, left: where }];
+  return [
+    {
+      resumeToken: key,
+      sessionId: v.sessionId,
+      entityId: v.entityId,
+      name: v.name,
+      ...lookOf(v),
+      left: where,
+    },
+  ];
+}
+
+/** A session as the durable space keeps it (its resume token is the key). */
+function record(session: HumanSession): Omit<SavedSession, "resumeToken"> {
+  const { entityId, name } = session.actor;
+  return { sessionId: session.sessionId, entityId, name, ...lookOf(session) };
+}
+
+/** A kept record's look, when it holds a valid one. */
+function lookOf(v: { look?: unknown }): { look?: number } {
+  return Number.isInteger(v.look) && (v.look as number) >= 0 ? { look: v.look as number } : {};
+}
+
+/** Each person's look as kept with their session, live or departed, by entity id. */
+export function keptLooks(durable: DurableSessions): Map<string, number> {
+  const looks = new Map<string, number>();
+  for (const { value } of durable.list()) {
+    const v = (value ?? {}) as { entityId?: unknown; look?: unknown };
+    const { look } = lookOf(v);
+    if (typeof v.entityId === "string" && look !== undefined) looks.set(v.entityId, look);
+  }
+  return looks;
 }
