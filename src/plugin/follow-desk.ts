@@ -24,7 +24,7 @@ import { drawnLooks } from "./adapters.ts";
 import { onAgentTurn } from "./agent-turns.ts";
 import { FollowLinks } from "./follow-link.ts";
 import type { WorldHost } from "./host.ts";
-import { eventInWords, type Namer, namerOf } from "./in-words.ts";
+import { eventInWords, type Namer, namerOf, turnInWords } from "./in-words.ts";
 import type { ReplayDesk } from "./replay-desk.ts";
 
 /** Turns one page holds at most (the default is fewer). */
@@ -367,39 +367,6 @@ export class FollowDesk implements FollowDoor {
     if (!aic) throw new OperatorError(409, "conflict", "the world's adapters are not attached yet");
     return aic.reads;
   }
-}
-
-/** A turn in a line: what it did and how it went ("Bo called chatSend (3 ms)", a resident's wake:
- * who woke it and why, its model requests and time). `entity` names an entity id. */
-export function turnInWords(turn: AgentTurn, name: string, entity: (entityId: string) => string): string {
-  const ms = `${Math.round(turn.ms)} ms`;
-  if (turn.kind === "blocked") return `${name} was refused the tool ${turn.name} (${turn.status})`;
-  if (turn.kind === "turn") {
-    let woke = "";
-    let model = "";
-    try {
-      const asked = JSON.parse(turn.request) as {
-        wokenBy?: { reason?: string; fromEntityId?: string }[];
-      };
-      const by = (asked.wokenBy ?? []).map(
-        (w) => `${w.fromEntityId ? entity(w.fromEntityId) : "someone"} (${w.reason ?? "?"})`,
-      );
-      if (by.length > 0) woke = ` woken by ${[...new Set(by)].join(", ")}`;
-      const took = JSON.parse(turn.answer) as {
-        modelRequests?: number;
-        modelMs?: number;
-        modelFailures?: number;
-      };
-      if (took.modelRequests !== undefined)
-        model = `; ${took.modelRequests} model request${took.modelRequests === 1 ? "" : "s"}${took.modelMs === undefined ? "" : ` (${Math.round(took.modelMs)} ms)`}`;
-      if (took.modelFailures) model += `, ${took.modelFailures} failed`;
-    } catch {
-      // A cut record (agent-turns.ts MAX_TURN_TEXT) is no longer JSON: the line goes without it.
-    }
-    return `${name} took a turn${woke}: ${turn.status === "ok" ? "done" : turn.status} in ${ms}${model}`;
-  }
-  const refused = turn.status === "ok" ? "" : `, refused: ${turn.status}`;
-  return `${name} called ${turn.name} (${ms}${refused})`;
 }
 
 /** The follow links' file in the world's folder (beside world.db). */

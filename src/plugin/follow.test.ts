@@ -13,9 +13,10 @@ import { resolveConfig } from "../config/config.ts";
 import { FOLLOW_KEY_HEADER, FOLLOW_ROUTE, followRouteHandler } from "../http/follow-routes.ts";
 import { tokenDirectory } from "./adapters.ts";
 import { agentTurnHooks, only } from "./agent-turns.ts";
-import { FollowDesk, turnInWords } from "./follow-desk.ts";
+import { FollowDesk } from "./follow-desk.ts";
 import { FOLLOW_LINK_TTL_MS, FollowLinks } from "./follow-link.ts";
 import { createHost } from "./host.ts";
+import { turnInWords } from "./in-words.ts";
 import { ReplayDesk } from "./replay-desk.ts";
 
 const quiet = { info() {}, warn() {}, error() {} };

@@ -1,6 +1,7 @@
 // What happened, in words a person reads: names instead of entity ids, "Bo opened the Town Hall door"
 // instead of an object id and a JSON patch. The follow page's events and the replay's markers say
-// it this way (replay-desk.ts `markersOf`, follow-desk.ts).
+// it this way (replay-desk.ts `markersOf`, follow-desk.ts), and their turns (`turnInWords`).
+import type { AgentTurn } from "../runtime/history.ts";
 import type { WorldDefinition, WorldEvent } from "../world/types.ts";
 
 /** Names of what an event mentions: an entity's (its id when unknown), an object's, a room's. */
@@ -75,4 +76,37 @@ export function eventInWords(e: WorldEvent, names: Namer): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** A turn in a line: what it did and how it went ("Bo called chatSend (3 ms)", a resident's wake:
+ * who woke it and why, its model requests and time). `entity` names an entity id. */
+export function turnInWords(turn: AgentTurn, name: string, entity: (entityId: string) => string): string {
+  const ms = `${Math.round(turn.ms)} ms`;
+  if (turn.kind === "blocked") return `${name} was refused the tool ${turn.name} (${turn.status})`;
+  if (turn.kind === "turn") {
+    let woke = "";
+    let model = "";
+    try {
+      const asked = JSON.parse(turn.request) as {
+        wokenBy?: { reason?: string; fromEntityId?: string }[];
+      };
+      const by = (asked.wokenBy ?? []).map(
+        (w) => `${w.fromEntityId ? entity(w.fromEntityId) : "someone"} (${w.reason ?? "?"})`,
+      );
+      if (by.length > 0) woke = ` woken by ${[...new Set(by)].join(", ")}`;
+      const took = JSON.parse(turn.answer) as {
+        modelRequests?: number;
+        modelMs?: number;
+        modelFailures?: number;
+      };
+      if (took.modelRequests !== undefined)
+        model = `; ${took.modelRequests} model request${took.modelRequests === 1 ? "" : "s"}${took.modelMs === undefined ? "" : ` (${Math.round(took.modelMs)} ms)`}`;
+      if (took.modelFailures) model += `, ${took.modelFailures} failed`;
+    } catch {
+      // A cut record (agent-turns.ts MAX_TURN_TEXT) is no longer JSON: the line goes without it.
+    }
+    return `${name} took a turn${woke}: ${turn.status === "ok" ? "done" : turn.status} in ${ms}${model}`;
+  }
+  const refused = turn.status === "ok" ? "" : `, refused: ${turn.status}`;
+  return `${name} called ${turn.name} (${ms}${refused})`;
 }

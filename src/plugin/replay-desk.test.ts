@@ -195,6 +195,9 @@ describe("a stretch shared as one file", () => {
     expect(replayRead(there, "/markers", query)).toEqual(replayRead(desk, "/markers", query));
     query.set("agent", "walker");
     expect(replayRead(there, "/turns", query)).toEqual(replayRead(desk, "/turns", query));
+    // In words, with the agent's name in the world.
+    const { turns } = replayRead(desk, "/turns", query) as { turns: { words: string }[] };
+    expect(turns.map((t) => t.words)).toEqual(["Walker called chatSend (3 ms)"]);
 
     const refusedWith = async (definition: WorldDefinition, doc: unknown) => {
       try {

@@ -17,9 +17,10 @@ import {
   openExport,
 } from "../runtime/replay-export.ts";
 import type { RunManifest, SnapshotManifest } from "../runtime/store.ts";
+import { agentEntityId } from "../world/ids.ts";
 import type { Input, StepResult, WorldDefinition } from "../world/types.ts";
 import type { World } from "../world/world.ts";
-import { eventInWords, type Namer, namerOf } from "./in-words.ts";
+import { eventInWords, type Namer, namerOf, turnInWords } from "./in-words.ts";
 
 /** What the desk reads: a live history, or an exported stretch opened from a file. */
 export interface ReplayLibrary extends ExportSource {
@@ -137,20 +138,10 @@ export class ReplayDesk {
 
   /** What happened in (from, to] of a timeline, tick by tick, in one room (or all). */
   markers(segment: number, from: number, to: number, roomId?: string): Marker[] {
-    if (to - from > MAX_MARKER_TICKS)
-      throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
     const markers: Marker[] = [];
-    const start = this.seek(segment, from);
-    // Names as the stretch goes: those present at its start, then each who joins.
-    const names = new Map<string, string>();
-    for (const id of Object.keys(this.definition.rooms))
-      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
-    const namer = namerOf(this.definition, (id) => names.get(id));
-    this.seek(segment, to, (inputs, result) => {
-      for (const e of result.events)
-        if (e.type === "presence.join") names.set(String(e.payload.entityId), String(e.payload.name));
-      markers.push(...markersOf(inputs, result, roomId, namer));
-    });
+    this.walk(segment, from, to, (inputs, result, namer) =>
+      markers.push(...markersOf(inputs, result, roomId, namer)),
+    );
     return markers;
   }
 
@@ -163,37 +154,64 @@ export class ReplayDesk {
    * room it was in (as it went from room to room) and those addressed to it, in words (the follow
    * page's "watch again"). */
   perceived(segment: number, from: number, to: number, entityId: string): Marker[] {
-    if (to - from > MAX_MARKER_TICKS)
-      throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
     const markers: Marker[] = [];
-    const start = this.seek(segment, from);
-    let roomId = start.getEntity(entityId)?.roomId;
-    const names = new Map<string, string>();
-    for (const id of Object.keys(this.definition.rooms))
-      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
-    const namer = namerOf(this.definition, (id) => names.get(id));
-    this.seek(segment, to, (_inputs, result) => {
-      for (const e of result.events) {
-        const mine = e.payload.entityId === entityId;
-        if (e.type === "presence.join") {
-          names.set(String(e.payload.entityId), String(e.payload.name));
-          if (mine) roomId = e.roomId;
+    let roomId: string | undefined;
+    this.walk(
+      segment,
+      from,
+      to,
+      (_inputs, result, namer) => {
+        for (const e of result.events) {
+          const mine = e.payload.entityId === entityId;
+          if (e.type === "presence.join" && mine) roomId = e.roomId;
+          const heard = e.audience.kind === "room" ? e.roomId === roomId : e.audience.ids.includes(entityId);
+          if (heard) markers.push(...markersOf([], { ...result, events: [e] }, undefined, namer));
+          if (e.type === "presence.leave" && mine) roomId = undefined;
         }
-        const heard = e.audience.kind === "room" ? e.roomId === roomId : e.audience.ids.includes(entityId);
-        if (heard) markers.push(...markersOf([], { ...result, events: [e] }, undefined, namer));
-        if (e.type === "presence.leave" && mine) roomId = undefined;
-      }
-    });
+      },
+      (start) => {
+        roomId = start.getEntity(entityId)?.roomId;
+      },
+    );
     return markers;
   }
 
   /** The agents with turns in a stretch, and one agent's turns there (what it was shown, what it did
-   * with the answers, what woke it), oldest first. */
+   * with the answers, what woke it), oldest first, each in words. */
   turns(segment: number, from: number, to: number, agentId?: string) {
-    return {
-      agents: this.library.turnTakers(segment, from, to),
-      turns: agentId === undefined ? [] : this.library.agentTurns(segment, from, to, agentId),
-    };
+    const agents = this.library.turnTakers(segment, from, to);
+    if (agentId === undefined) return { agents, turns: [] };
+    const turns = this.library.agentTurns(segment, from, to, agentId);
+    if (turns.length === 0) return { agents, turns };
+    // Names from at most the last MAX_MARKER_TICKS (someone met only before: its id's name).
+    const namer = this.walk(segment, Math.max(from, to - MAX_MARKER_TICKS), to);
+    const name = namer.entity(agentEntityId(agentId));
+    return { agents, turns: turns.map((t) => ({ ...t, words: turnInWords(t, name, namer.entity) })) };
+  }
+
+  /** Re-simulates (from, to] of a timeline tick by tick, naming who the stretch met: those present at
+   * its start, then each who joins (a name stays known after its bearer left). */
+  private walk(
+    segment: number,
+    from: number,
+    to: number,
+    onTick?: (inputs: readonly Input[], result: StepResult, namer: Namer) => void,
+    onStart?: (start: World) => void,
+  ): Namer {
+    if (to - from > MAX_MARKER_TICKS)
+      throw new OperatorError(400, "bad_request", `at most ${MAX_MARKER_TICKS} ticks of markers at a time`);
+    const start = this.seek(segment, from);
+    onStart?.(start);
+    const names = new Map<string, string>();
+    for (const id of Object.keys(this.definition.rooms))
+      for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
+    const namer = namerOf(this.definition, (id) => names.get(id));
+    this.seek(segment, to, (inputs, result) => {
+      for (const e of result.events)
+        if (e.type === "presence.join") names.set(String(e.payload.entityId), String(e.payload.name));
+      onTick?.(inputs, result, namer);
+    });
+    return namer;
   }
 
   /** A stretch as one file (snapshot, inputs, the agents' turns, a run record): replay-export.ts. */

@@ -240,6 +240,12 @@ describe("issue #42: the replay page on the real gateway", () => {
     );
     expect(JSON.parse(saw!.answer).self.tile).toEqual(dest);
     expect(await page.locator(`#replay-turns li[data-ok="false"]`).count()).toBeGreaterThan(0);
+    // Its turns in words, names and no ids: "Replay Bot called chatSend (3 ms)".
+    const summaries = await page.locator("#replay-turns summary").allTextContents();
+    expect(summaries.filter((line) => /\b(agt|hum)_/.test(line))).toEqual([]);
+    expect(summaries).toContainEqual(
+      expect.stringMatching(/^\d+: Replay Bot called chatSend \(\d+ ms, refused: conflict\)$/),
+    );
     await page.click("#replay-step");
     // (Its refusal answered on the same tick: the markers overlap; the panel lists each.)
     await page.click(`#replay-turns li[data-seq="${spoke.seq}"] summary`);
@@ -263,6 +269,7 @@ describe("issue #42: the replay page on the real gateway", () => {
       expect.objectContaining({ fromEntityId: ENTITY, roomId: "lobby" }),
     );
     expect(JSON.parse(woke.answer).modelRequests).toBeGreaterThan(0);
+    expect((woke as Turn & { words: string }).words).toMatch(/ took a turn woken by Replay Bot \(/);
     const replied = heraldTurns.find(
       (t) => t.name === "chatSend" && t.status === "ok" && JSON.parse(t.request).message === heraldSays,
     )!;

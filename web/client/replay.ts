@@ -12,6 +12,9 @@ import { startGame } from "./game.ts";
 import { drawMarkers, type MarkerItem } from "./replay-markers.ts";
 import { WorldScene } from "./scene.ts";
 
+/** A turn as the page is served it: as kept, and in words (names, not ids). */
+type ReplayedTurn = StoredAgentTurn & { words: string };
+
 interface Overview {
   tickRate: number;
   rooms: { roomId: string; name: string }[];
@@ -65,7 +68,7 @@ const state = {
   markers: [] as Marker[],
   /** The agent followed, and its turns in the stretch. */
   agent: "",
-  turns: [] as StoredAgentTurn[],
+  turns: [] as ReplayedTurn[],
   frame: undefined as Frame | undefined,
   playing: false,
   loading: false,
@@ -145,7 +148,7 @@ async function follow(agentId: string): Promise<void> {
   state.agent = agentId;
   scene.watch(agentId ? agentEntityId(agentId) : "");
   const answer = agentId
-    ? await api<{ turns: StoredAgentTurn[] }>("/turns", {
+    ? await api<{ turns: ReplayedTurn[] }>("/turns", {
         segment: state.segment,
         from: state.from,
         to: state.to,
@@ -159,7 +162,7 @@ async function follow(agentId: string): Promise<void> {
   $("replay-turns-panel").hidden = !agentId;
   const items: MarkerItem[] = [];
   for (const t of answer.turns) {
-    const label = `${t.tick} ${t.kind === "call" ? t.name : `${t.kind} ${t.name}`}: ${t.status} (${Math.round(t.ms)} ms)`;
+    const label = `${t.tick}: ${t.words}`;
     const ok = String(t.status === "ok");
     items.push({ tick: t.tick, label, data: { kind: t.kind, seq: String(t.seq), ok } });
     const li = document.createElement("li");
