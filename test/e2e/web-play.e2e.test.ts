@@ -342,6 +342,15 @@ describe("a finished product", () => {
     expect(await fresh.page.locator("#presence").isVisible()).toBe(false);
     expect(await fresh.page.locator("#conn").isVisible()).toBe(false);
     expect(await fresh.page.locator('#join-looks input[type="radio"]').count()).toBe(8);
+    // Where an agent's owner and the operator go: the follow page, the replay (its link at hand).
+    expect(await fresh.page.getAttribute("#join-follow a", "href")).toBe("/openclawworld/follow/");
+    expect(await fresh.page.getAttribute("#join-replay a", "href")).toBe("/openclawworld/replay/");
+    const replay = await watchedPage(browser, { viewport: DESKTOP });
+    await replay.page.goto(`${gateway().baseUrl}/openclawworld/replay/`);
+    await until("the replay page says how to get in", async () =>
+      ((await replay.page.textContent("#replay-status")) ?? "").includes("openclaw ocw replay link"),
+    );
+    await replay.page.close();
     await fresh.page.fill("#join-name", "Fay");
     await fresh.page.click("#join-looks label:nth-child(3)");
     await shot(fresh.page, "web-join.png");
