@@ -4,6 +4,7 @@ import { isolate } from "./bidi.ts";
 import { renderGameBoard, tableView } from "./game-board.ts";
 import { $, state } from "./page-state.ts";
 import type { WireObject, WorldScene } from "./scene.ts";
+import { agoInWords, worldNow } from "./world-clock.ts";
 
 interface Note {
   id: string;
@@ -72,11 +73,11 @@ export function mountObjectCard(scene: WorldScene, useObject: UseObject): Object
         const who = document.createElement("span");
         who.className = "note-by";
         who.textContent = `${isolate(n.name)}${n.by.startsWith("agt_") ? " · AI" : ""}`;
-        // When it was posted, in the world's time (the note's own timestamp).
+        // How long ago it was posted, by the world's clock (the note's own timestamp).
         const when = document.createElement("time");
         when.className = "note-when";
         when.dateTime = new Date(n.tsMs).toISOString();
-        when.textContent = noteDate(n.tsMs);
+        when.textContent = noteAge(n.tsMs);
         const text = document.createElement("span");
         text.className = "text";
         text.textContent = n.text;
@@ -131,16 +132,9 @@ function affordanceButton(a: { action: string; label: string }, onClick: () => v
   return button;
 }
 
-/** A note's date as a reader wants it: the time today, the day and time before that. */
-function noteDate(tsMs: number): string {
-  const at = new Date(tsMs);
-  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  if (at.toDateString() === new Date().toDateString()) return `today ${time}`;
-  const sameYear = at.getFullYear() === new Date().getFullYear();
-  const day = at.toLocaleDateString([], {
-    day: "numeric",
-    month: "short",
-    ...(sameYear ? {} : { year: "numeric" }),
-  });
-  return `${day} ${time}`;
+/** A note's age as a reader wants it ("5 minutes ago"), read against the world's clock, whose
+ * time its timestamp is. */
+function noteAge(tsMs: number): string {
+  const now = worldNow();
+  return now === undefined ? "" : agoInWords(now - tsMs);
 }

@@ -12,6 +12,7 @@ import { $, nameOf, state, type WireEvent } from "./page-state.ts";
 import { renderPresence, setRoster } from "./presence-list.ts";
 import type { RadarDot, WireEntity, WireObject, WireRoom, WorldScene } from "./scene.ts";
 import type { ObjectUse } from "./use-objects.ts";
+import { heardWorldTime } from "./world-clock.ts";
 
 export function serverMessages(page: {
   connection: Connection;
@@ -79,6 +80,7 @@ export function serverMessages(page: {
   return function onMessage(message: ServerMessage): void {
     switch (message.type) {
       case "welcome": {
+        heardWorldTime(message.serverTsMs);
         const first = !state.joined;
         const asked = state.requestedName;
         state.entityId = message.entityId;
@@ -142,6 +144,7 @@ export function serverMessages(page: {
         break;
       }
       case "events":
+        for (const e of message.events) heardWorldTime(e.tsMs);
         onEvents(message.events);
         break;
       case "result":
