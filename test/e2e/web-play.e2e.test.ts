@@ -540,6 +540,20 @@ describe("a finished product", () => {
     await until("the pad walks", async () => Math.abs((await me(cy.page)).x - before.x) > 20);
     await cy.page.mouse.up();
     await shot(cy.page, "web-phone.png");
+    // A single tap on an arrow walks one tile that way (it once moved nothing).
+    const stopped = await until("Cy stands still", async () => {
+      const [a, b] = [await me(cy.page), await drawnFrames(cy.page, 3).then(() => me(cy.page))];
+      return a.x === b.x && a.y === b.y && b;
+    });
+    const back = dir === "right" ? "left" : "right";
+    const step = back === "right" ? 1 : -1;
+    if (blocked(stopped.tx + step, stopped.ty)) throw new Error(`no free tile ${back} of Cy`);
+    const backPad = await cy.page.locator(`#touchpad [data-dir="${back}"]`).boundingBox();
+    await cy.page.touchscreen.tap(backPad!.x + backPad!.width / 2, backPad!.y + backPad!.height / 2);
+    await until("the tap walks one tile and stops there", async () => {
+      const [a, b] = [await me(cy.page), await drawnFrames(cy.page, 3).then(() => me(cy.page))];
+      return b.tx === stopped.tx + step && b.ty === stopped.ty && a.x === b.x && a.y === b.y;
+    });
   });
 
   it("had no console errors", () => {

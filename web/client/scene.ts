@@ -45,6 +45,9 @@ import { addWalkKeys, type WalkKeys, walkDirection } from "./walk-keys.ts";
 export type { Hearing, HoverInfo, MapPlace, RadarDot, SceneCallbacks, WireEntity, WireObject, WireRoom };
 export { naturalAction };
 
+/** A touch pad press shorter than this is a tap: one tile that way. */
+const TAP_MS = 250;
+
 export class WorldScene extends Phaser.Scene {
   private callbacks!: SceneCallbacks;
   private room: WireRoom | undefined;
@@ -74,6 +77,10 @@ export class WorldScene extends Phaser.Scene {
   private debugOn = false;
   private keys: WalkKeys = {};
   private touchDir = { dx: 0, dy: 0 };
+  /** When and where a touch pad press began (a short one is a tap: one tile). */
+  private touchStart: { atMs: number; tx: number; ty: number } | undefined;
+  /** The tile a tap walks to, sent on the next frame. */
+  private pendingStep: { tx: number; ty: number } | undefined;
   private lastIntent = { dx: 0, dy: 0 };
   private bubbleRects: { id: string; rect: Rect }[] = [];
   /** Bodies and name tags of everyone drawn, in world units: bubbles keep off them. */
@@ -324,6 +331,15 @@ export class WorldScene extends Phaser.Scene {
   }
 
   setTouchDir(dx: number, dy: number): void {
+    const me = this.meId ? this.actors.get(this.meId) : undefined;
+    if (dx || dy) this.touchStart = me && { atMs: performance.now(), tx: me.data.tx, ty: me.data.ty };
+    else if (this.touchStart && performance.now() - this.touchStart.atMs < TAP_MS) {
+      // A tap walks one tile that way (held this briefly, the held direction moved a few pixels or,
+      // within a frame, nothing at all); sent after the stop, which would end it.
+      const { tx, ty } = this.touchStart;
+      this.pendingStep = { tx: tx + this.touchDir.dx, ty: ty + this.touchDir.dy };
+    }
+    if (!(dx || dy)) this.touchStart = undefined;
     this.touchDir = { dx, dy };
   }
 
@@ -372,9 +388,17 @@ export class WorldScene extends Phaser.Scene {
   private readKeys(): void {
     if (!this.callbacks) return;
     const { dx, dy } = walkDirection(this.keys, this.touchDir, this.callbacks.typing());
-    if (dx === this.lastIntent.dx && dy === this.lastIntent.dy) return;
-    this.lastIntent = { dx, dy };
-    this.callbacks?.moveIntent(dx, dy);
+    if (dx !== this.lastIntent.dx || dy !== this.lastIntent.dy) {
+      this.lastIntent = { dx, dy };
+      this.callbacks.moveIntent(dx, dy);
+    }
+    const step = this.pendingStep;
+    this.pendingStep = undefined;
+    if (step && this.room && !(dx || dy)) {
+      const { widthTiles, heightTiles } = this.room;
+      const inside = step.tx >= 0 && step.ty >= 0 && step.tx < widthTiles && step.ty < heightTiles;
+      if (inside && !this.blocked[step.ty * widthTiles + step.tx]) this.callbacks.moveTo(step.tx, step.ty);
+    }
   }
 
   /** Where a tile's centre is on screen (CSS pixels), for tests and tooltips. */
