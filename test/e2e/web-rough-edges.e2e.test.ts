@@ -207,6 +207,14 @@ describe("issue #41: the player's rough edges, smoothed", () => {
     expect(overlap(here, await rectOf(page, "#chat-toggle"))).toBe(false);
     expect(overlap(here, await rectOf(page, "#chat"))).toBe(false);
     expect((await ocw<Minimap>(page, "minimap()")).visible).toBe(false);
+    // The phone's folded start is no choice of the person's: the same browser on a wide screen shows it.
+    await page.setViewportSize(DESKTOP);
+    await page.reload();
+    await until("Pho back online", () => ocw<string>(page, "status").then((s) => s === "online"));
+    await until(
+      "the minimap shown on a wide screen",
+      async () => (await ocw<Minimap>(page, "minimap()")).visible,
+    );
   });
 
   let vera: WatchedPage;

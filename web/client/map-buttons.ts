@@ -20,12 +20,16 @@ export function mountMapButtons(scene: WorldScene, releaseKeys: () => void): voi
     document.documentElement.style.setProperty("--minimap-bottom", `${m.y + m.height + 8}px`);
     document.documentElement.style.setProperty("--minimap-width", `${m.width}px`);
     $("minimap-toggle").setAttribute("aria-pressed", String(m.shown));
-    localStorage.setItem("ocw.minimap", m.shown ? "1" : "0");
+  });
+  // Only a person's own choice is remembered: a phone's folded start, once kept as if chosen, folded
+  // the minimap of every later page on a wide screen.
+  window.addEventListener("ocw:minimap-choice", (event) => {
+    localStorage.setItem("ocw.minimap", (event as CustomEvent<boolean>).detail ? "1" : "0");
   });
   // A phone starts without the minimap (it covered a good part of the room); the button brings it.
   scene.showMinimap((localStorage.getItem("ocw.minimap") ?? (window.innerWidth < 600 ? "0" : "1")) === "1");
   $("minimap-toggle").addEventListener("click", () => {
-    scene.showMinimap($("minimap-toggle").getAttribute("aria-pressed") !== "true");
+    scene.chooseMinimap($("minimap-toggle").getAttribute("aria-pressed") !== "true");
     releaseKeys();
   });
 }

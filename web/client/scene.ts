@@ -124,7 +124,7 @@ export class WorldScene extends Phaser.Scene {
         if (!this.callbacks.typing()) this.toggleDebug();
       });
       kb.addKey(Phaser.Input.Keyboard.KeyCodes.M, false).on("down", () => {
-        if (!this.callbacks.typing()) this.showMinimap(!this.minimap.shown);
+        if (!this.callbacks.typing()) this.chooseMinimap(!this.minimap.shown);
       });
     }
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => this.pointer.click(pointer));
@@ -188,7 +188,14 @@ export class WorldScene extends Phaser.Scene {
     this.debug?.clear();
   }
 
-  /** Shows or folds the minimap (remembered by the page through the `ocw:minimap` event). */
+  /** The person shows or folds the minimap (M, the Map button): a choice the page remembers (the
+   * `ocw:minimap-choice` event). */
+  chooseMinimap(shown: boolean): void {
+    this.showMinimap(shown);
+    window.dispatchEvent(new CustomEvent("ocw:minimap-choice", { detail: shown }));
+  }
+
+  /** Shows or folds the minimap (where it is and its size: the `ocw:minimap` event). */
   showMinimap(shown: boolean): void {
     this.minimap.shown = shown;
     if (this.room) this.minimap.camera.setVisible(shown);
