@@ -43,7 +43,9 @@ beforeAll(async () => {
             agentId: B_AGENT,
           },
           minIntervalSec: 0,
-          turnTimeoutSec: 60,
+          // Longer than the test waits to hear the answer: an answer heard after the turn's timeout
+          // is recorded unanswered (seen once at load, with a 60 s timeout and a 75 s wait).
+          turnTimeoutSec: 150,
         },
       },
     },
@@ -104,7 +106,7 @@ async function deliveries() {
 
 describe("a remote resident on a second real gateway (issue #43)", () => {
   it("a person on A calls B's agent by name; A wakes B's /hooks/wake; B's heartbeat turn answers in A's world", {
-    timeout: 90_000,
+    timeout: 170_000,
   }, async () => {
     model.define(SCENARIO, [
       { toolCalls: [{ name: "ocw_poll_events", arguments: {} }] },
@@ -119,7 +121,7 @@ describe("a remote resident on a second real gateway (issue #43)", () => {
       await vi.waitFor(
         () =>
           expect(wanda.heard).toContainEqual({ from: `agt_${AIC_AGENT}`, message: "Hello from gateway B" }),
-        { timeout: 75_000, interval: 100 },
+        { timeout: 140_000, interval: 100 },
       );
       const calls = model.requests(SCENARIO);
       // The wake carried no words; the words reached B's model as world content, through the tool.
