@@ -195,6 +195,18 @@ export class WorldHistory {
     return this.current;
   }
 
+  /** The world took a new definition live (world-reload.ts): its history goes on, so a restart on
+   * the new world files keeps it instead of clearing it as another scene's. */
+  setIdentity(identity: StoreIdentity): void {
+    this.guard("recording the new scene", () => {
+      const put = this.db.prepare(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      );
+      put.run("world", identity.world);
+      put.run("sceneHash", identity.sceneHash);
+    });
+  }
+
   close(): void {
     this.flushTurns();
     if (this.db.isOpen) this.db.close();

@@ -143,6 +143,8 @@ function applyTick(message: Extract<ToChild, { type: "tick" }>): void {
   }
   for (const input of message.inputs) replica.submit(input).catch(() => {});
   const result = replica.stepNow();
+  // A host's redefine changed the replica's definition: a resync's snapshot is of that one.
+  definition = replica.world.definition;
   if (!result || result.tick !== message.tick || result.events.length !== message.eventCount)
     askResync(`the replica's tick ${message.tick} differs`);
 }
