@@ -76,6 +76,8 @@ export async function reloadWorld(host: OpenedWorld, source: ReloadSource): Prom
   host.definition = live;
   if (host.store?.isOpen) {
     host.store.setIdentity(identityOf(live));
+    host.history?.keepDefinition(current);
+    host.history?.keepDefinition(live);
     host.history?.setIdentity(identityOf(live));
     host.mirror?.reidentify(identityOf(live));
     storeAutoSnapshot(host, snapshotEntry(host.runtime.world.snapshot()));
