@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WORLD_NOTICE_ENTITY_ID } from "../world/redefine.ts";
 import { type FixtureRoom, fixtureFiles, openRoom } from "../world/testing/fixtures.ts";
 import { closeWorld, type OpenedWorld, openWorld } from "./open-world.ts";
+import { Replayer } from "./replay-engine.ts";
 import { type ReloadOutcome, reloadWorld } from "./world-reload.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -108,6 +109,53 @@ describe("reloading a running world from its directory", () => {
     expect(again.definition.sceneHash).toBe(outcome.sceneHash);
     expect(again.runtime.world.tick).toBe(tick);
     expect(again.runtime.world.snapshotHash()).toBe(hash);
+  });
+
+  it("the replay crosses the change: from a keyframe of the old scene through the redefine, every keyframe's hash reproduced", async () => {
+    const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-state-"));
+    dirs.push(worldDir, stateDir);
+    writeWorld(worldDir, fixtureFiles([room()]));
+    const h = await openWorld({
+      worldDir,
+      defaultRoomId: "a",
+      storeFile: path.join(stateDir, "world.db"),
+      storeSync: "normal",
+      history: { maxAgeMs: 3_600_000, maxBytes: 64 * 1024 * 1024 },
+      logger,
+    });
+    hosts.push(h);
+    const seen = new Map<number, string>();
+    const play = (ticks: number) => {
+      for (let i = 0; i < ticks; i++) {
+        if (i % 10 === 0)
+          void h.runtime.submit({ kind: "moveTo", entityId: "agt_ada", dest: { tx: 4 + (i % 6), ty: 5 } });
+        h.runtime.stepNow();
+        seen.set(h.runtime.world.tick, h.runtime.world.snapshotHash());
+      }
+    };
+    void h.runtime.submit({ kind: "join", entityId: "agt_ada", actorKind: "agent", name: "Ada" });
+    play(30);
+    expect(h.runtime.world.tick).toBeGreaterThanOrEqual(30);
+    writeWorld(worldDir, fixtureFiles([room({ tx: 7, ty: 5 })]));
+    const outcome = await settle(h, reloadWorld(h, { worldDir, defaultRoomId: "a" }));
+    expect(outcome.status).toBe("applied");
+    const changedAt = h.runtime.world.tick;
+    seen.set(changedAt, h.runtime.world.snapshotHash());
+    play(30);
+
+    const history = h.history!;
+    const [stretch] = history.stretches();
+    expect(stretch!.firstTick).toBe(0);
+    const replay = new Replayer(h.definition, history);
+    const end = replay.seek(stretch!.segment, stretch!.lastTick, { verify: true, fromFirstKeyframe: true });
+    expect(end.from).toBe(0);
+    expect(end.world.snapshotHash()).toBe(seen.get(stretch!.lastTick));
+    for (const tick of [5, 29, changedAt, changedAt + 3, stretch!.lastTick])
+      expect(
+        new Replayer(h.definition, history).seek(stretch!.segment, tick).world.snapshotHash(),
+        `tick ${tick}`,
+      ).toBe(seen.get(tick));
   });
 
   it("refuses files that do not load, naming the file and line, and the world runs on unchanged", async () => {
