@@ -125,12 +125,13 @@ describe("a world reloaded live under npm start", () => {
         const status = await (
           await fetch(`${npm.baseUrl}/openclawworld/admin/status`, { headers: admin })
         ).text();
-        const said = npm
-          .output()
-          .split("\n")
-          .filter((l) => /reload|redefine|fanout/i.test(l));
+        const log = await readFile(path.join(root!, "state", "gateway.log"), "utf8").catch(() => "");
+        const said = log.split("\n").filter((l) => /reload|redefine|fanout|resync|error|fail/i.test(l));
+        const page = await pia.page.evaluate(
+          "JSON.stringify({ wire: window.__ocw.wireStats(), errors: window.__ocw.errors(), notices: window.__ocw.notices(), news: window.__ocw.object('obj_news') ?? null })",
+        );
         throw new Error(
-          `${error.message}; the operator status: ${status.slice(0, 3000)}; npm start said: ${said.join(" | ")}`,
+          `${error.message}; the operator status: ${status.slice(-1200)}; the page: ${String(page)}; console: ${pia.consoleErrors.join(" | ")}; the gateway log: ${said.slice(-30).join(" | ")}`,
         );
       });
       const redrawnMs = Date.now() - changedAt;
