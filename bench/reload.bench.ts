@@ -37,9 +37,23 @@ const map = JSON.parse(original) as {
   layers: { name: string; data?: number[] }[];
 };
 const collision = map.layers.find((l) => l.name === "collision")!.data!;
+// Tiles a wall may not take: the lobby's objects, and where portals of every room lead in the lobby.
+const kept = new Set<string>();
+for (const file of ["lobby", "garden", "town"]) {
+  const other = JSON.parse(readFileSync(path.join(worldDir, "maps", `${file}.json`), "utf8")) as {
+    tilewidth: number;
+    layers: { objects?: { x: number; y: number; properties?: { name: string; value: unknown }[] }[] }[];
+  };
+  for (const o of other.layers.flatMap((l) => l.objects ?? [])) {
+    const prop = (name: string) => o.properties?.find((q) => q.name === name)?.value;
+    if (file === "lobby")
+      kept.add(`${Math.floor(o.x / other.tilewidth)},${Math.floor(o.y / other.tilewidth)}`);
+    if (prop("targetRoom") === "lobby") kept.add(`${prop("targetTx")},${prop("targetTy")}`);
+  }
+}
 const row = Math.floor(map.height / 2);
 for (let tx = 2; tx < map.width - 2; tx++)
-  if (collision[row * map.width + tx] === 0) collision[row * map.width + tx] = 1;
+  if (collision[row * map.width + tx] === 0 && !kept.has(`${tx},${row}`)) collision[row * map.width + tx] = 1;
 const walled = JSON.stringify(map);
 
 try {
