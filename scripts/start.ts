@@ -95,6 +95,8 @@ const bundledWorld = userPluginConfig.world === undefined;
 const pluginConfig = deepMerge(
   {
     ...(bundledWorld ? { defaultRoomId: "lobby", ...bundledResidentsConfig() } : {}),
+    // Edit the world's files and see them in the running world (docs/configuration.md).
+    watchWorld: true,
     agents: { agent_helper: { token: await keptToken("demo-agent-token"), name: "Helper Bot" } },
   },
   userPluginConfig,

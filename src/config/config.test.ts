@@ -20,6 +20,7 @@ describe("plugin config: one zod schema", () => {
       fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       worldDir: BUNDLED_WORLD_DIR,
       defaultRoomId: "lobby",
+      watchWorld: false,
       agents: {},
       residents: {},
       residentBudget: { maxTurnsPerHour: 240, talkTurnsPerHour: 6, talkPairIntervalSec: 1200 },

@@ -287,6 +287,12 @@ export const PluginConfigSchema = z.strictObject({
   world: z.string().min(1).optional().describe("World directory (default: the bundled world)"),
   defaultRoomId: z.string().regex(ROOM_ID_PATTERN).default("lobby"),
   tickRate: z.int().min(10).max(20).optional(),
+  watchWorld: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Reload the world's definition live when a file of its directory changes (npm start turns it on; docs/configuration.md)",
+    ),
   agents: z
     .record(
       z.string().regex(AGENT_ID_PATTERN),
@@ -595,6 +601,7 @@ export const ResolvedConfigSchema = PluginConfigSchema.transform((raw, ctx) => {
     worldDir: raw.world?.trim() || BUNDLED_WORLD_DIR,
     defaultRoomId: raw.defaultRoomId,
     ...(raw.tickRate === undefined ? {} : { tickRate: raw.tickRate }),
+    watchWorld: raw.watchWorld,
     agents: Object.fromEntries(
       Object.entries(raw.agents).map(([agentId, a]) => [
         agentId,

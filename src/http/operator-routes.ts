@@ -30,6 +30,8 @@
 //   POST /openclawworld/admin/follow/link {"agentId","hours"?}  a link to one agent's follow page
 //   GET  /openclawworld/admin/follow/links[?agentId=]      the live follow links (never their keys)
 //   POST /openclawworld/admin/follow/revoke {"agentId","linkId"?}  revoke an agent's links (or one)
+//   POST /openclawworld/admin/world/reload                  load the world directory again into the
+//                                                          running world (refused: 409, file and line)
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, type BodyErrorKind, readJsonBody } from "./aic/body-reader.ts";
 import { describe, type RouteLogger, sendJson, sendNotRunning } from "./respond.ts";
@@ -70,6 +72,8 @@ export interface OperatorActions {
   followLink(origin: string, body: unknown): unknown;
   followLinks(agentId: string | undefined): unknown;
   followRevoke(body: unknown): unknown;
+  /** Loads the world directory again into the running world; a refusal is thrown (409, details). */
+  reloadWorld(): Promise<unknown>;
 }
 
 /** A refusal with its HTTP status (the runtime's OperatorError, or this adapter's own). */
@@ -83,13 +87,15 @@ class RequestRefused extends Error {
   }
 }
 
-export function refusal(error: unknown): { status: number; code: string; message: string } | undefined {
+export function refusal(
+  error: unknown,
+): { status: number; code: string; message: string; details?: unknown } | undefined {
   if (error instanceof URIError)
     return { status: 400, code: "bad_request", message: "malformed checkpoint label" };
   if (!(error instanceof Error)) return undefined;
-  const { status, code } = error as Error & { status?: unknown; code?: unknown };
+  const { status, code, details } = error as Error & { status?: unknown; code?: unknown; details?: unknown };
   if (typeof status === "number" && status >= 400 && status < 500 && typeof code === "string")
-    return { status, code, message: error.message };
+    return { status, code, message: error.message, ...(details === undefined ? {} : { details }) };
   return undefined;
 }
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -202,6 +208,7 @@ export function operatorRouteHandler(
       else if (method === "GET" && route === "/follow/links")
         data = ops.followLinks(query.get("agentId") ?? undefined);
       else if (method === "POST" && route === "/follow/revoke") data = ops.followRevoke(await readJson(req));
+      else if (method === "POST" && route === "/world/reload") data = await ops.reloadWorld();
       else if (method === "POST" && route === "/notes/remove")
         data = await ops.removeNote(await readJson(req));
       else {
@@ -224,7 +231,14 @@ export function operatorRouteHandler(
         sendJson(
           res,
           refused.status,
-          { status: "error", error: { code: refused.code, message: refused.message } },
+          {
+            status: "error",
+            error: {
+              code: refused.code,
+              message: refused.message,
+              ...(refused.details === undefined ? {} : { details: refused.details }),
+            },
+          },
           unread ? { connection: "close" } : {},
         );
       } else {

@@ -20,6 +20,7 @@ import type { WorldHost } from "./host.ts";
 import { createWorldMetrics } from "./metrics.ts";
 import { QUIET_AGENTS_FILE, QuietAgents } from "./quiet-agents.ts";
 import { followTravellers } from "./travellers.ts";
+import { WorldReloads } from "./world-reloads.ts";
 
 /** Bearer token -> agentId. A token is found by its SHA-256 digest, then compared in constant
  * time: one hash per request whatever the number of agents (a scan of 300 agents' tokens with
@@ -164,6 +165,10 @@ export function attachAdapters(host: WorldHost, logger: RuntimeLogger): void {
     // before anything else closes, so no call outlives the world it waits on.
     () => aic.close(),
   );
+  const reloads = new WorldReloads(host, logger);
+  host.reloads = reloads;
+  if (config.watchWorld) reloads.watch();
+  host.closers.push(() => reloads.unwatch());
 }
 
 /** Agents that stop calling are shown away, then leave until their next call (quiet-agents.ts). */

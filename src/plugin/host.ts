@@ -8,6 +8,7 @@ import type { AicHttpSurface, MetricsSurface, WebSurface } from "../http/routes.
 import type { RemoteResidents } from "../residents/remote/remote-residents.ts";
 import type { ResidentScheduler } from "../residents/scheduler.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorldInSlices } from "../runtime/open-world.ts";
+import type { ReloadOutcome } from "../runtime/world-reload.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { type ClusterHostPart, closeClusterPart, openClusterWorld } from "./cluster-host.ts";
@@ -30,6 +31,11 @@ export interface WorldHost extends OpenedWorld {
   remoteResidents?: RemoteResidents;
   /** The cluster room this gateway serves (config `cluster`); its journal is the shared log. */
   cluster?: ClusterHostPart;
+  /** Reloads of the world's definition while it runs (operator route, CLI, the directory watch). */
+  reloads?: {
+    reload(cause: "operator" | "watch"): Promise<ReloadOutcome>;
+    status(): unknown;
+  };
   /** Where the world keeps files of its own beside its store (follow links); none: memory only. */
   filesDir?: string;
 }

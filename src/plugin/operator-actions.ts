@@ -26,6 +26,9 @@ import { OpenedExports, ReplayDesk, replayRead } from "./replay-desk.ts";
 import { ReplayLinks } from "./replay-link.ts";
 import { operatorStatus } from "./status.ts";
 import { listWakeTargets, removeWakeTarget, setWakeTarget } from "./wake-targets.ts";
+import { WorldReloads } from "./world-reloads.ts";
+
+const NO_LOG = { info: () => {}, warn: () => {}, error: () => {} };
 
 export function operatorActions(host: WorldHost): OperatorActions {
   return {
@@ -74,6 +77,13 @@ export function operatorActions(host: WorldHost): OperatorActions {
       return followLinksOf(host).mint(known, origin, hours === undefined ? undefined : hours * 3_600_000);
     },
     followLinks: (agentId) => ({ links: followLinksOf(host).list(agentId) }),
+    reloadWorld: async () => {
+      const outcome = await (host.reloads ?? new WorldReloads(host, NO_LOG)).reload("operator");
+      if (outcome.status !== "refused") return outcome;
+      throw Object.assign(new OperatorError(409, "conflict", `world reload refused: ${outcome.message}`), {
+        details: outcome,
+      });
+    },
     followRevoke: (body) => {
       const { agentId, linkId } = (body ?? {}) as { agentId?: unknown; linkId?: unknown };
       if (typeof agentId !== "string" || (linkId !== undefined && typeof linkId !== "string"))

@@ -122,6 +122,8 @@ const GROUPS = {
   wake: "Wake targets: AIC agents outside this gateway the world wakes (a webhook, another gateway's /hooks/wake)",
   follow:
     "Links for an agent's owner to its follow page: what it sees, perceives and does, live (docs/follow.md)",
+  world:
+    "The world's definition: load its directory again into the running world (docs/configuration.md, watchWorld)",
   replay:
     "Watch any stretch of the world again: what is kept, a link to the replay page, an agent's turns, export and open a stretch",
 };
@@ -130,6 +132,13 @@ const LABEL_ARG = ["<label>", "name, [A-Za-z0-9._-]{1,64}"] as const;
 const at = encodeURIComponent;
 
 const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
+  {
+    group: "world",
+    name: "reload",
+    description:
+      "Load the world directory again into the running world (refused, with the file and line, when it does not load)",
+    request: () => ({ method: "POST", route: "/world/reload" }),
+  },
   {
     group: "checkpoint",
     name: "list",

@@ -183,6 +183,9 @@ export function operatorStatus(host: WorldHost) {
     origin: host.origin,
     health: host.runtime.health() satisfies RuntimeHealth,
     durability: durabilityStatus(host),
+    // Live reloads of the world's definition: watching or not, the last outcome (a refusal names
+    // the file and line), and the last one applied.
+    ...(host.reloads ? { worldReload: host.reloads.status() } : {}),
     // With wall-clock facts: turns in the last hour, the last turn's times and error.
     ...(host.residents
       ? { residents: host.residents.states(), residentBudget: host.residents.budget() }

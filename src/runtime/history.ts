@@ -10,6 +10,8 @@
 // went back behind what the history holds, begins a new one, so a tick number names one state.
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { definitionFromWire, definitionToWire } from "../world/definition-wire.ts";
+import type { WorldDefinition } from "../world/types.ts";
 import type { SnapshotEntry } from "./persistence.ts";
 import { privateDirSync, privateFileSync } from "./private-files.ts";
 import type { StoreIdentity, TickRow } from "./store.ts";
@@ -121,6 +123,7 @@ CREATE TABLE IF NOT EXISTS agent_turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, s
   status TEXT NOT NULL, ms REAL NOT NULL, request TEXT NOT NULL, answer TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS agent_turns_at ON agent_turns (segment, tick);
 CREATE INDEX IF NOT EXISTS agent_turns_agent ON agent_turns (agent_id, seq);
+CREATE TABLE IF NOT EXISTS definitions (scene TEXT PRIMARY KEY, body TEXT NOT NULL);
 `;
 
 const TURN_COLUMNS = "seq, segment, tick, time, agent_id AS agentId, kind, name, status, ms, request, answer";
@@ -193,6 +196,39 @@ export class WorldHistory {
 
   get segment(): number {
     return this.current;
+  }
+
+  /** Keeps a definition the world ran with (as JSON, definition-wire.ts), so a keyframe of it still
+   * opens after a live reload replaced it (definitionFor). Once per scene. */
+  keepDefinition(definition: WorldDefinition): void {
+    this.guard("keeping the definition", () => {
+      this.db
+        .prepare("INSERT OR IGNORE INTO definitions (scene, body) VALUES (?, ?)")
+        .run(definition.sceneHash, JSON.stringify(definitionToWire(definition)));
+    });
+  }
+
+  /** The definition of a scene this history kept, for the replay to open its keyframes. */
+  definitionFor(sceneHash: string): WorldDefinition | undefined {
+    if (!this.db.isOpen) return undefined;
+    const row = this.db.prepare("SELECT body FROM definitions WHERE scene = ?").get(sceneHash) as
+      | { body: string }
+      | undefined;
+    if (!row) return undefined;
+    const definition = definitionFromWire(JSON.parse(row.body));
+    return typeof definition === "string" ? undefined : definition;
+  }
+
+  /** The world took a new definition live (world-reload.ts): its history goes on, so a restart on
+   * the new world files keeps it instead of clearing it as another scene's. */
+  setIdentity(identity: StoreIdentity): void {
+    this.guard("recording the new scene", () => {
+      const put = this.db.prepare(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      );
+      put.run("world", identity.world);
+      put.run("sceneHash", identity.sceneHash);
+    });
   }
 
   close(): void {

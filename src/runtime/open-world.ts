@@ -154,7 +154,8 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
       host.mirror?.append(row, flushed);
       host.history?.append(row, result.serverTsMs);
     },
-    recover: () => recoverWorld(definition, store).world,
+    // The definition in force, which a live reload (world-reload.ts) may have replaced.
+    recover: () => recoverWorld(host.definition, store).world,
   };
   return host;
 }
@@ -209,7 +210,7 @@ export function storeAutoSnapshot(
   }
 }
 
-function identityOf(definition: WorldDefinition) {
+export function identityOf(definition: WorldDefinition) {
   return { world: definition.name, sceneHash: definition.sceneHash };
 }
 

@@ -15,6 +15,8 @@ export interface HistorySource {
   keyframes(segment: number): Keyframe[];
   keyframeAtOrBefore(segment: number, tick: number): StoredKeyframe | undefined;
   rows(segment: number, after: number, upTo: number): (TickRow & { time: number })[];
+  /** The definition of another scene the world ran with before a live reload (history.ts). */
+  definitionFor?(sceneHash: string): WorldDefinition | undefined;
 }
 
 export class ReplayError extends Error {
@@ -118,13 +120,20 @@ export class Replayer {
     else
       snapshot = waypoint
         ? (JSON.parse(gunzipSync(waypoint.gzipped).toString("utf8")) as CheckedSnapshot)
-        : checkKeyframe(this.definition, keyframe);
+        : checkKeyframe((scene) => this.definitionOf(scene), keyframe);
     this.recent.set(key, snapshot);
     for (const old of this.recent.keys()) {
       if (this.recent.size <= RECENT_STATES) break;
       this.recent.delete(old);
     }
-    return World.restoreChecked(this.definition, snapshot);
+    return World.restoreChecked(this.definitionOf(snapshot.sceneHash), snapshot);
+  }
+
+  /** The definition a state was taken under: the one in force, or one a live reload replaced (the
+   * ticks after it carry the change as an input, so the replay crosses it). */
+  private definitionOf(scene: string): WorldDefinition {
+    if (scene === this.definition.sceneHash) return this.definition;
+    return this.source.definitionFor?.(scene) ?? this.definition;
   }
 
   /** The world as it was at `tick` of timeline `segment`. `verify`: compare the state hash at every
@@ -204,7 +213,10 @@ export class Replayer {
 
 /** A keyframe read from the history (a database or a file): its body is checked against its hash,
  * then the snapshot against the world's definition, before anything is restored from it. */
-function checkKeyframe(definition: WorldDefinition, keyframe: StoredKeyframe): CheckedSnapshot {
+function checkKeyframe(
+  definitionOf: (sceneHash: string) => WorldDefinition,
+  keyframe: StoredKeyframe,
+): CheckedSnapshot {
   const check = checkStoredSnapshot({
     id: 0,
     kind: "auto",
@@ -221,5 +233,5 @@ function checkKeyframe(definition: WorldDefinition, keyframe: StoredKeyframe): C
       "diverged",
       `the keyframe at tick ${keyframe.tick} does not check out: ${check.reason}`,
     );
-  return World.checkSnapshot(definition, check.snapshot);
+  return World.checkSnapshot(definitionOf(String(check.snapshot.sceneHash)), check.snapshot);
 }

@@ -128,7 +128,7 @@ export interface MirrorMark {
  * are reported once through `onProblem`, and the mirror is off until the next restart. */
 export class TickMirror {
   readonly file: string;
-  private readonly identity: StoreIdentity;
+  private identity: StoreIdentity;
   private readonly fsyncEach: boolean;
   private readonly onProblem: (problem: string) => void;
   private fd: number | undefined;
@@ -191,6 +191,12 @@ export class TickMirror {
       if (error && this.fd === fd) this.fail("fsyncing", error);
       if (this.syncAgain) this.syncInBackground();
     });
+  }
+
+  /** The world took a new definition live: the next restart (the snapshot taken right after) writes
+   * the new scene in the header, so a recovery on the new world files reads the rows after it. */
+  reidentify(identity: StoreIdentity): void {
+    this.identity = identity;
   }
 
   mark(): MirrorMark {

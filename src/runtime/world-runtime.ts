@@ -120,6 +120,9 @@ export class WorldRuntime {
   journal: TickJournal | undefined;
   private readonly maxQueued: number;
   private refusedInputs = 0;
+  /** The scene listeners were last told of: a tick that changed it (a host's `redefine`) counts as
+   * a new world for them, like a restore (worldEpoch). */
+  private toldScene: string;
 
   constructor(
     world: WorldApi,
@@ -128,6 +131,7 @@ export class WorldRuntime {
     maxQueued: number = DEFAULT_MAX_QUEUED_INPUTS,
   ) {
     this.current = world;
+    this.toldScene = world.definition.sceneHash;
     this.logger = logger;
     this.now = now;
     this.maxQueued = maxQueued;
@@ -149,6 +153,7 @@ export class WorldRuntime {
   /** Swap in another world between ticks; queued inputs apply to it at the next tick. */
   replaceWorld(world: WorldApi): void {
     this.current = world;
+    this.toldScene = world.definition.sceneHash;
     this.epoch += 1;
   }
 
@@ -232,6 +237,11 @@ export class WorldRuntime {
   /** Answers the tick's callers and tells its listeners: only once the tick is durable. */
   private release(batch: Pending[], result: StepResult, started: number, cpuStarted: NodeJS.CpuUsage): void {
     this.stats.ticks += 1;
+    if (this.world.definition.sceneHash !== this.toldScene) {
+      // The maps changed under every view: browsers are sent their room whole (its map again).
+      this.toldScene = this.world.definition.sceneHash;
+      this.epoch += 1;
+    }
     for (const failure of result.failures ?? []) {
       this.stats.failedInputs += 1;
       const input = batch[failure.index]?.input;

@@ -3,11 +3,12 @@
 // it; the rules never see the tick loop, transactions or snapshots.
 import type { Actor } from "./actor.ts";
 import type { AgentMemory, EpisodeKind } from "./memory.ts";
+import type { Relocation } from "./redefine.ts";
 import type { WorldRng } from "./rng.ts";
 import type { Room } from "./room.ts";
 import type { SignalKind } from "./signals.ts";
 import type { WorldParts } from "./snapshot.ts";
-import type { Audience, EventType, InputValue, WorldError, WorldEvent } from "./types.ts";
+import type { Audience, EventType, InputValue, WorldDefinition, WorldError, WorldEvent } from "./types.ts";
 
 export type Outcome = { ok: true; value: InputValue } | { ok: false; error: WorldError };
 
@@ -48,4 +49,6 @@ export interface WorldCore
   /** One side of a proximity change (`distance` null: they parted). */
   proximitySide(room: Room, subject: Actor, other: Actor, distance: number | null): void;
   viewOf(entityId: string): string | undefined;
+  /** Takes a new definition between two inputs (actions/redefine.ts; what is kept: redefine.ts). */
+  redefine(definition: WorldDefinition): Relocation[];
 }

@@ -61,3 +61,31 @@ export function freeTileBeside(room: Room, tx: number, ty: number, self: Actor):
   }
   return undefined;
 }
+
+/** The open tile nearest (tx, ty), itself first: not blocked, no portal, nobody standing on it;
+ * rings outwards over the whole room, the nearest of a ring by distance, ties by row then column.
+ * For an actor a changed map left on a wall (World.redefine). Undefined in a room with no open tile. */
+export function nearestOpenTile(room: Room, tx: number, ty: number, self: Actor): TileCoord | undefined {
+  const rings = Math.max(room.width, room.height);
+  for (let ring = 0; ring <= rings; ring++) {
+    let best: TileCoord | undefined;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let dy = -ring; dy <= ring; dy++) {
+      for (let dx = -ring; dx <= ring; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
+        const x = tx + dx;
+        const y = ty + dy;
+        if (!room.inBounds(x, y)) continue;
+        const index = y * room.width + x;
+        if (room.blocked[index] || room.onEnter.has(index) || standingOn(room, x, y, self)) continue;
+        const distance = dx * dx + dy * dy;
+        if (distance < bestDistance) {
+          best = { tx: x, ty: y };
+          bestDistance = distance;
+        }
+      }
+    }
+    if (best) return best;
+  }
+  return undefined;
+}

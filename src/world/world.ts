@@ -6,14 +6,24 @@
 import { actionOf } from "./actions/registry.ts";
 import { type Actor, compareIds } from "./actor.ts";
 import { type Emit, fail, type Outcome, type WorldCore } from "./core.ts";
+import { nearestOpenTile } from "./free-tile.ts";
 import { guardFailure } from "./guards.ts";
 import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { walkAll } from "./movement.ts";
 import { objectType } from "./objects/object-registry.ts";
+import { newActor, pickSpawn, placeActor, teleport } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
+import {
+  fitSnapshot,
+  type Relocation,
+  redefineProblem,
+  relocationNotice,
+  WORLD_NOTICE_ENTITY_ID,
+  WORLD_NOTICE_NAME,
+} from "./redefine.ts";
 import { WorldRng } from "./rng.ts";
 import { Room, type WorldObject } from "./room.ts";
 import { SIGNAL_WINDOW_SEC, type SignalKind, signalBucketOf, signalWindowStartTick } from "./signals.ts";
@@ -62,7 +72,7 @@ export type CheckedSnapshot = WorldSnapshot & { state: WorldState; readonly [che
 /** The state below is open to the action rules through `WorldCore` (core.ts); adapters see a world
  * only as `WorldApi`. */
 export class World implements WorldApi, WorldCore {
-  readonly definition: WorldDefinition;
+  private currentDefinition: WorldDefinition;
   private tickCount = 0;
   private nowMs: number;
   private seeded: WorldRng;
@@ -70,18 +80,18 @@ export class World implements WorldApi, WorldCore {
   readonly rooms = new Map<string, Room>();
   readonly actors = new Map<string, Actor>();
   readonly objects = new Map<string, WorldObject>();
-  readonly proximity = new ProximityTracker();
-  private readonly txStore: TxStore;
+  proximity = new ProximityTracker();
+  private txStore: TxStore;
   /** Agents' memories by entity id (memory.ts): created by the first episode or reflection. */
   private readonly memory = new Map<string, AgentMemory>();
   /** Travellers to and from other worlds (transfers.ts). */
-  readonly transfers = new TransferBook();
+  transfers = new TransferBook();
   private stepEvents: WorldEvent[] = [];
   /** Proximity radius in world units. */
-  private readonly proximityRadius: number;
+  private proximityRadius: number;
 
   private constructor(def: WorldDefinition) {
-    this.definition = def;
+    this.currentDefinition = def;
     this.txStore = new TxStore(def.txMaxPerActor);
     this.nowMs = def.epochMs;
     this.seeded = WorldRng.fromSeed(def.seed);
@@ -103,6 +113,11 @@ export class World implements WorldApi, WorldCore {
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
       this.rooms.set(roomId, room);
     }
+  }
+
+  /** The definition in force: a host's `redefine` input replaces it between two inputs of a tick. */
+  get definition(): WorldDefinition {
+    return this.currentDefinition;
   }
 
   private tileSizeOf(def: WorldDefinition): number {
@@ -167,6 +182,117 @@ export class World implements WorldApi, WorldCore {
 
   nextActorHandle(): number {
     return this.nextHandle++;
+  }
+
+  /** Takes a new definition (the host's `redefine` input; redefine.ts says what is kept). All or
+   * nothing: a state that does not fit throws before anything changed. */
+  redefine(def: WorldDefinition): Relocation[] {
+    const problem = redefineProblem(this.currentDefinition, def);
+    if (problem) throw new Error(problem);
+    const before = this.checkedSnapshot();
+    const fitted = fitSnapshot(before, this.currentDefinition, def);
+    const fresh = World.restore(def, fitted.snapshot);
+    const oldRooms = new Map([...this.rooms].map(([id, room]) => [id, room.def.name]));
+    const previous = this.currentDefinition;
+    this.currentDefinition = def;
+    this.proximityRadius = fresh.proximityRadius;
+    this.seeded = fresh.seeded;
+    this.nextHandle = fresh.nextHandle;
+    this.proximity = fresh.proximity;
+    this.txStore = fresh.txStore;
+    this.transfers = fresh.transfers;
+    for (const [target, source] of [
+      [this.rooms, fresh.rooms],
+      [this.actors, fresh.actors],
+      [this.objects, fresh.objects],
+      [this.memory, fresh.memory],
+    ] as [Map<string, unknown>, Map<string, unknown>][]) {
+      target.clear();
+      for (const [key, value] of source) target.set(key, value);
+    }
+    const moved: Relocation[] = [];
+    const home = this.rooms.get(def.defaultRoomId)!;
+    for (const record of fitted.homeless) {
+      const spawn = pickSpawn(this, home);
+      const actor = newActor(this, record.id, record.kind, record.name, home, spawn);
+      const tile = nearestOpenTile(home, spawn.tx, spawn.ty, actor) ?? spawn;
+      Object.assign(actor, {
+        x: (tile.tx + 0.5) * home.tileSize,
+        y: (tile.ty + 0.5) * home.tileSize,
+        tx: tile.tx,
+        ty: tile.ty,
+        facing: record.facing,
+        thinking: record.thinking === true,
+        asleep: record.asleep === true,
+        unwell: record.unwell === true,
+        away: record.away === true,
+      });
+      placeActor(this, actor, home);
+      const oldTileSize = previous.rooms[record.roomId]?.tileSize ?? home.tileSize;
+      const fromTile = { tx: Math.floor(record.x / oldTileSize), ty: Math.floor(record.y / oldTileSize) };
+      moved.push({
+        entityId: actor.id,
+        fromRoomId: record.roomId,
+        fromTile,
+        roomId: home.def.roomId,
+        tile,
+        reason: "room_removed",
+      });
+    }
+    for (const room of this.rooms.values()) {
+      for (const actor of [...room.actors]) {
+        if (room.blocked[actor.ty * room.width + actor.tx] !== 1) continue;
+        const tile = nearestOpenTile(room, actor.tx, actor.ty, actor);
+        if (!tile) continue;
+        const fromTile = { tx: actor.tx, ty: actor.ty };
+        teleport(this, actor, room.def.roomId, tile);
+        moved.push({
+          entityId: actor.id,
+          fromRoomId: room.def.roomId,
+          fromTile,
+          roomId: room.def.roomId,
+          tile,
+          reason: "blocked",
+        });
+      }
+    }
+    for (const move of moved) {
+      const room = this.rooms.get(move.roomId)!;
+      this.tell(
+        room,
+        move.entityId,
+        relocationNotice(move, oldRooms.get(move.fromRoomId) ?? move.fromRoomId, room.def.name),
+      );
+    }
+    return moved;
+  }
+
+  /** A line from the world to one actor, in the chat it reads: an agent finds it among its events,
+   * a person in the chat log. */
+  private tell(room: Room, entityId: string, message: string): void {
+    const id = `msg_${this.seeded.idChars(16)}`;
+    room.chat.add({
+      id,
+      roomId: room.def.roomId,
+      channel: "proximity",
+      fromEntityId: WORLD_NOTICE_ENTITY_ID,
+      fromName: WORLD_NOTICE_NAME,
+      message,
+      tsMs: this.nowMs,
+      heardBy: [entityId],
+    });
+    this.emit(
+      room,
+      "chat.message",
+      {
+        messageId: id,
+        fromEntityId: WORLD_NOTICE_ENTITY_ID,
+        channel: "proximity",
+        message,
+        tsMs: this.nowMs,
+      },
+      { kind: "entities", ids: [entityId] },
+    );
   }
 
   // ---------------------------------------------------------------------------------------------

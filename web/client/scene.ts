@@ -168,6 +168,11 @@ export class WorldScene extends Phaser.Scene {
     if (this.debugOn) this.drawDebug();
   }
 
+  /** Whether the drawn map blocks a tile (the test window reads it). */
+  blockedShown(tx: number, ty: number): boolean {
+    return this.room !== undefined && this.blocked[ty * this.room.widthTiles + tx] === true;
+  }
+
   private clearRoom(): void {
     for (const a of this.actors.values()) {
       a.container.destroy();

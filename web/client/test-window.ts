@@ -79,6 +79,10 @@ export function openTestWindow(game: Phaser.Game, scene: WorldScene, connection:
     wireStats() {
       return { ...connection.frames };
     },
+    /** Whether the map the page drew blocks tile (tx, ty) (its collision layer). */
+    blocked(tx: number, ty: number) {
+      return scene.blockedShown(tx, ty);
+    },
     screenPoint(tx: number, ty: number) {
       return scene.screenPoint(tx, ty);
     },

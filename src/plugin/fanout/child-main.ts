@@ -14,6 +14,7 @@ import type { PatchDelivery } from "../../http/humans/view-sync.ts";
 import { createWebSurface, type WebSurfaceHandle } from "../../http/humans/web-surface.ts";
 import { loadWorldDir } from "../../runtime/load-world-dir.ts";
 import { describe, WorldRuntime } from "../../runtime/world-runtime.ts";
+import { definitionFromWire } from "../../world/definition-wire.ts";
 import type { WorldDefinition } from "../../world/types.ts";
 import { World } from "../../world/world.ts";
 import {
@@ -105,6 +106,12 @@ async function init(message: Extract<ToChild, { type: "init" }>): Promise<void> 
 
 function replaceWorld(message: Extract<ToChild, { type: "world" }>): void {
   if (!definition || !options) return;
+  if (message.snapshot.sceneHash !== definition.sceneHash) {
+    // A live reload replaced the definition the child loaded at init.
+    const sent = definitionFromWire(message.definition);
+    if (typeof sent === "string") throw new Error(`the world's definition does not read: ${sent}`);
+    definition = sent;
+  }
   const world = World.restore(definition, message.snapshot);
   resyncAsked = false;
   if (runtime) {
@@ -143,6 +150,8 @@ function applyTick(message: Extract<ToChild, { type: "tick" }>): void {
   }
   for (const input of message.inputs) replica.submit(input).catch(() => {});
   const result = replica.stepNow();
+  // A host's redefine changed the replica's definition: a resync's snapshot is of that one.
+  definition = replica.world.definition;
   if (!result || result.tick !== message.tick || result.events.length !== message.eventCount)
     askResync(`the replica's tick ${message.tick} differs`);
 }

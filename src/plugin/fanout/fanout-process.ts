@@ -4,6 +4,7 @@
 // (handoff.ts); the child serves it from its replica of the world (child-main.ts). After every
 // committed tick the child gets that tick's inputs, and its browsers' actions come back here into
 // AicService.act, the same door as every other. TLS browsers stay in this process (inline surface).
+
 import { type ChildProcess, fork } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -22,6 +23,7 @@ import {
   type TickInfo,
   type WorldRuntime,
 } from "../../runtime/world-runtime.ts";
+import { definitionToWire } from "../../world/definition-wire.ts";
 import { batchAfterTurn } from "./after-turn.ts";
 import {
   epochMs,
@@ -162,6 +164,11 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
     }
   }
 
+  function wholeWorld(): Extract<ToChild, { type: "world" }> {
+    const world = runtime.world;
+    return { type: "world", snapshot: world.snapshot(), definition: definitionToWire(world.definition) };
+  }
+
   function onTick(info: TickInfo): void {
     if (!child) return;
     if (sendWorld || runtime.worldEpoch !== epoch) {
@@ -169,7 +176,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
       // that lost step (its resync) starts again from here.
       sendWorld = false;
       epoch = runtime.worldEpoch;
-      postAfterTick({ type: "world", snapshot: runtime.world.snapshot() });
+      postAfterTick(wholeWorld());
       return;
     }
     postAfterTick({
@@ -225,7 +232,7 @@ export function createFanoutProcess(deps: FanoutDeps): FanoutHandle {
         : [];
     });
     post({ type: "init", options, saved });
-    post({ type: "world", snapshot: runtime.world.snapshot() });
+    post(wholeWorld());
     sendWorld = false;
     epoch = runtime.worldEpoch;
   }

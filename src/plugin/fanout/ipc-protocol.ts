@@ -7,6 +7,7 @@ import type { ActActionT, ActData, Actor } from "../../aic/service.ts";
 import type { AdmissionLimits } from "../../http/humans/connection-admission.ts";
 import type { SavedSession } from "../../http/humans/session.ts";
 import type { PatchDelivery } from "../../http/humans/view-sync.ts";
+import type { WorldDefinitionWire } from "../../world/definition-wire.ts";
 import type { Input, WorldSnapshot } from "../../world/types.ts";
 
 /** The web surface's options that cross the process boundary (plain data). */
@@ -32,7 +33,12 @@ export type ToChild =
   /** `saved`: the durable session records, a departed one with where it left (session.ts). */
   | { type: "init"; options: FanoutWebOptions; saved: (SavedSession & { left?: unknown })[] }
   /** The whole world (at start, after an operator restore, or when the replica asked). */
-  | { type: "world"; snapshot: WorldSnapshot }
+  | {
+      type: "world";
+      snapshot: WorldSnapshot;
+      /** The definition the snapshot is of: a live reload may have replaced the one the child loaded. */
+      definition: WorldDefinitionWire;
+    }
   /** One committed tick; `sentAtMs` (epoch ms) measures the IPC lag. */
   | {
       type: "tick";

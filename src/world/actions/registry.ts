@@ -16,6 +16,7 @@ import { moderate } from "./moderate.ts";
 import { moveDir } from "./move-dir.ts";
 import { moveTo } from "./move-to.ts";
 import type { OfferedAction } from "./offer.ts";
+import { redefine } from "./redefine.ts";
 import { reflect } from "./reflect.ts";
 import { thinking } from "./thinking.ts";
 import { transfersSent } from "./transfers-sent.ts";
@@ -39,6 +40,7 @@ export const ACTIONS = [
   reflect,
   arrive,
   transfersSent,
+  redefine,
 ] as const satisfies readonly AnyWorldAction[];
 
 const BY_KIND: ReadonlyMap<string, AnyWorldAction> = new Map(ACTIONS.map((a) => [a.kind, a]));

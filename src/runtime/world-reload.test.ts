@@ -1,0 +1,188 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { WORLD_NOTICE_ENTITY_ID } from "../world/redefine.ts";
+import { type FixtureRoom, fixtureFiles, openRoom } from "../world/testing/fixtures.ts";
+import { closeWorld, type OpenedWorld, openWorld } from "./open-world.ts";
+import { Replayer } from "./replay-engine.ts";
+import { type ReloadOutcome, reloadWorld } from "./world-reload.ts";
+
+const logger = { info: () => {}, warn: () => {}, error: () => {} };
+const dirs: string[] = [];
+const hosts: OpenedWorld[] = [];
+afterEach(() => {
+  for (const h of hosts.splice(0)) {
+    h.runtime.stop();
+    if (h.store?.isOpen) closeWorld(h, logger);
+  }
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function room(wall?: { tx: number; ty: number }, extra: FixtureRoom["objects"] = []): FixtureRoom {
+  return {
+    id: "a",
+    rows: openRoom(16, 10).map((row, y) =>
+      wall && y === wall.ty ? `${row.slice(0, wall.tx)}#${row.slice(wall.tx + 1)}` : row,
+    ),
+    objects: [{ type: "spawn", name: "s1", tx: 3, ty: 3 }, ...extra],
+  };
+}
+
+function writeWorld(dir: string, files: Map<string, string>): void {
+  for (const [name, text] of files) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+}
+
+async function opened(worldDir: string, stateDir: string): Promise<OpenedWorld> {
+  const h = await openWorld({
+    worldDir,
+    defaultRoomId: "a",
+    storeFile: path.join(stateDir, "world.db"),
+    storeSync: "normal",
+    logger,
+  });
+  hosts.push(h);
+  return h;
+}
+
+/** Steps the world until the reload settles (it waits for the tick that applies it). */
+async function settle(h: OpenedWorld, pending: Promise<ReloadOutcome>): Promise<ReloadOutcome> {
+  let outcome: ReloadOutcome | undefined;
+  void pending.then((o) => {
+    outcome = o;
+  });
+  for (let turns = 0; outcome === undefined && turns < 10_000; turns++) {
+    h.runtime.stepNow();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!outcome) throw new Error("the reload did not settle");
+  return outcome;
+}
+
+describe("reloading a running world from its directory", () => {
+  it("applies a new map at a tick, moves who stands on a new wall, and a restart opens the new world there", async () => {
+    const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-state-"));
+    dirs.push(worldDir, stateDir);
+    writeWorld(worldDir, fixtureFiles([room()]));
+    const h = await opened(worldDir, stateDir);
+    const joined = h.runtime.submit({ kind: "join", entityId: "agt_ada", actorKind: "agent", name: "Ada" });
+    h.runtime.stepNow();
+    expect((await joined).ok).toBe(true);
+    const at = { tx: 7, ty: 5 };
+    const walk = h.runtime.submit({ kind: "moveTo", entityId: "agt_ada", dest: at });
+    for (let i = 0; (i < 200 && h.runtime.world.getEntity("agt_ada")!.speed !== 0) || i < 2; i++)
+      h.runtime.stepNow();
+    expect((await walk).ok).toBe(true);
+    expect(h.runtime.world.getEntity("agt_ada")!.tile).toEqual(at);
+
+    writeWorld(
+      worldDir,
+      fixtureFiles([room(at, [{ type: "sign", name: "sign_new", tx: 8, ty: 6, props: { text: "New" } }])]),
+    );
+    const outcome = await settle(h, reloadWorld(h, { worldDir, defaultRoomId: "a" }));
+    expect(outcome).toMatchObject({ status: "applied" });
+    if (outcome.status !== "applied") return;
+    expect(outcome.moved.map((m) => [m.entityId, m.reason])).toEqual([["agt_ada", "blocked"]]);
+    const world = h.runtime.world;
+    expect(world.isBlocked("a", world.getEntity("agt_ada")!.tile)).toBe(false);
+    expect(world.objectView("obj_sign_new")).toBeDefined();
+    const told = world
+      .eventsFor("agt_ada", "a", 0, 100)
+      .events.filter((e) => e.type === "chat.message" && e.payload.fromEntityId === WORLD_NOTICE_ENTITY_ID);
+    expect(told).toHaveLength(1);
+    expect(h.store!.identity()!.sceneHash).toBe(outcome.sceneHash);
+
+    // Unchanged files: nothing to do.
+    expect((await reloadWorld(h, { worldDir, defaultRoomId: "a" })).status).toBe("unchanged");
+
+    h.runtime.stepNow();
+    const tick = world.tick;
+    const hash = world.snapshotHash();
+    h.runtime.stop();
+    closeWorld(h, logger);
+    const again = await opened(worldDir, stateDir);
+    expect(again.origin).toBe("restored");
+    expect(again.definition.sceneHash).toBe(outcome.sceneHash);
+    expect(again.runtime.world.tick).toBe(tick);
+    expect(again.runtime.world.snapshotHash()).toBe(hash);
+  });
+
+  it("the replay crosses the change: from a keyframe of the old scene through the redefine, every keyframe's hash reproduced", async () => {
+    const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-state-"));
+    dirs.push(worldDir, stateDir);
+    writeWorld(worldDir, fixtureFiles([room()]));
+    const h = await openWorld({
+      worldDir,
+      defaultRoomId: "a",
+      storeFile: path.join(stateDir, "world.db"),
+      storeSync: "normal",
+      history: { maxAgeMs: 3_600_000, maxBytes: 64 * 1024 * 1024 },
+      logger,
+    });
+    hosts.push(h);
+    const seen = new Map<number, string>();
+    const play = (ticks: number) => {
+      for (let i = 0; i < ticks; i++) {
+        if (i % 10 === 0)
+          void h.runtime.submit({ kind: "moveTo", entityId: "agt_ada", dest: { tx: 4 + (i % 6), ty: 5 } });
+        h.runtime.stepNow();
+        seen.set(h.runtime.world.tick, h.runtime.world.snapshotHash());
+      }
+    };
+    void h.runtime.submit({ kind: "join", entityId: "agt_ada", actorKind: "agent", name: "Ada" });
+    play(30);
+    expect(h.runtime.world.tick).toBeGreaterThanOrEqual(30);
+    writeWorld(worldDir, fixtureFiles([room({ tx: 7, ty: 5 })]));
+    const outcome = await settle(h, reloadWorld(h, { worldDir, defaultRoomId: "a" }));
+    expect(outcome.status).toBe("applied");
+    const changedAt = h.runtime.world.tick;
+    seen.set(changedAt, h.runtime.world.snapshotHash());
+    play(30);
+
+    const history = h.history!;
+    const [stretch] = history.stretches();
+    expect(stretch!.firstTick).toBe(0);
+    const replay = new Replayer(h.definition, history);
+    const end = replay.seek(stretch!.segment, stretch!.lastTick, { verify: true, fromFirstKeyframe: true });
+    expect(end.from).toBe(0);
+    expect(end.world.snapshotHash()).toBe(seen.get(stretch!.lastTick));
+    for (const tick of [5, 29, changedAt, changedAt + 3, stretch!.lastTick])
+      expect(
+        new Replayer(h.definition, history).seek(stretch!.segment, tick).world.snapshotHash(),
+        `tick ${tick}`,
+      ).toBe(seen.get(tick));
+  });
+
+  it("refuses files that do not load, naming the file and line, and the world runs on unchanged", async () => {
+    const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
+    dirs.push(worldDir);
+    writeWorld(worldDir, fixtureFiles([room()]));
+    const h = await openWorld({ worldDir, defaultRoomId: "a", storeFile: undefined, logger });
+    hosts.push(h);
+    const scene = h.runtime.world.definition.sceneHash;
+    writeFileSync(path.join(worldDir, "world.toml"), 'name = "testworld"\nversion = \nseed = 7\n');
+    const outcome = await reloadWorld(h, { worldDir, defaultRoomId: "a" });
+    expect(outcome).toMatchObject({ status: "refused", reason: "invalid", file: "world.toml", line: 2 });
+    expect(h.runtime.world.definition.sceneHash).toBe(scene);
+  });
+
+  it("refuses a change the running world cannot take live (its name)", async () => {
+    const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
+    dirs.push(worldDir);
+    const files = fixtureFiles([room()]);
+    writeWorld(worldDir, files);
+    const h = await openWorld({ worldDir, defaultRoomId: "a", storeFile: undefined, logger });
+    hosts.push(h);
+    files.set("world.toml", files.get("world.toml")!.replace('name = "testworld"', 'name = "another"'));
+    writeWorld(worldDir, files);
+    expect(await reloadWorld(h, { worldDir, defaultRoomId: "a" })).toMatchObject({
+      status: "refused",
+      reason: "restart",
+    });
+  });
+});

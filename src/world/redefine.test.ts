@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { definitionFromWire, definitionToWire } from "./definition-wire.ts";
+import { OPERATOR_ENTITY_ID } from "./ids.ts";
+import { WORLD_NOTICE_ENTITY_ID } from "./redefine.ts";
+import { type FixtureRoom, fixtureWorld, openRoom } from "./testing/fixtures.ts";
+import { join, one, run, walkTo } from "./testing/helpers.ts";
+import type { Input, WorldDefinition } from "./types.ts";
+import { World } from "./world.ts";
+
+function roomA(wallAt?: { tx: number; ty: number }, extra: FixtureRoom["objects"] = []): FixtureRoom {
+  const rows = openRoom(16, 10).map((row, y) =>
+    wallAt && y === wallAt.ty ? `${row.slice(0, wallAt.tx)}#${row.slice(wallAt.tx + 1)}` : row,
+  );
+  return {
+    id: "a",
+    rows,
+    objects: [
+      { type: "spawn", name: "s1", tx: 2, ty: 2 },
+      { type: "door", name: "door_a", tx: 12, ty: 7, props: { open: false } },
+      ...extra,
+    ],
+  };
+}
+const roomB: FixtureRoom = {
+  id: "b",
+  rows: openRoom(10, 8),
+  objects: [{ type: "spawn", name: "s2", tx: 2, ty: 2 }],
+};
+
+const before = fixtureWorld([roomA(), roomB]);
+const sign = { type: "sign", name: "sign_new", tx: 4, ty: 4, props: { text: "Welcome" } };
+const after = fixtureWorld([roomA({ tx: 6, ty: 5 }, [sign])]);
+
+function redefineInput(def: WorldDefinition): Input {
+  return { kind: "redefine", entityId: OPERATOR_ENTITY_ID, definition: definitionToWire(def) };
+}
+
+function setUp(): World {
+  const world = World.create(before);
+  world.step([join("agt_ada"), join("hum_bob"), join("agt_cy", "b")]);
+  walkTo(world, "agt_ada", 6, 5);
+  return world;
+}
+
+describe("a world taking a new definition", () => {
+  it("the wire form round-trips the definition exactly", () => {
+    const back = definitionFromWire(JSON.parse(JSON.stringify(definitionToWire(after))));
+    expect(back).toEqual(after);
+  });
+
+  it("keeps everyone with their ids, moves one off a new wall and one out of a removed room, and tells both", () => {
+    const world = setUp();
+    const result = world.step([redefineInput(after)]);
+    const answer = result.results[0]!;
+    expect(answer.ok).toBe(true);
+    expect(world.definition.sceneHash).toBe(after.sceneHash);
+    const ada = world.getEntity("agt_ada")!;
+    expect(ada.roomId).toBe("a");
+    expect(world.isBlocked("a", { tx: 6, ty: 5 })).toBe(true);
+    expect(ada.tile).not.toEqual({ tx: 6, ty: 5 });
+    expect(Math.abs(ada.tile.tx - 6) + Math.abs(ada.tile.ty - 5)).toBe(1);
+    expect(world.getEntity("hum_bob")!.roomId).toBe("a");
+    expect(world.getEntity("agt_cy")!.roomId).toBe("a");
+    expect(world.roomIds()).toEqual(["a"]);
+    const told = result.events.filter(
+      (e) => e.type === "chat.message" && e.payload.fromEntityId === WORLD_NOTICE_ENTITY_ID,
+    );
+    expect(told.map((e) => (e.audience.kind === "entities" ? e.audience.ids : [])).sort()).toEqual([
+      ["agt_ada"],
+      ["agt_cy"],
+    ]);
+    expect(String(told.find((e) => JSON.stringify(e.audience).includes("agt_ada"))!.payload.message)).toMatch(
+      /became a wall/,
+    );
+    expect(world.objectView("obj_sign_new")?.state).toEqual({ text: "Welcome" });
+    // It goes on: moves, snapshots that restore under the new definition.
+    run(world, 5);
+    expect(World.restore(after, world.snapshot()).snapshotHash()).toBe(world.snapshotHash());
+  });
+
+  it("objects keep their state and version where they still exist", () => {
+    const world = World.create(before);
+    world.step([join("agt_ada")]);
+    walkTo(world, "agt_ada", 11, 7);
+    expect(
+      one(world, { kind: "interact", entityId: "agt_ada", targetId: "obj_door_a", action: "open" }).ok,
+    ).toBe(true);
+    const door = world.objectView("obj_door_a")!;
+    world.step([redefineInput(after)]);
+    expect(world.objectView("obj_door_a")).toEqual(door);
+  });
+
+  it("a replay from a snapshot before the change through the logged inputs ends at the same hash", () => {
+    const world = setUp();
+    const base = JSON.parse(JSON.stringify(world.snapshot()));
+    const log: Input[][] = [
+      [{ kind: "moveTo", entityId: "hum_bob", dest: { tx: 8, ty: 6 } }],
+      [],
+      JSON.parse(JSON.stringify([redefineInput(after)])),
+      [{ kind: "chat", entityId: "hum_bob", channel: "global", message: "hello" }],
+      [],
+      [{ kind: "moveTo", entityId: "agt_ada", dest: { tx: 3, ty: 3 } }],
+    ];
+    const hashes = log.map((inputs) => {
+      world.step(inputs);
+      return world.snapshotHash();
+    });
+    const replayed = World.restore(before, base);
+    const again = log.map((inputs) => {
+      replayed.step(JSON.parse(JSON.stringify(inputs)));
+      return replayed.snapshotHash();
+    });
+    expect(again).toEqual(hashes);
+  });
+
+  it("a snapshot of the old definition does not restore into the new one", () => {
+    const world = setUp();
+    expect(() => World.restore(after, world.snapshot())).toThrow(/scene/);
+  });
+
+  it("refuses a change of name or clock as a whole, the world unchanged", () => {
+    const world = setUp();
+    const renamed = { ...after, name: "other" };
+    const result = world.step([redefineInput(renamed)]).results[0]!;
+    expect(result.ok).toBe(false);
+    expect(world.definition.sceneHash).toBe(before.sceneHash);
+    expect(world.roomIds()).toEqual(["a", "b"]);
+  });
+
+  it("only the host may send it", () => {
+    const world = setUp();
+    const r = one(world, { ...redefineInput(after), entityId: "agt_ada" } as Input);
+    expect(r.ok).toBe(false);
+    expect(world.definition.sceneHash).toBe(before.sceneHash);
+  });
+});

@@ -1,0 +1,202 @@
+// A world reloaded live under the real `npm start` (which watches the world directory): a world:new
+// world with a person in a real browser and an agent over HTTP in it. A sign is added to the map and
+// a wall drawn where the agent stands; within 10 s the person's page shows both, the agent is moved
+// off the wall and told, and both keep their ids. Then a broken world.toml is refused, naming its
+// file and line, by the operator route and the CLI, and the world runs on.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { NEW_WORLD } from "../../scripts/lib/new-world.ts";
+import { PROJECT_DIR } from "../../scripts/lib/project.ts";
+import { type NpmStarted, npmStart } from "../../scripts/lib/start-cycles.ts";
+import { launchBrowser, ocw, openPlayer } from "../support/browser.ts";
+import { runOcw } from "../support/ocw-cli.ts";
+import { until } from "../support/wait.ts";
+
+let root: string | undefined;
+let starting: Promise<NpmStarted> | undefined;
+afterAll(async () => {
+  const running = await starting?.catch(() => undefined);
+  if (running) expect(await running.stop()).toBe(0);
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+interface Access {
+  agentId: string;
+  baseUrl: string;
+  headers: Record<string, string>;
+  join: Record<string, unknown>;
+}
+
+interface TiledMap {
+  width: number;
+  nextobjectid?: number;
+  layers: { name: string; data?: number[]; objects?: Record<string, unknown>[] }[];
+}
+
+/** Written whole under another name first, so the watch never reads half a file. */
+async function replaceFile(file: string, text: string): Promise<void> {
+  await writeFile(`${file}.tmp`, text);
+  await rename(`${file}.tmp`, file);
+}
+
+const WALL = { tx: 11, ty: 3 };
+const NEWS = { tx: 9, ty: 8 };
+
+describe("a world reloaded live under npm start", () => {
+  it("the page redraws, the agent is moved off a new wall and told, and a broken world.toml is refused", async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), "ocw-world-reload-"));
+    await promisify(execFile)(process.execPath, ["scripts/world-new.ts", "mytown"], {
+      cwd: PROJECT_DIR,
+      env: { ...process.env, INIT_CWD: root },
+    });
+    const worldDir = path.join(root, "mytown", NEW_WORLD.worldDir);
+    starting = npmStart({
+      stateDir: path.join(root, "state"),
+      pluginConfigFile: path.join(root, "mytown", NEW_WORLD.configFile),
+    });
+    const npm = await starting;
+    const admin = { authorization: `Bearer ${npm.gatewayToken}` };
+
+    const accessRes = await fetch(`${npm.baseUrl}/openclawworld/admin/access`, { headers: admin });
+    const helper = ((await accessRes.json()) as { data: { agents: Access[] } }).data.agents[0]!;
+    const aic = async (endpoint: string, body: Record<string, unknown>) => {
+      const res = await fetch(`${helper.baseUrl}/${endpoint}`, {
+        method: "POST",
+        headers: helper.headers,
+        body: JSON.stringify({ ...helper.join, ...body }),
+      });
+      return (await res.json()) as { status: string; data: Record<string, unknown> };
+    };
+    const joined = await aic("join", {});
+    expect(joined.status).toBe("ok");
+    const cursor = joined.data.cursor as string;
+    const observe = async () =>
+      (await aic("observe", { radius: 10, detail: "lite" })).data as {
+        self: { id: string; tile: { tx: number; ty: number } };
+      };
+    const agentId = (await observe()).self.id;
+    expect((await aic("moveTo", { txId: "tx_reload_walk", dest: WALL })).status).toBe("ok");
+    await until(
+      "the agent where the wall will be",
+      async () => {
+        const { tile } = (await observe()).self;
+        return tile.tx === WALL.tx && tile.ty === WALL.ty;
+      },
+      { timeoutMs: 30_000, everyMs: 600, ignoreErrors: true },
+    );
+
+    const browser = await launchBrowser();
+    try {
+      const pia = await openPlayer(browser, npm.baseUrl, "Pia");
+      const piaId = await ocw<string>(pia.page, "entityId");
+      expect(await ocw<boolean>(pia.page, `blocked(${WALL.tx}, ${WALL.ty})`)).toBe(false);
+
+      // The wall where the agent stands and a new sign, as an editor would save them.
+      const mapFile = path.join(worldDir, NEW_WORLD.map);
+      const map = JSON.parse(await readFile(mapFile, "utf8")) as TiledMap;
+      map.layers.find((l) => l.name === "collision")!.data![WALL.ty * map.width + WALL.tx] = 1;
+      const objects = map.layers.find((l) => l.objects?.some((o) => o.type === "sign"))!.objects!;
+      const sign = objects.find((o) => o.type === "sign")!;
+      const nextId = map.nextobjectid ?? Math.max(...objects.map((o) => Number(o.id))) + 1;
+      const tile = Number(sign.width) || 32;
+      objects.push({
+        ...sign,
+        id: nextId,
+        name: "news",
+        x: NEWS.tx * tile,
+        y: NEWS.ty * tile,
+        properties: [{ name: "text", type: "string", value: "Reloaded live" }],
+      });
+      map.nextobjectid = nextId + 1;
+      const changedAt = Date.now();
+      await replaceFile(mapFile, JSON.stringify(map, null, 1));
+
+      await until(
+        "Pia's page shows the new sign and the wall",
+        async () =>
+          (await ocw<unknown>(pia.page, `object("obj_news")`)) !== undefined &&
+          (await ocw<boolean>(pia.page, `blocked(${WALL.tx}, ${WALL.ty})`)),
+        { timeoutMs: 10_000, everyMs: 150 },
+      ).catch(async (error: Error) => {
+        const status = await (
+          await fetch(`${npm.baseUrl}/openclawworld/admin/status`, { headers: admin })
+        ).text();
+        const log = await readFile(path.join(root!, "state", "gateway.log"), "utf8").catch(() => "");
+        const said = log.split("\n").filter((l) => /reload|redefine|fanout|resync|error|fail/i.test(l));
+        const page = await pia.page.evaluate(
+          "JSON.stringify({ wire: window.__ocw.wireStats(), errors: window.__ocw.errors(), notices: window.__ocw.notices(), news: window.__ocw.object('obj_news') ?? null })",
+        );
+        throw new Error(
+          `${error.message}; the operator status: ${status.slice(-1200)}; the page: ${String(page)}; console: ${pia.consoleErrors.join(" | ")}; the gateway log: ${said.slice(-30).join(" | ")}`,
+        );
+      });
+      const redrawnMs = Date.now() - changedAt;
+      expect(await ocw<string>(pia.page, "entityId")).toBe(piaId);
+      expect(await ocw<string>(pia.page, "status")).toBe("online");
+
+      const moved = await until(
+        "the agent off the wall",
+        async () => {
+          const self = (await observe()).self;
+          return self.tile.tx !== WALL.tx || self.tile.ty !== WALL.ty ? self : undefined;
+        },
+        { timeoutMs: 10_000, everyMs: 600, ignoreErrors: true },
+      );
+      expect(moved.id).toBe(agentId);
+      expect(Math.max(Math.abs(moved.tile.tx - WALL.tx), Math.abs(moved.tile.ty - WALL.ty))).toBe(1);
+      const polled = await aic("pollEvents", { sinceCursor: cursor, limit: 200, waitMs: 0 });
+      const told = (polled.data.events as { type: string; payload: { message?: string } }[]).find(
+        (e) => e.type === "chat.message" && /became a wall/.test(e.payload.message ?? ""),
+      );
+      expect(told?.payload.message).toContain(`(${moved.tile.tx}, ${moved.tile.ty})`);
+
+      // A world.toml that does not parse: refused whole, with its file and line; the world runs on.
+      const tomlFile = path.join(worldDir, "world.toml");
+      const toml = await readFile(tomlFile, "utf8");
+      await replaceFile(tomlFile, toml.replace(/^version = .*$/m, "version = "));
+      const line = toml.split("\n").findIndex((l) => l.startsWith("version")) + 1;
+      const refused = await fetch(`${npm.baseUrl}/openclawworld/admin/world/reload`, {
+        method: "POST",
+        headers: admin,
+      });
+      expect(refused.status).toBe(409);
+      const answer = (await refused.json()) as {
+        error: { message: string; details: Record<string, unknown> };
+      };
+      expect(answer.error.details).toMatchObject({
+        status: "refused",
+        reason: "invalid",
+        file: "world.toml",
+        line,
+      });
+      expect(answer.error.message).toContain(`world.toml:${line}:`);
+      await expect(runOcw(npm.baseUrl, npm.gatewayToken, "world", "reload")).rejects.toThrow(
+        `world.toml:${line}:`,
+      );
+      const status = (await (
+        await fetch(`${npm.baseUrl}/openclawworld/admin/status`, { headers: admin })
+      ).json()) as { data: { running: boolean; tick: number; worldReload: Record<string, unknown> } };
+      expect(status.data.running).toBe(true);
+      expect(status.data.worldReload).toMatchObject({
+        watching: true,
+        last: { outcome: { status: "refused", file: "world.toml", line } },
+        lastApplied: { outcome: { status: "applied" } },
+      });
+      const tickThen = status.data.tick;
+      await until("the world still ticks", async () => {
+        const now = (await (await fetch(`${npm.baseUrl}/world/api/status`)).json()) as { tick: number };
+        return now.tick > tickThen;
+      });
+      expect((await observe()).self.id).toBe(agentId);
+      expect(await ocw<boolean>(pia.page, `blocked(${WALL.tx}, ${WALL.ty})`)).toBe(true);
+      expect(pia.consoleErrors).toEqual([]);
+      console.log(JSON.stringify({ redrawnMs }));
+    } finally {
+      await browser.close();
+    }
+  }, 600_000);
+});
