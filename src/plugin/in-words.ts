@@ -2,6 +2,7 @@
 // instead of an object id and a JSON patch. The follow page's events and the replay's markers say
 // it this way (replay-desk.ts `markersOf`, follow-desk.ts), and their turns (`turnInWords`).
 import type { AgentTurn } from "../runtime/history.ts";
+import { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "../world/redefine.ts";
 import type { WorldDefinition, WorldEvent } from "../world/types.ts";
 
 /** Names of what an event mentions: an entity's (its id when unknown), an object's, a room's. */
@@ -20,7 +21,8 @@ export function namerOf(definition: WorldDefinition, known: (entityId: string) =
     ),
   );
   return {
-    entity: (id) => known(id) ?? id.replace(/^(agt|hum)_/, ""),
+    entity: (id) =>
+      id === WORLD_NOTICE_ENTITY_ID ? WORLD_NOTICE_NAME : (known(id) ?? id.replace(/^(agt|hum)_/, "")),
     object: (id) => objects.get(id) ?? id,
     room: (id) => definition.rooms[id]?.name ?? id,
   };
