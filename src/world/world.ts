@@ -12,6 +12,7 @@ import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { walkAll } from "./movement.ts";
 import { objectType } from "./objects/object-registry.ts";
+import { operatorContext } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import { WorldRng } from "./rng.ts";
@@ -77,6 +78,8 @@ export class World implements WorldApi, WorldCore {
   /** Travellers to and from other worlds (transfers.ts). */
   readonly transfers = new TransferBook();
   private stepEvents: WorldEvent[] = [];
+  /** The objects whose state changes with time alone (their type has `elapse`), in room then id order. */
+  private readonly timedObjects: WorldObject[] = [];
   /** Proximity radius in world units. */
   private readonly proximityRadius: number;
 
@@ -101,6 +104,7 @@ export class World implements WorldApi, WorldCore {
       }
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+      this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
       this.rooms.set(roomId, room);
     }
   }
@@ -210,6 +214,7 @@ export class World implements WorldApi, WorldCore {
     }
 
     this.simulate();
+    for (const obj of this.timedObjects) obj.handler.elapse!(operatorContext(this, obj, undefined));
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
       for (const room of this.rooms.values()) {
         room.log.pruneAll();
