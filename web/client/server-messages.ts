@@ -11,6 +11,7 @@ import type { ObjectCard } from "./object-card.ts";
 import { $, nameOf, state, type WireEvent } from "./page-state.ts";
 import { renderPresence, setRoster } from "./presence-list.ts";
 import type { RadarDot, WireEntity, WireObject, WireRoom, WorldScene } from "./scene.ts";
+import { heardSimTime } from "./sim-clock.ts";
 import type { ObjectUse } from "./use-objects.ts";
 
 export function serverMessages(page: {
@@ -18,8 +19,9 @@ export function serverMessages(page: {
   scene: WorldScene;
   card: ObjectCard;
   uses: ObjectUse;
+  dayClock: { update(): void };
 }): (message: ServerMessage) => void {
-  const { connection, scene, card, uses } = page;
+  const { connection, scene, card, uses, dayClock } = page;
   const say = (from: string, message: string) => scene.say(from, message);
 
   async function enterRoom(
@@ -43,6 +45,7 @@ export function serverMessages(page: {
 
   function onEvents(events: WireEvent[]): void {
     for (const e of events) {
+      if (e.tsMs !== undefined) heardSimTime(e.tsMs);
       const p = e.payload;
       if (e.type === "chat.message") onChatEvent(e, false, say);
       else if (e.type === "presence.join") {
@@ -88,6 +91,8 @@ export function serverMessages(page: {
           notify(`"${asked}" is taken here, so you are "${state.name}".`, "info");
         state.joined = true;
         document.body.dataset.phase = "playing";
+        heardSimTime(message.serverTsMs);
+        void scene.whenReady.then(() => dayClock.update());
         connection.rememberResume(message.resumeToken);
         if (connection.claim) {
           // Arrived from another gateway: this origin learns the person's name now.
