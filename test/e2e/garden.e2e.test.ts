@@ -7,7 +7,16 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { launchBrowser, mapBlocked, ocw, openPlayer, settledPoint, walkTo } from "../support/browser.ts";
+import {
+  launchBrowser,
+  mapBlocked,
+  ocw,
+  openPlayer,
+  settledPoint,
+  shot,
+  stillPicture,
+  walkTo,
+} from "../support/browser.ts";
 import { until } from "../support/wait.ts";
 import { aicCall, gateway, leaveWorld } from "./fixtures.ts";
 
@@ -16,9 +25,9 @@ const ROOM = "garden";
 /** The cress tray: it flowers in a minute (growSeconds 60), so it is growing 20 s after planting. */
 const PLOT = "obj_plot_cress";
 const PLOT_TILE = { tx: 14, ty: 24 };
-/** Inside the fenced bed, each within reach (2 tiles) of the tray. */
-const PERSON_SPOT = { tx: 15, ty: 25 };
-const AGENT_SPOT = { tx: 13, ty: 25 };
+/** Inside the fenced bed, each within reach (2 tiles) of the tray, and neither's name tag over it. */
+const PERSON_SPOT = { tx: 15, ty: 23 };
+const AGENT_SPOT = { tx: 14, ty: 26 };
 
 let txn = 0;
 const tx = (what: string) => `tx_garden_${what}_${Date.now()}_${txn++}`;
@@ -120,10 +129,12 @@ describe("the garden's plots", () => {
     // and in the sprite the scene draws.
     await until(
       "the cress growing on her card",
-      async () => (await cardText(page))?.startsWith("A growing, planted by Rosa;"),
+      async () => (await cardText(page))?.startsWith("A growing plant, planted by Rosa;"),
       { timeoutMs: 60_000 },
     );
     expect(await ocw(page, `object(${JSON.stringify(PLOT)}).state.stage`)).toBe("growing");
+    await stillPicture(page);
+    await shot(page, "garden-growing.png");
     await until(
       "the agent sees it growing",
       async () => (await plot()).object.state.stage === "growing",

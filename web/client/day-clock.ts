@@ -1,11 +1,10 @@
 // The time of day on the page: the world's clock in the top bar and the scene's light (a night
 // tint), from the simulation time (timeOfDay is the world's own rule, the heartbeat's too).
-import { type PartOfDay, timeOfDay } from "../../src/world/time.ts";
+import { timeOfDay } from "../../src/world/time.ts";
 import { $ } from "./page-state.ts";
 import type { WorldScene } from "./scene.ts";
 import { simNow } from "./sim-clock.ts";
 
-const ICON: Record<PartOfDay, string> = { morning: "🌅", day: "☀️", evening: "🌇", night: "🌙" };
 /** How often the clock is read again: the minute shown is never more than this late. */
 const EVERY_MS = 5000;
 
@@ -15,8 +14,8 @@ export function mountDayClock(scene: WorldScene): { update(): void } {
     if (now === undefined) return;
     const { clock, part } = timeOfDay(now);
     const el = $("clock");
-    el.textContent = `${ICON[part]} ${clock}`;
-    el.title = `${part} in the world (its clock)`;
+    el.textContent = `${part} ${clock}`;
+    el.title = "the time of day in the world (its own clock)";
     el.hidden = false;
     document.body.dataset.daypart = part;
     scene.setDaylight(part);

@@ -47,7 +47,7 @@ const DAYLIGHT = {
   morning: [0xffc080, 0.06],
   day: [0x000000, 0],
   evening: [0x402060, 0.18],
-  night: [0x0a1040, 0.42],
+  night: [0x081030, 0.55],
 } as const;
 
 export type { Hearing, HoverInfo, MapPlace, RadarDot, SceneCallbacks, WireEntity, WireObject, WireRoom };

@@ -103,11 +103,15 @@ describe("garden plot: water", () => {
     expect(state(world)).toMatchObject({ stage: "growing", wilted: false });
     seconds(world, 1);
     expect(state(world)).toMatchObject({ stage: "growing", wilted: true, grownMs: THIRST_SEC * 1000 });
-    expect(use(world, "hum_bram", "read").message).toBe("A wilted growing, planted by fern. It needs water.");
+    expect(use(world, "hum_bram", "read").message).toBe(
+      "A wilted growing plant, planted by fern. It needs water.",
+    );
     // Left wilted far past the span: it does not grow.
     seconds(world, GROW_SEC);
     expect(state(world)).toMatchObject({ stage: "growing", wilted: true });
-    expect(use(world, "hum_bram", "water").message).toMatch(/^You water the plot\. It perks up\. A growing/);
+    expect(use(world, "hum_bram", "water").message).toMatch(
+      /^You water the plot\. It perks up\. A growing plant, planted by fern;/,
+    );
     expect(state(world).wilted).toBe(false);
     // Watered again within its thirst, it grows the rest of the span (30 - 12 s) and flowers.
     seconds(world, 10);

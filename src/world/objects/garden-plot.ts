@@ -72,17 +72,24 @@ const wiltsAt = (p: Plot) => p.wateredMs + p.thirstSeconds * 1000;
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
+/** What grows, in words, by stage. */
+const PLANT: Record<Exclude<Stage, "empty">, string> = {
+  seedling: "seedling",
+  growing: "growing plant",
+  flowering: "flowering plant",
+};
+
 /** The plot in a sentence: what is in it, whose, and what it needs now. */
 export function describePlot(p: Plot, nowMs: number): string {
   if (p.stage === "empty") return "An empty plot. Plant something!";
   const by = `planted by ${p.planterName}`;
-  if (p.wilted) return `A wilted ${p.stage}, ${by}. It needs water.`;
+  if (p.wilted) return `A wilted ${PLANT[p.stage]}, ${by}. It needs water.`;
   const thirsty = wiltsAt(p) - nowMs;
   const needs = `needs water within ${minutes(thirsty)} min`;
   if (p.stage === "flowering") return `In flower, ${by}; ${needs}. Anyone may pick it.`;
   const nextMs = p.stage === "seedling" ? Math.ceil((p.growSeconds * 1000) / 3) : p.growSeconds * 1000;
   const next = p.stage === "seedling" ? "growing" : "flowering";
-  return `A ${p.stage}, ${by}; ${next} in about ${minutes(nextMs - grownBy(p, nowMs))} min; ${needs}.`;
+  return `A ${PLANT[p.stage]}, ${by}; ${next} in about ${minutes(nextMs - grownBy(p, nowMs))} min; ${needs}.`;
 }
 
 function set(
