@@ -9,6 +9,12 @@ import { simNow } from "./sim-clock.ts";
 const EVERY_MS = 5000;
 
 export function mountDayClock(scene: WorldScene): { update(): void } {
+  // The scene draws the light once it is created; the clock may be told the time before that.
+  let sceneReady = false;
+  void scene.whenReady.then(() => {
+    sceneReady = true;
+    update();
+  });
   function update(): void {
     const now = simNow();
     if (now === undefined) return;
@@ -18,7 +24,7 @@ export function mountDayClock(scene: WorldScene): { update(): void } {
     el.title = "the time of day in the world (its own clock)";
     el.hidden = false;
     document.body.dataset.daypart = part;
-    scene.setDaylight(part);
+    if (sceneReady) scene.setDaylight(part);
   }
   window.setInterval(update, EVERY_MS);
   return { update };

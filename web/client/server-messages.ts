@@ -92,7 +92,7 @@ export function serverMessages(page: {
         state.joined = true;
         document.body.dataset.phase = "playing";
         heardSimTime(message.serverTsMs);
-        void scene.whenReady.then(() => dayClock.update());
+        dayClock.update();
         connection.rememberResume(message.resumeToken);
         if (connection.claim) {
           // Arrived from another gateway: this origin learns the person's name now.
