@@ -31,6 +31,13 @@ describe("the bundled residents", () => {
     for (const r of Object.values(config.residents))
       expect(r.wake).toMatchObject({ approach: true, residents: true });
     expect(config.tools.perAgent.cafe?.enabled).toEqual(["ocw_chat_send", "ocw_move_to", "ocw_lead"]);
+    // The gardener also uses objects: it waters the garden's plots.
+    expect(config.tools.perAgent.gardener?.enabled).toEqual([
+      "ocw_chat_send",
+      "ocw_move_to",
+      "ocw_lead",
+      "ocw_interact",
+    ]);
   });
 
   it("Mara and Amos meet on the square now and then, by their routines alone", () => {

@@ -62,7 +62,7 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     look: 1,
     home: { roomId: "garden", tx: 10, ty: 22 },
     persona:
-      "You tend the garden: the flower bed, the pond and the gazebo. You like to show people round and name the flowers.",
+      "You tend the garden: the flower bed and its plots (you water them when they need it and help people plant), the pond and the gazebo. You like to show people round and name the flowers.",
     routine: {
       everySec: 600,
       stops: [
@@ -75,6 +75,9 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
 
 const greeter = { nearby: true, name: true, approach: true, residents: true };
 
+/** Tools a resident has beyond talking and walking: the gardener uses the plots (water, plant). */
+const MORE_TOOLS: Readonly<Record<string, readonly string[]>> = { gardener: ["ocw_interact"] };
+
 /** The plugin config for the bundled residents (always), and their tool policy. */
 export function bundledResidentsConfig() {
   return {
@@ -85,7 +88,7 @@ export function bundledResidentsConfig() {
       perAgent: Object.fromEntries(
         Object.keys(BUNDLED_RESIDENTS).map((agentId) => [
           agentId,
-          { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_lead"] },
+          { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_lead", ...(MORE_TOOLS[agentId] ?? [])] },
         ]),
       ),
     },

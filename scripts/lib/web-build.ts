@@ -1,4 +1,5 @@
-// Builds the web client bundle when it is missing or older than its sources.
+// Builds the web client bundle when it is missing or older than its sources (the page's own and the
+// world rules it bundles).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -18,7 +19,9 @@ export async function buildWebIfNeeded(): Promise<void> {
   if (!existsSync(script)) return;
   const dist = path.join(PROJECT_DIR, "web", "dist");
   const builtAt = existsSync(dist) ? newestMtime(dist) : 0;
-  if (builtAt && builtAt >= newestMtime(path.join(PROJECT_DIR, "web", "client"))) return;
+  // The page bundles src/world's pure rules too (places, a plot's words, the time of day).
+  const sources = ["web/client", "src/world"].map((dir) => newestMtime(path.join(PROJECT_DIR, dir)));
+  if (builtAt && builtAt >= Math.max(...sources)) return;
   const result = spawnSync(process.execPath, [script], { cwd: PROJECT_DIR, stdio: "inherit" });
   if (result.status !== 0) throw new Error("building the web client failed");
 }

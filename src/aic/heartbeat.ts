@@ -2,6 +2,7 @@
 // and optionally one embedded action. The action goes through the endpoint it stands for (moveTo /
 // interact / chatSend) with the body that endpoint would get, so it shares that endpoint's
 // validation, rate class and idempotency key; a heartbeat without an action submits nothing.
+import { timeOfDay } from "../world/time.ts";
 import type { WorldApi } from "../world/types.ts";
 import type { Actor } from "./actions.ts";
 import { notInRoom } from "./admission.ts";
@@ -110,6 +111,7 @@ export async function heartbeatAnswer(
     ...(signals ? { signals } : {}),
     suggestions: suggestActions(now, actor.entityId, delta),
     contextToken,
+    timeOfDay: timeOfDay(nowMs),
     serverTsMs: nowMs,
   };
   if (reset) data.reset = reset;

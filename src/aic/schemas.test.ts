@@ -169,6 +169,7 @@ describe("world signals in the heartbeat: strict and bounded in zod and the gene
     signals: { plaza: { chat: 3, arrive: 2 } },
     suggestions: [],
     contextToken: "AQAAAAAAiwGcRNl3VAAJJ8A.PlxZiG9fr3U_xB8O",
+    timeOfDay: { part: "night", clock: "00:00" },
     serverTsMs: 5,
     ...patch,
   });
@@ -198,6 +199,9 @@ describe("world signals in the heartbeat: strict and bounded in zod and the gene
     ],
     ["the older self.region", { self: { roomId: "lobby", region: "plaza", tile: { tx: 1, ty: 2 } } }],
     ["the old per-type counts", { delta: { counts: {} } }],
+    ["no time of day", { timeOfDay: undefined }],
+    ["a clock past 23:59", { timeOfDay: { part: "night", clock: "24:00" } }],
+    ["a part of the day that is not one", { timeOfDay: { part: "noon", clock: "12:00" } }],
   ])("refuses %s", (_what, patch) => {
     expect(valid(answer(patch))).toBe(false);
   });

@@ -565,6 +565,14 @@ export const Suggestion = named(
   }),
   "A next action grounded in the scene; add a txId (and a message for chatSend) to embed it.",
 );
+export const TimeOfDay = named(
+  "TimeOfDay",
+  z.strictObject({
+    part: z.enum(["morning", "day", "evening", "night"]),
+    clock: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/),
+  }),
+  "The world's time of day at serverTsMs: its clock (HH:MM, UTC, the world's one zone) and the part of the day (morning from 05:00, day from 11:00, evening from 17:00, night from 21:00).",
+);
 export const HeartbeatResponseData = named(
   "HeartbeatResponseData",
   z.strictObject({
@@ -583,6 +591,7 @@ export const HeartbeatResponseData = named(
     contextToken: ContextToken,
     reset: z.enum(["expired", "invalid"]).optional(),
     memory: WorkingMemory.optional(),
+    timeOfDay: TimeOfDay,
     action: z
       .discriminatedUnion("status", [
         z.strictObject({
@@ -594,7 +603,7 @@ export const HeartbeatResponseData = named(
       .optional(),
     serverTsMs: TsMs,
   }),
-  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.place` is the most specific named region the agent stands in (left out outside any region; it says when it is private), `self.moving` is there only while the agent walks; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet).",
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.place` is the most specific named region the agent stands in (left out outside any region; it says when it is private), `self.moving` is there only while the agent walks; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet). `timeOfDay`: day or night in the world.",
 );
 
 // ---- memory/reflect (extension) --------------------------------------------------

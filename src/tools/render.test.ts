@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatObservation } from "./render.ts";
+import { formatHeartbeat, formatObservation } from "./render.ts";
 
 const observe = (objectType: string, state: Record<string, unknown>) =>
   formatObservation({
@@ -48,5 +48,40 @@ describe("a game table as the tools say it", () => {
     expect(observe("game_table", { ...table, yellow: "", yellowName: "" })).toContain(
       "Mara (R, agt_mara) vs Y free, waiting for players",
     );
+  });
+});
+
+describe("a garden plot as the tools say it", () => {
+  const plot = {
+    growSeconds: 3600,
+    thirstSeconds: 1200,
+    stage: "growing",
+    wilted: false,
+    planter: "agt_fern",
+    planterName: "Fern",
+    grownMs: 0,
+    growingSinceMs: 0,
+    wateredMs: 0,
+  };
+  it("its stage and planter; a wilted one says it needs water; an empty one invites planting", () => {
+    expect(observe("garden_plot", plot)).toContain("— growing, planted by Fern; can:");
+    expect(observe("garden_plot", { ...plot, wilted: true })).toContain(
+      "— wilted growing, planted by Fern; needs water; can:",
+    );
+    expect(observe("garden_plot", { ...plot, stage: "empty", planter: "", planterName: "" })).toContain(
+      "— empty plot (plant);",
+    );
+  });
+});
+
+describe("a heartbeat as the tools say it", () => {
+  it("names the time of day", () => {
+    const text = formatHeartbeat({
+      self: { roomId: "garden", tile: { tx: 3, ty: 4 } },
+      delta: {},
+      suggestions: [],
+      timeOfDay: { part: "evening", clock: "18:20" },
+    });
+    expect(text.split("\n")[0]).toBe("In garden at (3, 4). It is evening (18:20).");
   });
 });

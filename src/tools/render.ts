@@ -46,7 +46,15 @@ function objectNote(o: Observed): string {
     return ` — ${state.notes.length} note(s)${latest ? `, latest by ${latest.name}: "${latest.text}"` : ""}`;
   }
   if (objectType === "game_table" && typeof state.cells === "string") return ` — ${gameTableNote(state)}`;
+  if (objectType === "garden_plot" && typeof state.stage === "string") return ` — ${gardenPlotNote(state)}`;
   return "";
+}
+
+/** A plot in a few words: its stage, whose, and whether it needs water now. */
+function gardenPlotNote(state: Record<string, unknown>): string {
+  if (state.stage === "empty") return "empty plot (plant)";
+  const plant = `${state.wilted ? "wilted " : ""}${state.stage}, planted by ${state.planterName}`;
+  return state.wilted ? `${plant}; needs water` : plant;
 }
 
 /** A four-in-a-row table in one line: who plays, where the game stands, and the board's six rows
@@ -191,6 +199,7 @@ interface HeartbeatView {
   suggestions: { why: string; action: Record<string, unknown> }[];
   reset?: string;
   memory?: MemoryView[];
+  timeOfDay?: { part: string; clock: string };
   action?: {
     status: string;
     data?: unknown;
@@ -224,7 +233,10 @@ function actionLine(action: NonNullable<HeartbeatView["action"]>): string {
 export function formatHeartbeat(data: HeartbeatView): string {
   const { self, delta } = data;
   const where = self.place ? `${self.roomId}/${self.place.id}` : self.roomId;
-  const lines = [`In ${where}${at(self.tile)}${inPlace(self.place)}${self.moving ? ", walking" : ""}.`];
+  const when = data.timeOfDay ? ` It is ${data.timeOfDay.part} (${data.timeOfDay.clock}).` : "";
+  const lines = [
+    `In ${where}${at(self.tile)}${inPlace(self.place)}${self.moving ? ", walking" : ""}.${when}`,
+  ];
   if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
   if (data.action) lines.push(actionLine(data.action));
   if (delta.move)

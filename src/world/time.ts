@@ -41,3 +41,15 @@ export function parseIsoToMs(text: string): number | undefined {
 export function tickToMs(epochMs: number, tickRate: number, tick: number): number {
   return epochMs + Math.floor((tick * 1000) / tickRate);
 }
+
+export type PartOfDay = "morning" | "day" | "evening" | "night";
+
+/** The world's time of day at simulation time `ms`: the clock (UTC, the world's one zone) and the
+ * part of the day: morning from 05:00, day from 11:00, evening from 17:00, night from 21:00. */
+export function timeOfDay(ms: number): { clock: string; part: PartOfDay } {
+  const minuteOfDay = Math.floor((((ms % 86_400_000) + 86_400_000) % 86_400_000) / 60_000);
+  const hour = Math.floor(minuteOfDay / 60);
+  const clock = `${String(hour).padStart(2, "0")}:${String(minuteOfDay % 60).padStart(2, "0")}`;
+  const part = hour >= 21 || hour < 5 ? "night" : hour < 11 ? "morning" : hour < 17 ? "day" : "evening";
+  return { clock, part };
+}

@@ -13,7 +13,7 @@ import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { walkAll } from "./movement.ts";
 import { objectType } from "./objects/object-registry.ts";
-import { newActor, pickSpawn, placeActor, teleport } from "./placement.ts";
+import { newActor, operatorContext, pickSpawn, placeActor, teleport } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import {
@@ -87,6 +87,8 @@ export class World implements WorldApi, WorldCore {
   /** Travellers to and from other worlds (transfers.ts). */
   transfers = new TransferBook();
   private stepEvents: WorldEvent[] = [];
+  /** The objects whose state changes with time alone (their type has `elapse`), in room then id order. */
+  private readonly timedObjects: WorldObject[] = [];
   /** Proximity radius in world units. */
   private proximityRadius: number;
 
@@ -111,6 +113,7 @@ export class World implements WorldApi, WorldCore {
       }
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+      this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
       this.rooms.set(roomId, room);
     }
   }
@@ -210,6 +213,7 @@ export class World implements WorldApi, WorldCore {
       target.clear();
       for (const [key, value] of source) target.set(key, value);
     }
+    this.timedObjects.splice(0, this.timedObjects.length, ...fresh.timedObjects);
     const moved: Relocation[] = [];
     const home = this.rooms.get(def.defaultRoomId)!;
     for (const record of fitted.homeless) {
@@ -336,6 +340,7 @@ export class World implements WorldApi, WorldCore {
     }
 
     this.simulate();
+    for (const obj of this.timedObjects) obj.handler.elapse!(operatorContext(this, obj, undefined));
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
       for (const room of this.rooms.values()) {
         room.log.pruneAll();

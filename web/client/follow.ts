@@ -27,6 +27,8 @@ interface View {
     turns?: Record<string, unknown>;
   };
   turnsKept: boolean;
+  /** The world's time when it was read. */
+  time?: number;
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -111,6 +113,7 @@ function showEvents(events: FollowedEvent[], live: boolean): void {
   for (const e of events) {
     state.events.push(e);
     line(list, e.words, { type: e.type, seq: String(e.seq) });
+    if (live) scene.lightAt(e.tsMs);
     if (live && e.type === "chat.message")
       scene.say(String(e.payload.fromEntityId), String(e.payload.message));
   }
@@ -164,6 +167,7 @@ async function load(): Promise<void> {
     state.entities = view.entities;
     await scene.whenReady;
     await scene.loadRoom(view.room, view.entityId, view.entities, view.objects);
+    scene.lightAt(view.time);
   }
   if (view.present) {
     const page = await api<{ events: FollowedEvent[] }>("/events", { cursor: "0" });
@@ -278,6 +282,7 @@ async function showWatched(tick: number): Promise<void> {
     ? `tick ${frame.tick} · ${new Date(frame.time ?? 0).toISOString().slice(11, 19)}`
     : `tick ${frame.tick}: not in the world`;
   if (!frame.present || !frame.room || !frame.entities || !frame.objects) return;
+  scene.lightAt(frame.time);
   if (frame.room.roomId !== state.roomId) {
     state.roomId = frame.room.roomId;
     await scene.loadRoom(frame.room, state.entityId, frame.entities, frame.objects);

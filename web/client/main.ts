@@ -3,6 +3,7 @@
 // them. Text from the world is always set with textContent: markup never runs.
 import type { OfferedAction } from "../../src/world/actions/offer.ts";
 import { mountChatPanel } from "./chat-panel.ts";
+import { mountDayClock } from "./day-clock.ts";
 import { hideHint, mountHint } from "./first-hint.ts";
 import { startGame } from "./game.ts";
 import { updateHearing } from "./hearing-line.ts";
@@ -35,7 +36,8 @@ const releaseKeys = keysToWorld(game);
 const card = mountObjectCard(scene, (objectId, action, params) => uses.use(objectId, action, params));
 const connection = new Connection({ onMessage: (message) => onMessage(message), onState: setStatus });
 const uses = mountObjectUse(connection, scene, card);
-const onMessage = serverMessages({ connection, scene, card, uses });
+const dayClock = mountDayClock(scene);
+const onMessage = serverMessages({ connection, scene, card, uses, dayClock });
 
 const chat = mountChatPanel({ connection, scene, releaseKeys, forgetPending: () => uses.forget() });
 

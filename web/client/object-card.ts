@@ -1,5 +1,7 @@
 // An object's card (a sign's text, a board's notes, a private room's plaque): it stays while you
 // read, offers what the object affords, and closes when you walk away.
+import { describePlot, plotOf } from "../../src/world/objects/garden-plot.ts";
+import type { ObjectState } from "../../src/world/objects/object-type.ts";
 import { isolate } from "./bidi.ts";
 import { renderGameBoard, tableView } from "./game-board.ts";
 import { $, state } from "./page-state.ts";
@@ -27,7 +29,7 @@ export interface ObjectCard {
 }
 
 export const prettyName = (o: WireObject) =>
-  o.name.replace(/^(sign|board|door)[_ ]/, "").replace(/_/g, " ") || o.objectType.replace(/_/g, " ");
+  o.name.replace(/^(sign|board|door|plot)[_ ]/, "").replace(/_/g, " ") || o.objectType.replace(/_/g, " ");
 
 export function mountObjectCard(scene: WorldScene, useObject: UseObject): ObjectCard {
   let cardObject: WireObject | undefined;
@@ -52,6 +54,8 @@ export function mountObjectCard(scene: WorldScene, useObject: UseObject): Object
     const board = o?.objectType === "notice_board";
     const notes = board && Array.isArray(o.state.notes) ? (o.state.notes as Note[]) : [];
     const table = o?.objectType === "game_table" ? tableView(o.state, state.entityId) : undefined;
+    // A plot's words come from its state as it is now (a stage reached while the card is open).
+    const plot = o?.objectType === "garden_plot" ? plotOf(o.state as ObjectState) : undefined;
     $("dialog").dataset.kind = o?.objectType ?? "sign";
     $("dialog-text").textContent = board
       ? notes.length
@@ -59,7 +63,9 @@ export function mountObjectCard(scene: WorldScene, useObject: UseObject): Object
         : "No notes yet. Be the first!"
       : table
         ? table.status
-        : cardText;
+        : plot
+          ? describePlot(plot, worldNow() ?? plot.wateredMs)
+          : cardText;
     const game = $("dialog-game");
     game.hidden = !table;
     if (o && table)

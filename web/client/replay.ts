@@ -118,6 +118,7 @@ async function draw(frame: Frame): Promise<void> {
   const since = jumped ? frame.tick - BUBBLE_TICKS : previous;
   for (const m of state.markers)
     if (m.kind === "chat" && m.who && m.tick > since && m.tick <= frame.tick) scene.say(m.who, m.text);
+  scene.lightAt(frame.time);
   state.frame = frame;
   state.tick = frame.tick;
   $<HTMLInputElement>("replay-scrub").value = String(frame.tick);

@@ -3,7 +3,7 @@
 import type * as Phaser from "phaser";
 import type { WireObject } from "../../src/http/humans/protocol.ts";
 import type { MapPlace } from "./room-map.ts";
-import { seatKey } from "./textures.ts";
+import { plotTexture, seatKey } from "./textures.ts";
 
 export interface ObjectView {
   data: WireObject;
@@ -21,6 +21,8 @@ function objectTexture(o: WireObject): string {
       return seatKey(String(o.state.style ?? "chair"), String(o.state.facing ?? "down"));
     case "private_room":
       return o.state.private ? "privacy-closed" : "privacy-open";
+    case "garden_plot":
+      return plotTexture(String(o.state.stage), o.state.wilted === true);
     default:
       return o.objectType;
   }

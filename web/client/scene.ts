@@ -6,6 +6,7 @@ import * as Phaser from "phaser";
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 // The place rules are the world's own (pure, no server code bundled beyond them).
 import { placeAt } from "../../src/world/places.ts";
+import { timeOfDay } from "../../src/world/time.ts";
 import {
   type ActorView,
   changesTag,
@@ -41,6 +42,14 @@ import {
 } from "./tags-and-bubbles.ts";
 import { drawTextures } from "./textures.ts";
 import { addWalkKeys, type WalkKeys, walkDirection } from "./walk-keys.ts";
+
+/** The tint of each part of the day: its colour and how much of it. */
+const DAYLIGHT = {
+  morning: [0xffc080, 0.06],
+  day: [0x000000, 0],
+  evening: [0x402060, 0.18],
+  night: [0x081030, 0.55],
+} as const;
 
 export type { Hearing, HoverInfo, MapPlace, RadarDot, SceneCallbacks, WireEntity, WireObject, WireRoom };
 export { naturalAction };
@@ -90,6 +99,8 @@ export class WorldScene extends Phaser.Scene {
   private privacyGfx!: Phaser.GameObjects.Graphics;
   private hearingGfx!: Phaser.GameObjects.Graphics;
   private hearingShown: Hearing | undefined;
+  /** The night's tint over the world (not the minimap, tags or bubbles). */
+  private daylight: Phaser.GameObjects.Rectangle | undefined;
   private ready!: () => void;
   readonly whenReady: Promise<void>;
   private roomLoad = 0;
@@ -132,6 +143,37 @@ export class WorldScene extends Phaser.Scene {
     this.input.on("gameout", () => this.pointer.set(undefined));
     this.scale.on("resize", () => this.minimap.place(this.room));
     this.ready();
+  }
+
+  /** The light at a moment of the world (the replay's frame, the follow page's view: pages without
+   * the top bar's clock). */
+  lightAt(worldMs: number | undefined): void {
+    if (worldMs === undefined || !Number.isFinite(worldMs)) return;
+    const { part } = timeOfDay(worldMs);
+    void this.whenReady.then(() => this.setDaylight(part));
+  }
+
+  /** The light of this part of the day: a tint fixed to the screen, over the map, objects and
+   * bodies and under the name tags and bubbles (depth 25), so names stay readable at night. */
+  setDaylight(part: "morning" | "day" | "evening" | "night"): void {
+    if (!this.daylight) {
+      const { width, height } = this.scale;
+      // Twice the screen, centred: the camera's zoom scales it about the centre and it still covers.
+      this.daylight = this.worldOnly(
+        this.add.rectangle(width / 2, height / 2, width * 2, height * 2, 0x0a1040, 0).setScrollFactor(0),
+      ).setDepth(25);
+      this.scale.on("resize", () => {
+        const size = this.scale;
+        this.daylight?.setPosition(size.width / 2, size.height / 2).setSize(size.width * 2, size.height * 2);
+      });
+    }
+    const [colour, alpha] = DAYLIGHT[part];
+    this.daylight.setFillStyle(colour, alpha);
+  }
+
+  /** The tint drawn now (tests read it through the page's window). */
+  daylightState(): { alpha: number } {
+    return { alpha: this.daylight?.fillAlpha ?? 0 };
   }
 
   /** Drawn by the main camera only. */

@@ -12,15 +12,16 @@ import { $, nameOf, state, type WireEvent } from "./page-state.ts";
 import { renderPresence, setRoster } from "./presence-list.ts";
 import type { RadarDot, WireEntity, WireObject, WireRoom, WorldScene } from "./scene.ts";
 import type { ObjectUse } from "./use-objects.ts";
-import { heardWorldTime } from "./world-clock.ts";
+import { heardWorldTime, setWorldTime } from "./world-clock.ts";
 
 export function serverMessages(page: {
   connection: Connection;
   scene: WorldScene;
   card: ObjectCard;
   uses: ObjectUse;
+  dayClock: { update(): void };
 }): (message: ServerMessage) => void {
-  const { connection, scene, card, uses } = page;
+  const { connection, scene, card, uses, dayClock } = page;
   const say = (from: string, message: string) => scene.say(from, message);
 
   async function enterRoom(
@@ -44,6 +45,7 @@ export function serverMessages(page: {
 
   function onEvents(events: WireEvent[]): void {
     for (const e of events) {
+      if (e.tsMs !== undefined) heardWorldTime(e.tsMs);
       const p = e.payload;
       if (e.type === "chat.message") onChatEvent(e, false, say);
       else if (e.type === "presence.join") {
@@ -80,7 +82,7 @@ export function serverMessages(page: {
   return function onMessage(message: ServerMessage): void {
     switch (message.type) {
       case "welcome": {
-        heardWorldTime(message.serverTsMs);
+        setWorldTime(message.serverTsMs);
         const first = !state.joined;
         const asked = state.requestedName;
         state.entityId = message.entityId;
@@ -90,6 +92,7 @@ export function serverMessages(page: {
           notify(`"${asked}" is taken here, so you are "${state.name}".`, "info");
         state.joined = true;
         document.body.dataset.phase = "playing";
+        dayClock.update();
         connection.rememberResume(message.resumeToken);
         if (connection.claim) {
           // Arrived from another gateway: this origin learns the person's name now.
@@ -144,7 +147,6 @@ export function serverMessages(page: {
         break;
       }
       case "events":
-        for (const e of message.events) heardWorldTime(e.tsMs);
         onEvents(message.events);
         break;
       case "result":

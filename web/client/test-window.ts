@@ -29,6 +29,15 @@ export function openTestWindow(game: Phaser.Game, scene: WorldScene, connection:
     object(id: string) {
       return scene.object(id);
     },
+    /** The clock shown, the part of the day and the tint over the world. */
+    daylight() {
+      const clock = document.getElementById("clock");
+      return {
+        clock: clock?.hidden ? undefined : clock?.textContent,
+        part: document.body.dataset.daypart,
+        ...scene.daylightState(),
+      };
+    },
     roster() {
       return [...state.roster.values()];
     },

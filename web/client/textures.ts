@@ -3,6 +3,47 @@
 // agents are robots with the same facings and frames, so every actor shows where it walks.
 import type * as Phaser from "phaser";
 
+/** A garden plot's texture: one per stage, and a wilted look of each planted one. */
+export const plotTexture = (stage: string, wilted: boolean) =>
+  `garden_plot-${stage}${wilted && stage !== "empty" ? "-wilted" : ""}`;
+
+/** Three plants on a plot, bigger by stage; a wilted one's leaves hang and brown. */
+function drawPlot(
+  g: Phaser.GameObjects.Graphics,
+  stage: "empty" | "seedling" | "growing" | "flowering",
+  wilted: boolean,
+): void {
+  g.fillStyle(0x4a2f1c).fillRoundedRect(2, 4, 28, 26, 4);
+  g.lineStyle(1.5, 0x5d3d25);
+  for (const y of [11, 18, 25]) g.lineBetween(5, y, 27, y);
+  if (stage === "empty") return;
+  const leaf = wilted ? 0x9a8040 : stage === "seedling" ? 0x7fd46a : 0x3fa34d;
+  const stem = wilted ? 0x7a6a38 : 0x2f7d3a;
+  for (const x of [9, 16, 23]) {
+    const base = 24;
+    if (stage === "seedling") {
+      g.fillStyle(leaf).fillEllipse(x - 2, base - 2 + (wilted ? 2 : 0), 4, 2.5);
+      g.fillEllipse(x + 2, base - 2 + (wilted ? 2 : 0), 4, 2.5);
+      continue;
+    }
+    const height = stage === "growing" ? 10 : 14;
+    const top = base - (wilted ? height / 2 : height);
+    g.lineStyle(2, stem).lineBetween(x, base, wilted ? x + 3 : x, top);
+    g.fillStyle(leaf);
+    for (const dy of [0.35, 0.65]) {
+      const y = base - (base - top) * dy;
+      const droop = wilted ? 3 : 0;
+      g.fillEllipse(x - 3, y + droop, 5, 3);
+      g.fillEllipse(x + 3, y + droop, 5, 3);
+    }
+    if (stage === "flowering") {
+      const petals = wilted ? 0x8a6a60 : x === 16 ? 0xf2c230 : 0xe86a9a;
+      g.fillStyle(petals).fillCircle(wilted ? x + 3 : x, top, 3.2);
+      g.fillStyle(wilted ? 0x5a4a30 : 0xfff2b0).fillCircle(wilted ? x + 3 : x, top, 1.2);
+    }
+  }
+}
+
 export const FACINGS = ["down", "up", "left", "right"] as const;
 
 /** Shirt, trousers, hair and skin per look; the join form offers them by index. */
@@ -214,6 +255,10 @@ export function drawTextures(scene: Phaser.Scene): void {
         g.fillStyle(colour).fillCircle(10 + c * 4, 6.5 + r * 4.5, 1.6);
       }
   });
+  // Garden plots: dark soil in furrows, and what grows in it by stage; a wilted plant droops, brown.
+  for (const stage of ["empty", "seedling", "growing", "flowering"] as const)
+    for (const wilted of stage === "empty" ? [false] : [false, true])
+      make(plotTexture(stage, wilted), 32, 32, () => drawPlot(g, stage, wilted));
   // The plaque by a private room's door: a closed padlock while private, an open one while open.
   for (const closed of [true, false]) {
     make(closed ? "privacy-closed" : "privacy-open", 26, 26, () => {

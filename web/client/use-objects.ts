@@ -68,7 +68,9 @@ export function mountObjectUse(connection: Connection, scene: WorldScene, card: 
           ? String(target.state.title ?? "Notice board")
           : target.objectType === "private_room"
             ? (scene.placeNamed(String(target.state.region))?.name ?? "Private room")
-            : prettyName(target);
+            : target.objectType === "garden_plot"
+              ? `Garden plot: ${prettyName(target)}`
+              : prettyName(target);
       card.show(title, outcome.message ?? "", target);
       return;
     }

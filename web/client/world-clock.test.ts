@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { agoInWords, forgetWorldTime, heardWorldTime, worldNow } from "./world-clock.ts";
+import { agoInWords, forgetWorldTime, heardWorldTime, setWorldTime, worldNow } from "./world-clock.ts";
 
 afterEach(() => forgetWorldTime());
 
@@ -14,6 +14,9 @@ describe("the world's time on the page", () => {
     // A newer one moves it on.
     heardWorldTime(1_010_000, 3_000);
     expect(worldNow(4_000)).toBe(1_011_000);
+    // A welcome is taken as it is: a world started afresh is earlier.
+    setWorldTime(5_000, 4_000);
+    expect(worldNow(4_500)).toBe(5_500);
   });
 
   it("says an age as a reader expects it", () => {

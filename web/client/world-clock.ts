@@ -5,11 +5,18 @@
 
 let heard: { worldMs: number; atMs: number } | undefined;
 
-/** The world said it is `worldMs` (a welcome's serverTsMs, an event's tsMs) at the page's `atMs`. */
+/** An event of the world said `worldMs` (its tsMs) at the page's `atMs`: the clock moves on to it,
+ * never back (a history line is older than now). */
 export function heardWorldTime(worldMs: number, atMs: number = performance.now()): void {
   if (!Number.isFinite(worldMs)) return;
   const now = worldNow(atMs);
   if (now === undefined || worldMs > now) heard = { worldMs, atMs };
+}
+
+/** The world said its time is `worldMs` (a welcome's serverTsMs): taken as it is, even when earlier
+ * than the page thought (another world, or one started afresh). */
+export function setWorldTime(worldMs: number, atMs: number = performance.now()): void {
+  if (Number.isFinite(worldMs)) heard = { worldMs, atMs };
 }
 
 /** The world's time now, as far as the page can tell (undefined before it heard any). */

@@ -1,6 +1,7 @@
 // The one registry of object types and their affordances. Adding a type = one file + one line here.
 import { door } from "./door.ts";
 import { gameTable } from "./game-table.ts";
+import { gardenPlot } from "./garden-plot.ts";
 import { noticeBoard } from "./notice-board.ts";
 import type { ObjectTypeHandler } from "./object-type.ts";
 import { portal } from "./portal.ts";
@@ -16,6 +17,7 @@ const handlers: readonly ObjectTypeHandler[] = [
   seat,
   privateRoom,
   gameTable,
+  gardenPlot,
 ];
 
 export const objectTypes: ReadonlyMap<string, ObjectTypeHandler> = new Map(

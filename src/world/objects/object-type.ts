@@ -85,6 +85,10 @@ export interface ObjectTypeHandler {
   enter?(ctx: InteractContext): InteractOutcome | undefined;
   /** The actor bound to the object in this state (a seat's occupant), if any. */
   holder?(state: Readonly<ObjectState>): string | undefined;
+  /** Simulation time went on (called once per tick, after the tick's inputs, in object id order
+   * per room): a state that changes with time alone (a plant grows) changes here, so it is the
+   * same in every replay. Only objects whose type has it are visited. */
+  elapse?(ctx: OperatorContext): void;
   /** The holder moved off, left or was carried away: let it go. */
   release?(ctx: OperatorContext): void;
   /** The region this object makes private in this state: chat said inside it is heard only inside,
