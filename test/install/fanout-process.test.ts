@@ -99,7 +99,11 @@ describe("web.fanout: process, in a real gateway", () => {
     const PATCHES = 'openclawworld_patch_duration_seconds_count{phase="work"}';
     const CPU = 'openclawworld_fanout_cpu_seconds_total{mode="user"}';
     const LAG = "openclawworld_fanout_ipc_lag_seconds";
-    const first = await metrics();
+    // The first case's socket is closed; the child reports its closing within a second or two.
+    const first = await until("no browser connected yet", async () => {
+      const m = await metrics();
+      return !(m(CONNECTED) > 0) && m;
+    });
     // The child's own series are always there; a labelled histogram or gauge has no line until its
     // first observation (no patch may have been sent yet), which counts as 0.
     for (const series of [CPU, LAG]) expect(first(series), series).toBeGreaterThanOrEqual(0);
