@@ -39,35 +39,28 @@ const RINGS = 2;
  * standing on it, and not the walker's own tile unless that is the nearest free one; undefined when
  * none is. Reachability is the path finder's to say. */
 export function freeTileBeside(room: Room, tx: number, ty: number, self: Actor): TileCoord | undefined {
-  for (let ring = 1; ring <= RINGS; ring++) {
-    let best: TileCoord | undefined;
-    let bestDistance = Number.POSITIVE_INFINITY;
-    for (let dy = -ring; dy <= ring; dy++) {
-      for (let dx = -ring; dx <= ring; dx++) {
-        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
-        const x = tx + dx;
-        const y = ty + dy;
-        if (!room.inBounds(x, y)) continue;
-        const index = y * room.width + x;
-        if (room.blocked[index] || room.onEnter.has(index) || standingOn(room, x, y, self)) continue;
-        const distance = (x - self.tx) ** 2 + (y - self.ty) ** 2;
-        if (distance < bestDistance) {
-          best = { tx: x, ty: y };
-          bestDistance = distance;
-        }
-      }
-    }
-    if (best) return best;
-  }
-  return undefined;
+  return freeInRings(room, tx, ty, self, 1, RINGS, { tx: self.tx, ty: self.ty });
 }
 
 /** The open tile nearest (tx, ty), itself first: not blocked, no portal, nobody standing on it;
  * rings outwards over the whole room, the nearest of a ring by distance, ties by row then column.
  * For an actor a changed map left on a wall (World.redefine). Undefined in a room with no open tile. */
 export function nearestOpenTile(room: Room, tx: number, ty: number, self: Actor): TileCoord | undefined {
-  const rings = Math.max(room.width, room.height);
-  for (let ring = 0; ring <= rings; ring++) {
+  return freeInRings(room, tx, ty, self, 0, Math.max(room.width, room.height), { tx, ty });
+}
+
+/** Rings `first`..`last` around (tx, ty), nearest first: in the first ring with a free tile (open, no
+ * portal, nobody but `self` on it), the one nearest `from`, ties by row then column. */
+function freeInRings(
+  room: Room,
+  tx: number,
+  ty: number,
+  self: Actor,
+  first: number,
+  last: number,
+  from: TileCoord,
+): TileCoord | undefined {
+  for (let ring = first; ring <= last; ring++) {
     let best: TileCoord | undefined;
     let bestDistance = Number.POSITIVE_INFINITY;
     for (let dy = -ring; dy <= ring; dy++) {
@@ -78,7 +71,7 @@ export function nearestOpenTile(room: Room, tx: number, ty: number, self: Actor)
         if (!room.inBounds(x, y)) continue;
         const index = y * room.width + x;
         if (room.blocked[index] || room.onEnter.has(index) || standingOn(room, x, y, self)) continue;
-        const distance = dx * dx + dy * dy;
+        const distance = (x - from.tx) ** 2 + (y - from.ty) ** 2;
         if (distance < bestDistance) {
           best = { tx: x, ty: y };
           bestDistance = distance;
