@@ -7,6 +7,7 @@ import { admitted, createTestEnv, ManualClock, type TestEnv } from "../aic/testi
 import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
 import { LEADING } from "../world/leading.ts";
 import {
+  AWAKE_LINE,
   FAILING_LINE,
   GatewayBusy,
   leadGaveUpLine,
@@ -753,6 +754,40 @@ describe("the residents' scheduler", () => {
     await place(ann, { tx: HOME.tx + 2, ty: HOME.ty });
     for (let i = 0; i < 10 && heard().length === 0; i++) await settle(env, admitted());
     expect(heard()).toHaveLength(1);
+  });
+
+  it("asleep at the last stop and given a model since, it says to its room that it woke, once", async () => {
+    const hint = "I'm asleep: this world has no model. To wake me, see the README.";
+    const { env, place, scheduler } = await setup({ guide: residentConfig() }, () => "no model", undefined, {
+      asleepHint: () => hint,
+    });
+    const lines = () =>
+      env.world
+        .chatHistoryFor("hum_ann00000", "lobby", 0, 30)
+        .filter((m) => m.fromEntityId === "agt_guide")
+        .map((m) => m.message);
+    await place(ann, { tx: HOME.tx + 2, ty: HOME.ty });
+    for (let i = 0; i < 10 && lines().length === 0; i++) await settle(env, admitted());
+    expect(lines()).toEqual([hint]);
+    await scheduler.stop();
+    const restart = (asleepReason?: (id: string) => string | undefined) => {
+      const next = new ResidentScheduler({
+        service: env.service,
+        residents: { guide: residentConfig() },
+        runTurn: scriptedTurns().runTurn,
+        logger: { info() {}, warn() {} },
+        ...(asleepReason ? { asleepReason } : {}),
+      });
+      return settle(env, next.start()).then(() => next);
+    };
+    // The next start has a model: the line that it woke, after the old one.
+    const awake = await restart();
+    expect(env.world.getEntity("agt_guide")?.asleep).toBeUndefined();
+    expect(lines()).toEqual([hint, AWAKE_LINE]);
+    await awake.stop();
+    // Awake before too: nothing more is said.
+    await (await restart()).stop();
+    expect(lines()).toEqual([hint, AWAKE_LINE]);
   });
 
   describe("recovering from failed turns by itself", () => {

@@ -184,6 +184,8 @@ export const TURN_END_GRACE_MS = 10_000;
  * silence. */
 export const FAILING_LINE =
   "Sorry, I cannot answer right now; my thoughts are stuck. Try me again in a minute.";
+/** What a resident asleep at the last stop says to its room when it wakes with a model. */
+export const AWAKE_LINE = "I'm awake now: this world has a model to think with. Come and talk to me!";
 /** What a resident walking with someone (the world's lead, leading.ts) says when it stops to wait
  * for them (at most once per LEAD_WAIT_LINE_EVERY_MS), and when it gives up waiting. */
 export const leadWaitingLine = (name: string) => `Come along, ${name}: I'll wait for you here.`;
@@ -308,6 +310,9 @@ export class ResidentScheduler {
         continue;
       }
       const home = r.config.home;
+      // Asleep when the last gateway stopped (its saved state says so): the line it said then is still
+      // in the chat people read on joining, so it says it woke.
+      const wasAsleep = this.deps.service.reads.getEntity(r.actor.entityId)?.asleep === true;
       const joined = await this.deps.service.act(r.actor, {
         kind: "join",
         roomId: home.roomId,
@@ -323,6 +328,7 @@ export class ResidentScheduler {
       await this.setThinking(r, false);
       // The page shows it asleep (or no longer: a model was added since the last start).
       await this.mark(r, { kind: "asleep", asleep: r.asleep !== undefined });
+      if (wasAsleep && !r.asleep) await this.sayAwake(r, home.roomId);
       // A failure a stopped gateway left marked is not this run's: its turns have not failed yet.
       if (this.deps.service.reads.getEntity(r.actor.entityId)?.unwell)
         await this.mark(r, { kind: "unwell", unwell: false });
@@ -693,6 +699,22 @@ export class ResidentScheduler {
         })
         .catch(() => undefined);
     }
+  }
+
+  /** One line to the room when a resident asleep at the last stop wakes with a model: the "asleep"
+   * lines it said to people before are still in their chat. */
+  private async sayAwake(r: Resident, roomId: string): Promise<void> {
+    const said = await this.deps.service.call("chatSend", r.agentId, {
+      agentId: r.agentId,
+      roomId,
+      txId: `tx_awake_${r.agentId}_${this.deps.service.reads.tick}`,
+      channel: "global",
+      message: AWAKE_LINE,
+    });
+    if (said.status !== "ok" && !this.stopped)
+      this.deps.logger.warn(
+        `openclawworld: resident ${r.agentId} could not say it woke: ${said.error.message}`,
+      );
   }
 
   private startTurn(r: Resident): void {

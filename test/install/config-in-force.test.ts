@@ -32,6 +32,7 @@ import {
   type NpmStarted,
   npmStart,
 } from "../../scripts/lib/start-cycles.ts";
+import { AWAKE_LINE } from "../../src/residents/scheduler.ts";
 import { launchBrowser, ocw, openPlayer, type SeenActor, settledPoint, until } from "../support/browser.ts";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 
@@ -233,6 +234,21 @@ async function asleepGuideTellsHowToWake(npm: NpmStarted): Promise<void> {
   });
 }
 
+/** Given a model again, the guide that told the kept agent it was asleep says to the room that it woke:
+ * its old line is still in the chat the agent reads. */
+async function guideSaysItWoke(npm: NpmStarted): Promise<void> {
+  await until("the guide's line that it woke, after any asleep hint", async () => {
+    const json = await kept<{ messages: { fromEntityId: string; message: string }[] }>(npm, "chatObserve", {
+      windowSec: 300, // the most a look back takes (simulation time: it stood still between starts)
+    });
+    const lines = (json.data?.messages ?? [])
+      .filter((m) => m.fromEntityId === "agt_guide")
+      .map((m) => m.message);
+    const asleepAt = lines.findLastIndex((line) => /asleep.*OCW_GATEWAY_CONFIG/.test(line));
+    return lines.slice(asleepAt + 1).includes(AWAKE_LINE);
+  });
+}
+
 /** The page shows the asleep guide as asleep for as long as it sleeps: "z z" after its name, drawn
  * faded, and the pointer over it tells how to wake the residents (the README's step). */
 async function asleepOnThePage(npm: NpmStarted): Promise<void> {
@@ -345,6 +361,7 @@ describe("npm start runs the config it is given, start after start", () => {
       // The larger again after the smaller: the removed agent is back, as the file given says.
       const third = await start(larger, true);
       await expectLarger(third);
+      await guideSaysItWoke(third);
       // The line printed at the first start, run as a person would paste it.
       const { stdout } = await promisify(execFile)("bash", ["-c", printedCurl!]);
       expect(JSON.parse(stdout)).toMatchObject({ ok: true, result: { details: { running: true } } });
