@@ -7,7 +7,7 @@
 // its turn (what woke it, its model's time) and the chat it answered with, at that chat's tick. The
 // operator CLI reads the same turns. Without the link's key nothing is read. One tick drawn live and
 // replayed is the same picture, people's picked looks included.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -430,6 +430,21 @@ describe("issue #42: the replay page on the real gateway", () => {
       expect(replayed.width).toBe(live.picture.width);
       // Measured: 4 pixels of 27,648 differ (0.01 %); a person drawn with another look, 679 (2.5 %).
       const share = differing(live.picture, replayed) / (replayed.width * replayed.height);
+      if (share >= 0.005) {
+        // Kept for whoever reads the failure: both pages as they were, and what each drew.
+        await mkdir(".test-artifacts", { recursive: true });
+        await viewer.page.screenshot({ path: ".test-artifacts/replay-live.png" });
+        await page.screenshot({ path: ".test-artifacts/replay-replayed.png" });
+        const png = (picture: Picture) => Buffer.from(picture.png.split(",")[1]!, "base64");
+        await writeFile(".test-artifacts/replay-live-box.png", png(live.picture));
+        await writeFile(".test-artifacts/replay-replayed-box.png", png(replayed));
+        console.log("live vs replay", {
+          box,
+          at: { live: [live.picture.x, live.picture.y], replay: [replayed.x, replayed.y] },
+          live: await viewer.page.evaluate("window.__ocw.daylight && window.__ocw.daylight()"),
+          replay: await page.evaluate("window.ocwReplay.daylight && window.ocwReplay.daylight()"),
+        });
+      }
       expect(share, `${(share * 100).toFixed(2)} % of the box differs`).toBeLessThan(0.005);
       expect(consoleErrors).toEqual([]);
       await page.close();
@@ -441,9 +456,14 @@ describe("issue #42: the replay page on the real gateway", () => {
 });
 
 interface Picture {
+  /** Where on the canvas the box begins. */
+  x: number;
+  y: number;
   width: number;
   height: number;
   rgba: number[];
+  /** The same pixels as a PNG data URL (kept when a comparison fails). */
+  png: string;
 }
 
 /** The canvas pixels between the centres of two tiles as a page draws them (`window[handle]` is the
@@ -459,8 +479,11 @@ function pixels(page: Page, handle: string, box: { tx0: number; ty0: number; tx1
       const canvas = document.querySelector("#game canvas") as HTMLCanvasElement;
       const [x, y] = [Math.round(a.x), Math.round(a.y)];
       const [width, height] = [Math.round(b.x) - x, Math.round(b.y) - y];
-      const data = canvas.getContext("2d")!.getImageData(x, y, width, height).data;
-      return { width, height, rgba: Array.from(data) };
+      const image = canvas.getContext("2d")!.getImageData(x, y, width, height);
+      const copy = document.createElement("canvas");
+      [copy.width, copy.height] = [width, height];
+      copy.getContext("2d")!.putImageData(image, 0, 0);
+      return { x, y, width, height, rgba: Array.from(image.data), png: copy.toDataURL("image/png") };
     },
     { handle, box },
   ) as Promise<Picture>;

@@ -92,11 +92,14 @@ export function changesTag(change: Partial<WireEntity>): boolean {
 /** One frame of an actor: closer to the server's position, walking or standing or seated, and its
  * bubble gone once read. */
 export function stepActor(a: ActorView, time: number, delta: number, onSeat: () => boolean): void {
-  // Smooth toward the server's positions; jumps (portals, resume) snap.
+  // Smooth toward the server's positions; jumps (portals, resume) snap, and so does the last hundredth
+  // of a pixel: an approach that never quite arrives left people standing a hair apart from where the
+  // replay draws them, and the order their name tags stack in followed that hair.
   const k = Math.min(1, (delta / 1000) * 12);
   const dx = a.data.x - a.shown.x;
   const dy = a.data.y - a.shown.y;
-  if (Math.abs(dx) + Math.abs(dy) > 96) a.shown = { x: a.data.x, y: a.data.y };
+  const far = Math.abs(dx) + Math.abs(dy);
+  if (far > 96 || far < 0.01) a.shown = { x: a.data.x, y: a.data.y };
   else a.shown = { x: a.shown.x + dx * k, y: a.shown.y + dy * k };
   a.container.setPosition(a.shown.x, a.shown.y);
   // Walk cycle while moving, standing frame when still; seated, lower and without legs showing.

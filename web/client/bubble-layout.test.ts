@@ -79,4 +79,17 @@ describe("stackTags", () => {
     expect(lifts.get("b")).toBe(15);
     expect(lifts.get("c")).toBe(0);
   });
+
+  it("stacks in one order whatever order the tags come in and a hair's difference in height: the viewer's first, then lower rows, then left to right", () => {
+    const tags = [
+      { id: "right", x: 40, y: 100.000001, w: 80, h: 14 },
+      { id: "left", x: 0, y: 100, w: 80, h: 14 },
+      { id: "me", x: 20, y: 100, w: 80, h: 14 },
+    ];
+    const lifted = (order: typeof tags, meId?: string) =>
+      Object.fromEntries([...stackTags(order, meId)].map(([id, lift]) => [id, Math.round(lift)]));
+    expect(lifted(tags)).toEqual({ left: 0, me: 15, right: 30 });
+    expect(lifted([...tags].reverse())).toEqual(lifted(tags));
+    expect(lifted(tags, "me")).toEqual({ me: 0, left: 15, right: 30 });
+  });
 });

@@ -89,12 +89,23 @@ export function layoutBubbles(
 }
 
 /** Name tags of people standing close together: each tag keeps its place unless it would overlap a
- * tag already placed (in the given order), then it moves up just above it. Returns how far up each
- * tag moved. Cheaper than layoutBubbles (tags are many and change every frame). */
-export function stackTags(tags: readonly (Rect & { id: string })[]): Map<string, number> {
+ * tag already placed, then it moves up just above it. Placed in order: the viewer's own (`firstId`,
+ * it never moves), then by row (lower on screen first), column and id, in whole pixels, so someone a
+ * fraction of a pixel from where they walk to stacks as they will there (and as the replay draws
+ * them). Returns how far up each tag moved. Cheaper than layoutBubbles (tags are many and change
+ * every frame). */
+export function stackTags(tags: readonly (Rect & { id: string })[], firstId?: string): Map<string, number> {
   const placed: Rect[] = [];
   const lifts = new Map<string, number>();
-  for (const tag of tags) {
+  const row = (t: Rect) => Math.round(t.y);
+  const ordered = [...tags].sort((p, q) =>
+    p.id === firstId
+      ? -1
+      : q.id === firstId
+        ? 1
+        : row(q) - row(p) || Math.round(p.x) - Math.round(q.x) || (p.id < q.id ? -1 : p.id > q.id ? 1 : 0),
+  );
+  for (const tag of ordered) {
     const r = { ...tag };
     for (let guard = 0; guard < 8; guard++) {
       const hit = placed.find((p) => overlaps(r, p));

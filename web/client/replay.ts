@@ -77,6 +77,7 @@ const state = {
 (window as unknown as { ocwReplay: unknown }).ocwReplay = Object.assign(state, {
   drawn: () => scene.snapshot().map((a) => ({ id: a.id, tx: a.tx, ty: a.ty, name: a.name, look: a.look })),
   screenPoint: (tx: number, ty: number) => scene.screenPoint(tx, ty),
+  daylight: () => scene.daylightState(),
 });
 
 function status(text: string): void {

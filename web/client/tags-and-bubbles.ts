@@ -58,10 +58,8 @@ export function placeTags(
     });
     people.push({ x: x - 13, y: y - 20, w: 26, h: 34 });
   }
-  // The viewer's own tag first (it never moves), then by row (lower on screen first) and column.
-  tags.sort((p, q) => (p.id === meId ? -1 : q.id === meId ? 1 : q.y - p.y || p.x - q.x));
   leaders.clear();
-  for (const [id, lift] of stackTags(tags)) {
+  for (const [id, lift] of stackTags(tags, meId)) {
     const a = actors.get(id)!;
     a.label.setY(-TAG_Y - lift);
     const tag = tags.find((t) => t.id === id)!;
