@@ -11,7 +11,7 @@
 // Last, a hostile tester's mix (issue #53): a resident's turn stalled on a silent model, an SSE stream,
 // a long poll, a refused gzip bomb and malformed requests (450; OCW_MIX_REQUESTS=4500 sends the issue's
 // count), then an agent added to the config.
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -171,7 +171,9 @@ async function untilToolsSee(enabled: string[], timeoutMs = 150_000): Promise<vo
       );
     },
     { timeoutMs, everyMs: 1000, ignoreErrors: true },
-  );
+  ).catch(async (error: unknown) => {
+    throw new Error(`${String(error)}; ${await logOnFailure("hot-reload-tools")}`);
+  });
 }
 
 /** What the three doors answer now: the world's status, a tool, an AIC read. */
@@ -307,8 +309,7 @@ describe("hot reload after a hostile tester's mix", () => {
         },
         { timeoutMs: 30_000, everyMs: 250, ignoreErrors: true },
       ).catch(async (error: unknown) => {
-        const log = await readFile(gw.logFile, "utf8").catch(() => "");
-        throw new Error(`${String(error)}; the gateway's log ends:\n${log.slice(-4000)}`);
+        throw new Error(`${String(error)}; ${await logOnFailure("hot-reload-mix")}`);
       });
       console.log(
         `hostile mix: the added agent was in force ${Date.now() - changedAt} ms after the config change`,
@@ -324,6 +325,19 @@ describe("hot reload after a hostile tester's mix", () => {
     );
   }, 600_000);
 });
+
+/** What a failure keeps of the gateway's log (the test's gateway folder goes with the test): the whole
+ * log in .test-artifacts/, and for the message the lines about reloads and restarts, then its tail. */
+async function logOnFailure(name: string): Promise<string> {
+  const log = await readFile(gw.logFile, "utf8").catch(() => "");
+  await mkdir(".test-artifacts", { recursive: true });
+  await writeFile(`.test-artifacts/${name}.log`, log);
+  const telling = log
+    .split("\n")
+    .filter((line) => /reload|restart|retire|drain|config change|signal|shutdown|exit/i.test(line))
+    .slice(-40);
+  return `the gateway's log (all in .test-artifacts/${name}.log), its lines on reloads and restarts:\n${telling.join("\n")}\nand its end:\n${log.slice(-2500)}`;
+}
 
 async function residentStatus(agentId: string): Promise<unknown> {
   const res = await named(`${gw.baseUrl}/openclawworld/admin/status`, {
