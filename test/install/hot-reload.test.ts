@@ -319,24 +319,37 @@ describe("hot reload after a hostile tester's mix", () => {
       stop.abort();
       await Promise.all([sse, poll]);
     }
-    const log = await readFile(gw.logFile, "utf8");
+    const log = await gw.log();
     expect(log).not.toMatch(
       /did not settle|still-running call|plugin host cleanup timed out|forced retirement|started none again/,
     );
   }, 600_000);
 });
 
-/** What a failure keeps of the gateway's log (the test's gateway folder goes with the test): the whole
- * log in .test-artifacts/, and for the message the lines about reloads and restarts, then its tail. */
+/** What a failure keeps of the gateway's logs (the test's gateway folder goes with the test): both in
+ * .test-artifacts/, and for the message OpenClaw's lines on reloads, retirements and restarts (not
+ * the requests it turned away meanwhile), then the last lines. */
 async function logOnFailure(name: string): Promise<string> {
-  const log = await readFile(gw.logFile, "utf8").catch(() => "");
+  const log = await gw.log();
   await mkdir(".test-artifacts", { recursive: true });
   await writeFile(`.test-artifacts/${name}.log`, log);
-  const telling = log
-    .split("\n")
-    .filter((line) => /reload|restart|retire|drain|config change|signal|shutdown|exit/i.test(line))
+  const lines = log.split("\n").map(readable);
+  const telling = lines
+    .filter((line) => /reload|restart|retire|drain|cleanup|still-running|shutdown|stopped|exit/i.test(line))
+    .filter((line) => !/reloaded or disabled/.test(line))
     .slice(-40);
-  return `the gateway's log (all in .test-artifacts/${name}.log), its lines on reloads and restarts:\n${telling.join("\n")}\nand its end:\n${log.slice(-2500)}`;
+  return `the gateway's logs (whole in .test-artifacts/${name}.log), on reloads and restarts:\n${telling.join("\n")}\nand the last lines:\n${lines.slice(-15).join("\n")}`;
+}
+
+/** One line of OpenClaw's log (JSON: the message under "1" or "2", the time in _meta) as "time message". */
+function readable(line: string): string {
+  try {
+    const entry = JSON.parse(line) as Record<string, unknown> & { _meta?: { date?: string } };
+    const message = [entry["1"], entry["2"]].filter((part) => typeof part === "string").join(" ");
+    return `${entry._meta?.date ?? ""} ${message || line}`.slice(0, 400);
+  } catch {
+    return line.slice(0, 400);
+  }
 }
 
 async function residentStatus(agentId: string): Promise<unknown> {
@@ -386,7 +399,7 @@ describe("hot reload under traffic", () => {
       stop.abort();
       await running.stopped();
     }
-    const log = await readFile(gw.logFile, "utf8");
+    const log = await gw.log();
     expect(log).not.toMatch(
       /still-running call|plugin host cleanup timed out|forced retirement|started none again/,
     );
@@ -420,7 +433,7 @@ describe("hot reload under traffic", () => {
     } finally {
       for (const socket of opened.sockets) socket.destroy();
     }
-    const log = await readFile(gw.logFile, "utf8");
+    const log = await gw.log();
     expect(log).not.toMatch(
       /did not settle|still-running call|plugin host cleanup timed out|started none again/,
     );

@@ -1,5 +1,5 @@
 // One real gateway for tests and benchmarks, in a throw-away state directory.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
@@ -10,7 +10,12 @@ import { until } from "./wait.ts";
 export interface TestGateway {
   baseUrl: string;
   gatewayToken: string;
+  /** What the gateway printed (its start-up). */
   logFile: string;
+  /** OpenClaw's own log (`logging.file`): the plugin's lines, reloads, retirements. */
+  openclawLogFile: string;
+  /** Both logs, the printed one first ("" for one not written yet). */
+  log(): Promise<string>;
   /** The config file the gateway watches (edit it to hot-reload the plugin). */
   configPath: string;
   startupMs: number;
@@ -54,6 +59,11 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
     baseUrl: gw.baseUrl,
     gatewayToken: gw.gatewayToken,
     logFile: gw.logFile,
+    openclawLogFile: gw.openclawLogFile,
+    async log() {
+      const read = (file: string) => readFile(file, "utf8").catch(() => "");
+      return `${await read(gw.logFile)}\n${await read(gw.openclawLogFile)}`;
+    },
     configPath: gw.configPath,
     startupMs: gw.startupMs,
     pid: gw.pid,
