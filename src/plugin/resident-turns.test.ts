@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { GatewayBusy, SessionStuck } from "../residents/scheduler.ts";
 import {
   prepareTurns,
+  READIED_EARLIER,
+  readiedInProcess,
+  readyOnce,
   residentAsleepHint,
   residentAsleepReason,
   runWithTypedRefusals,
@@ -141,5 +144,32 @@ describe("readying a resident's turns", () => {
     const said = prepareTurns(waiting.runtime, "guide", [], stopping.signal);
     stopping.abort(new Error("the world is stopping"));
     expect(await said).toBe("The operation was aborted");
+  });
+});
+
+describe("readying a resident's turns once per gateway process", () => {
+  it("a later plugin generation does not ready again, even when the first try failed; another agent is readied", async () => {
+    const readied = new Set<string>();
+    const runs: string[] = [];
+    const ready = (agentId: string, said: string) => () => {
+      runs.push(agentId);
+      return Promise.resolve(said);
+    };
+    expect(
+      await readyOnce(readied, "guide", ready("guide", "readied: the turn's context is assembled")),
+    ).toMatch(/^readied:/);
+    expect(await readyOnce(readied, "guide", ready("guide", "again"))).toBe(READIED_EARLIER);
+    expect(await readyOnce(readied, "cafe", ready("cafe", "The operation was aborted"))).toBe(
+      "The operation was aborted",
+    );
+    expect(await readyOnce(readied, "cafe", ready("cafe", "again"))).toBe(READIED_EARLIER);
+    expect(runs).toEqual(["guide", "cafe"]);
+  });
+
+  it("the process's list outlives a reload of this module (it is kept on globalThis)", () => {
+    expect(readiedInProcess()).toBe(readiedInProcess());
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for("openclawworld.readiedAgents")]).toBe(
+      readiedInProcess(),
+    );
   });
 });

@@ -139,6 +139,33 @@ export async function prepareTurns(
   }
 }
 
+/** Agents whose turns this gateway process has readied or begun to: process-wide (a plugin reload
+ * re-evaluates this module), since what readying loads stays loaded across plugin generations. */
+const READIED_KEY = Symbol.for("openclawworld.readiedAgents");
+export function readiedInProcess(): Set<string> {
+  const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+  holder[READIED_KEY] ??= new Set();
+  return holder[READIED_KEY];
+}
+
+/** What a later plugin generation says of a resident readied (or tried) earlier in the process. */
+export const READIED_EARLIER = "readied earlier in this gateway process";
+
+/** Readies `agentId`'s turns once per gateway process: the first generation's start pays for it, a
+ * plugin reload does not again. A readying runs for a minute on a busy machine and is cut only between
+ * the gateway's stages, so one begun by a reloaded generation was still running 5 s into the next
+ * reload's drain: the gateway retired the plugin for it ("1 still-running call") and the world stayed
+ * down. One that failed or was cancelled is not tried again: its first real turn pays instead. */
+export async function readyOnce(
+  readied: Set<string>,
+  agentId: string,
+  ready: () => Promise<string>,
+): Promise<string> {
+  if (readied.has(agentId)) return READIED_EARLIER;
+  readied.add(agentId);
+  return ready();
+}
+
 /** The gateway's refusals of a turn for its session being held by an earlier one. openclaw 2026.9.6:
  * a turn claims its session in the placement store (`claimTurn`, placement-turn-claims) and releases
  * the claim when its task ends; a run cut by its lane's timeout (`runQueueEntryTask`, command-queue:

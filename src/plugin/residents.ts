@@ -11,6 +11,8 @@ import type { WorldHost } from "./host.ts";
 import {
   embeddedTurnRunner,
   prepareTurns,
+  readiedInProcess,
+  readyOnce,
   residentAsleepHint,
   residentAsleepReason,
 } from "./resident-turns.ts";
@@ -69,7 +71,9 @@ export function attachResidents(
     ...(remotes ? { otherResidents: () => remotes.ids() } : {}),
     runTurn: embeddedTurnRunner(runtime, (agentId) => allowedWorldTools(config.tools, agentId)),
     prepareTurns: (agentId, signal) =>
-      prepareTurns(runtime, agentId, allowedWorldTools(config.tools, agentId), signal),
+      readyOnce(readiedInProcess(), agentId, () =>
+        prepareTurns(runtime, agentId, allowedWorldTools(config.tools, agentId), signal),
+      ),
     asleepReason: (agentId) => residentAsleepReason(runtime.config.current(), agentId),
     logger,
     ...only(agentTurnHooks(host), "onTurnEnd"),
