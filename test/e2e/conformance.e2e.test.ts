@@ -27,14 +27,19 @@ describe("conformance against the live gateway", () => {
       gw.gatewayToken,
       ...["main", "walker", "mover", "denied", "thinker"].flatMap((id) => ["--policy-agent", id]),
     ];
-    const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(process.execPath, args, { timeout: 230_000 }, (error, stdout) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+    const run = await new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        args,
+        { timeout: 230_000, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number | string }).code ?? 1) : 0, stdout, stderr }),
       );
     });
     const failures = run.stdout.split("\n").filter((line) => line.startsWith("FAIL"));
     expect(failures, run.stdout.slice(-2000)).toEqual([]);
-    expect(run.code).toBe(0);
+    // Once it ended with 2 and no FAIL line: what it wrote to stderr says why.
+    expect(run.code, `stderr: ${run.stderr.slice(-3000)}\nstdout: ${run.stdout.slice(-1000)}`).toBe(0);
     const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
     expect(summary.suites).toEqual(["contract", "scenarios", "policy"]);
     const policy = summary.cases.filter((c: { suite: string }) => c.suite === "policy");

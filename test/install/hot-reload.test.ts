@@ -14,7 +14,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
@@ -206,6 +206,24 @@ async function worldAnswers(): Promise<void> {
     { timeout: 30_000, interval: 500 },
   );
 }
+
+/** Each case below begins with a world that answers: a reload an earlier case began may still be
+ * applying on a busy machine (seen: 74 s at load 8), and that is the earlier case's failure, not
+ * this one's. */
+beforeEach(async () => {
+  await vi
+    .waitFor(
+      async () => {
+        const joined = await aic("join", {});
+        const wrong = joined.status === 200 ? await doorsAnswer() : [`AIC join ${joined.status}`];
+        if (wrong.length > 0) throw new Error(`not every door answered: ${wrong.join("; ")}`);
+      },
+      { timeout: 180_000, interval: 1000 },
+    )
+    .catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; ${await logOnFailure("hot-reload-before-case")}`);
+    });
+}, 200_000);
 
 // First in the file: the gateway fresh, as the hostile tester found it (after the reloads below, a
 // resident woken while the gateway still drained a retired plugin generation failed its turn once).
