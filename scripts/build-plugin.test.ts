@@ -95,12 +95,54 @@ describe("buildPlugin", () => {
     expect(mod.here).toBe(pathToFileURL(path.join(dir, "src", "deep", "where.ts")).href);
   });
 
-  it("fails, naming the package, when the entry imports something dependencies do not list", async () => {
+  it("carries the packages it uses inside (a CommonJS one requiring a built-in runs); an optional package one tries to require stays out, so does the host", async () => {
+    const dir = await project(
+      {
+        type: "module",
+        openclaw: entries,
+        devDependencies: { dep: "1" },
+        peerDependencies: { openclaw: ">=2026.9.6" },
+      },
+      {
+        "index.ts": [
+          'import dep from "dep";',
+          "export const joined: string = dep.joined;",
+          "export const native: boolean = dep.native;",
+          'export const host = () => import("openclaw/plugin-sdk/plugin-entry");',
+        ].join("\n"),
+        "node_modules/dep/package.json": JSON.stringify({ name: "dep", main: "index.js" }),
+        "node_modules/dep/index.js": [
+          'const path = require("node:path");',
+          "let native = true;",
+          'try { require("optional-native"); } catch { native = false; }',
+          'module.exports = { joined: path.join("a", "b"), native };',
+        ].join("\n"),
+      },
+    );
+    await buildPlugin(dir);
+    // The package is gone: what runs is what the bundle carries.
+    await rm(path.join(dir, "node_modules"), { recursive: true });
+    const mod = (await import(pathToFileURL(path.join(dir, "dist", "index.js")).href)) as {
+      joined: string;
+      native: boolean;
+    };
+    expect([mod.joined, mod.native]).toEqual([path.join("a", "b"), false]);
+    const text = await readFile(path.join(dir, "dist", "index.js"), "utf8");
+    expect(text).toContain('"openclaw/plugin-sdk/plugin-entry"');
+  });
+
+  it("a library entry keeps its packages external, and fails naming one that dependencies do not list", async () => {
     const dir = await project(
       { type: "module", openclaw: entries, dependencies: { zod: "4" }, devDependencies: { phaser: "4" } },
-      { "index.ts": 'import "zod";\nimport Phaser from "phaser";\nexport const p = Phaser;\n' },
+      {
+        "index.ts": "export const version = 1;\n",
+        "lib.ts": 'import "zod";\nimport Phaser from "phaser";\nexport const p = Phaser;\n',
+      },
     );
-    await expect(buildPlugin(dir)).rejects.toThrow(/imports phaser, which package.json "dependencies"/);
+    const library = { source: "./lib.ts", output: "./dist/lib.js", bundled: false };
+    await expect(buildPlugin(dir, [library])).rejects.toThrow(
+      /imports phaser, which package.json "dependencies"/,
+    );
   });
 
   it("rebuilds in place: the second build replaces the first", async () => {

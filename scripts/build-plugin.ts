@@ -3,8 +3,15 @@
 // The gateway loads that built file natively (installed packages must ship compiled JavaScript, and
 // with `runtimeExtensions` declared a working-tree load through `plugins.load.paths` uses it too), so
 // `npm start`, the e2e suite and `npm pack` all build it first. The bundle follows whatever the entry
-// imports: no list of source files to keep in sync. Packages stay external: runtime dependencies are
-// installed next to the plugin from `dependencies`, and `openclaw/*` resolves to the host gateway.
+// imports: no list of source files to keep in sync. The plugin's entries carry the packages they use
+// inside them (devDependencies: an installed plugin needs none); `openclaw/*` resolves to the host
+// gateway. Why: a gateway copies a plugin's package and every package its package.json declares into a
+// folder per plugin generation and deletes it when a reload retires that generation, within the 5 s a
+// retirement gets. With nine runtime packages declared that was 3,162 files (typebox, zod,
+// opentelemetry...); on a busy machine the deletion overran the 5 s, the gateway retired the plugin with
+// it pending and started none again (the hot-reload test, "1 still-running call"). `dependencies`
+// keeps what the client library (`openclawworld/client`) imports, external there: a user's program
+// installs them, and its types name zod's.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -65,6 +72,40 @@ export function undeclaredImports(imports: Iterable<string>, pkg: PackageJson): 
   return [...bad].sort();
 }
 
+/** Bare imports: in a `bundled` entry every package but the host peer is carried inside; elsewhere
+ * all stay external (and the undeclared check names those `dependencies` lacks). An import a carried
+ * package makes of a package that is not installed (ws's optional bufferutil, required in a try)
+ * stays external, noted in `optional`: the package handles its absence itself. */
+export function dependencyPlugin(pkg: PackageJson, bundled: boolean, optional: Set<string>): Plugin {
+  const peers = new Set(Object.keys(pkg.peerDependencies ?? {}));
+  const insideAPackage = (file: string) => file.includes(`${path.sep}node_modules${path.sep}`);
+  return {
+    name: "dependencies",
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === "dependencies" || args.path.startsWith("node:")) return undefined;
+        if (BUILTINS.has(args.path)) return { external: true };
+        if (!bundled || peers.has(packageNameOf(args.path) ?? args.path)) return { external: true };
+        if (!insideAPackage(args.importer)) return undefined;
+        const found = await pluginBuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "dependencies",
+        });
+        if (found.errors.length === 0) return found;
+        optional.add(args.path);
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/** A bundled CommonJS package (ws, prom-client) calls require() for Node's built-ins, which an ES
+ * module has not: the bundle makes one. */
+const REQUIRE_SHIM =
+  'import { createRequire as __ocwCreateRequire } from "node:module";\nconst require = __ocwCreateRequire(import.meta.url);';
+
 /**
  * Bundling puts every module into one file, so `import.meta.url` would name the bundle, not the
  * module it was written in; modules locate shipped assets relative to themselves (the bundled world,
@@ -102,21 +143,27 @@ export function sourceLocationPlugin(outputFile: string): Plugin {
 /** Modules the plugin forks as processes of their own: built beside the entry, which finds them by
  * these names (src/plugin/fanout/fanout-process.ts). */
 export const FORKED_ENTRIES = [
-  { source: "./src/plugin/fanout/child-main.ts", output: "./dist/fanout-child.js" },
+  { source: "./src/plugin/fanout/child-main.ts", output: "./dist/fanout-child.js", bundled: true },
 ];
 
 /** Modules the package exports to programs of their own (package.json "exports"): the AIC client a
  * user's agent imports as `openclawworld/client` (docs/client.md). */
-export const LIBRARY_ENTRIES = [{ source: "./src/client/index.ts", output: "./dist/client.js" }];
+export const LIBRARY_ENTRIES = [
+  { source: "./src/client/index.ts", output: "./dist/client.js", bundled: false },
+];
 
 export async function buildPlugin(
   projectDir = PROJECT_DIR,
-  forked = path.resolve(projectDir) === PROJECT_DIR ? [...FORKED_ENTRIES, ...LIBRARY_ENTRIES] : [],
+  forked: { source: string; output: string; bundled: boolean }[] = path.resolve(projectDir) === PROJECT_DIR
+    ? [...FORKED_ENTRIES, ...LIBRARY_ENTRIES]
+    : [],
 ): Promise<BuiltEntry[]> {
   const pkg = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson;
   const built: BuiltEntry[] = [];
-  for (const pair of [...runtimeEntryPairs(pkg), ...forked]) {
+  const entries = [...runtimeEntryPairs(pkg).map((pair) => ({ ...pair, bundled: true })), ...forked];
+  for (const pair of entries) {
     const outfile = path.resolve(projectDir, pair.output);
+    const optional = new Set<string>();
     const result = await build({
       entryPoints: [path.resolve(projectDir, pair.source)],
       outfile,
@@ -126,14 +173,15 @@ export async function buildPlugin(
       format: "esm",
       platform: "node",
       target: "node24.16",
-      packages: "external",
       legalComments: "none",
       logLevel: "silent",
-      banner: { js: `// Built from ${pair.source} by scripts/build-plugin.ts. Do not edit.` },
-      plugins: [sourceLocationPlugin(outfile)],
+      banner: {
+        js: `// Built from ${pair.source} by scripts/build-plugin.ts. Do not edit.${pair.bundled ? `\n${REQUIRE_SHIM}` : ""}`,
+      },
+      plugins: [dependencyPlugin(pkg, pair.bundled, optional), sourceLocationPlugin(outfile)],
     });
     const imports = Object.values(result.metafile.outputs).flatMap((out) =>
-      out.imports.filter((i) => i.external).map((i) => i.path),
+      out.imports.filter((i) => i.external && !optional.has(i.path)).map((i) => i.path),
     );
     const undeclared = undeclaredImports(imports, pkg);
     if (undeclared.length > 0) {
