@@ -192,6 +192,7 @@ describe("web.fanout: process, in a real gateway", () => {
   });
 
   it("a plugin config reload under a connected browser leaves one child, and the browser resumes through it", async () => {
+    const mark = await gw.logMark();
     const first = await joinWs(wsUrl, { name: "Reloaded" });
     const { resumeToken, entityId } = first.welcome as unknown as { resumeToken: string; entityId: string };
     const [before] = fanoutChildren();
@@ -220,8 +221,9 @@ describe("web.fanout: process, in a real gateway", () => {
     expect(again.welcome).toMatchObject({ type: "welcome", resumed: true, entityId });
     again.ws.close();
     expect(fanoutChildren()).toHaveLength(1);
-    const log = await gw.log();
-    expect(log).not.toMatch(/still-running call|plugin host cleanup timed out|forced retirement/);
+    expect(await gw.log(mark)).not.toMatch(
+      /still-running call|plugin host cleanup timed out|forced retirement/,
+    );
   }, 320_000);
 
   it("chats with a txId, resent after the child was killed, are answered from the world's record: each applied once", async () => {

@@ -1,5 +1,5 @@
 // One real gateway for tests and benchmarks, in a throw-away state directory.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { launchGateway, randomToken } from "../../scripts/lib/gateway.ts";
@@ -14,13 +14,22 @@ export interface TestGateway {
   logFile: string;
   /** OpenClaw's own log (`logging.file`): the plugin's lines, reloads, retirements. */
   openclawLogFile: string;
-  /** Both logs, the printed one first ("" for one not written yet). */
-  log(): Promise<string>;
+  /** Both logs, the printed one first ("" for one not written yet); from `since` on, only what was
+   * written after that mark. */
+  log(since?: LogMark): Promise<string>;
+  /** Where both logs end now: a case reads its own lines with `log(mark)`, not an earlier case's. */
+  logMark(): Promise<LogMark>;
   /** The config file the gateway watches (edit it to hot-reload the plugin). */
   configPath: string;
   startupMs: number;
   pid: number;
   stop(): Promise<void>;
+}
+
+/** Byte offsets into the printed log and OpenClaw's. */
+export interface LogMark {
+  printed: number;
+  openclaw: number;
 }
 
 export interface StartOptions {
@@ -60,9 +69,21 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
     gatewayToken: gw.gatewayToken,
     logFile: gw.logFile,
     openclawLogFile: gw.openclawLogFile,
-    async log() {
-      const read = (file: string) => readFile(file, "utf8").catch(() => "");
-      return `${await read(gw.logFile)}\n${await read(gw.openclawLogFile)}`;
+    async log(since?: LogMark) {
+      const read = (file: string, from = 0) =>
+        readFile(file).then(
+          (bytes) => bytes.subarray(from).toString("utf8"),
+          () => "",
+        );
+      return `${await read(gw.logFile, since?.printed)}\n${await read(gw.openclawLogFile, since?.openclaw)}`;
+    },
+    async logMark() {
+      const size = (file: string) =>
+        stat(file).then(
+          (info) => info.size,
+          () => 0,
+        );
+      return { printed: await size(gw.logFile), openclaw: await size(gw.openclawLogFile) };
     },
     configPath: gw.configPath,
     startupMs: gw.startupMs,
