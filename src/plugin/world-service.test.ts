@@ -106,19 +106,20 @@ describe("a store locked by another process at start", () => {
   });
 });
 
-describe("a stop that no start follows (a reload the gateway gave up on)", () => {
-  function setUp() {
-    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-service-"));
-    cleanup.push(() => rmSync(stateDir, { recursive: true, force: true }));
-    const log: string[] = [];
-    const logger = {
-      info: (m: string) => log.push(m),
-      warn: (m: string) => log.push(m),
-      error: (m: string) => log.push(m),
-    };
-    return { ctx: { stateDir, logger }, log };
-  }
+/** A state folder of its own (removed after the case) and a logger that keeps what it is told. */
+function setUp() {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-service-"));
+  cleanup.push(() => rmSync(stateDir, { recursive: true, force: true }));
+  const log: string[] = [];
+  const logger = {
+    info: (m: string) => log.push(m),
+    warn: (m: string) => log.push(m),
+    error: (m: string) => log.push(m),
+  };
+  return { ctx: { stateDir, logger }, log };
+}
 
+describe("a stop that no start follows (a reload the gateway gave up on)", () => {
   it("reopens the saved world by itself, the reason in the operator status and the log; a late start takes over", async () => {
     const { ctx, log } = setUp();
     const config = resolveConfig({});
@@ -187,5 +188,47 @@ describe("a stop that no start follows (a reload the gateway gave up on)", () =>
     expect(log.join("\n")).toContain(`the world stays stopped: ${stays}`);
     expect(activeHost()).toBeUndefined();
     expect(processSlot().revived).toBeUndefined();
+  });
+});
+
+describe("a start that takes longer than the gateway waits for it", () => {
+  it("returns once its wait is over and the world goes on opening; a world that fails at once fails its start", async () => {
+    const { ctx, log } = setUp();
+    // The residents join slowly (a busy machine): they are the last step of opening.
+    let joined!: () => void;
+    const joining = new Promise<void>((resolve) => {
+      joined = resolve;
+    });
+    let residentsStarted = false;
+    const service = createWorldService(
+      resolveConfig({}),
+      (host) => {
+        host.residents = {
+          start: async () => {
+            await joining;
+            residentsStarted = true;
+          },
+          stop: () => undefined,
+        } as unknown as NonNullable<typeof host.residents>;
+      },
+      undefined,
+      undefined,
+      50,
+    );
+    cleanup.push(() => service.stop(ctx));
+    await service.start(ctx);
+    expect(residentsStarted).toBe(false);
+    expect(activeHost()?.runtime.running).toBe(true);
+    expect(log.join("\n")).toContain("the world is still opening after 50 ms; it opens on its own");
+    joined();
+    await until("the opening to end", () => residentsStarted);
+    await service.stop(ctx);
+
+    const broken = createWorldService(
+      resolveConfig({ world: path.join(ctx.stateDir, "no-such-world") }),
+      () => {},
+    );
+    await expect(broken.start(ctx)).rejects.toThrow(/no-such-world/);
+    expect(activeHost()).toBeUndefined();
   });
 });

@@ -27,6 +27,13 @@ export interface StartRetry {
 }
 const DEFAULT_RETRY: StartRetry = { firstMs: 1_000, maxMs: 30_000 };
 
+/** How long a start waits for the world to open before it returns and lets the opening end on its
+ * own. A gateway gives a reloaded plugin's service start 5 s (openclaw 2026.9.6) and past it fails
+ * the reload ("plugin service startup timed out": the new generation stopped, the old one put back,
+ * the new config not applied); on a busy machine opening the store and joining the residents took 5 s
+ * and more. A world that fails at once (a map that does not load) still fails its start. */
+export const START_WAIT_MS = 2_500;
+
 /** When the world reopens itself after a stop that no start followed. The gateway stops the service
  * for a reload and starts the next generation's; a reload that fails after the stop (the old
  * generation retired with work pending, "automatic recovery could not safely start") starts none,
@@ -45,6 +52,7 @@ export function createWorldService(
   attach: AttachAdapters,
   retry: StartRetry = DEFAULT_RETRY,
   revival?: Revival,
+  startWaitMs = START_WAIT_MS,
 ) {
   let saveTimer: ReturnType<typeof setInterval> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -185,7 +193,20 @@ export function createWorldService(
       }
       if (slot.revived) logger.info("openclawworld: the gateway started the world service again");
       slot.revived = undefined;
-      await open(ctx, logger, 0);
+      const opening = open(ctx, logger, 0);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), startWaitMs);
+      });
+      try {
+        if (await Promise.race([opening.then(() => true), waited])) return;
+      } finally {
+        clearTimeout(timer);
+      }
+      logger.info(`openclawworld: the world is still opening after ${startWaitMs} ms; it opens on its own`);
+      opening.catch((error: unknown) => {
+        logger.error(`openclawworld: the world service could not start: ${describe(error)}`);
+      });
     },
     async stop(ctx: ServiceContextLike): Promise<void> {
       if (saveTimer) clearInterval(saveTimer);
