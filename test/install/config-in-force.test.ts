@@ -34,6 +34,7 @@ import {
 } from "../../scripts/lib/start-cycles.ts";
 import { AWAKE_LINE } from "../../src/residents/scheduler.ts";
 import { launchBrowser, ocw, openPlayer, type SeenActor, settledPoint, until } from "../support/browser.ts";
+import { namedFetch } from "../support/named-fetch.ts";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 
 const EXAMPLE = path.join(PROJECT_DIR, "examples", "gateway-config.example.json");
@@ -73,7 +74,7 @@ const RESIDENT_NAMES = Object.entries(BUNDLED_RESIDENTS)
   .join(", ");
 
 async function operatorStatus(npm: NpmStarted): Promise<OperatorStatus> {
-  const res = await fetch(`${npm.baseUrl}/openclawworld/admin/status`, {
+  const res = await namedFetch(`${npm.baseUrl}/openclawworld/admin/status`, {
     headers: { authorization: `Bearer ${npm.gatewayToken}` },
   });
   const text = await res.text();
@@ -97,7 +98,7 @@ async function exampleOn(baseUrl: string, file: string): Promise<Overlay> {
 }
 
 async function kept<T>(npm: NpmStarted, endpoint: string, body: Record<string, unknown>) {
-  const res = await fetch(`${npm.baseUrl}/aic/v0.1/${endpoint}`, {
+  const res = await namedFetch(`${npm.baseUrl}/aic/v0.1/${endpoint}`, {
     method: "POST",
     headers: { authorization: `Bearer ${KEPT.token}`, "content-type": "application/json" },
     body: JSON.stringify({ agentId: KEPT.id, roomId: "lobby", ...body }),
@@ -129,7 +130,7 @@ async function guideAnswers(npm: NpmStarted): Promise<void> {
 
 /** An AIC read by the agent's token: 401 when the world does not know the token. */
 async function aicStatus(npm: NpmStarted, agent: { id: string; token: string }): Promise<number> {
-  const res = await fetch(`${npm.baseUrl}/aic/v0.1/observe`, {
+  const res = await namedFetch(`${npm.baseUrl}/aic/v0.1/observe`, {
     method: "POST",
     headers: { authorization: `Bearer ${agent.token}`, "content-type": "application/json" },
     body: JSON.stringify({ agentId: agent.id, roomId: "lobby", radius: 5, detail: "lite" }),
@@ -140,7 +141,7 @@ async function aicStatus(npm: NpmStarted, agent: { id: string; token: string }):
 
 /** ocw_move_to through the gateway: 403 tool_call_blocked when the policy keeps it off. */
 async function moveToBlocked(npm: NpmStarted): Promise<boolean> {
-  const res = await fetch(`${npm.baseUrl}/tools/invoke`, {
+  const res = await namedFetch(`${npm.baseUrl}/tools/invoke`, {
     method: "POST",
     headers: { authorization: `Bearer ${npm.gatewayToken}`, "content-type": "application/json" },
     body: JSON.stringify({ tool: "ocw_move_to", args: { dest: { tx: 10, ty: 10 } } }),
@@ -153,7 +154,7 @@ async function moveToBlocked(npm: NpmStarted): Promise<boolean> {
  * calling ocw_move_to where it is allowed: that would join the agent beside the guide, whose model
  * (the overlay's model, with no scenario for it) would then be asked for a turn. */
 async function enabledForMain(npm: NpmStarted): Promise<string[]> {
-  const res = await fetch(`${npm.baseUrl}/tools/invoke`, {
+  const res = await namedFetch(`${npm.baseUrl}/tools/invoke`, {
     method: "POST",
     headers: { authorization: `Bearer ${npm.gatewayToken}`, "content-type": "application/json" },
     body: JSON.stringify({ tool: "ocw_status", args: {}, agentId: "main" }),

@@ -19,6 +19,7 @@ import { WebSocket } from "ws";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway, type TestGateway } from "../support/gateway.ts";
+import { namedFetch } from "../support/named-fetch.ts";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 import { until } from "../support/wait.ts";
 
@@ -57,25 +58,8 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** fetch, but a request that fails says which one it was and when (a reset connection once failed
- * this test with a bare "fetch failed ... ECONNRESET"). */
-async function named(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    if (init?.signal?.aborted) throw error;
-    const cause = error instanceof Error ? `${error.message} (${String(error.cause ?? "")})` : String(error);
-    throw new Error(
-      `${init?.method ?? "GET"} ${url.replace(gw.baseUrl, "")} at ${new Date().toISOString()}: ${cause}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
 function aic(endpoint: string, body: unknown, signal?: AbortSignal) {
-  return named(`${gw.baseUrl}/aic/v0.1/${endpoint}`, {
+  return namedFetch(`${gw.baseUrl}/aic/v0.1/${endpoint}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${pollerToken}` },
     body: JSON.stringify({ agentId: POLLER, roomId: "lobby", ...(body as object) }),
@@ -84,7 +68,7 @@ function aic(endpoint: string, body: unknown, signal?: AbortSignal) {
 }
 
 async function invokeTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal) {
-  const res = await named(`${gw.baseUrl}/tools/invoke`, {
+  const res = await namedFetch(`${gw.baseUrl}/tools/invoke`, {
     method: "POST",
     headers: { authorization: `Bearer ${gw.gatewayToken}`, "content-type": "application/json" },
     body: JSON.stringify({ tool, args, agentId: "reloader" }),
@@ -179,7 +163,7 @@ async function untilToolsSee(enabled: string[], timeoutMs = 150_000): Promise<vo
 /** What the three doors answer now: the world's status, a tool, an AIC read. */
 async function doorsAnswer(): Promise<string[]> {
   const wrong: string[] = [];
-  const statusRes = await named(`${gw.baseUrl}/world/api/status`);
+  const statusRes = await namedFetch(`${gw.baseUrl}/world/api/status`);
   const statusText = await statusRes.text();
   if (statusRes.status !== 200 || !(JSON.parse(statusText) as { running?: boolean }).running)
     wrong.push(`status ${statusRes.status} ${statusText.slice(0, 200)}`);
@@ -273,7 +257,7 @@ describe("hot reload after a hostile tester's mix", () => {
     phase("the resident's turn is in flight");
 
     const stop = new AbortController();
-    const sse = named(`${gw.baseUrl}/aic/v0.1/events/stream?roomId=lobby&agentId=${POLLER}`, {
+    const sse = namedFetch(`${gw.baseUrl}/aic/v0.1/events/stream?roomId=lobby&agentId=${POLLER}`, {
       headers: { authorization: `Bearer ${pollerToken}` },
       signal: stop.signal,
     }).then(
@@ -287,12 +271,12 @@ describe("hot reload after a hostile tester's mix", () => {
     try {
       // A replay file whose ticks are a gzip bomb (1 GiB of zeros in ~1 MiB) is refused, typed.
       const admin = { authorization: `Bearer ${gw.gatewayToken}` };
-      const exported = await named(`${gw.baseUrl}/openclawworld/admin/replay/export?lastMinutes=1`, {
+      const exported = await namedFetch(`${gw.baseUrl}/openclawworld/admin/replay/export?lastMinutes=1`, {
         headers: admin,
       });
       expect(exported.status).toBe(200);
       const file = ((await exported.json()) as { data: Record<string, unknown> }).data;
-      const bombed = await named(`${gw.baseUrl}/openclawworld/admin/replay/open`, {
+      const bombed = await namedFetch(`${gw.baseUrl}/openclawworld/admin/replay/open`, {
         method: "POST",
         headers: { ...admin, "content-type": "application/json" },
         body: JSON.stringify({ ...file, ticks: zerosGzipped(1024 * 1024 * 1024).toString("base64") }),
@@ -375,7 +359,7 @@ function readable(line: string): string {
 }
 
 async function residentStatus(agentId: string): Promise<unknown> {
-  const res = await named(`${gw.baseUrl}/openclawworld/admin/status`, {
+  const res = await namedFetch(`${gw.baseUrl}/openclawworld/admin/status`, {
     headers: { authorization: `Bearer ${gw.gatewayToken}` },
   });
   const status = (await res.json()) as { data?: { residents?: { agentId: string }[] } };
@@ -542,7 +526,7 @@ function rawRequest(text: string, read = true): { socket: net.Socket; received: 
  * unfinished by its caller, as a hostile client would. */
 async function leaveRequestsUnfinished() {
   const host = `Host: 127.0.0.1:${new URL(gw.baseUrl).port}`;
-  const page = await (await named(`${gw.baseUrl}/world/`)).text();
+  const page = await (await namedFetch(`${gw.baseUrl}/world/`)).text();
   const bundle = /src="(\/world\/assets\/[^"]+\.js)"/.exec(page)?.[1];
   expect(bundle).toBeDefined();
   const sockets: net.Socket[] = [];
