@@ -58,7 +58,7 @@ export function operatorActions(host: WorldHost): OperatorActions {
     removeWakeTarget: (agentId) => removeWakeTarget(host, agentId),
     replay: (route, query) => replayRead(deskFor(host, query), route, query),
     replayOpen: async (document, origin) => {
-      const opened = await openedOf(host).open(host.definition, document);
+      const opened = await openReplayFile(host, document);
       const link = linksOf(host).mint(origin);
       return { ...opened, link: { ...link, url: `${link.url}&file=${opened.file}` } };
     },
@@ -104,6 +104,12 @@ export function openedOf(host: WorldHost): OpenedExports {
     opened.set(host, files);
   }
   return files;
+}
+
+/** Opens a replay file here (the operator's CLI and route, the replay page's upload): a stretch of
+ * this world, in the scene it runs or one its history kept from before a live reload. */
+export function openReplayFile(host: WorldHost, document: unknown) {
+  return openedOf(host).open(host.definition, document, (scene) => host.history?.definitionFor(scene));
 }
 
 /** The desk a replay read names: an opened file (`file`), or the host's own history. */

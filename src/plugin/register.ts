@@ -18,7 +18,7 @@ import { registerWorldTools } from "../tools/register-tools.ts";
 import { attachAdapters } from "./adapters.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
 import { followDeskOf } from "./follow-desk.ts";
-import { deskFor, deskOf, linksOf, openedOf, operatorActions } from "./operator-actions.ts";
+import { deskFor, deskOf, linksOf, openReplayFile, operatorActions } from "./operator-actions.ts";
 import { registerWorldCli } from "./operator-cli.ts";
 import { replayRead } from "./replay-desk.ts";
 import { attachResidents } from "./residents.ts";
@@ -119,7 +119,7 @@ export function registerPlugin(api: OpenClawPluginApi): void {
           return {
             validKey: (key) => linksOf(host).valid(key),
             read: (route, query) => replayRead(deskFor(host, query), route, query),
-            open: (document) => openedOf(host).open(host.definition, document),
+            open: (document) => openReplayFile(host, document),
           };
         },
         logger,

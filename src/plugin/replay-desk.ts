@@ -111,16 +111,22 @@ export class ReplayDesk {
 
   /** The room as it was at `tick`: re-simulated, in the live client's wire shapes. */
   frame(segment: number, tick: number, roomId: string): Frame {
-    const room = this.definition.rooms[roomId];
-    if (!room)
-      throw new OperatorError(404, "not_found", `no room "${roomId}" in world ${this.definition.name}`);
     const world = this.seek(segment, tick);
+    // The world as it was defined then: a live reload since may have moved walls or removed the room.
+    const { definition } = world;
+    const room = definition.rooms[roomId];
+    if (!room)
+      throw new OperatorError(
+        404,
+        "not_found",
+        `no room "${roomId}" in world ${definition.name} at tick ${tick}`,
+      );
     const looks = this.looks();
     return {
       segment,
       tick,
       time: world.serverTsMs,
-      room: toWireRoom(this.definition, roomId),
+      room: toWireRoom(definition, roomId),
       entities: world.actorsInRoom(roomId).map((view, i) => {
         const look = looks.get(view.id);
         return { ...toWire(view, i + 1), ...(look === undefined ? {} : { look }) };
@@ -203,9 +209,9 @@ export class ReplayDesk {
     const start = this.seek(segment, from);
     onStart?.(start);
     const names = new Map<string, string>();
-    for (const id of Object.keys(this.definition.rooms))
+    for (const id of Object.keys(start.definition.rooms))
       for (const actor of start.actorsInRoom(id)) names.set(actor.id, actor.name);
-    const namer = namerOf(this.definition, (id) => names.get(id));
+    const namer = namerOf(start.definition, (id) => names.get(id));
     this.seek(segment, to, (inputs, result) => {
       for (const e of result.events)
         if (e.type === "presence.join") names.set(String(e.payload.entityId), String(e.payload.name));
@@ -363,8 +369,13 @@ export class OpenedExports {
   static readonly MAX = 4;
   private readonly desks = new Map<string, ReplayDesk>();
 
-  async open(definition: WorldDefinition, document: unknown) {
-    const stretch = await openExport(definition, document);
+  /** `kept`: the definitions this world ran with before a live reload (the history's). */
+  async open(
+    definition: WorldDefinition,
+    document: unknown,
+    kept?: (scene: string) => WorldDefinition | undefined,
+  ) {
+    const stretch = await openExport(definition, document, undefined, kept);
     const file = `file_${randomBytes(6).toString("hex")}`;
     this.desks.set(
       file,

@@ -1,12 +1,15 @@
 // A stretch of the world's history as one file: the keyframe it starts from (and those
 // inside it), every logged tick of it, the agents' turns in it and a run record saying what it is.
-// Opened on another gateway of the same world (same name and scene), it is re-simulated from its
-// keyframe with every tick's digest and every keyframe's hash checked before anything is shown, so
-// it shows exactly what the gateway that exported it showed. A file of another format or world, or
-// one that does not replay to what it recorded, is refused with a typed reason.
+// Opened on another gateway of the same world (same name, and a scene it runs or ran), it is
+// re-simulated from its keyframe with every tick's digest and every keyframe's hash checked before
+// anything is shown, so it shows exactly what the gateway that exported it showed. A stretch that
+// crosses a live reload carries the definitions its keyframes were taken under (the ticks carry the
+// new one in their redefine input). A file of another format or world, or one that does not replay
+// to what it recorded, is refused with a typed reason.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { promisify } from "node:util";
-import { gunzip, gzipSync } from "node:zlib";
+import { gunzip, gunzipSync, gzipSync } from "node:zlib";
+import { definitionFromWire, definitionToWire, type WorldDefinitionWire } from "../world/definition-wire.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import type { Keyframe, KeyframeCause, StoredAgentTurn, StoredKeyframe, Stretch } from "./history.ts";
 import { type HistorySource, ReplayError, Replayer } from "./replay-engine.ts";
@@ -59,6 +62,9 @@ export interface ExportDocument {
   tickRate: number;
   run: ExportRun;
   keyframes: (Keyframe & { body: string })[];
+  /** The definitions of the scenes its keyframes were taken under other than `sceneHash`: those a
+   * live reload replaced (absent in files of a stretch without one). */
+  definitions?: WorldDefinitionWire[];
   /** gzip, base64: JSON [tick, time, body, checksum][] */
   ticks: string;
   /** gzip, base64: JSON StoredAgentTurn[] */
@@ -170,6 +176,7 @@ export function exportStretch(
   const keyframes = [start, ...inside.map((k) => source.keyframeAtOrBefore(segment, k.tick)!)];
   const rows = source.rows(segment, start.tick, to);
   const turns = source.agentTurns(segment, from, to, undefined, MAX_EXPORT_TURNS);
+  const definitions = replacedDefinitions(definition, source, keyframes);
   return {
     format: EXPORT_FORMAT,
     world: definition.name,
@@ -195,12 +202,37 @@ export function exportStretch(
       label,
       body: Buffer.from(body).toString("base64"),
     })),
+    ...(definitions.length > 0 ? { definitions } : {}),
     ticks: packed(
       rows.map((r) => [r.tick, r.time, r.body, r.checksum]),
       "ticks",
     ),
     turns: packed(turns, "agents' turns"),
   };
+}
+
+/** The definitions of the keyframes' scenes other than the one in force, from the source's kept ones. */
+function replacedDefinitions(
+  definition: WorldDefinition,
+  source: ExportSource,
+  keyframes: StoredKeyframe[],
+): WorldDefinitionWire[] {
+  const scenes = new Set<string>();
+  for (const k of keyframes) {
+    const scene = String(
+      (JSON.parse(gunzipSync(k.body).toString("utf8")) as { sceneHash?: unknown }).sceneHash,
+    );
+    if (scene !== definition.sceneHash) scenes.add(scene);
+  }
+  return [...scenes].map((scene) => {
+    const kept = source.definitionFor?.(scene);
+    if (!kept)
+      throw new ReplayError(
+        "not_recorded",
+        `the definition of scene ${scene.slice(0, 12)} (before a live reload) is no longer kept: export a stretch after it`,
+      );
+    return definitionToWire(kept);
+  });
 }
 
 /** An opened export: what a replay desk reads, within the stretch the file holds. */
@@ -210,6 +242,7 @@ export class ExportedStretch implements ExportSource {
   private readonly frames: StoredKeyframe[];
   private readonly ticks: (TickRow & { time: number })[];
   private readonly turns: StoredAgentTurn[];
+  private readonly definitions: (scene: string) => WorldDefinition | undefined;
 
   constructor(
     run: ExportRun,
@@ -217,12 +250,18 @@ export class ExportedStretch implements ExportSource {
     ticks: (TickRow & { time: number })[],
     turns: StoredAgentTurn[],
     bytes: number,
+    definitions: (scene: string) => WorldDefinition | undefined = () => undefined,
   ) {
     this.run = run;
     this.frames = frames;
     this.ticks = ticks;
     this.turns = turns;
     this.bytes = bytes;
+    this.definitions = definitions;
+  }
+
+  definitionFor(sceneHash: string): WorldDefinition | undefined {
+    return this.definitions(sceneHash);
   }
 
   stretches(): Stretch[] {
@@ -291,13 +330,15 @@ export class ExportedStretch implements ExportSource {
   }
 }
 
-/** Opens an export for this world: checked (format, world and scene), every packed part unpacked
- * within the format's limits, and re-simulated from its first keyframe through every tick, each
- * digest and keyframe hash compared, before it is handed out. */
+/** Opens an export for this world: checked (format, world, and a scene this gateway runs or ran:
+ * `kept` gives the definitions a live reload replaced), every packed part unpacked within the
+ * format's limits, and re-simulated from its first keyframe through every tick, each digest and
+ * keyframe hash compared, before it is handed out. */
 export async function openExport(
   definition: WorldDefinition,
   document: unknown,
   limits: ExportLimits = FORMAT_LIMITS,
+  kept: (scene: string) => WorldDefinition | undefined = () => undefined,
 ): Promise<ExportedStretch> {
   const doc = (typeof document === "object" && document !== null ? document : {}) as Partial<ExportDocument>;
   if (doc.format !== EXPORT_FORMAT)
@@ -305,12 +346,15 @@ export async function openExport(
       "other_format",
       `not a replay export of format ${EXPORT_FORMAT} (its format: ${JSON.stringify(doc.format ?? null)})`,
     );
-  if (doc.world !== definition.name || doc.sceneHash !== definition.sceneHash)
+  if (
+    doc.world !== definition.name ||
+    (doc.sceneHash !== definition.sceneHash && !kept(String(doc.sceneHash)))
+  )
     throw new ExportRefused(
       "other_world",
       `the file is of world "${String(doc.world)}" (scene ${String(doc.sceneHash)}); this gateway runs "${definition.name}" (scene ${definition.sceneHash})`,
     );
-  const stretch = await readStretch(doc, limits);
+  const stretch = await readStretch(doc, limits, kept);
   const [whole] = stretch.stretches();
   try {
     new Replayer(definition, stretch).seek(whole!.segment, whole!.lastTick, {
@@ -333,7 +377,11 @@ const textOf = (value: unknown, field: string): string => {
 };
 
 /** The document's parts, unpacked and checked, as a stretch (not yet re-simulated). */
-async function readStretch(doc: Partial<ExportDocument>, limits: ExportLimits): Promise<ExportedStretch> {
+async function readStretch(
+  doc: Partial<ExportDocument>,
+  limits: ExportLimits,
+  kept: (scene: string) => WorldDefinition | undefined,
+): Promise<ExportedStretch> {
   const packedTicks = textOf(doc.ticks, "ticks");
   const packedTurns = textOf(doc.turns, "turns");
   const rawTicks = await unpacked(Buffer.from(packedTicks, "base64"), "ticks", limits);
@@ -363,9 +411,23 @@ async function readStretch(doc: Partial<ExportDocument>, limits: ExportLimits): 
     }));
     if (frames.length === 0 || !Number.isSafeInteger(run.segment) || !Array.isArray(turns))
       throw new Error("it holds no keyframe");
+    const carried = new Map<string, WorldDefinition>();
+    for (const wire of doc.definitions ?? []) {
+      const replaced = definitionFromWire(wire);
+      if (typeof replaced === "string") throw new Error(`a definition it carries: ${replaced}`);
+      carried.set(replaced.sceneHash, replaced);
+    }
     const bytes =
       packedTicks.length + packedTurns.length + (doc.keyframes ?? []).reduce((n, k) => n + k.body.length, 0);
-    return new ExportedStretch(run, frames, ticks, turns as StoredAgentTurn[], bytes);
+    // A definition this gateway kept is preferred to the file's copy of it.
+    return new ExportedStretch(
+      run,
+      frames,
+      ticks,
+      turns as StoredAgentTurn[],
+      bytes,
+      (scene) => kept(scene) ?? carried.get(scene),
+    );
   } catch (error) {
     if (error instanceof ExportRefused) throw error;
     throw new ExportRefused("damaged", `the file is damaged or cut: ${(error as Error).message}`);

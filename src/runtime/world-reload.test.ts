@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ReplayDesk } from "../plugin/replay-desk.ts";
 import { WORLD_NOTICE_ENTITY_ID } from "../world/redefine.ts";
 import { type FixtureRoom, fixtureFiles, openRoom } from "../world/testing/fixtures.ts";
 import { closeWorld, type OpenedWorld, openWorld } from "./open-world.ts";
 import { Replayer } from "./replay-engine.ts";
+import { type ExportDocument, exportStretch, openExport } from "./replay-export.ts";
 import { type ReloadOutcome, reloadWorld } from "./world-reload.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -46,6 +48,24 @@ async function opened(worldDir: string, stateDir: string): Promise<OpenedWorld> 
   });
   hosts.push(h);
   return h;
+}
+
+/** A world of these rooms with its store and replay history, in directories of its own. */
+async function recording(rooms: FixtureRoom[]): Promise<{ worldDir: string; h: OpenedWorld }> {
+  const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-state-"));
+  dirs.push(worldDir, stateDir);
+  writeWorld(worldDir, fixtureFiles(rooms));
+  const h = await openWorld({
+    worldDir,
+    defaultRoomId: "a",
+    storeFile: path.join(stateDir, "world.db"),
+    storeSync: "normal",
+    history: { maxAgeMs: 3_600_000, maxBytes: 64 * 1024 * 1024 },
+    logger,
+  });
+  hosts.push(h);
+  return { worldDir, h };
 }
 
 /** Steps the world until the reload settles (it waits for the tick that applies it). */
@@ -112,19 +132,7 @@ describe("reloading a running world from its directory", () => {
   });
 
   it("the replay crosses the change: from a keyframe of the old scene through the redefine, every keyframe's hash reproduced", async () => {
-    const worldDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-world-"));
-    const stateDir = mkdtempSync(path.join(os.tmpdir(), "ocw-reload-state-"));
-    dirs.push(worldDir, stateDir);
-    writeWorld(worldDir, fixtureFiles([room()]));
-    const h = await openWorld({
-      worldDir,
-      defaultRoomId: "a",
-      storeFile: path.join(stateDir, "world.db"),
-      storeSync: "normal",
-      history: { maxAgeMs: 3_600_000, maxBytes: 64 * 1024 * 1024 },
-      logger,
-    });
-    hosts.push(h);
+    const { worldDir, h } = await recording([room()]);
     const seen = new Map<number, string>();
     const play = (ticks: number) => {
       for (let i = 0; i < ticks; i++) {
@@ -156,6 +164,63 @@ describe("reloading a running world from its directory", () => {
         new Replayer(h.definition, history).seek(stretch!.segment, tick).world.snapshotHash(),
         `tick ${tick}`,
       ).toBe(seen.get(tick));
+
+    // As a file: it carries the replaced scene's definition, so it opens here and on a gateway of
+    // the new scene without this history; without that definition it is refused, not misread.
+    const file = exportStretch(
+      h.definition,
+      history,
+      { segment: stretch!.segment, from: 0, to: stretch!.lastTick },
+      {
+        label: "across",
+        runs: [],
+        exportedAt: "2026-02-10T00:00:00Z",
+      },
+    );
+    const replaced = outcome.status === "applied" ? outcome.previousSceneHash : undefined;
+    expect(file.definitions?.map((d) => d.sceneHash)).toEqual([replaced]);
+    const document = JSON.parse(JSON.stringify(file)) as ExportDocument;
+    const here = await openExport(h.definition, document, undefined, (scene) => history.definitionFor(scene));
+    const elsewhere = await openExport(h.definition, document);
+    for (const opened of [here, elsewhere])
+      expect(new Replayer(h.definition, opened).seek(stretch!.segment, 5).world.snapshotHash()).toBe(
+        seen.get(5),
+      );
+    await expect(openExport(h.definition, { ...document, definitions: undefined })).rejects.toMatchObject({
+      code: "damaged",
+    });
+  });
+
+  it("the replay page's frames before the change show the world as defined then: a room since removed, a wall not yet drawn", async () => {
+    const roomB: FixtureRoom = {
+      id: "b",
+      rows: openRoom(8, 6),
+      objects: [{ type: "spawn", name: "s2", tx: 2, ty: 2 }],
+    };
+    const { worldDir, h } = await recording([room(), roomB]);
+    void h.runtime.submit({
+      kind: "join",
+      entityId: "agt_bea",
+      actorKind: "agent",
+      name: "Bea",
+      roomId: "b",
+    });
+    for (let i = 0; i < 5; i++) h.runtime.stepNow();
+    const before = h.runtime.world.tick;
+    writeWorld(worldDir, fixtureFiles([room({ tx: 7, ty: 5 })]));
+    rmSync(path.join(worldDir, "maps", "b.json"), { force: true });
+    const outcome = await settle(h, reloadWorld(h, { worldDir, defaultRoomId: "a" }));
+    expect(outcome.status).toBe("applied");
+    for (let i = 0; i < 5; i++) h.runtime.stepNow();
+    const desk = new ReplayDesk(h.definition, h.history!, () => ({ runs: [], checkpoints: [] }));
+    const [stretch] = h.history!.stretches();
+    const then = desk.frame(stretch!.segment, before, "b");
+    expect(then.room).toMatchObject({ roomId: "b", widthTiles: 8 });
+    expect(then.entities.map((e) => e.id)).toEqual(["agt_bea"]);
+    expect(() => desk.frame(stretch!.segment, h.runtime.world.tick, "b")).toThrow(/no room "b"/);
+    expect(desk.frame(stretch!.segment, h.runtime.world.tick, "a").entities.map((e) => e.id)).toEqual([
+      "agt_bea",
+    ]);
   });
 
   it("refuses files that do not load, naming the file and line, and the world runs on unchanged", async () => {

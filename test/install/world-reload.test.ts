@@ -2,7 +2,8 @@
 // world with a person in a real browser and an agent over HTTP in it. A sign is added to the map and
 // a wall drawn where the agent stands; within 10 s the person's page shows both, the agent is moved
 // off the wall and told, and both keep their ids. Then a broken world.toml is refused, naming its
-// file and line, by the operator route and the CLI, and the world runs on.
+// file and line, by the operator route and the CLI, and the world runs on; a stretch exported across
+// the change opens again with every keyframe's hash the one recorded live.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -193,6 +194,36 @@ describe("a world reloaded live under npm start", () => {
       });
       expect((await observe()).self.id).toBe(agentId);
       expect(await ocw<boolean>(pia.page, `blocked(${WALL.tx}, ${WALL.ty})`)).toBe(true);
+
+      // The stretch across the change replays exactly: exported and opened again, every tick is
+      // re-simulated (the old definition before the reload's tick, the new one after) and each
+      // keyframe's hash is the one recorded live.
+      const appliedAt = (status.data.worldReload.lastApplied as { outcome: { tick: number } }).outcome.tick;
+      const stretchFile = path.join(root, "across-the-change.json");
+      const exported = JSON.parse(
+        await runOcw(npm.baseUrl, npm.gatewayToken, "replay", "export", stretchFile, "5"),
+      ) as { run: { segment: number; from: number; to: number } };
+      expect(exported.run.from).toBeLessThan(appliedAt);
+      expect(exported.run.to).toBeGreaterThan(appliedAt);
+      const opened = JSON.parse(
+        await runOcw(npm.baseUrl, npm.gatewayToken, "replay", "open", stretchFile),
+      ) as {
+        stretch: { firstTick: number; lastTick: number; keyframes: { tick: number; hash: string }[] };
+      };
+      expect([opened.stretch.firstTick, opened.stretch.lastTick]).toEqual([
+        exported.run.from,
+        exported.run.to,
+      ]);
+      const history = (await (
+        await fetch(`${npm.baseUrl}/openclawworld/admin/replay`, { headers: admin })
+      ).json()) as {
+        data: { stretches: { segment: number; keyframes: { tick: number; hash: string }[] }[] };
+      };
+      const recorded = history.data.stretches.find((s) => s.segment === exported.run.segment)!.keyframes;
+      expect(opened.stretch.keyframes.some((k) => k.tick < appliedAt)).toBe(true);
+      expect(opened.stretch.keyframes.some((k) => k.tick > appliedAt)).toBe(true);
+      for (const k of opened.stretch.keyframes)
+        expect(recorded.find((r) => r.tick === k.tick)?.hash).toBe(k.hash);
       expect(pia.consoleErrors).toEqual([]);
       console.log(JSON.stringify({ redrawnMs }));
     } finally {
