@@ -30,7 +30,7 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     look: 2,
     home: { roomId: "town", tx: 11, ty: 5 },
     persona:
-      "You keep the town's café: coffee, the day's bake and the town's news. You step out to the lane and to the square now and then to see who passes.",
+      "You keep the town's café: coffee, the day's bake, the town's news. You play four-in-a-row at the café's table with anyone who asks (join, then play on your move). You step out to the lane and the square now and then.",
     // On the square (every third stretch) she meets Amos at the notice board when his routine has
     // him there too: the bundled residents talk to each other now and then.
     routine: {
@@ -75,8 +75,12 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
 
 const greeter = { nearby: true, name: true, approach: true, residents: true };
 
-/** Tools a resident has beyond talking and walking: the gardener uses the plots (water, plant). */
-const MORE_TOOLS: Readonly<Record<string, readonly string[]>> = { gardener: ["ocw_interact"] };
+/** Tools a resident has beyond talking and walking: the gardener uses the plots (water, plant), the
+ * café keeper the game table. */
+const MORE_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  gardener: ["ocw_interact"],
+  cafe: ["ocw_interact"],
+};
 
 /** The plugin config for the bundled residents (always), and their tool policy. */
 export function bundledResidentsConfig() {

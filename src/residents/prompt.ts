@@ -12,13 +12,23 @@ export interface PromptPerson {
   tiles?: number;
 }
 
+/** An object that waits for its move, as it stands now. */
+export interface PromptObject {
+  id: string;
+  name: string;
+  /** Its state in words (object-words.ts), when it has some. */
+  words?: string;
+  /** What it can be asked to do now: "action (label)". */
+  affords: string[];
+}
+
 export interface WakeContext {
   agentId: string;
   name: string;
   roomName: string;
   tile: { tx: number; ty: number };
   /** Happenings since its last turn, oldest first (the prompt keeps the newest). */
-  happenings: readonly (Happening & { from: PromptPerson })[];
+  happenings: readonly (Happening & { from: PromptPerson; object?: PromptObject })[];
   /** Others near it now, nearest first. */
   nearby: readonly PromptPerson[];
   /** Where its answer is heard by those who woke it (wake.ts `replyChannel`). */
@@ -53,7 +63,7 @@ const clip = (text: string, max: number) => {
 const who = (p: PromptPerson) =>
   `${clip(p.name, PROMPT_LIMITS.nameChars)} (${p.kind === "human" ? "person" : "AI"}${p.tiles !== undefined ? `, ${p.tiles} tiles` : ""})`;
 
-function line(h: Happening & { from: PromptPerson }): string {
+function line(h: Happening & { from: PromptPerson; object?: PromptObject }): string {
   const quote = h.message !== undefined ? `: "${clip(h.message, PROMPT_LIMITS.quoteChars)}"` : "";
   switch (h.reason) {
     case "spoken_nearby":
@@ -68,6 +78,11 @@ function line(h: Happening & { from: PromptPerson }): string {
       return `- ${who(h.from)}, a resident, said near you${quote}`;
     case "arrived":
       return "- You came through the portal into this room: go on to the place you were heading for";
+    case "your_move": {
+      const o = h.object;
+      if (!o) return `- ${who(h.from)} moved: it is your move`;
+      return `- ${who(h.from)} moved at ${clip(o.name, PROMPT_LIMITS.nameChars)}: it is your move${o.words ? ` (${o.words})` : ""}. ocw_interact ${o.id}: ${o.affords.join(", ")}`;
+    }
   }
 }
 

@@ -106,6 +106,38 @@ describe("the residents' scheduler", () => {
     expect(scheduler.states()).toMatchObject([{ agentId: "guide", state: "awake", pending: 0 }]);
   });
 
+  it("a game it plays wakes it for its move, with the board in words and what the table takes; its own move does not", async () => {
+    const table = "obj_cafe_game_table";
+    const quiet = { nearby: false, name: false, approach: false };
+    const home = { roomId: "town", tx: 6, ty: 8 };
+    const { env, clock, turns } = await setup({ guide: residentConfig({ home, wake: quiet }) });
+    const guide: Actor = { entityId: "agt_guide", kind: "agent", name: "Guide", rateKey: "a:guide" };
+    const use = (who: Actor, action: string, params?: Record<string, unknown>) =>
+      settle(
+        env,
+        env.service.act(who, { kind: "interact", targetId: table, action, ...(params ? { params } : {}) }),
+      );
+    await settle(env, env.service.act(ann, { kind: "join", roomId: "town", at: { tx: 6, ty: 10 } }));
+    await use(guide, "join");
+    expect(turns).toHaveLength(0);
+    await use(ann, "join");
+    expect(turns).toHaveLength(1);
+    expect(turns[0]?.prompt).toContain(
+      "- Ann (person, 2 tiles) moved at cafe_game_table: it is your move (four-in-a-row, Guide (R, agt_guide) vs Ann (Y, hum_ann00000), move 1, Guide (R) to play; rows top first: ......./......./......./......./......./.......). ocw_interact obj_cafe_game_table: read (Look at the board), play (Drop a piece (column 0-6)), leave (Leave the table)",
+    );
+    await use(guide, "play", { column: 3 });
+    turns[0]?.finish();
+    await settle(env, admitted());
+    clock.advance(2000);
+    await settle(env, admitted());
+    expect(turns).toHaveLength(1);
+    await use(ann, "play", { column: 4 });
+    clock.advance(2000);
+    await settle(env, admitted());
+    expect(turns).toHaveLength(2);
+    expect(turns[1]?.prompt).toContain("move 3, Guide (R) to play");
+  });
+
   it("hello nearby starts its turn on the chat's own tick, with who spoke and what; the mark shows while it runs", async () => {
     const { env, turns, scheduler, say, place, thinking } = await setup({ guide: residentConfig() });
     await place(ann, { tx: HOME.tx + 2, ty: HOME.ty });

@@ -4,6 +4,7 @@
 // Turns run through `runTurn` (the plugin passes the gateway's own agent loop). Every timer callback
 // and promise here catches its own errors: an uncaught throw would take the gateway down.
 import { agentRateKey } from "../aic/admission.ts";
+import { objectStateInWords } from "../aic/object-words.ts";
 import { agentEntityId, type TickInfo } from "../aic/reads.ts";
 import type { Actor, AicService } from "../aic/service.ts";
 import { type Timers, wallTimers } from "../aic/timers.ts";
@@ -24,7 +25,7 @@ import {
   type WorldBudget,
   withinShare,
 } from "./pacing.ts";
-import { type PromptPerson, wakePrompt } from "./prompt.ts";
+import { type PromptObject, type PromptPerson, wakePrompt } from "./prompt.ts";
 import { type Place, portalToward, STOP_RINGS, standingSpot } from "./resident-places.ts";
 import { routineStop } from "./routine.ts";
 import { byResident, type Happening, replyChannel, wakeHappenings } from "./wake.ts";
@@ -500,6 +501,7 @@ export class ResidentScheduler {
         roomId,
         info.events,
         heard,
+        reads,
       ).filter((h) => h.reason !== "resident_spoke" || !this.talk.replying.has(h.fromEntityId));
       // Past their share of its turns this hour, a person's words wake it no more: one talker
       // cannot use every turn, and the rest are there for everyone else. Another resident's words
@@ -511,8 +513,9 @@ export class ResidentScheduler {
       if (r.homeward || this.deps.joinsItself) woken = woken.filter((h) => h.reason !== "arrived");
       for (const h of woken)
         if (h.message !== undefined && !byResident(h)) r.heardFrom.set(h.fromEntityId, info.serverTsMs);
+      // A move it is asked to make comes only after it made the last: the game paces itself.
       const admitted = woken.filter((h) =>
-        h.reason === "arrived"
+        h.reason === "arrived" || h.reason === "your_move"
           ? true
           : byResident(h)
             ? mayTalk(this.talk, r.actor.entityId, h.fromEntityId, now)
@@ -521,6 +524,12 @@ export class ResidentScheduler {
       for (const h of woken)
         if (!admitted.includes(h)) r.refused[byResident(h) ? "talkBudget" : "personShare"] += 1;
       if (admitted.length === 0) continue;
+      // An older call to the same move is the same news: the turn reads the object as it is then.
+      for (const h of admitted)
+        if (h.objectId !== undefined) {
+          const older = r.pending.findIndex((p) => p.objectId === h.objectId);
+          if (older >= 0) r.pending.splice(older, 1);
+        }
       r.pending.push(...admitted);
       if (r.pending.length > MAX_PENDING) r.pending.splice(0, r.pending.length - MAX_PENDING);
       this.schedule(r);
@@ -759,7 +768,11 @@ export class ResidentScheduler {
       name: r.config.name,
       roomName: reads.definition.rooms[self.roomId]?.name ?? self.roomId,
       tile: self.tile,
-      happenings: happenings.map((h) => ({ ...h, from: person(h.fromEntityId) })),
+      happenings: happenings.map((h) => ({
+        ...h,
+        from: person(h.fromEntityId),
+        ...(h.objectId ? this.objectOf(h.objectId) : {}),
+      })),
       nearby,
       replyChannel: reply,
       ...(r.config.persona ? { persona: r.config.persona } : {}),
@@ -818,6 +831,25 @@ export class ResidentScheduler {
 
   /** Whom a resident that may walk with someone would lead: the newest who spoke to it or came near
    * (not a resident), else, arriving through a portal, the one it led there. */
+  /** An object that waits for a move, as the prompt tells it (its name, state in words, what it takes). */
+  private objectOf(objectId: string): { object?: PromptObject } {
+    const reads = this.deps.service.reads;
+    const view = reads.objectView(objectId);
+    if (!view) return {};
+    const def = Object.values(reads.definition.rooms)
+      .flatMap((room) => room.objects)
+      .find((o) => o.id === objectId);
+    const words = objectStateInWords(view.objectType, view.state);
+    return {
+      object: {
+        id: objectId,
+        name: def?.name ?? objectId,
+        ...(words ? { words } : {}),
+        affords: view.affords.map((a) => `${a.action} (${a.label})`),
+      },
+    };
+  }
+
   private leadOf(r: Resident, happenings: readonly Happening[]): { leadWith?: string } {
     if (!this.deps.mayLead?.(r.agentId)) return {};
     const asker = happenings.findLast((h) => h.reason !== "arrived" && !byResident(h))?.fromEntityId;

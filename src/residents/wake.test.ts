@@ -135,6 +135,42 @@ describe("who the world wakes", () => {
     ]);
   });
 
+  it("an object that waits for its move wakes it once a tick, on another's change only", () => {
+    const changed = (actorId: string, field: string): WorldEvent => ({
+      seq: ++seq,
+      type: "object.state_changed",
+      roomId: "lobby",
+      tsMs: 0,
+      tick: 11,
+      payload: {
+        objectId: "obj_table",
+        objectType: "game_table",
+        patch: [{ op: "replace", path: `/${field}` }],
+      },
+      audience: { kind: "room" },
+      actorId,
+    });
+    const awaiting = (awaits?: string) => ({
+      objectView: () => ({
+        objectType: "game_table",
+        state: {},
+        version: 3,
+        affords: [],
+        ...(awaits ? { awaits } : {}),
+      }),
+    });
+    const move = [changed("hum_ann", "cells"), changed("hum_ann", "turn"), changed("hum_ann", "moves")];
+    expect(wakeHappenings(guide, "lobby", move, none, awaiting("agt_guide"))).toEqual([
+      { reason: "your_move", tick: 11, roomId: "lobby", fromEntityId: "hum_ann", objectId: "obj_table" },
+    ]);
+    expect(wakeHappenings(guide, "lobby", move, none, awaiting("hum_ann"))).toEqual([]);
+    expect(wakeHappenings(guide, "lobby", move, none, awaiting())).toEqual([]);
+    // Its own change (a rematch it started) is no news to it.
+    expect(
+      wakeHappenings(guide, "lobby", [changed("agt_guide", "cells")], none, awaiting("agt_guide")),
+    ).toEqual([]);
+  });
+
   it("nothing wakes a resident that is not in the world", () => {
     expect(wakeHappenings(guide, undefined, [chat("hum_ann", "Guide")], none)).toEqual([]);
   });

@@ -4,8 +4,9 @@
 // resident coming near (the one whose id sorts first opens) or speaking near it; the scheduler holds
 // those to the world's talk budget and lets a reply go unanswered, so two of them never talk on for as
 // long as their turn caps allow. A resident that came through a portal itself is woken to go on (it
-// was walking someone to a place in that room).
-import type { WorldEvent } from "../aic/reads.ts";
+// was walking someone to a place in that room). A resident whose move an object waits for (a game's
+// player on turn) is woken to make it when someone else changed the object.
+import type { WorldEvent, WorldReads } from "../aic/reads.ts";
 
 export interface WakeRules {
   /** Speech on the proximity channel that reaches it. */
@@ -31,7 +32,9 @@ export type WakeReason =
   | "resident_near"
   | "resident_spoke"
   /** It came through a portal itself (walking someone to a place in another room): it goes on. */
-  | "arrived";
+  | "arrived"
+  /** An object waits for its move (a game's player on turn): `objectId` names it. */
+  | "your_move";
 
 /** Whether a happening is another resident's doing (a talk turn: the world's talk budget holds it). */
 export const byResident = (h: Pick<Happening, "reason">): boolean =>
@@ -46,6 +49,8 @@ export interface Happening {
   message?: string;
   /** Said where the resident heard it nearby (false: on the room channel, or from beyond earshot). */
   heardNearby?: boolean;
+  /** The object that waits for its move (`your_move`). */
+  objectId?: string;
 }
 
 const NOT_WORD = "[^\\p{L}\\p{N}_]";
@@ -71,19 +76,36 @@ const heardBy = (event: WorldEvent, entityId: string) =>
 
 /**
  * What in `events` (one tick's, in order) wakes `subject`, which is in `roomId` now.
- * `residentIds`: every resident's entity id (their speech wakes no resident).
+ * `residentIds`: every resident's entity id (their speech wakes no resident). `objects`: the world's
+ * objects as they are now (whose move one waits for).
  */
 export function wakeHappenings(
   subject: WakeSubject,
   roomId: string | undefined,
   events: readonly WorldEvent[],
   residentIds: Pick<ReadonlySet<string>, "has">,
+  objects?: Pick<WorldReads, "objectView">,
 ): Happening[] {
   if (roomId === undefined) return [];
   const found: Happening[] = [];
   for (const event of events) {
     if (event.roomId !== roomId) continue;
-    if (event.type === "presence.join") {
+    if (event.type === "object.state_changed") {
+      const objectId = String(event.payload.objectId);
+      // One move changes several fields (an event each): woken once, by someone else's change.
+      if (
+        event.actorId !== subject.entityId &&
+        objects?.objectView(objectId)?.awaits === subject.entityId &&
+        !found.some((h) => h.objectId === objectId)
+      )
+        found.push({
+          reason: "your_move",
+          tick: event.tick,
+          roomId,
+          fromEntityId: event.actorId ?? objectId,
+          objectId,
+        });
+    } else if (event.type === "presence.join") {
       if (event.payload.entityId === subject.entityId && event.fromRoomId !== undefined)
         found.push({ reason: "arrived", tick: event.tick, roomId, fromEntityId: subject.entityId });
     } else if (event.type === "chat.message") {

@@ -1,4 +1,6 @@
 // Short, model-readable texts for tool results; the full AIC data travels in `details`.
+import { objectStateInWords } from "../aic/object-words.ts";
+
 interface Tile {
   tx: number;
   ty: number;
@@ -45,7 +47,8 @@ function objectNote(o: Observed): string {
     const latest = state.notes.at(-1) as { name?: string; text?: string } | undefined;
     return ` — ${state.notes.length} note(s)${latest ? `, latest by ${latest.name}: "${latest.text}"` : ""}`;
   }
-  if (objectType === "game_table" && typeof state.cells === "string") return ` — ${gameTableNote(state)}`;
+  const words = objectStateInWords(objectType, state);
+  if (words) return ` — ${words}`;
   if (objectType === "garden_plot" && typeof state.stage === "string") return ` — ${gardenPlotNote(state)}`;
   return "";
 }
@@ -55,26 +58,6 @@ function gardenPlotNote(state: Record<string, unknown>): string {
   if (state.stage === "empty") return "empty plot (plant)";
   const plant = `${state.wilted ? "wilted " : ""}${state.stage}, planted by ${state.planterName}`;
   return state.wilted ? `${plant}; needs water` : plant;
-}
-
-/** A four-in-a-row table in one line: who plays, where the game stands, and the board's six rows
- * top first, so a model can pick a column (0-6, left to right) without another read. */
-function gameTableNote(state: Record<string, unknown>): string {
-  const side = (s: "R" | "Y") => {
-    const [id, name] = s === "R" ? [state.red, state.redName] : [state.yellow, state.yellowName];
-    return id ? `${name} (${s}, ${id})` : `${s} free`;
-  };
-  const name = (s: unknown) => (s === "R" ? state.redName : state.yellowName);
-  const stands =
-    state.result === "draw"
-      ? `a draw in ${state.moves} moves`
-      : state.result
-        ? `${name(state.result)} (${state.result}) won in ${state.moves} moves`
-        : state.red && state.yellow
-          ? `move ${Number(state.moves) + 1}, ${name(state.turn)} (${state.turn}) to play`
-          : "waiting for players";
-  const rows = (state.cells as string).match(/.{7}/g) ?? [];
-  return `four-in-a-row, ${side("R")} vs ${side("Y")}, ${stands}; rows top first: ${rows.join("/")}`;
 }
 
 type MemoryView =

@@ -256,6 +256,8 @@ export interface ObjectView {
   state: Record<string, unknown>;
   version: number;
   affords: Affordance[];
+  /** Whose move it waits for (ObjectTypeHandler.awaits), when someone's. */
+  awaits?: string;
 }
 
 /** Every kind of event the world emits (the contract's EventType and the snapshot check use it). */

@@ -599,11 +599,13 @@ export class World implements WorldApi, WorldCore {
   objectView(objectId: string): ObjectView | undefined {
     const obj = this.objects.get(objectId);
     if (!obj) return undefined;
+    const awaits = obj.handler.awaits?.(obj.state);
     return {
       objectType: obj.def.objectType,
       state: { ...obj.state },
       version: obj.version,
       affords: obj.handler.affordances(obj.state),
+      ...(awaits ? { awaits } : {}),
     };
   }
 

@@ -10,6 +10,7 @@ import {
   E2E_AGENT_POLICY,
   E2E_FORMAT_CALLERS,
   E2E_FORMAT_RESIDENTS,
+  E2E_PLAYER,
   E2E_RESIDENT,
   E2E_TALK_TURNS_PER_HOUR,
   E2E_TOWNSFOLK,
@@ -57,6 +58,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_game_y: { token: randomToken(), name: "Game Bob" },
     // Only the garden e2e uses it (it waters a plot in the garden's flower bed).
     agent_garden: { token: randomToken(), name: "Garden Bot" },
+    // Only the resident-game e2e uses it (it plays a game against the resident Nell).
+    agent_nell_p: { token: randomToken(), name: "Pia Player" },
     // Only the townsfolk e2e uses it (it looks at where the town's residents stand).
     agent_tf: { token: randomToken(), name: "Town Watcher" },
     // Only the walk-with e2e uses it (it sees the Guide home again, from the lobby).
@@ -100,6 +103,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         [E2E_TOWNSFOLK.tilly.agentId]: E2E_TOWNSFOLK.tilly.config,
         [E2E_TOWNSFOLK.bram.agentId]: E2E_TOWNSFOLK.bram.config,
         [E2E_TOWNSFOLK.guide.agentId]: E2E_TOWNSFOLK.guide.config,
+        [E2E_PLAYER.agentId]: E2E_PLAYER.config,
       },
       residentBudget: { talkTurnsPerHour: E2E_TALK_TURNS_PER_HOUR },
     },
@@ -128,31 +132,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     startupMs: gateway.startupMs,
     pid: gateway.pid,
     modelOrigin: model.origin,
-    agents: {
-      agent_helper: { token: agents.agent_helper.token },
-      agent_other: { token: agents.agent_other.token },
-      agent_beat: { token: agents.agent_beat.token },
-      agent_signals: { token: agents.agent_signals.token },
-      agent_memo: { token: agents.agent_memo.token },
-      agent_memo_peer: { token: agents.agent_memo_peer.token },
-      agent_town: { token: agents.agent_town.token },
-      agent_town_peer: { token: agents.agent_town_peer.token },
-      agent_doors: { token: agents.agent_doors.token },
-      agent_wake: { token: agents.agent_wake.token },
-      agent_replay: { token: agents.agent_replay.token },
-      agent_follow: { token: agents.agent_follow.token },
-      agent_follow_other: { token: agents.agent_follow_other.token },
-      agent_emote: { token: agents.agent_emote.token },
-      agent_emote_peer: { token: agents.agent_emote_peer.token },
-      agent_game_r: { token: agents.agent_game_r.token },
-      agent_game_y: { token: agents.agent_game_y.token },
-      agent_garden: { token: agents.agent_garden.token },
-      agent_tf: { token: agents.agent_tf.token },
-      agent_lead: { token: agents.agent_lead.token },
-      ...Object.fromEntries(
-        [...E2E_WARDEN_CALLERS, ...E2E_FORMAT_CALLERS].map((id) => [id, { token: agents[id].token }]),
-      ),
-    },
+    // Every HTTP agent above, by its token (a file reads its own with gateway().agents[id]).
+    agents: Object.fromEntries(Object.entries(agents).map(([id, { token }]) => [id, { token }])),
   };
   project.provide("gateway", provided);
   return async () => {

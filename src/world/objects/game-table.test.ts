@@ -179,6 +179,20 @@ describe("game table: refusals change nothing", () => {
     );
   });
 
+  it("a game under way awaits the player on turn; a table waiting for players or a finished game awaits nobody", () => {
+    const world = World.create(cafe());
+    world.step([join("agt_mara"), join("agt_bob")]);
+    use(world, "agt_mara", "join");
+    expect(world.objectView(TABLE)!.awaits).toBeUndefined();
+    use(world, "agt_bob", "join");
+    expect(world.objectView(TABLE)!.awaits).toBe("agt_mara");
+    playAll(world, [0]);
+    expect(world.objectView(TABLE)!.awaits).toBe("agt_bob");
+    playAll(world, [1, 0, 1, 0, 1, 0], "agt_bob", "agt_mara");
+    expect(state(world).result).toBe("R");
+    expect(world.objectView(TABLE)!.awaits).toBeUndefined();
+  });
+
   it("a column out of range or not a whole number is invalid", () => {
     const world = seated();
     for (const params of [

@@ -276,6 +276,12 @@ export const gameTable: ObjectTypeHandler = {
   }),
   // A table is furniture: nobody stands on it.
   blocksTile: () => true,
+  // A game under way waits for the player on turn (a finished one for nobody: either may start the next).
+  awaits(state) {
+    const t = tableOf(state);
+    if (t.red === "" || t.yellow === "" || t.result !== "") return undefined;
+    return t.turn === "R" ? t.red : t.yellow;
+  },
   affordances(state) {
     const t = tableOf(state);
     const free = t.red === "" || t.yellow === "";

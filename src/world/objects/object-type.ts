@@ -85,6 +85,9 @@ export interface ObjectTypeHandler {
   enter?(ctx: InteractContext): InteractOutcome | undefined;
   /** The actor bound to the object in this state (a seat's occupant), if any. */
   holder?(state: Readonly<ObjectState>): string | undefined;
+  /** The actor whose move the object waits for in this state (a game's player on turn), if any: a
+   * resident it names is woken to make it (src/residents/wake.ts). */
+  awaits?(state: Readonly<ObjectState>): string | undefined;
   /** Simulation time went on (called once per tick, after the tick's inputs, in object id order
    * per room): a state that changes with time alone (a plant grows) changes here, so it is the
    * same in every replay. Only objects whose type has it are visited. */

@@ -1,0 +1,118 @@
+// A resident plays a game (four-in-a-row at the town café's table) through the gateway's own agent
+// loop with the scripted model: asked by name, Nell joins the table; then the table, waiting for her
+// move, wakes her each time her opponent (an HTTP agent) has played, her prompt showing the board,
+// and she plays. The game is played to a win and the café's board gets the result. Then, asked, she
+// leaves the table, which is as new for the next file.
+import { afterAll, describe, expect, it } from "vitest";
+import { scriptedModelClient } from "../support/scripted-model.ts";
+import { until } from "../support/wait.ts";
+import { aicCall, boardNotes, E2E_PLAYER, gateway, leaveWorld, removeNotes } from "./fixtures.ts";
+
+const P = "agent_nell_p";
+const ROOM = "town";
+const TABLE = "obj_cafe_game_table";
+const BOARD = "obj_board_cafe";
+/** Beside the table (6, 9), across it from Nell's chair. */
+const SPOT = { tx: 6, ty: 10 };
+/** A turn through the real agent loop on a busy 2-core machine: seconds, now and then a minute. */
+const TURN_MS = 120_000;
+const WIN = "Pia Player beat Nell at four-in-a-row in 7 moves";
+
+const model = () => scriptedModelClient(gateway().modelOrigin);
+const call = (path: string, body: Record<string, unknown>) => aicCall(ROOM, path, P, body);
+let txn = 0;
+const tx = (what: string) => `tx_nell_${what}_${Date.now()}_${txn++}`;
+/** Nell's next turns: one table action, then a line. */
+const nellWill = (action: string, params?: Record<string, unknown>) =>
+  model().define("nell-game", [
+    {
+      toolCalls: [
+        { name: "ocw_interact", arguments: { targetId: TABLE, action, ...(params ? { params } : {}) } },
+      ],
+    },
+    { text: "ok" },
+  ]);
+
+async function table(): Promise<Record<string, unknown>> {
+  const seen = await call("observe", { radius: 128, detail: "full" });
+  const found = seen.data?.nearby.find((n: { entity: { id: string } }) => n.entity.id === TABLE);
+  if (!found) throw new Error(`the table is not in sight: ${JSON.stringify(seen)}`);
+  return found.object.state as Record<string, unknown>;
+}
+const tableWhen = (what: string, ok: (s: Record<string, unknown>) => boolean) =>
+  until(
+    what,
+    async () => {
+      const s = await table();
+      return ok(s) ? s : undefined;
+    },
+    { timeoutMs: TURN_MS, everyMs: 700, ignoreErrors: true },
+  );
+
+afterAll(async () => {
+  // Whatever happened below, the table is left as new and the result taken down.
+  await call("interact", { txId: tx("cleanup"), targetId: TABLE, action: "leave" }).catch(() => undefined);
+  await removeNotes(BOARD, (n) => n.text === WIN);
+  await leaveWorld(P, ROOM);
+});
+
+describe("a resident plays a game", () => {
+  it("asked by name, Nell joins the table; woken for each of her moves, she plays it; the game ends in a win on the board", {
+    timeout: 5 * TURN_MS,
+  }, async () => {
+    expect((await call("join", {})).status).toBe("ok");
+    expect((await call("moveTo", { txId: tx("walk"), dest: SPOT })).status).toBe("ok");
+    await until(
+      "beside the table",
+      async () => {
+        const self = (await call("observe", { radius: 1, detail: "lite" })).data?.self;
+        return self?.tile.tx === SPOT.tx && self.tile.ty === SPOT.ty && self.speed === 0;
+      },
+      { timeoutMs: 90_000, everyMs: 700, ignoreErrors: true },
+    );
+    const play = async (column: number) => {
+      const answer = await call("interact", {
+        txId: tx("play"),
+        targetId: TABLE,
+        action: "play",
+        params: { column },
+      });
+      expect(answer.data?.outcome?.type, JSON.stringify(answer)).toBe("ok");
+    };
+
+    const joined = await call("interact", { txId: tx("join"), targetId: TABLE, action: "join" });
+    expect(joined.data?.outcome?.message).toMatch(/^You take side R\./);
+    await nellWill("join");
+    await call("chatSend", { txId: tx("ask"), channel: "proximity", message: "Nell, a game?" });
+    await tableWhen("Nell takes side Y", (s) => s.yellow === E2E_PLAYER.entityId);
+
+    await nellWill("play", { column: 6 });
+    for (let move = 1; move <= 3; move++) {
+      await play(0);
+      await tableWhen(`Nell's move ${move}`, (s) => s.moves === 2 * move);
+    }
+    await play(0);
+    expect(await table()).toMatchObject({ result: "R", moves: 7, yellow: E2E_PLAYER.entityId });
+
+    // What woke her: the table waiting for her move, the board in her prompt.
+    const asked = (await model().requests("nell-game")).map((r) => JSON.stringify(r.body.messages));
+    expect(asked.some((m) => m.includes("it is your move (four-in-a-row, Pia Player (R"))).toBe(true);
+    expect((await boardNotes(BOARD)).notes.map((n) => n.text)).toContain(WIN);
+  });
+
+  it("asked to, she leaves the table: it is as new for whoever comes next", {
+    timeout: 2 * TURN_MS,
+  }, async () => {
+    await call("interact", { txId: tx("leave"), targetId: TABLE, action: "leave" });
+    await nellWill("leave");
+    await call("chatSend", {
+      txId: tx("bye"),
+      channel: "proximity",
+      message: "Nell, thank you for the game",
+    });
+    expect(await tableWhen("Nell has left the table", (s) => s.yellow === "" && s.red === "")).toMatchObject({
+      moves: 0,
+      result: "",
+    });
+  });
+});
