@@ -30,14 +30,15 @@ describe("the bundled residents", () => {
     expect(Object.keys(config.residents)).toHaveLength(5);
     for (const r of Object.values(config.residents))
       expect(r.wake).toMatchObject({ approach: true, residents: true });
-    expect(config.tools.perAgent.cafe?.enabled).toEqual(["ocw_chat_send", "ocw_move_to", "ocw_lead"]);
-    // The gardener also uses objects: it waters the garden's plots.
-    expect(config.tools.perAgent.gardener?.enabled).toEqual([
-      "ocw_chat_send",
-      "ocw_move_to",
-      "ocw_lead",
-      "ocw_interact",
-    ]);
+    expect(config.tools.perAgent.clerk?.enabled).toEqual(["ocw_chat_send", "ocw_move_to", "ocw_lead"]);
+    // The gardener also uses objects (it waters the garden's plots), the café keeper the game table.
+    for (const agentId of ["gardener", "cafe"])
+      expect(config.tools.perAgent[agentId]?.enabled).toEqual([
+        "ocw_chat_send",
+        "ocw_move_to",
+        "ocw_lead",
+        "ocw_interact",
+      ]);
   });
 
   it("Mara and Amos meet on the square now and then, by their routines alone", () => {
