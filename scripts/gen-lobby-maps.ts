@@ -400,7 +400,7 @@ function buildLobby(): MapBuilder {
   // The Guide's tour board, two tiles west of the Guide (19,12): five places that stay open day and
   // night (worlds/README.md, the tour object).
   m.obj("tour", "guide_tour", 17, 12, [
-    { name: "stops", type: "string", value: "fountain pond gazebo town_square park" },
+    { name: "stops", type: "string", value: "fountain town_hall flower_bed main_street town_square" },
     { name: "guide", type: "string", value: "Guide" },
     { name: "offerTiles", type: "int", value: 2 },
   ]);
