@@ -47,6 +47,8 @@ function objectNote(o: Observed): string {
   }
   if (objectType === "game_table" && typeof state.cells === "string") return ` — ${gameTableNote(state)}`;
   if (objectType === "garden_plot" && typeof state.stage === "string") return ` — ${gardenPlotNote(state)}`;
+  if (objectType === "tour" && typeof state.finished === "number")
+    return ` — a guided tour (read it for your progress, start it to begin); ${state.finished} finished so far`;
   return "";
 }
 
