@@ -226,6 +226,18 @@ describe("tour: durable and replayable", () => {
   });
 });
 
+describe("tour: a world's files reloaded live", () => {
+  it("keeps progress while the stops fit; a record the new stops refuse starts afresh", () => {
+    const w = started();
+    walkTo(w, ANN, 7, 9);
+    w.redefine(fixtureWorld(rooms("south north east far")));
+    expect(progress(w)!.text).toBe("Tour: 1 of 4 - next: the North");
+    w.redefine(fixtureWorld(rooms("north east")));
+    expect(progress(w)).toBeUndefined();
+    expect(World.restore(w.definition, w.snapshot()).snapshotHash()).toBe(w.snapshotHash());
+  });
+});
+
 describe("tour: the board in a world's files", () => {
   it("refuses stops that are no region, a stop listed twice, and too few stops", () => {
     const load = (stops: string) => worldLoadError(fixtureFiles(rooms(stops))).message;
