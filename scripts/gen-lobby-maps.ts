@@ -397,6 +397,13 @@ function buildLobby(): MapBuilder {
   ] as const) {
     m.obj("spawn", name, x, y);
   }
+  // The Guide's tour board, two tiles west of the Guide (19,12): five places that stay open day and
+  // night (worlds/README.md, the tour object).
+  m.obj("tour", "guide_tour", 17, 12, [
+    { name: "stops", type: "string", value: "fountain town_hall flower_bed main_street town_square" },
+    { name: "guide", type: "string", value: "Guide" },
+    { name: "offerTiles", type: "int", value: 2 },
+  ]);
   // Named regions (inclusive tiles). The fountain and the meeting room sit inside larger ones.
   m.region("plaza", "Plaza", 15, 10, 31, 22);
   m.region("fountain", "Fountain", 21, 14, 25, 18);

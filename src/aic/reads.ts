@@ -8,8 +8,9 @@ import type { WorldApi } from "../world/types.ts";
 export type { AgentTurn, StoredAgentTurn } from "../runtime/history.ts";
 export { AGENT_ENTITY_PREFIX, agentEntityId, HUMAN_ENTITY_PREFIX } from "../world/ids.ts";
 export { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "../world/redefine.ts";
+export { speakerName } from "../world/speakers.ts";
 /** What the reads answer with: adapters name these types here, never in src/world. */
-export type { EntityView, TileCoord, WorldEvent } from "../world/types.ts";
+export type { ActorRecordView, EntityView, TileCoord, WorldEvent } from "../world/types.ts";
 export type { TickInfo };
 
 export interface WorldReads
@@ -29,6 +30,7 @@ export interface WorldReads
     | "chatHistoryFor"
     | "privateRegions"
     | "memoryOf"
+    | "recordsOf"
   > {
   /** Called after every tick with what it produced; returns the unsubscribe function. */
   onTick(listener: (info: TickInfo) => void): () => void;
@@ -70,6 +72,7 @@ export function worldReads(
       world().chatHistoryFor(recipientId, roomId, sinceTsMs, limit),
     privateRegions: (roomId) => world().privateRegions(roomId),
     memoryOf: (entityId) => world().memoryOf(entityId),
+    recordsOf: (entityId) => world().recordsOf(entityId),
     onTick: (listener) => runtime.onTick(listener),
     load,
     get worldEpoch() {

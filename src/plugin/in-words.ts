@@ -2,7 +2,7 @@
 // instead of an object id and a JSON patch. The follow page's events and the replay's markers say
 // it this way (replay-desk.ts `markersOf`, follow-desk.ts), and their turns (`turnInWords`).
 import type { AgentTurn } from "../runtime/history.ts";
-import { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "../world/redefine.ts";
+import { speakerName } from "../world/speakers.ts";
 import type { WorldDefinition, WorldEvent } from "../world/types.ts";
 
 /** Names of what an event mentions: an entity's (its id when unknown), an object's, a room's. */
@@ -21,8 +21,7 @@ export function namerOf(definition: WorldDefinition, known: (entityId: string) =
     ),
   );
   return {
-    entity: (id) =>
-      id === WORLD_NOTICE_ENTITY_ID ? WORLD_NOTICE_NAME : (known(id) ?? id.replace(/^(agt|hum)_/, "")),
+    entity: (id) => speakerName(definition, id) ?? known(id) ?? id.replace(/^(agt|hum)_/, ""),
     object: (id) => objects.get(id) ?? id,
     room: (id) => definition.rooms[id]?.name ?? id,
   };
@@ -43,6 +42,9 @@ function objectChange(objectType: string, name: string, path: string, value: unk
   if (objectType === "seat" && field === "occupant")
     return typeof value === "string" && value !== "" ? `sat down on the ${name}` : `got up from the ${name}`;
   if (objectType === "notice_board" && field === "notes") return `changed the notes on the ${name}`;
+  if (objectType === "tour" && field === "started") return "started the tour";
+  if (objectType === "tour" && field === "reached") return `reached the ${String(value)} on the tour`;
+  if (objectType === "tour" && field === "finished") return "finished the tour";
   return `changed the ${name} (${field})`;
 }
 

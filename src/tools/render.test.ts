@@ -72,6 +72,11 @@ describe("a garden plot as the tools say it", () => {
       "— empty plot (plant);",
     );
   });
+  it("a tour board says what it is and how many finished it", () => {
+    expect(observe("tour", { started: 3, finished: 2, reached: "Fountain" })).toContain(
+      "— a guided tour (read it for your progress, start it to begin); 2 finished so far; can:",
+    );
+  });
 });
 
 describe("a heartbeat as the tools say it", () => {

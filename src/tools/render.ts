@@ -50,6 +50,8 @@ function objectNote(o: Observed): string {
   const words = objectStateInWords(objectType, state);
   if (words) return ` — ${words}`;
   if (objectType === "garden_plot" && typeof state.stage === "string") return ` — ${gardenPlotNote(state)}`;
+  if (objectType === "tour" && typeof state.finished === "number")
+    return ` — a guided tour (read it for your progress, start it to begin); ${state.finished} finished so far`;
   return "";
 }
 

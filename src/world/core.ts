@@ -28,7 +28,10 @@ export type Emit = (
 ) => WorldEvent;
 
 export interface WorldCore
-  extends Pick<WorldParts, "definition" | "rooms" | "actors" | "objects" | "proximity" | "transfers"> {
+  extends Pick<
+    WorldParts,
+    "definition" | "rooms" | "actors" | "objects" | "proximity" | "transfers" | "records"
+  > {
   /** The tick being applied. */
   readonly tick: number;
   /** Simulation time of that tick. */
@@ -46,6 +49,11 @@ export interface WorldCore
   signalBucket(): number;
   /** After an actor's tile changed within its room: count the region borders it crossed. */
   enteredTile(room: Room, actor: Actor): void;
+  /** An actor moved or arrived in a room (`enteredMask`: the region bits it just walked into): the
+   * objects that watch where actors go (their type's `visit`) hear of it. */
+  arrivedAt(room: Room, actor: Actor, enteredMask: number): void;
+  /** A chat line to one actor alone, from no actor (the world, an object that speaks). */
+  sayTo(room: Room, entityId: string, fromEntityId: string, fromName: string, message: string): void;
   /** One side of a proximity change (`distance` null: they parted). */
   proximitySide(room: Room, subject: Actor, other: Actor, distance: number | null): void;
   viewOf(entityId: string): string | undefined;

@@ -10,7 +10,7 @@ import { compareIds } from "./actor.ts";
 import { canonicalHash, sha256Hex } from "./snapshot.ts";
 import { Crowd } from "./testing/plaza-crowd.ts";
 import { runScript, scriptArb, seededScript } from "./testing/scenario.ts";
-import { SNAPSHOT_FORMAT, type WorldDefinition, type WorldSnapshot } from "./types.ts";
+import { type Input, SNAPSHOT_FORMAT, type WorldDefinition, type WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
 import { SnapshotMismatchError } from "./world-errors.ts";
 
@@ -124,9 +124,41 @@ describe("determinism", () => {
         expect(copy.chatFor(id, room, 0)).toEqual(world.chatFor(id, room, 0));
       }
     }
+    for (const id of ["hum_c", "hum_d", "agt_a"]) expect(copy.recordsOf(id)).toEqual(world.recordsOf(id));
     expect(copy.objectView("obj_door_meeting")).toEqual(world.objectView("obj_door_meeting"));
     expect(copy.lookupTx("agt_a:tx_0")).toEqual(world.lookupTx("agt_a:tx_0"));
     expect([copy.tick, copy.serverTsMs]).toEqual([world.tick, world.serverTsMs]);
+  });
+
+  it("the Guide's tour replays by tick and restores mid-way: the same records, lines and hashes", () => {
+    const person = "hum_c";
+    const moves = [
+      { kind: "moveTo", entityId: person, dest: { tx: 18, ty: 13 } },
+      { kind: "interact", entityId: person, targetId: "obj_guide_tour", action: "start" },
+      { kind: "moveTo", entityId: person, dest: { tx: 21, ty: 14 } },
+      { kind: "moveTo", entityId: person, dest: { tx: 34, ty: 9 } },
+    ] as const;
+    /** Each input 120 ticks after the last (every walk above ends within it). */
+    const script = (): Input[][] => [
+      [{ kind: "join", entityId: person, actorKind: "human", name: "Cy", joinRoomId: "lobby" }],
+      ...moves.flatMap((m) => [[m as Input], ...Array.from({ length: 119 }, () => [])]),
+    ];
+    const run = (world: World, ticks: Input[][]) =>
+      ticks.map((inputs) => world.step(inputs) && world.snapshotHash());
+    const all = script();
+    const full = World.create(def);
+    const hashes = run(full, all);
+    expect(full.recordsOf(person)).toMatchObject([
+      { text: "Tour: 2 of 5 - next: the Flower Bed", active: true },
+    ]);
+    expect(full.objectView("obj_guide_tour")!.state).toMatchObject({ started: 1, reached: "Town Hall" });
+    const k = 250; // after the start, before the Town Hall
+    const head = World.create(def);
+    run(head, all.slice(0, k));
+    const restored = World.restore(def, roundTrip(head.snapshot()));
+    expect(run(restored, all.slice(k))).toEqual(hashes.slice(k));
+    expect(restored.recordsOf(person)).toEqual(full.recordsOf(person));
+    expect(restored.chatFor(person, "lobby", 0)).toEqual(full.chatFor(person, "lobby", 0));
   });
 
   it("the snapshot hash ignores key order", () => {

@@ -2,19 +2,70 @@
 // InteractContext), seating, stepping onto an object's tile.
 import type { Actor } from "./actor.ts";
 import type { WorldCore } from "./core.ts";
-import type { InteractContext, InteractOutcome } from "./objects/object-type.ts";
+import type { ActorDealings, InteractContext, InteractOutcome } from "./objects/object-type.ts";
 import { actorOnTile, depart, releaseHeld, setObjectState, stop, teleport } from "./placement.ts";
-import { covers } from "./places.ts";
+import { byPlaceOrder, covers } from "./places.ts";
 import type { WorldObject } from "./room.ts";
 import type { Facing } from "./types.ts";
+
+/** A region's name, whatever room it is in (region ids are unique across the world). */
+export function regionName(w: Pick<WorldCore, "rooms">, regionId: string): string | undefined {
+  for (const room of w.rooms.values()) {
+    const region = room.def.regions.find((r) => r.id === regionId);
+    if (region) return region.name;
+  }
+  return undefined;
+}
+
+/** An object's dealings with one actor (its record of it, a line to it), wherever the actor is. */
+function dealings(w: WorldCore, actor: Actor, obj: WorldObject): ActorDealings {
+  return {
+    def: obj.def,
+    actorId: actor.id,
+    actorName: actor.name,
+    record: () => w.records.get(obj.def.id, actor.id),
+    setRecord: (record) => w.records.set(obj.def.id, actor.id, record),
+    say: (message) => {
+      const room = w.rooms.get(actor.roomId)!;
+      w.sayTo(room, actor.id, obj.def.id, obj.handler.speaker?.(obj.def) ?? obj.def.name, message);
+    },
+    placesHere: () => {
+      const room = w.rooms.get(actor.roomId)!;
+      return room.def.regions
+        .filter((r) => covers(r, actor.tx, actor.ty))
+        .sort(byPlaceOrder)
+        .map((r) => r.id);
+    },
+    placeName: (regionId) => regionName(w, regionId),
+  };
+}
+
+/** An actor moved or arrived: an object that watches where actors go (`visit`) hears of it. */
+export function visitObject(w: WorldCore, actor: Actor, obj: WorldObject, entered: readonly string[]): void {
+  const room = w.rooms.get(actor.roomId)!;
+  const ts = room.tileSize;
+  const distanceTiles =
+    obj.def.roomId === actor.roomId
+      ? Math.hypot((obj.def.tile.tx + 0.5) * ts - actor.x, (obj.def.tile.ty + 0.5) * ts - actor.y) / ts
+      : Number.POSITIVE_INFINITY;
+  obj.handler.visit!(
+    {
+      ...dealings(w, actor, obj),
+      objectId: obj.def.id,
+      state: obj.state,
+      distanceTiles,
+      setState: (field, value) => setObjectState(w, obj, field, value, actor.id),
+    },
+    entered,
+  );
+}
 
 export function interactContext(w: WorldCore, actor: Actor, obj: WorldObject): InteractContext {
   const room = w.rooms.get(obj.def.roomId)!;
   return {
+    ...dealings(w, actor, obj),
     objectId: obj.def.id,
     state: obj.state,
-    actorId: actor.id,
-    actorName: actor.name,
     nowMs: w.serverTsMs,
     setState: (field, value) => setObjectState(w, obj, field, value, actor.id),
     moveActor: (roomId, tile) => teleport(w, actor, roomId, tile),

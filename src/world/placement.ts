@@ -102,6 +102,7 @@ export function placeActor(w: WorldCore, actor: Actor, room: Room, fromRoomId?: 
   );
   room.log.enter(actor.id, event.seq);
   w.remember(actor.id, "entered", `entered ${room.def.name}`);
+  w.arrivedAt(room, actor, actor.regionMask);
 }
 
 /** `toRoomId`: it is going by portal to that room (of world `toWorldId` when that is set). */

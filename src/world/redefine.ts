@@ -43,7 +43,7 @@ function sameBlocked(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The snapshot of a world under `current`, fitted to `next`: rooms, objects, regions and memory
  * sources that `next` lacks are dropped; actors whose room is gone are taken out (`homeless`: the
- * caller places them anew); actors off the new map are put on its edge; walks planned on a map that
+ * caller places them anew); objects' records of actors go with their objects; actors off the new map are put on its edge; walks planned on a map that
  * changed are stopped (their paths may cross a new wall). */
 export function fitSnapshot(
   snapshot: WorldSnapshot & { state: WorldState },
@@ -109,6 +109,22 @@ export function fitSnapshot(
         for (const id of Object.keys(bucket.regions)) if (!regionIds.has(id)) delete bucket.regions[id];
     }
     state.rooms[roomId] = copied;
+  }
+  if (state.records) {
+    // An object's records go with it; a record its new definition refuses (a tour's stops changed)
+    // starts afresh.
+    state.records = state.records.filter((r) => {
+      const def = objectDefs.get(r.objectId);
+      const was = oldObjectDefs.get(r.objectId);
+      const handler = def && objectType(def.objectType);
+      return (
+        def !== undefined &&
+        was?.objectType === def.objectType &&
+        handler?.checkRecord !== undefined &&
+        handler.checkRecord(r.record, def) === undefined
+      );
+    });
+    if (state.records.length === 0) delete state.records;
   }
   for (const memory of state.memory ?? [])
     for (const reflection of memory.reflections)

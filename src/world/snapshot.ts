@@ -18,6 +18,7 @@ import {
   memorySeq,
   TOPIC_PATTERN,
 } from "./memory.ts";
+import { MAX_RECORDS_PER_OBJECT, type ObjectRecords } from "./object-records.ts";
 import { objectType } from "./objects/object-registry.ts";
 import type { ObjectStateValue } from "./objects/object-type.ts";
 import type { ProximityRecord, ProximityTracker } from "./proximity.ts";
@@ -301,6 +302,17 @@ const WorldStateSchema = z.strictObject({
   memory: uniqueBy(MemoryRecord, (m) => m.entityId, "memory of").optional(),
   /** Portals to other worlds (transfers.ts); absent while there were none. */
   transfers: TransferStateSchema.optional(),
+  /** What objects keep about actors (object-records.ts), in the order it is kept; absent while
+   * there are none (older snapshots restore as they were). */
+  records: uniqueBy(
+    z.strictObject({
+      objectId: z.string().regex(ENTITY_ID),
+      entityId: z.string().regex(ACTOR_ID),
+      record: z.record(z.string(), z.union([z.string().max(2000), Finite])),
+    }),
+    (r) => `${r.objectId}/${r.entityId}`,
+    "record of",
+  ).optional(),
 });
 export type WorldState = z.output<typeof WorldStateSchema>;
 
@@ -325,6 +337,7 @@ export interface WorldParts {
   readonly txStore: TxStore;
   readonly memory: Map<string, AgentMemory>;
   readonly transfers: TransferBook;
+  readonly records: ObjectRecords;
 }
 
 /** The world's state now, as plain data. What the world records once and never changes afterwards
@@ -407,6 +420,7 @@ export function captureSnapshot(
   }
   const transfers = parts.transfers.state();
   if (transfers) state.transfers = transfers;
+  if (parts.records.size > 0) state.records = parts.records.entries();
   return {
     format: SNAPSHOT_FORMAT,
     world: parts.definition.name,
@@ -560,6 +574,19 @@ export function validateSnapshot(def: WorldDefinition, snapshot: unknown): z.out
     }
   }
   if (state.memory?.length === 0) throw malformed("an empty memory list is written as no memory");
+  const kept = new Map<string, number>();
+  for (const r of state.records ?? []) {
+    const objDef = objectDefs.get(r.objectId);
+    const handler = objDef && objectType(objDef.objectType);
+    if (!objDef || !handler?.checkRecord)
+      throw malformed(`record of ${r.entityId}: ${r.objectId} keeps none`);
+    const wrong = handler.checkRecord(r.record, objDef);
+    if (wrong) throw malformed(`record of ${r.entityId} by ${r.objectId}: ${wrong}`);
+    kept.set(r.objectId, (kept.get(r.objectId) ?? 0) + 1);
+    if (kept.get(r.objectId)! > MAX_RECORDS_PER_OBJECT)
+      throw malformed(`${r.objectId} keeps too many records`);
+  }
+  if (state.records?.length === 0) throw malformed("an empty record list is written as no records");
   try {
     canonicalJson(valid);
   } catch (error) {
@@ -637,6 +664,7 @@ export function loadState(parts: WorldParts, state: WorldState): void {
     parts.memory.set(m.entityId, memory);
   }
   parts.transfers.restore(state.transfers as TransferState | undefined);
+  parts.records.restore(state.records ?? []);
 }
 
 /** What is wrong with a room's drop floors, if anything. */

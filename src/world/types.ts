@@ -355,6 +355,15 @@ export interface WorldSnapshot {
 
 /** The public surface of the simulation (implemented by `World` in ./world.ts). Reads never mutate;
  * only step() advances state. */
+/** An object's record of one actor, as that actor may be shown it (ObjectTypeHandler.recordView). */
+export interface ActorRecordView {
+  objectId: string;
+  objectType: string;
+  text: string;
+  active: boolean;
+  done: boolean;
+}
+
 export interface WorldApi {
   readonly definition: WorldDefinition;
   readonly tick: number;
@@ -405,6 +414,8 @@ export interface WorldApi {
   signals(roomId: string): WorldSignals | undefined;
   /** The regions covering a tile, smallest (most specific) first, ties by id. */
   regionsAt(roomId: string, tile: TileCoord): RegionDefinition[];
+  /** What objects keep about an actor (a tour's progress), in words for that actor, by object. */
+  recordsOf(entityId: string): ActorRecordView[];
   /** The regions of a room that are private right now (their private_room object says so): chat
    * inside is heard only inside (places.ts `withinHearing`). */
   privateRegions(roomId: string): RegionDefinition[];

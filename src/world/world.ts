@@ -12,6 +12,8 @@ import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { walkAll } from "./movement.ts";
+import { ObjectRecords } from "./object-records.ts";
+import { regionName, visitObject } from "./object-use.ts";
 import { objectType } from "./objects/object-registry.ts";
 import { newActor, operatorContext, pickSpawn, placeActor, teleport } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
@@ -41,6 +43,7 @@ import { tickToMs } from "./time.ts";
 import { type Transfer, TransferBook } from "./transfers.ts";
 import { TxStore, txPayloadMismatch } from "./tx-store.ts";
 import type {
+  ActorRecordView,
   ChatChannel,
   ChatMessageRecord,
   EntityView,
@@ -89,6 +92,10 @@ export class World implements WorldApi, WorldCore {
   private stepEvents: WorldEvent[] = [];
   /** The objects whose state changes with time alone (their type has `elapse`), in room then id order. */
   private readonly timedObjects: WorldObject[] = [];
+  /** What objects keep about actors, away or not (object-records.ts). */
+  readonly records = new ObjectRecords();
+  /** The objects told where actors go (their type has `visit`), in room then id order. */
+  private readonly visitors: WorldObject[] = [];
   /** Proximity radius in world units. */
   private proximityRadius: number;
 
@@ -114,6 +121,7 @@ export class World implements WorldApi, WorldCore {
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
       this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
+      this.visitors.push(...room.objects.filter((o) => o.handler.visit));
       this.rooms.set(roomId, room);
     }
   }
@@ -168,6 +176,7 @@ export class World implements WorldApi, WorldCore {
       txStore: this.txStore,
       memory: this.memory,
       transfers: this.transfers,
+      records: this.records,
     };
   }
 
@@ -214,6 +223,8 @@ export class World implements WorldApi, WorldCore {
       for (const [key, value] of source) target.set(key, value);
     }
     this.timedObjects.splice(0, this.timedObjects.length, ...fresh.timedObjects);
+    this.visitors.splice(0, this.visitors.length, ...fresh.visitors);
+    this.records.restore(fresh.records.entries());
     const moved: Relocation[] = [];
     const home = this.rooms.get(def.defaultRoomId)!;
     for (const record of fitted.homeless) {
@@ -274,13 +285,17 @@ export class World implements WorldApi, WorldCore {
   /** A line from the world to one actor, in the chat it reads: an agent finds it among its events,
    * a person in the chat log. */
   private tell(room: Room, entityId: string, message: string): void {
+    this.sayTo(room, entityId, WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME, message);
+  }
+
+  sayTo(room: Room, entityId: string, fromEntityId: string, fromName: string, message: string): void {
     const id = `msg_${this.seeded.idChars(16)}`;
     room.chat.add({
       id,
       roomId: room.def.roomId,
       channel: "proximity",
-      fromEntityId: WORLD_NOTICE_ENTITY_ID,
-      fromName: WORLD_NOTICE_NAME,
+      fromEntityId,
+      fromName,
       message,
       tsMs: this.nowMs,
       heardBy: [entityId],
@@ -290,7 +305,7 @@ export class World implements WorldApi, WorldCore {
       "chat.message",
       {
         messageId: id,
-        fromEntityId: WORLD_NOTICE_ENTITY_ID,
+        fromEntityId,
         channel: "proximity",
         message,
         tsMs: this.nowMs,
@@ -498,9 +513,24 @@ export class World implements WorldApi, WorldCore {
   /** After an actor's tile changed within its room: count the region borders it crossed. */
   enteredTile(room: Room, actor: Actor): void {
     const mask = room.signals.maskAt(actor.tx, actor.ty);
-    if (mask === actor.regionMask) return;
-    room.signals.crossed(this.signalBucket(), actor.regionMask, mask);
-    actor.regionMask = mask;
+    const before = actor.regionMask;
+    if (mask !== before) {
+      room.signals.crossed(this.signalBucket(), before, mask);
+      actor.regionMask = mask;
+    }
+    this.arrivedAt(room, actor, mask & ~before);
+  }
+
+  arrivedAt(room: Room, actor: Actor, enteredMask: number): void {
+    if (this.visitors.length === 0) return;
+    const entered: string[] = [];
+    for (let bit = 0; bit < 32 && enteredMask >>> bit !== 0; bit++)
+      if ((enteredMask >>> bit) & 1) entered.push(room.signals.regions[bit]!.id);
+    for (const obj of this.visitors) {
+      // A visit may carry the actor off (it left the world): the objects after it are not told.
+      if (this.actors.get(actor.id) !== actor) return;
+      visitObject(this, actor, obj, entered);
+    }
   }
   // ---------------------------------------------------------------------------------------------
   // simulation
@@ -670,6 +700,16 @@ export class World implements WorldApi, WorldCore {
     if (!room?.inBounds(tile.tx, tile.ty)) return [];
     const mask = room.signals.maskAt(tile.tx, tile.ty);
     return room.signals.regions.filter((_, bit) => (mask >>> bit) & 1).sort(byPlaceOrder);
+  }
+
+  recordsOf(entityId: string): ActorRecordView[] {
+    const views: ActorRecordView[] = [];
+    for (const { objectId, record } of this.records.of(entityId)) {
+      const obj = this.objects.get(objectId);
+      const view = obj?.handler.recordView?.(record, obj.def, (id) => regionName(this, id) ?? id);
+      if (obj && view) views.push({ objectId, objectType: obj.def.objectType, ...view });
+    }
+    return views;
   }
 
   privateRegions(roomId: string): RegionDefinition[] {

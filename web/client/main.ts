@@ -22,6 +22,7 @@ import { serverMessages } from "./server-messages.ts";
 import { openTestWindow } from "./test-window.ts";
 import { showTooltip } from "./tooltip.ts";
 import { mountTouchPad } from "./touch-pad.ts";
+import { mountTourPanel } from "./tour-panel.ts";
 import { mountObjectUse } from "./use-objects.ts";
 
 /** The offered action kinds, written in by the client build from the registry (PAGE_OFFERS in
@@ -37,7 +38,8 @@ const card = mountObjectCard(scene, (objectId, action, params) => uses.use(objec
 const connection = new Connection({ onMessage: (message) => onMessage(message), onState: setStatus });
 const uses = mountObjectUse(connection, scene, card);
 const dayClock = mountDayClock(scene);
-const onMessage = serverMessages({ connection, scene, card, uses, dayClock });
+const tour = mountTourPanel((objectId) => uses.use(objectId, "start"));
+const onMessage = serverMessages({ connection, scene, card, uses, dayClock, tour });
 
 const chat = mountChatPanel({ connection, scene, releaseKeys, forgetPending: () => uses.forget() });
 
@@ -109,4 +111,4 @@ window.addEventListener("pagehide", (event) => {
 });
 mountPresenceLayout();
 joinFromAddress(connection);
-openTestWindow(game, scene, connection);
+openTestWindow(game, scene, connection, tour);

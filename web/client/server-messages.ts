@@ -11,6 +11,7 @@ import type { ObjectCard } from "./object-card.ts";
 import { $, nameOf, state, type WireEvent } from "./page-state.ts";
 import { renderPresence, setRoster } from "./presence-list.ts";
 import type { RadarDot, WireEntity, WireObject, WireRoom, WorldScene } from "./scene.ts";
+import type { TourPanel } from "./tour-panel.ts";
 import type { ObjectUse } from "./use-objects.ts";
 import { heardWorldTime, setWorldTime } from "./world-clock.ts";
 
@@ -20,8 +21,9 @@ export function serverMessages(page: {
   card: ObjectCard;
   uses: ObjectUse;
   dayClock: { update(): void };
+  tour: TourPanel;
 }): (message: ServerMessage) => void {
-  const { connection, scene, card, uses, dayClock } = page;
+  const { connection, scene, card, uses, dayClock, tour } = page;
   const say = (from: string, message: string) => scene.say(from, message);
 
   async function enterRoom(
@@ -47,8 +49,10 @@ export function serverMessages(page: {
     for (const e of events) {
       if (e.tsMs !== undefined) heardWorldTime(e.tsMs);
       const p = e.payload;
-      if (e.type === "chat.message") onChatEvent(e, false, say);
-      else if (e.type === "presence.join") {
+      if (e.type === "chat.message") {
+        onChatEvent(e, false, say);
+        tour.heard(e);
+      } else if (e.type === "presence.join") {
         const id = String(p.entityId);
         const kind = p.kind === "agent" ? "agent" : "human";
         state.roster.set(id, { id, name: String(p.name), kind });
@@ -148,6 +152,9 @@ export function serverMessages(page: {
       }
       case "events":
         onEvents(message.events);
+        break;
+      case "progress":
+        tour.show(message.items);
         break;
       case "result":
         uses.onResult(message);

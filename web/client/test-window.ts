@@ -4,8 +4,14 @@ import * as Phaser from "phaser";
 import type { Connection } from "./net.ts";
 import { state } from "./page-state.ts";
 import type { WorldScene } from "./scene.ts";
+import type { TourPanel } from "./tour-panel.ts";
 
-export function openTestWindow(game: Phaser.Game, scene: WorldScene, connection: Connection): void {
+export function openTestWindow(
+  game: Phaser.Game,
+  scene: WorldScene,
+  connection: Connection,
+  tourPanel: TourPanel,
+): void {
   (window as unknown as { __ocw: unknown }).__ocw = {
     get status() {
       return state.status;
@@ -40,6 +46,10 @@ export function openTestWindow(game: Phaser.Game, scene: WorldScene, connection:
     },
     roster() {
       return [...state.roster.values()];
+    },
+    /** The tour panel: its progress line, the guide's latest line, the start button's label. */
+    tour() {
+      return tourPanel.view;
     },
     chat() {
       return [...state.chat];

@@ -150,6 +150,26 @@ export function drawTextures(scene: Phaser.Scene): void {
     g.fillStyle(0xe9d8a6).fillRoundedRect(4, 5, 20, 10, 2);
     g.fillStyle(0x6b4f2a).fillRect(7, 8, 14, 1.5).fillRect(7, 11, 10, 1.5);
   });
+  // The tour board: a post with a map on it, a dotted route between pins.
+  make("tour", 30, 30, () => {
+    g.fillStyle(0x000000, 0.25).fillEllipse(15, 28, 22, 4);
+    g.fillStyle(0x5a3a1a).fillRect(13, 16, 4, 12);
+    g.fillStyle(0x2f6b4f).fillRoundedRect(1, 1, 28, 18, 3);
+    g.fillStyle(0xe9d8a6).fillRoundedRect(3, 3, 24, 14, 2);
+    for (const [x, y] of [
+      [8, 6],
+      [12, 9],
+      [16, 7],
+      [20, 10],
+    ] as const)
+      g.fillStyle(0x8a6a3a).fillCircle(x, y, 0.8);
+    for (const [x, y] of [
+      [6, 12],
+      [23, 6],
+      [15, 13],
+    ] as const)
+      g.fillStyle(0xd03030).fillCircle(x, y, 1.8);
+  });
   // The portal: a swirl the scene spins, and a soft glow it pulses.
   make("portal", 30, 30, () => {
     g.fillStyle(0x3b1e6e, 0.85).fillCircle(15, 15, 14);

@@ -2,6 +2,7 @@
 // rules as the AIC requests, once: the parsed message goes to AicService.act as it is.
 import { z } from "zod";
 import { HUMAN_ACTIONS } from "../../aic/endpoints.ts";
+import type { ActorRecordView } from "../../aic/reads.ts";
 import { FIELDS_OF, humanName, IdTx, tileCoordinate } from "../../aic/schemas.ts";
 import { refineText } from "../../aic/text.ts";
 
@@ -187,6 +188,8 @@ export type ServerMessage =
     }
   /** Everyone in the room beyond the viewer's interest range: [id, "h" | "a", tx, ty], ~1/s. */
   | { type: "radar"; dots: [string, "h" | "a", number, number][] }
+  /** What objects keep about you (a tour's progress, in words), sent when it changes. */
+  | { type: "progress"; items: ActorRecordView[] }
   /** A human's connection dropped (away) or came back, during the resume grace period. */
   | { type: "presence"; id: string; away: boolean }
   | { type: "events"; events: WireEvent[] }

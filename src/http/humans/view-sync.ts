@@ -58,7 +58,7 @@ export interface ViewSyncOptions {
   sliceMs?: number;
   /** Told when every browser has been served a patch. */
   onPatchDelivered?: (patch: PatchDelivery) => void;
-  /** Runs `write`, which sends one browser its part of a patch (up to three messages), so that
+  /** Runs `write`, which sends one browser its part of a patch (up to four messages), so that
    * they leave in one socket write: the web surface corks the socket around it. */
   together?: (s: HumanSession, write: () => void) => void;
 }
@@ -119,6 +119,9 @@ export function createViewSync(
    * world that no longer exists (its chat history is the restored world's own). */
   let feedsEpoch = reads.worldEpoch;
   const viewEpoch = new WeakMap<HumanSession, number>();
+  /** The progress each browser was last sent (its records, as JSON): sent again only when it changed. */
+  const progressSent = new WeakMap<HumanSession, string>();
+  const NO_PROGRESS = "[]";
   /** Since when each session's socket has been over the backpressure limit. */
   const behindSince = new WeakMap<HumanSession, number>();
   /** Each actor's wire form and delta records, made once per patch and shared by every viewer. */
@@ -218,6 +221,8 @@ export function createViewSync(
 
   function enterRoom(s: HumanSession, self: EntityView, afterSeq: number): RoomView {
     viewEpoch.set(s, reads.worldEpoch);
+    // A page that enters a room is sent its progress again, when there is any.
+    progressSent.set(s, NO_PROGRESS);
     s.roomId = self.roomId;
     s.lastSeq = afterSeq;
     s.interest.clear();
@@ -268,10 +273,21 @@ export function createViewSync(
       const frame = fragments.frameFor(info.tick, s.sent, visibleActors(s, self));
       if (frame) send(s, frame);
     }
+    // Before the events: a tour's line to this person finds the progress it speaks of on the page.
+    sendProgress(s);
     const page = reads.eventsFor(s.actor.entityId, self.roomId, s.lastSeq, EVENTS_PER_PUSH);
     const forBrowser = page.events.filter((e) => BROWSER_EVENT_TYPES.has(e.type));
     if (forBrowser.length) send(s, eventsMessage(self.roomId, forBrowser));
     s.lastSeq = page.nextSeq;
+  }
+
+  /** What objects keep about this person (a tour's progress), when it changed: the page's panel. */
+  function sendProgress(s: HumanSession): void {
+    const items = reads.recordsOf(s.actor.entityId);
+    const key = JSON.stringify(items);
+    if (progressSent.get(s) === key) return;
+    progressSent.set(s, key);
+    send(s, { type: "progress", items });
   }
 
   // The fan-out of a patch runs after the tick, in slices of about SLICE_MS: the first right after the

@@ -2,7 +2,7 @@
 // state change carries the object's affordances after the change (a door that opened now offers
 // "close", so the client never acts on stale affordances), and a portal trip names the other room.
 import type { WorldEvent, WorldReads } from "../../aic/reads.ts";
-import { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "../../aic/reads.ts";
+import { speakerName } from "../../aic/reads.ts";
 import type { WireEvent } from "./protocol.ts";
 
 export function wireEvent(
@@ -18,9 +18,9 @@ export function wireEvent(
     return { ...base, payload: { ...e.payload, fromRoom: roomName(e.fromRoomId) } };
   if (e.type === "chat.message") {
     const fromId = String(e.payload.fromEntityId);
-    // The world's own lines (a reload that moved you) come from no entity: named as the world.
-    const fromName =
-      fromId === WORLD_NOTICE_ENTITY_ID ? WORLD_NOTICE_NAME : (world.getEntity(fromId)?.name ?? fromId);
+    // The world's own lines (a reload that moved you) and an object's (a tour's guide) come from no
+    // actor: named as they sign them.
+    const fromName = speakerName(world.definition, fromId) ?? world.getEntity(fromId)?.name ?? fromId;
     return { ...base, payload: { ...e.payload, fromName } };
   }
   if (e.type === "object.state_changed") {

@@ -8,6 +8,7 @@ import { portal } from "./portal.ts";
 import { privateRoom } from "./private-room.ts";
 import { seat } from "./seat.ts";
 import { sign } from "./sign.ts";
+import { tour } from "./tour.ts";
 
 const handlers: readonly ObjectTypeHandler[] = [
   sign,
@@ -18,6 +19,7 @@ const handlers: readonly ObjectTypeHandler[] = [
   privateRoom,
   gameTable,
   gardenPlot,
+  tour,
 ];
 
 export const objectTypes: ReadonlyMap<string, ObjectTypeHandler> = new Map(

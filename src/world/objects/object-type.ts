@@ -12,6 +12,36 @@ import type {
 export type ObjectStateItem = Readonly<Record<string, string | number>>;
 export type ObjectStateValue = string | number | boolean | readonly ObjectStateItem[];
 export type ObjectState = Record<string, ObjectStateValue>;
+/** What an object keeps about one actor, kept while that actor is away too (a tour's progress):
+ * flat, plain data, in snapshots. */
+export type ObjectRecord = ObjectStateItem;
+
+/** An object's record of an actor, for that actor's eyes: a line of words and where it stands. */
+export interface RecordView {
+  /** "Tour: 3 of 5 - next: the Pond". */
+  text: string;
+  /** Under way (a tour started and not finished). */
+  active: boolean;
+  /** Finished at least once. */
+  done: boolean;
+}
+
+/** An object's own dealings with one actor, wherever that actor is: its record, and a line the
+ * object says to it alone (signed with the object's speaker name, heard in the actor's room). */
+export interface ActorDealings {
+  /** The object's definition (its Tiled properties). */
+  readonly def: ObjectDefinition;
+  readonly actorId: string;
+  readonly actorName: string;
+  record(): ObjectRecord | undefined;
+  setRecord(record: ObjectRecord): void;
+  /** A chat line to the actor alone, from this object, signed with its type's `speaker` name. */
+  say(message: string): void;
+  /** The region ids covering the actor's tile now (in its room). */
+  placesHere(): readonly string[];
+  /** A region's name (any room), or undefined for an unknown id. */
+  placeName(regionId: string): string | undefined;
+}
 
 export type PropKind = "string" | "int" | "bool";
 
@@ -21,12 +51,9 @@ export interface InteractOutcome {
 }
 
 /** What an object type may do to the world while handling an action. */
-export interface InteractContext {
+export interface InteractContext extends ActorDealings {
   readonly objectId: string;
   readonly state: Readonly<ObjectState>;
-  readonly actorId: string;
-  /** The acting actor's display name. */
-  readonly actorName: string;
   /** Simulation time of this tick (ms). */
   readonly nowMs: number;
   /** Replace one state field: bumps the version, updates collision, emits object.state_changed. */
@@ -57,6 +84,16 @@ export interface OperatorContext {
   readonly objectId: string;
   readonly state: Readonly<ObjectState>;
   readonly nowMs: number;
+  setState(field: string, value: ObjectStateValue): void;
+}
+
+/** An actor moved, anywhere in the world (visit, below): the object's dealings with it. */
+export interface VisitContext extends ActorDealings {
+  readonly objectId: string;
+  readonly state: Readonly<ObjectState>;
+  /** Distance from the actor to this object's tile centre, in tiles (Infinity in another room). */
+  readonly distanceTiles: number;
+  /** Replace one state field, as OperatorContext.setState, the actor named as its cause. */
   setState(field: string, value: ObjectStateValue): void;
 }
 
@@ -100,6 +137,16 @@ export interface ObjectTypeHandler {
   /** Actions only the operator may take (moderation), and how. */
   readonly operatorActions?: readonly string[];
   moderate?(ctx: OperatorContext, action: string, params: Readonly<Record<string, unknown>>): InteractOutcome;
+  /** An actor stepped onto a new tile anywhere in the world (walked, carried, or arrived in a room);
+   * `entered` are the regions it has just walked into. Only objects whose type has it are told, so
+   * the world's walking costs nothing more without them. */
+  visit?(ctx: VisitContext, entered: readonly string[]): void;
+  /** The name this object's chat lines are signed with (a tour speaks as its guide). */
+  speaker?(def: ObjectDefinition): string;
+  /** What is wrong with a saved record of an actor (ActorDealings.record); types with records have it. */
+  checkRecord?(record: ObjectRecord, def: ObjectDefinition): string | undefined;
+  /** An actor's record, in words for that actor (the page's progress panel). */
+  recordView?(record: ObjectRecord, def: ObjectDefinition, placeName: (id: string) => string): RecordView;
   /** What is wrong with a saved state of this type (a snapshot is checked as strictly as a request). */
   checkState?(state: Readonly<ObjectState>, def: ObjectDefinition): string | undefined;
 }

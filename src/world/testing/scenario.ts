@@ -51,7 +51,7 @@ export function commandToInput(def: WorldDefinition, cmd: Command): Input {
       return { kind: "moveDir", entityId, dx: (a % 3) - 1, dy: (b % 3) - 1, ...tx };
     case 5: {
       const obj = objects[a % objects.length];
-      const actions = ["read", "use", "open", "close", "open", "close", "dance"];
+      const actions = ["read", "use", "open", "close", "open", "close", "dance", "start"];
       return {
         kind: "interact",
         entityId,
