@@ -397,6 +397,11 @@ function buildLobby(): MapBuilder {
   ] as const) {
     m.obj("spawn", name, x, y);
   }
+  m.obj("creature", "mochi", 6, 26, [
+    { name: "species", type: "string", value: "cat" },
+    { name: "called", type: "string", value: "Mochi" },
+    { name: "region", type: "string", value: "reading_corner" },
+  ]);
   // Named regions (inclusive tiles). The fountain and the meeting room sit inside larger ones.
   m.region("plaza", "Plaza", 15, 10, 31, 22);
   m.region("fountain", "Fountain", 21, 14, 25, 18);

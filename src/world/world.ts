@@ -25,7 +25,8 @@ import {
   WORLD_NOTICE_NAME,
 } from "./redefine.ts";
 import { WorldRng } from "./rng.ts";
-import { Room, type WorldObject } from "./room.ts";
+import { roamContext } from "./roam.ts";
+import { objectTile, Room, type WorldObject } from "./room.ts";
 import { SIGNAL_WINDOW_SEC, type SignalKind, signalBucketOf, signalWindowStartTick } from "./signals.ts";
 import {
   canonicalHash,
@@ -89,6 +90,8 @@ export class World implements WorldApi, WorldCore {
   private stepEvents: WorldEvent[] = [];
   /** The objects whose state changes with time alone (their type has `elapse`), in room then id order. */
   private readonly timedObjects: WorldObject[] = [];
+  /** The objects that move by themselves (creatures: their type has `roam`), in room then id order. */
+  private readonly roamingObjects: WorldObject[] = [];
   /** Proximity radius in world units. */
   private proximityRadius: number;
 
@@ -114,6 +117,7 @@ export class World implements WorldApi, WorldCore {
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
       this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
+      this.roamingObjects.push(...room.objects.filter((o) => o.handler.roam));
       this.rooms.set(roomId, room);
     }
   }
@@ -214,6 +218,7 @@ export class World implements WorldApi, WorldCore {
       for (const [key, value] of source) target.set(key, value);
     }
     this.timedObjects.splice(0, this.timedObjects.length, ...fresh.timedObjects);
+    this.roamingObjects.splice(0, this.roamingObjects.length, ...fresh.roamingObjects);
     const moved: Relocation[] = [];
     const home = this.rooms.get(def.defaultRoomId)!;
     for (const record of fitted.homeless) {
@@ -341,6 +346,7 @@ export class World implements WorldApi, WorldCore {
 
     this.simulate();
     for (const obj of this.timedObjects) obj.handler.elapse!(operatorContext(this, obj, undefined));
+    for (const obj of this.roamingObjects) obj.handler.roam!(roamContext(this, obj));
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
       for (const room of this.rooms.values()) {
         room.log.pruneAll();
@@ -567,7 +573,8 @@ export class World implements WorldApi, WorldCore {
     });
     const ts = room.tileSize;
     for (const obj of room.objects) {
-      const d = Math.hypot((obj.def.tile.tx + 0.5) * ts - center.x, (obj.def.tile.ty + 0.5) * ts - center.y);
+      const { tx, ty } = objectTile(obj);
+      const d = Math.hypot((tx + 0.5) * ts - center.x, (ty + 0.5) * ts - center.y);
       if (d <= radius) found.push({ of: obj, id: obj.def.id, distance: d });
     }
     found.sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
@@ -589,7 +596,7 @@ export class World implements WorldApi, WorldCore {
     });
     const ts = room.tileSize;
     for (const obj of room.objects) {
-      const { tx, ty } = obj.def.tile;
+      const { tx, ty } = objectTile(obj);
       if (Math.hypot((tx + 0.5) * ts - actor.x, (ty + 0.5) * ts - actor.y) <= radius)
         seen.push({ id: obj.def.id, tile: { tx, ty }, version: obj.version });
     }

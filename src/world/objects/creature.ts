@@ -1,0 +1,99 @@
+// A creature: a living thing of the world that no model drives (the cat). It is an object at every
+// door (the contract's entity kinds are human, agent and object) whose tile moves: its position and
+// what it is doing are its state, changed each tick by its species' rule (`roam`) without events,
+// so snapshots and replays hold it exactly and no agent's event feed fills with its steps.
+
+import type { ObjectDefinition } from "../types.ts";
+import { type Cat, catDoing, catOf, roamCat } from "./cat.ts";
+import type { ObjectState, ObjectTypeHandler, RoamContext } from "./object-type.ts";
+
+interface Species {
+  /** "a cat", or "Mochi the cat" when it has a name. */
+  called(name: string | undefined): string;
+  initialState(def: ObjectDefinition): ObjectState;
+  roam(ctx: RoamContext): void;
+  doing(state: Readonly<ObjectState>): string;
+}
+
+const CAT_MODES = ["wander", "nap", "follow"];
+const ACTOR_ID = /^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/;
+
+const SPECIES: Readonly<Record<string, Species>> = {
+  cat: {
+    called: (name) => (name ? `${name} the cat` : "a cat"),
+    initialState: (def) => {
+      const cat: Cat = {
+        tx: def.tile.tx,
+        ty: def.tile.ty,
+        facing: "down",
+        mode: "wander",
+        with: "",
+        withName: "",
+        until: 0,
+        next: 0,
+      };
+      return { ...cat, doing: catDoing(cat) };
+    },
+    roam: roamCat,
+    doing: (state) => catDoing(catOf(state)),
+  },
+};
+
+const speciesOf = (state: Readonly<ObjectState>): Species | undefined =>
+  Object.hasOwn(SPECIES, String(state.species)) ? SPECIES[String(state.species)] : undefined;
+
+export const creature: ObjectTypeHandler = {
+  objectType: "creature",
+  props: { species: "string" },
+  optionalProps: { called: "string", region: "string" },
+  about:
+    'Moves by its `species`\' rule (`cat`: wanders, naps, follows a person who comes near for a while, then loses interest); `called` its name ("Mochi": "Mochi the cat"); `region` a region it never leaves (else its room). Never blocks anyone nor enters a closed or private place; `read` says what it does.',
+  actions: ["read"],
+  validate(def, rooms) {
+    if (!Object.hasOwn(SPECIES, String(def.props.species)))
+      return { field: "species", problem: `expected one of ${Object.keys(SPECIES).join(", ")}` };
+    const called = def.props.called;
+    if (called !== undefined && (typeof called !== "string" || !/^\S.{0,39}$/u.test(called)))
+      return { field: "called", problem: "expected a name of 1 to 40 characters" };
+    const region = def.props.region;
+    if (region !== undefined && !rooms[def.roomId]?.regions.some((r) => r.id === region))
+      return { field: "region", problem: `room "${def.roomId}" has no region "${region}"` };
+    return undefined;
+  },
+  initialState(def) {
+    const species = SPECIES[String(def.props.species)]!;
+    const called = typeof def.props.called === "string" ? def.props.called : undefined;
+    return {
+      species: String(def.props.species),
+      called: species.called(called),
+      ...species.initialState(def),
+    };
+  },
+  affordances: () => [{ action: "read", label: "Look at it" }],
+  interact(ctx) {
+    const species = speciesOf(ctx.state);
+    if (!species) return { type: "no_effect" };
+    return { type: "ok", message: `${capitalized(String(ctx.state.called))}, ${species.doing(ctx.state)}.` };
+  },
+  roam(ctx) {
+    speciesOf(ctx.state)?.roam(ctx);
+  },
+  tileOf: (state) => ({ tx: Number(state.tx), ty: Number(state.ty) }),
+  checkState(state) {
+    const keys = "called,doing,facing,mode,next,species,tx,ty,until,with,withName";
+    if (Object.keys(state).sort().join(",") !== keys) return `the state fields are ${keys}`;
+    if (!speciesOf(state)) return `species must be one of ${Object.keys(SPECIES).join(", ")}`;
+    for (const field of ["tx", "ty", "until", "next"] as const) {
+      const v = state[field];
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return `${field} must be a whole number`;
+    }
+    if (!CAT_MODES.includes(String(state.mode))) return `mode must be one of ${CAT_MODES.join(", ")}`;
+    if (!["up", "down", "left", "right"].includes(String(state.facing))) return "facing must be a direction";
+    if (state.with !== "" && !ACTOR_ID.test(String(state.with))) return "with must be empty or an actor id";
+    for (const field of ["called", "doing", "withName"] as const)
+      if (typeof state[field] !== "string") return `${field} must be text`;
+    return undefined;
+  },
+};
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
