@@ -47,6 +47,7 @@ function objectNote(o: Observed): string {
   }
   if (objectType === "game_table" && typeof state.cells === "string") return ` — ${gameTableNote(state)}`;
   if (objectType === "garden_plot" && typeof state.stage === "string") return ` — ${gardenPlotNote(state)}`;
+  if (objectType === "creature") return ` — ${state.called}, ${state.doing}`;
   return "";
 }
 

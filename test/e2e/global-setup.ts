@@ -57,6 +57,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_game_y: { token: randomToken(), name: "Game Bob" },
     // Only the garden e2e uses it (it waters a plot in the garden's flower bed).
     agent_garden: { token: randomToken(), name: "Garden Bot" },
+    // Only the creatures e2e uses it (it looks at the lobby's cat from the plaza).
+    agent_cat: { token: randomToken(), name: "Cat Watcher" },
     // Only the townsfolk e2e uses it (it looks at where the town's residents stand).
     agent_tf: { token: randomToken(), name: "Town Watcher" },
     // Only the walk-with e2e uses it (it sees the Guide home again, from the lobby).
@@ -147,6 +149,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       agent_game_r: { token: agents.agent_game_r.token },
       agent_game_y: { token: agents.agent_game_y.token },
       agent_garden: { token: agents.agent_garden.token },
+      agent_cat: { token: agents.agent_cat.token },
       agent_tf: { token: agents.agent_tf.token },
       agent_lead: { token: agents.agent_lead.token },
       ...Object.fromEntries(

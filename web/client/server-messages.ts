@@ -149,6 +149,9 @@ export function serverMessages(page: {
       case "events":
         onEvents(message.events);
         break;
+      case "creatures":
+        for (const o of message.objects) scene.upsertObject(o);
+        break;
       case "result":
         uses.onResult(message);
         break;

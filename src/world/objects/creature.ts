@@ -42,8 +42,11 @@ const SPECIES: Readonly<Record<string, Species>> = {
 const speciesOf = (state: Readonly<ObjectState>): Species | undefined =>
   Object.hasOwn(SPECIES, String(state.species)) ? SPECIES[String(state.species)] : undefined;
 
+/** The object type of every creature (the page and the view sync look for it). */
+export const CREATURE_TYPE = "creature";
+
 export const creature: ObjectTypeHandler = {
-  objectType: "creature",
+  objectType: CREATURE_TYPE,
   props: { species: "string" },
   optionalProps: { called: "string", region: "string" },
   about:
@@ -69,12 +72,9 @@ export const creature: ObjectTypeHandler = {
       ...species.initialState(def),
     };
   },
-  affordances: () => [{ action: "read", label: "Look at it" }],
-  interact(ctx) {
-    const species = speciesOf(ctx.state);
-    if (!species) return { type: "no_effect" };
-    return { type: "ok", message: `${capitalized(String(ctx.state.called))}, ${species.doing(ctx.state)}.` };
-  },
+  // The label names it and says what it does: the page's hover shows it, a look says it again.
+  affordances: (state) => [{ action: "read", label: inWords(state) }],
+  interact: (ctx) => ({ type: "ok", message: `${inWords(ctx.state)}.` }),
   roam(ctx) {
     speciesOf(ctx.state)?.roam(ctx);
   },
@@ -96,4 +96,9 @@ export const creature: ObjectTypeHandler = {
   },
 };
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** "Mochi the cat, napping". */
+export function inWords(state: Readonly<ObjectState>): string {
+  const called = String(state.called);
+  const doing = speciesOf(state)?.doing(state) ?? String(state.doing);
+  return `${called.charAt(0).toUpperCase()}${called.slice(1)}, ${doing}`;
+}
