@@ -520,6 +520,14 @@ function buildGarden(): MapBuilder {
   ] as const) {
     m.obj("spawn", name, x, y);
   }
+  for (const [name, x] of [
+    ["bird_1", 18],
+    ["bird_2", 30],
+  ] as const)
+    m.obj("creature", name, x, 16, [
+      { name: "species", type: "string", value: "bird" },
+      { name: "region", type: "string", value: "garden_path" },
+    ]);
   m.region("garden_gate", "Garden Gate", 1, 13, 6, 18);
   m.region("garden_path", "Garden Path", 7, 15, 40, 17);
   m.region("pond_path", "Pond Path", 19, 4, 21, 14);

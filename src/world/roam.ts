@@ -28,6 +28,9 @@ export function roamContext(w: WorldCore, obj: WorldObject): RoamContext {
     state: obj.state,
     def: obj.def,
     nowMs: w.serverTsMs,
+    home: home
+      ? { ...home.tile, widthTiles: home.widthTiles, heightTiles: home.heightTiles }
+      : { tx: 0, ty: 0, widthTiles: room.width, heightTiles: room.height },
     int: (from, to) => keyedInt(w.definition.seed, obj.def.id, w.serverTsMs, draws++, from, to),
     mayStand,
     nearestPerson: (radiusTiles, except) => nearestPerson(room, obj, radiusTiles, mayStand, except),

@@ -70,10 +70,13 @@ export function upsertObjectView(
   objects.set(o.id, view);
 }
 
-/** A creature trots from tile to tile: a short glide, about one of its steps long. */
+/** A creature goes from tile to tile in a glide: a step's length for a step, longer for a flight
+ * (about its second in the air). */
 function glide(scene: Phaser.Scene, image: Phaser.GameObjects.Image, x: number, y: number): void {
   scene.tweens.killTweensOf(image);
-  scene.tweens.add({ targets: image, x, y, duration: 240, ease: "Linear" });
+  const tiles = Math.hypot(x - image.x, y - image.y) / 32;
+  const duration = tiles <= 1.5 ? 240 : Math.min(1000, 120 * tiles);
+  scene.tweens.add({ targets: image, x, y, duration, ease: tiles <= 1.5 ? "Linear" : "Sine.easeInOut" });
 }
 
 /** A creature drawn facing right looks left when it goes left. */

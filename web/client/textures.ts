@@ -44,9 +44,26 @@ function drawPlot(
   }
 }
 
-/** A creature's texture: its species, curled up while it naps. */
+/** A creature's texture: its species, curled up while it naps, wings out while it flies. */
 export const creatureTexture = (species: string, mode: string) =>
-  `creature-${species}${mode === "nap" ? "-nap" : ""}`;
+  `creature-${species}${mode === "nap" || mode === "fly" ? `-${mode}` : ""}`;
+
+/** A small brown bird seen from the side, facing right; wings spread while it flies. */
+function drawBird(g: Phaser.GameObjects.Graphics, flying: boolean): void {
+  g.fillStyle(0x000000, flying ? 0.12 : 0.22).fillEllipse(8, 15, 10, 3);
+  const y = flying ? 6 : 9;
+  g.fillStyle(0x8a5a3a).fillEllipse(8, y, 10, 7);
+  g.fillStyle(0xd9a066).fillEllipse(9, y + 1.5, 6, 3.5);
+  g.fillStyle(0x8a5a3a).fillCircle(12, y - 3, 3);
+  g.fillStyle(0xf2c230).fillTriangle(14.5, y - 3.5, 17, y - 2.5, 14.5, y - 1.8);
+  g.fillStyle(0x111111).fillCircle(12.8, y - 3.6, 0.8);
+  g.fillStyle(0x5d3a24).fillTriangle(3, y - 1, 0, y - 3, 1, y + 1);
+  if (flying) g.fillStyle(0x6b4328).fillTriangle(5, y - 1, 9, y - 8, 11, y - 1);
+  else
+    g.lineStyle(1, 0x3b2416)
+      .lineBetween(7, y + 3, 7, 14)
+      .lineBetween(9, y + 3, 9, 14);
+}
 
 /** A ginger cat seen from the side, facing right (flipped to go left), or curled up asleep. */
 function drawCat(g: Phaser.GameObjects.Graphics, napping: boolean): void {
@@ -301,6 +318,8 @@ export function drawTextures(scene: Phaser.Scene): void {
   }
   for (const napping of [false, true])
     make(creatureTexture("cat", napping ? "nap" : "wander"), 28, 26, () => drawCat(g, napping));
+  for (const flying of [false, true])
+    make(creatureTexture("bird", flying ? "fly" : "hop"), 18, 16, () => drawBird(g, flying));
   make("object", 20, 20, () => {
     g.fillStyle(0xcccccc).fillRoundedRect(2, 2, 16, 16, 4);
   });

@@ -2,6 +2,7 @@
 // while, then loses interest and naps (ignoring that person until it wakes by itself). Pure: the
 // state it is given, the world's seeded generator and simulation time.
 import type { ObjectState, RoamContext } from "./object-type.ts";
+import { type Roamer, roamerOf, settler } from "./roamer.ts";
 
 /** A following cat trots at a walking person's pace (4 tiles a second, walk_speed 128). */
 export const TROT_MS = 250;
@@ -15,31 +16,10 @@ export const WANDER_MS = [10_000, 30_000] as const;
 /** A napping cat still glances up this often: a newcomer wakes it. */
 const GLANCE_MS = 500;
 
-export type CatMode = "wander" | "nap" | "follow";
+export const CAT_MODES = ["wander", "nap", "follow"] as const;
+export type Cat = Roamer<(typeof CAT_MODES)[number]>;
 
-export interface Cat {
-  tx: number;
-  ty: number;
-  facing: string;
-  mode: CatMode;
-  /** Whom it follows (follow), or whom it lost interest in (nap): an actor id, or "". */
-  with: string;
-  withName: string;
-  /** When the current mode ends, and when it next does anything (sim ms). */
-  until: number;
-  next: number;
-}
-
-export const catOf = (s: Readonly<ObjectState>): Cat => ({
-  tx: Number(s.tx),
-  ty: Number(s.ty),
-  facing: String(s.facing),
-  mode: s.mode === "nap" || s.mode === "follow" ? s.mode : "wander",
-  with: String(s.with),
-  withName: String(s.withName),
-  until: Number(s.until),
-  next: Number(s.next),
-});
+export const catOf = (s: Readonly<ObjectState>): Cat => roamerOf(s, CAT_MODES);
 
 /** What it is doing, in words (agents read it; the page shows it on hover). */
 export function catDoing(c: Cat): string {
@@ -58,10 +38,7 @@ export function roamCat(ctx: RoamContext): void {
   const cat = catOf(ctx.state);
   const now = ctx.nowMs;
   if (now < cat.next) return;
-  const set = (fields: Partial<Cat>) => {
-    const next = { ...cat, ...fields };
-    ctx.quietly({ ...next, doing: catDoing(next) });
-  };
+  const set = settler(ctx, cat, catDoing);
   const nap = (snubbed: Cat["with"], name: string) =>
     set({
       mode: "nap",

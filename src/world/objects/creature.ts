@@ -4,10 +4,14 @@
 // so snapshots and replays hold it exactly and no agent's event feed fills with its steps.
 
 import type { ObjectDefinition } from "../types.ts";
-import { type Cat, catDoing, catOf, roamCat } from "./cat.ts";
+import { BIRD_MODES, birdDoing, roamBird } from "./bird.ts";
+import { CAT_MODES, catDoing, roamCat } from "./cat.ts";
 import type { ObjectState, ObjectTypeHandler, RoamContext } from "./object-type.ts";
+import { type Roamer, roamerOf, roamerState, startingAt } from "./roamer.ts";
 
 interface Species {
+  /** The modes its state may be in (a snapshot is checked against them). */
+  modes: readonly string[];
   /** "a cat", or "Mochi the cat" when it has a name. */
   called(name: string | undefined): string;
   initialState(def: ObjectDefinition): ObjectState;
@@ -15,28 +19,30 @@ interface Species {
   doing(state: Readonly<ObjectState>): string;
 }
 
-const CAT_MODES = ["wander", "nap", "follow"];
 const ACTOR_ID = /^(hum|agt)_[a-zA-Z0-9._-]{1,64}$/;
 
-const SPECIES: Readonly<Record<string, Species>> = {
-  cat: {
-    called: (name) => (name ? `${name} the cat` : "a cat"),
+function species<Mode extends string>(
+  kind: string,
+  modes: readonly Mode[],
+  facing: string,
+  roam: (ctx: RoamContext) => void,
+  doing: (r: Roamer<Mode>) => string,
+): Species {
+  return {
+    modes,
+    called: (name) => (name ? `${name} the ${kind}` : `a ${kind}`),
     initialState: (def) => {
-      const cat: Cat = {
-        tx: def.tile.tx,
-        ty: def.tile.ty,
-        facing: "down",
-        mode: "wander",
-        with: "",
-        withName: "",
-        until: 0,
-        next: 0,
-      };
-      return { ...cat, doing: catDoing(cat) };
+      const start = startingAt(def, facing, modes[0]!);
+      return roamerState(start, doing(start));
     },
-    roam: roamCat,
-    doing: (state) => catDoing(catOf(state)),
-  },
+    roam,
+    doing: (state) => doing(roamerOf(state, modes)),
+  };
+}
+
+const SPECIES: Readonly<Record<string, Species>> = {
+  cat: species("cat", CAT_MODES, "down", roamCat, catDoing),
+  bird: species("bird", BIRD_MODES, "right", roamBird, birdDoing),
 };
 
 const speciesOf = (state: Readonly<ObjectState>): Species | undefined =>
@@ -50,7 +56,7 @@ export const creature: ObjectTypeHandler = {
   props: { species: "string" },
   optionalProps: { called: "string", region: "string" },
   about:
-    'Moves by its `species`\' rule (`cat`: wanders, naps, follows a person who comes near for a while, then loses interest); `called` its name ("Mochi": "Mochi the cat"); `region` a region it never leaves (else its room). Never blocks anyone nor enters a closed or private place; `read` says what it does.',
+    'Moves by its `species`\' rule: `cat` wanders, naps, follows someone near a while; `bird` hops, flies off when someone comes near. `called` its name ("Mochi": "Mochi the cat"); `region` a region it never leaves (else its room). Never blocks anyone nor enters a closed or private place; `read` says what it does.',
   actions: ["read"],
   validate(def, rooms) {
     if (!Object.hasOwn(SPECIES, String(def.props.species)))
@@ -87,7 +93,8 @@ export const creature: ObjectTypeHandler = {
       const v = state[field];
       if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return `${field} must be a whole number`;
     }
-    if (!CAT_MODES.includes(String(state.mode))) return `mode must be one of ${CAT_MODES.join(", ")}`;
+    const { modes } = speciesOf(state)!;
+    if (!modes.includes(String(state.mode))) return `mode must be one of ${modes.join(", ")}`;
     if (!["up", "down", "left", "right"].includes(String(state.facing))) return "facing must be a direction";
     if (state.with !== "" && !ACTOR_ID.test(String(state.with))) return "with must be empty or an actor id";
     for (const field of ["called", "doing", "withName"] as const)

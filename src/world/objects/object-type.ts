@@ -75,6 +75,8 @@ export interface RoamContext {
   readonly def: ObjectDefinition;
   /** Simulation time of this tick (ms). */
   readonly nowMs: number;
+  /** The rectangle it lives in: its home region, or its whole room. */
+  readonly home: { tx: number; ty: number; widthTiles: number; heightTiles: number };
   /** An integer in [from, to], drawn from the world's seed, the creature and the moment. */
   int(from: number, to: number): number;
   /** Whether it may stand on a tile: in its room (and its home region, when it has one), open, not
