@@ -404,6 +404,11 @@ function buildLobby(): MapBuilder {
     { name: "guide", type: "string", value: "Guide" },
     { name: "offerTiles", type: "int", value: 2 },
   ]);
+  m.obj("creature", "mochi", 6, 26, [
+    { name: "species", type: "string", value: "cat" },
+    { name: "called", type: "string", value: "Mochi" },
+    { name: "region", type: "string", value: "reading_corner" },
+  ]);
   // Named regions (inclusive tiles). The fountain and the meeting room sit inside larger ones.
   m.region("plaza", "Plaza", 15, 10, 31, 22);
   m.region("fountain", "Fountain", 21, 14, 25, 18);
@@ -522,6 +527,14 @@ function buildGarden(): MapBuilder {
   ] as const) {
     m.obj("spawn", name, x, y);
   }
+  for (const [name, x] of [
+    ["bird_1", 18],
+    ["bird_2", 30],
+  ] as const)
+    m.obj("creature", name, x, 16, [
+      { name: "species", type: "string", value: "bird" },
+      { name: "region", type: "string", value: "garden_path" },
+    ]);
   m.region("garden_gate", "Garden Gate", 1, 13, 6, 18);
   m.region("garden_path", "Garden Path", 7, 15, 40, 17);
   m.region("pond_path", "Pond Path", 19, 4, 21, 14);

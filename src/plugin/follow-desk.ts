@@ -16,7 +16,7 @@ import type {
   FollowSink,
 } from "../http/follow-routes.ts";
 import type { WireEntity } from "../http/humans/protocol.ts";
-import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
+import { toWire, toWireObjects, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { AgentTurn, StoredAgentTurn } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
 import { agentEntityId } from "../world/ids.ts";
@@ -114,21 +114,13 @@ export class FollowDesk implements FollowDoor {
       turnsKept: this.host.history !== undefined,
     };
     if (!me) return base;
-    const room = definition.rooms[me.roomId]!;
     return {
       ...base,
       roomId: me.roomId,
       tile: me.tile,
       room: toWireRoom(definition, me.roomId),
       entities: this.actors(me.roomId),
-      objects: room.objects.flatMap((o) => {
-        const view = reads.objectView(o.id);
-        if (!view) return [];
-        const { objectType, state, version, affords } = view;
-        return [
-          { id: o.id, objectType, name: o.name, tx: o.tile.tx, ty: o.tile.ty, state, version, affords },
-        ];
-      }),
+      objects: toWireObjects(reads, me.roomId),
       /** Where its events continue from: `/events?cursor=` with it reads what came since. */
       cursor: encodeCursor(me.roomId, this.releasedSeq(me.roomId)),
     };

@@ -5,7 +5,7 @@
 // Reached by the operator route (gateway token) and by the replay page's operator link
 // (replay-link.ts); never by agents or visitors.
 import { randomBytes } from "node:crypto";
-import { toWire, toWireRoom } from "../http/humans/wire-entity.ts";
+import { toWire, toWireObjects, toWireRoom } from "../http/humans/wire-entity.ts";
 import type { Frame, Marker } from "../http/replay-routes.ts";
 import type { HistoryStats, Stretch } from "../runtime/history.ts";
 import { OperatorError } from "../runtime/operator.ts";
@@ -131,14 +131,7 @@ export class ReplayDesk {
         const look = looks.get(view.id);
         return { ...toWire(view, i + 1), ...(look === undefined ? {} : { look }) };
       }),
-      objects: room.objects.flatMap((o) => {
-        const view = world.objectView(o.id);
-        if (!view) return [];
-        const { objectType, state, version, affords } = view;
-        return [
-          { id: o.id, objectType, name: o.name, tx: o.tile.tx, ty: o.tile.ty, state, version, affords },
-        ];
-      }),
+      objects: toWireObjects(world, roomId),
     };
   }
 

@@ -79,6 +79,13 @@ describe("a garden plot as the tools say it", () => {
   });
 });
 
+describe("a creature as the tools say it", () => {
+  it("in words: who it is and what it is doing", () => {
+    const cat = { species: "cat", called: "Mochi the cat", doing: "following Ann", mode: "follow" };
+    expect(observe("creature", cat)).toContain("— Mochi the cat, following Ann; can:");
+  });
+});
+
 describe("a heartbeat as the tools say it", () => {
   it("names the time of day", () => {
     const text = formatHeartbeat({

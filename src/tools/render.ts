@@ -52,6 +52,7 @@ function objectNote(o: Observed): string {
   if (objectType === "garden_plot" && typeof state.stage === "string") return ` — ${gardenPlotNote(state)}`;
   if (objectType === "tour" && typeof state.finished === "number")
     return ` — a guided tour (read it for your progress, start it to begin); ${state.finished} finished so far`;
+  if (objectType === "creature") return ` — ${state.called}, ${state.doing}`;
   return "";
 }
 

@@ -1,6 +1,7 @@
 // An input's `expect` guards, checked against the state its caller observed (the start of the tick):
 // one that fails rejects the input with `conflict` naming the guard, and nothing is applied.
 import { fail, type Outcome, type WorldCore } from "./core.ts";
+import { objectTile } from "./room.ts";
 import type { Input } from "./types.ts";
 
 export function guardFailure(
@@ -34,8 +35,9 @@ export function guardFailure(
       } else {
         const obj = w.objects.get(guard.entityId)!;
         const ts = w.rooms.get(obj.def.roomId)!.tileSize;
-        ox = (obj.def.tile.tx + 0.5) * ts;
-        oy = (obj.def.tile.ty + 0.5) * ts;
+        const at = objectTile(obj);
+        ox = (at.tx + 0.5) * ts;
+        oy = (at.ty + 0.5) * ts;
         roomId = obj.def.roomId;
       }
       if (roomId !== self.roomId) return conflict(null);

@@ -30,3 +30,31 @@ export class WorldRng {
     return out;
   }
 }
+
+/** Integers drawn from a hash of the world's seed, a key (a creature's id) and a moment (sim ms):
+ * nothing to keep in a snapshot, the same draws in every replay of that moment, and they never
+ * advance the world's generator, so a creature added to a map shifts none of the world's other
+ * random choices (spawns, ids). `n` numbers the draws made at one moment. */
+export function keyedInt(
+  seed: number,
+  key: string,
+  moment: number,
+  n: number,
+  from: number,
+  to: number,
+): number {
+  let h = mix(seed ^ 0x9e3779b9);
+  for (let i = 0; i < key.length; i++) h = mix(h ^ key.charCodeAt(i));
+  h = mix(h ^ (moment % 0x1_0000_0000));
+  h = mix(h ^ Math.floor(moment / 0x1_0000_0000));
+  h = mix(h ^ n);
+  return from + (h % (to - from + 1));
+}
+
+/** A 32-bit finalizer (murmur3's fmix32): every input bit moves every output bit. */
+function mix(x: number): number {
+  let h = x >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
+}

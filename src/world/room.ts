@@ -6,13 +6,18 @@ import { PathFinder, type TileGrid } from "./grid.ts";
 import type { ObjectState, ObjectTypeHandler } from "./objects/object-type.ts";
 import { RoomSignals } from "./signals.ts";
 import { SpatialGrid } from "./spatial-grid.ts";
-import type { ObjectDefinition, RegionDefinition, RoomDefinition } from "./types.ts";
+import type { ObjectDefinition, RegionDefinition, RoomDefinition, TileCoord } from "./types.ts";
 
 export interface WorldObject {
   def: ObjectDefinition;
   handler: ObjectTypeHandler;
   state: ObjectState;
   version: number;
+}
+
+/** Where an object stands now: a creature's own tile, any other object's definition's. */
+export function objectTile(obj: WorldObject): TileCoord {
+  return obj.handler.tileOf?.(obj.state) ?? obj.def.tile;
 }
 
 export class Room implements TileGrid {

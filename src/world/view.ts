@@ -6,7 +6,7 @@
 // updates every tick for every actor, or that reads would write (reads are not in the log).
 // Also the entity views the reads answer with (actorView, objectEntityView).
 import type { Actor } from "./actor.ts";
-import type { Room, WorldObject } from "./room.ts";
+import { objectTile, type Room, type WorldObject } from "./room.ts";
 import { sha256Hex } from "./snapshot.ts";
 import type { EntityView, WorldDefinition } from "./types.ts";
 
@@ -20,7 +20,7 @@ export const VIEW_DIGEST_PATTERN = /^[0-9a-f]{12}$/;
 export interface SeenThing {
   id: string;
   tile: { tx: number; ty: number };
-  /** An object's state version (objects do not move; their state does). */
+  /** An object's state version (most objects do not move; their state does). */
   version?: number;
 }
 
@@ -58,13 +58,14 @@ export function actorView(def: WorldDefinition, actor: Actor): EntityView {
 /** What observers see of an object, in its room. */
 export function objectEntityView(room: Room, obj: WorldObject): EntityView {
   const ts = room.tileSize;
+  const { tx, ty } = objectTile(obj);
   return {
     id: obj.def.id,
     kind: "object",
     name: obj.def.name,
     roomId: obj.def.roomId,
-    pos: { x: (obj.def.tile.tx + 0.5) * ts, y: (obj.def.tile.ty + 0.5) * ts },
-    tile: { tx: obj.def.tile.tx, ty: obj.def.tile.ty },
+    pos: { x: (tx + 0.5) * ts, y: (ty + 0.5) * ts },
+    tile: { tx, ty },
     facing: "down",
     speed: 0,
     meta: { objectType: obj.def.objectType },

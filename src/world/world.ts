@@ -27,7 +27,8 @@ import {
   WORLD_NOTICE_NAME,
 } from "./redefine.ts";
 import { WorldRng } from "./rng.ts";
-import { Room, type WorldObject } from "./room.ts";
+import { roamContext } from "./roam.ts";
+import { objectTile, Room, type WorldObject } from "./room.ts";
 import { SIGNAL_WINDOW_SEC, type SignalKind, signalBucketOf, signalWindowStartTick } from "./signals.ts";
 import {
   canonicalHash,
@@ -96,6 +97,8 @@ export class World implements WorldApi, WorldCore {
   readonly records = new ObjectRecords();
   /** The objects told where actors go (their type has `visit`), in room then id order. */
   private readonly visitors: WorldObject[] = [];
+  /** The objects that move by themselves (creatures: their type has `roam`), in room then id order. */
+  private readonly roamingObjects: WorldObject[] = [];
   /** Proximity radius in world units. */
   private proximityRadius: number;
 
@@ -122,6 +125,7 @@ export class World implements WorldApi, WorldCore {
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
       this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
       this.visitors.push(...room.objects.filter((o) => o.handler.visit));
+      this.roamingObjects.push(...room.objects.filter((o) => o.handler.roam));
       this.rooms.set(roomId, room);
     }
   }
@@ -225,6 +229,7 @@ export class World implements WorldApi, WorldCore {
     this.timedObjects.splice(0, this.timedObjects.length, ...fresh.timedObjects);
     this.visitors.splice(0, this.visitors.length, ...fresh.visitors);
     this.records.restore(fresh.records.entries());
+    this.roamingObjects.splice(0, this.roamingObjects.length, ...fresh.roamingObjects);
     const moved: Relocation[] = [];
     const home = this.rooms.get(def.defaultRoomId)!;
     for (const record of fitted.homeless) {
@@ -356,6 +361,7 @@ export class World implements WorldApi, WorldCore {
 
     this.simulate();
     for (const obj of this.timedObjects) obj.handler.elapse!(operatorContext(this, obj, undefined));
+    for (const obj of this.roamingObjects) obj.handler.roam!(roamContext(this, obj));
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
       for (const room of this.rooms.values()) {
         room.log.pruneAll();
@@ -597,7 +603,8 @@ export class World implements WorldApi, WorldCore {
     });
     const ts = room.tileSize;
     for (const obj of room.objects) {
-      const d = Math.hypot((obj.def.tile.tx + 0.5) * ts - center.x, (obj.def.tile.ty + 0.5) * ts - center.y);
+      const { tx, ty } = objectTile(obj);
+      const d = Math.hypot((tx + 0.5) * ts - center.x, (ty + 0.5) * ts - center.y);
       if (d <= radius) found.push({ of: obj, id: obj.def.id, distance: d });
     }
     found.sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
@@ -619,7 +626,7 @@ export class World implements WorldApi, WorldCore {
     });
     const ts = room.tileSize;
     for (const obj of room.objects) {
-      const { tx, ty } = obj.def.tile;
+      const { tx, ty } = objectTile(obj);
       if (Math.hypot((tx + 0.5) * ts - actor.x, (ty + 0.5) * ts - actor.y) <= radius)
         seen.push({ id: obj.def.id, tile: { tx, ty }, version: obj.version });
     }

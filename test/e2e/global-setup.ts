@@ -60,6 +60,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_garden: { token: randomToken(), name: "Garden Bot" },
     // Only the resident-game e2e uses it (it plays a game against the resident Nell).
     agent_nell_p: { token: randomToken(), name: "Pia Player" },
+    // Only the creatures e2e uses it (it looks at the lobby's cat from the plaza).
+    agent_cat: { token: randomToken(), name: "Cat Watcher" },
     // Only the townsfolk e2e uses it (it looks at where the town's residents stand).
     agent_tf: { token: randomToken(), name: "Town Watcher" },
     // Only the walk-with e2e uses it (it sees the Guide home again, from the lobby).

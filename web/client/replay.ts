@@ -7,6 +7,7 @@
 import type { StoredAgentTurn } from "../../src/aic/reads.ts";
 import type { Frame, Marker } from "../../src/http/replay-routes.ts";
 import { agentEntityId } from "../../src/world/ids.ts";
+import { CREATURE_TYPE } from "../../src/world/objects/creature.ts";
 import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { drawMarkers, type MarkerItem } from "./replay-markers.ts";
@@ -113,7 +114,9 @@ async function draw(frame: Frame): Promise<void> {
     for (const e of before.entities) if (!present.has(e.id)) scene.removeActor(e.id);
     for (const e of frame.entities) scene.upsertActor(e, jumped);
     const versions = new Map(before.objects.map((o) => [o.id, o.version]));
-    for (const o of frame.objects) if (versions.get(o.id) !== o.version) scene.upsertObject(o);
+    // A creature moves without a new version: it is redrawn each frame.
+    for (const o of frame.objects)
+      if (versions.get(o.id) !== o.version || o.objectType === CREATURE_TYPE) scene.upsertObject(o);
   }
   // Bubbles: what was said since the last frame (after a jump: in the last few seconds).
   const since = jumped ? frame.tick - BUBBLE_TICKS : previous;

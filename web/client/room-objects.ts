@@ -3,7 +3,7 @@
 import type * as Phaser from "phaser";
 import type { WireObject } from "../../src/http/humans/protocol.ts";
 import type { MapPlace } from "./room-map.ts";
-import { plotTexture, seatKey } from "./textures.ts";
+import { creatureTexture, plotTexture, seatKey } from "./textures.ts";
 
 export interface ObjectView {
   data: WireObject;
@@ -23,6 +23,8 @@ function objectTexture(o: WireObject): string {
       return o.state.private ? "privacy-closed" : "privacy-open";
     case "garden_plot":
       return plotTexture(String(o.state.stage), o.state.wilted === true);
+    case "creature":
+      return creatureTexture(String(o.state.species), String(o.state.mode));
     default:
       return o.objectType;
   }
@@ -38,14 +40,18 @@ export function upsertObjectView(
   const wanted = objectTexture(o);
   const texture = scene.textures.exists(wanted) ? wanted : "object";
   const known = objects.get(o.id);
-  if (known) {
-    known.data = o;
-    known.image.setTexture(texture);
-    return;
-  }
   const x = o.tx * tileSize + tileSize / 2;
   const y = o.ty * tileSize + tileSize / 2;
+  if (known) {
+    const moved = known.data.tx !== o.tx || known.data.ty !== o.ty;
+    known.data = o;
+    known.image.setTexture(texture);
+    if (moved) glide(scene, known.image, x, y);
+    faceWay(known.image, o);
+    return;
+  }
   const image = scene.add.image(x, y, texture).setDepth(5);
+  faceWay(image, o);
   const view: ObjectView = { data: o, image };
   if (o.objectType === "portal") {
     // Alive: the swirl turns and its glow breathes.
@@ -62,6 +68,20 @@ export function upsertObjectView(
     });
   }
   objects.set(o.id, view);
+}
+
+/** A creature goes from tile to tile in a glide: a step's length for a step, longer for a flight
+ * (about its second in the air). */
+function glide(scene: Phaser.Scene, image: Phaser.GameObjects.Image, x: number, y: number): void {
+  scene.tweens.killTweensOf(image);
+  const tiles = Math.hypot(x - image.x, y - image.y) / 32;
+  const duration = tiles <= 1.5 ? 240 : Math.min(1000, 120 * tiles);
+  scene.tweens.add({ targets: image, x, y, duration, ease: tiles <= 1.5 ? "Linear" : "Sine.easeInOut" });
+}
+
+/** A creature drawn facing right looks left when it goes left. */
+function faceWay(image: Phaser.GameObjects.Image, o: WireObject): void {
+  if (o.objectType === "creature") image.setFlipX(o.state.facing === "left");
 }
 
 export function destroyObjectView(scene: Phaser.Scene, o: ObjectView): void {

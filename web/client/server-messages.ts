@@ -156,6 +156,9 @@ export function serverMessages(page: {
       case "progress":
         tour.show(message.items);
         break;
+      case "creatures":
+        for (const o of message.objects) scene.upsertObject(o);
+        break;
       case "result":
         uses.onResult(message);
         break;

@@ -44,6 +44,51 @@ function drawPlot(
   }
 }
 
+/** A creature's texture: its species, curled up while it naps, wings out while it flies. */
+export const creatureTexture = (species: string, mode: string) =>
+  `creature-${species}${mode === "nap" || mode === "fly" ? `-${mode}` : ""}`;
+
+/** A small brown bird seen from the side, facing right; wings spread while it flies. */
+function drawBird(g: Phaser.GameObjects.Graphics, flying: boolean): void {
+  g.fillStyle(0x000000, flying ? 0.12 : 0.22).fillEllipse(8, 15, 10, 3);
+  const y = flying ? 6 : 9;
+  g.fillStyle(0x8a5a3a).fillEllipse(8, y, 10, 7);
+  g.fillStyle(0xd9a066).fillEllipse(9, y + 1.5, 6, 3.5);
+  g.fillStyle(0x8a5a3a).fillCircle(12, y - 3, 3);
+  g.fillStyle(0xf2c230).fillTriangle(14.5, y - 3.5, 17, y - 2.5, 14.5, y - 1.8);
+  g.fillStyle(0x111111).fillCircle(12.8, y - 3.6, 0.8);
+  g.fillStyle(0x5d3a24).fillTriangle(3, y - 1, 0, y - 3, 1, y + 1);
+  if (flying) g.fillStyle(0x6b4328).fillTriangle(5, y - 1, 9, y - 8, 11, y - 1);
+  else
+    g.lineStyle(1, 0x3b2416)
+      .lineBetween(7, y + 3, 7, 14)
+      .lineBetween(9, y + 3, 9, 14);
+}
+
+/** A ginger cat seen from the side, facing right (flipped to go left), or curled up asleep. */
+function drawCat(g: Phaser.GameObjects.Graphics, napping: boolean): void {
+  const fur = 0xe08a3c;
+  const stripe = 0xb8612a;
+  g.fillStyle(0x000000, 0.22).fillEllipse(14, 22, 22, 5);
+  if (napping) {
+    g.fillStyle(fur).fillEllipse(14, 16, 20, 12);
+    g.lineStyle(3, fur).beginPath().arc(14, 16, 10, 0.2, 1.9).strokePath();
+    g.fillStyle(fur).fillCircle(21, 13, 5);
+    g.fillStyle(fur).fillTriangle(18, 10, 20, 5, 22, 10).fillTriangle(22, 10, 25, 6, 25, 11);
+    g.lineStyle(1.2, 0x4a2a10).lineBetween(20, 13, 22, 13.5).lineBetween(23.5, 13, 25, 12.5);
+    g.lineStyle(1.5, stripe).lineBetween(9, 11, 10, 15).lineBetween(13, 10.5, 13.5, 14.5);
+    return;
+  }
+  g.lineStyle(3, fur).beginPath().arc(4, 10, 6, 0.9, 2.6).strokePath();
+  g.fillStyle(fur).fillEllipse(12, 15, 16, 9);
+  g.fillRect(6, 17, 2.5, 5).fillRect(9.5, 17, 2.5, 5).fillRect(14, 17, 2.5, 5).fillRect(17, 17, 2.5, 5);
+  g.fillCircle(21, 11, 5.5);
+  g.fillTriangle(17, 8, 18.5, 2.5, 21, 7).fillTriangle(21, 7, 24.5, 2.5, 25, 8.5);
+  g.fillStyle(0xf7d7b5).fillEllipse(23.5, 13, 4, 3);
+  g.fillStyle(0x1b2a1b).fillCircle(22.5, 10, 1.1);
+  g.lineStyle(1.5, stripe).lineBetween(9, 11, 10, 14).lineBetween(13, 10.5, 13.5, 13.5);
+}
+
 export const FACINGS = ["down", "up", "left", "right"] as const;
 
 /** Shirt, trousers, hair and skin per look; the join form offers them by index. */
@@ -291,6 +336,10 @@ export function drawTextures(scene: Phaser.Scene): void {
       g.fillStyle(0x2b2f3a).fillCircle(13, 15.5, 1.6);
     });
   }
+  for (const napping of [false, true])
+    make(creatureTexture("cat", napping ? "nap" : "wander"), 28, 26, () => drawCat(g, napping));
+  for (const flying of [false, true])
+    make(creatureTexture("bird", flying ? "fly" : "hop"), 18, 16, () => drawBird(g, flying));
   make("object", 20, 20, () => {
     g.fillStyle(0xcccccc).fillRoundedRect(2, 2, 16, 16, 4);
   });

@@ -193,6 +193,8 @@ export type ServerMessage =
   /** A human's connection dropped (away) or came back, during the resume grace period. */
   | { type: "presence"; id: string; away: boolean }
   | { type: "events"; events: WireEvent[] }
+  /** The room's creatures, when one moved or changed what it does: they move without events. */
+  | { type: "creatures"; objects: WireObject[] }
   /** The answer to an action; `txId` repeats the action's (the client stops resending it). */
   | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown>; txId?: string }
   | { type: "error"; code: string; message: string; retryable: boolean; for?: string; txId?: string }

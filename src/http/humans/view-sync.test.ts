@@ -359,3 +359,38 @@ describe("view sync", () => {
     expect(shownTo(viewer).size).toBeLessThanOrEqual(maxVisible);
   });
 });
+
+describe("view sync: creatures", () => {
+  it("tells a room's browsers where its creatures are whenever one moves or changes what it does, in one shared message", async () => {
+    const env = await setup();
+    const [a, b] = env.sessions as [HumanSession, HumanSession];
+    env.sent.length = 0;
+    const cat = () => env.reads.getEntity("obj_mochi")!;
+    const lookOf = () => {
+      const state = env.reads.objectView("obj_mochi")!.state;
+      return `${cat().tile.tx},${cat().tile.ty},${state.facing},${state.doing}`;
+    };
+    let changes = 0;
+    let look = lookOf();
+    for (let i = 0; i < 60 * 20; i++) {
+      env.tick();
+      if (lookOf() !== look) changes += 1;
+      look = lookOf();
+    }
+    const told = (s: HumanSession) => env.sent.filter((m) => m.s === s && m.message.type === "creatures");
+    expect(changes).toBeGreaterThan(3);
+    expect(told(a)).toHaveLength(changes);
+    expect(told(a).map((m) => m.raw)).toEqual(told(b).map((m) => m.raw));
+    const last = told(a).at(-1)!.message as Extract<ServerMessage, { type: "creatures" }>;
+    expect(last.objects).toEqual([
+      expect.objectContaining({
+        id: "obj_mochi",
+        objectType: "creature",
+        tx: cat().tile.tx,
+        ty: cat().tile.ty,
+      }),
+    ]);
+    // Its steps are no events: nothing else was sent to browsers that stood still.
+    expect(env.sent.filter((m) => m.message.type === "events")).toEqual([]);
+  });
+});

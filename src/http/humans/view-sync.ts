@@ -11,6 +11,7 @@
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import type { EntityView, TickInfo, WorldEvent, WorldReads } from "../../aic/reads.ts";
 import { chatHistory } from "./chat-history.ts";
+import { CreatureFeed } from "./creature-feed.ts";
 import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";
 import { PreparedText } from "./prepared-text.ts";
@@ -25,7 +26,7 @@ import type {
 } from "./protocol.ts";
 import { dotsOf, RadarFeeds, RadarView, radarEveryTicks } from "./radar.ts";
 import type { HumanSession } from "./session.ts";
-import { toWire, toWireRoom } from "./wire-entity.ts";
+import { toWire, toWireObjects, toWireRoom } from "./wire-entity.ts";
 import { wireEvent } from "./wire-events.ts";
 
 const BACKPRESSURE_BYTES = 1 << 20;
@@ -161,6 +162,7 @@ export function createViewSync(
     }
     return c;
   };
+  const creatures = new CreatureFeed(reads);
   /** Scratch for a viewer's selected crowd indices (one viewer at a time). */
   let picked = new Int32Array(64);
 
@@ -169,23 +171,7 @@ export function createViewSync(
   }
 
   function roomObjects(roomId: string): WireObject[] {
-    return reads.definition.rooms[roomId]!.objects.flatMap((o) => {
-      const view = reads.objectView(o.id);
-      return view
-        ? [
-            {
-              id: o.id,
-              objectType: view.objectType,
-              name: o.name,
-              tx: o.tile.tx,
-              ty: o.tile.ty,
-              state: view.state,
-              version: view.version,
-              affords: view.affords,
-            },
-          ]
-        : [];
-    });
+    return toWireObjects(reads, roomId);
   }
 
   /** The actors this session should see now (its interest set: interest.ts), as wire entities. */
@@ -229,6 +215,7 @@ export function createViewSync(
     radarOf(s).reset();
     const entities = visibleActors(s, self);
     s.sent.reset([...entities]);
+    creatures.entered(s, self.roomId);
     return {
       entities,
       objects: roomObjects(self.roomId),
@@ -272,6 +259,8 @@ export function createViewSync(
     } else {
       const frame = fragments.frameFor(info.tick, s.sent, visibleActors(s, self));
       if (frame) send(s, frame);
+      const moved = creatures.next(s, self.roomId);
+      if (moved) send(s, moved);
     }
     // Before the events: a tour's line to this person finds the progress it speaks of on the page.
     sendProgress(s);
@@ -328,6 +317,7 @@ export function createViewSync(
     rotation = all.length ? (rotation + Math.max(1, Math.round(all.length * 0.618))) % all.length : 0;
     const queue = all.slice(rotation).concat(all.slice(0, rotation));
     fragments.begin();
+    creatures.begin();
     inPatch = true;
     const patchIndex = Math.floor(info.tick / patchEvery);
     if (patchIndex % radarPeriod === 0) fragments.sweep((id) => reads.getEntity(id) !== undefined);
@@ -354,6 +344,7 @@ export function createViewSync(
     eventMessages.clear();
     crowds.clear();
     fragments.end();
+    creatures.end();
   }
 
   function runSlice(): void {

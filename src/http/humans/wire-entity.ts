@@ -1,8 +1,8 @@
 // An entity as the browser is shown it (positions in whole world units: the client smooths between
 // patches anyway, and short numbers are most of a delta's bytes). Deltas: patch-fragments.ts.
 import path from "node:path";
-import type { EntityView } from "../../aic/reads.ts";
-import type { WireEntity, WireRoom } from "./protocol.ts";
+import type { EntityView, WorldReads } from "../../aic/reads.ts";
+import type { WireEntity, WireObject, WireRoom } from "./protocol.ts";
 
 export function toWire(view: EntityView, h: number): WireEntity {
   return {
@@ -45,4 +45,21 @@ export function toWireRoom(
     tickRate: definition.tickRate,
     chatRadiusTiles: definition.chatRadiusTiles,
   };
+}
+
+/** A room's objects as the browser is shown them, each on the tile it stands on now (a creature
+ * moves); the live view, the replay and the follow page all send them so. */
+export function toWireObjects(
+  world: Pick<WorldReads, "definition" | "objectView" | "getEntity">,
+  roomId: string,
+  only?: (objectType: string) => boolean,
+): WireObject[] {
+  return world.definition.rooms[roomId]!.objects.flatMap((o) => {
+    if (only && !only(o.objectType)) return [];
+    const view = world.objectView(o.id);
+    if (!view) return [];
+    const tile = world.getEntity(o.id)?.tile ?? o.tile;
+    const { objectType, state, version, affords } = view;
+    return [{ id: o.id, objectType, name: o.name, tx: tile.tx, ty: tile.ty, state, version, affords }];
+  });
 }

@@ -8,6 +8,7 @@ import * as z from "zod";
 import { approachTile } from "../approach-spot.ts";
 import { fail, type WorldCore } from "../core.ts";
 import { takenFor } from "../free-tile.ts";
+import { objectTile } from "../room.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction } from "./action.ts";
 import { EntityIdField, TileCoordField } from "./field-shapes.ts";
@@ -72,7 +73,7 @@ function reachOf(
   if (obj)
     return {
       roomId: obj.def.roomId,
-      tile: obj.def.tile,
+      tile: objectTile(obj),
       range: w.definition.interactRangeTiles,
       name: obj.def.name,
     };

@@ -1,4 +1,5 @@
 // The one registry of object types and their affordances. Adding a type = one file + one line here.
+import { creature } from "./creature.ts";
 import { door } from "./door.ts";
 import { gameTable } from "./game-table.ts";
 import { gardenPlot } from "./garden-plot.ts";
@@ -20,6 +21,7 @@ const handlers: readonly ObjectTypeHandler[] = [
   gameTable,
   gardenPlot,
   tour,
+  creature,
 ];
 
 export const objectTypes: ReadonlyMap<string, ObjectTypeHandler> = new Map(

@@ -97,6 +97,37 @@ export interface VisitContext extends ActorDealings {
   setState(field: string, value: ObjectStateValue): void;
 }
 
+/** Someone in a creature's room, as it notices them. */
+export interface Noticed {
+  id: string;
+  name: string;
+  tx: number;
+  ty: number;
+}
+
+/** What a creature (an object that moves by itself) may know and do each tick: roam.ts makes it. */
+export interface RoamContext {
+  readonly objectId: string;
+  readonly state: Readonly<ObjectState>;
+  readonly def: ObjectDefinition;
+  /** Simulation time of this tick (ms). */
+  readonly nowMs: number;
+  /** The rectangle it lives in: its home region, or its whole room. */
+  readonly home: { tx: number; ty: number; widthTiles: number; heightTiles: number };
+  /** An integer in [from, to], drawn from the world's seed, the creature and the moment. */
+  int(from: number, to: number): number;
+  /** Whether it may stand on a tile: in its room (and its home region, when it has one), open, not
+   * in a room made private. */
+  mayStand(tx: number, ty: number): boolean;
+  /** The nearest person within `radiusTiles` of it whose tile it may stand on (ties by id). */
+  nearestPerson(radiusTiles: number, except?: string): Noticed | undefined;
+  /** A person in its room, by id. */
+  person(id: string): Noticed | undefined;
+  /** Replace state fields without an event or a version: a creature's step is not news (its
+   * position reaches browsers with each patch and agents when they look). */
+  quietly(fields: Readonly<ObjectState>): void;
+}
+
 export interface ObjectTypeHandler {
   readonly objectType: string;
   /** Required Tiled properties and their types; checked by the loader. */
@@ -129,6 +160,11 @@ export interface ObjectTypeHandler {
    * per room): a state that changes with time alone (a plant grows) changes here, so it is the
    * same in every replay. Only objects whose type has it are visited. */
   elapse?(ctx: OperatorContext): void;
+  /** Called once per tick after `elapse`, for an object that moves by itself (a creature): the
+   * world's seeded rules, so every replay moves it alike. */
+  roam?(ctx: RoamContext): void;
+  /** Where it stands now, for an object that moves (its definition's tile otherwise). */
+  tileOf?(state: Readonly<ObjectState>): TileCoord;
   /** The holder moved off, left or was carried away: let it go. */
   release?(ctx: OperatorContext): void;
   /** The region this object makes private in this state: chat said inside it is heard only inside,

@@ -1,0 +1,121 @@
+// The lobby's cat (src/world/objects/creature.ts, cat.ts) through the real gateway: a person in a
+// real browser sees Mochi in the reading corner, comes near, and the cat follows her as she walks on;
+// hovering it names it and says what it does; an HTTP agent (AIC v0.1) observing from the plaza sees
+// it as an object in words. The cat loses interest once she has gone (it naps), so the world is left
+// as the cat would have it anyway; the agent leaves.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkResponse } from "../../src/aic/testing/oracle.ts";
+import {
+  launchBrowser,
+  mapBlocked,
+  me,
+  ocw,
+  openPlayer,
+  settledPoint,
+  shot,
+  walkTo,
+} from "../support/browser.ts";
+import { until } from "../support/wait.ts";
+import { aicCall, gateway, leaveWorld } from "./fixtures.ts";
+
+const AGENT = "agent_cat";
+const CAT = "obj_mochi";
+/** The reading corner, the region the cat never leaves (inclusive tiles). */
+const CORNER = { x0: 2, y0: 23, x1: 11, y1: 30 };
+
+interface SeenObject {
+  tx: number;
+  ty: number;
+  state: Record<string, unknown>;
+}
+
+const catOnPage = (page: Page) => ocw<SeenObject>(page, `object(${JSON.stringify(CAT)})`);
+const gap = (a: { tx: number; ty: number }, b: { tx: number; ty: number }) =>
+  Math.max(Math.abs(a.tx - b.tx), Math.abs(a.ty - b.ty));
+// Observe is limited to 2/s per agent (PRD 12): looked at a little slower, a refusal is "not yet".
+const slowly = { everyMs: 700, ignoreErrors: true };
+
+let browser: Browser | undefined;
+
+afterAll(async () => {
+  await browser?.close();
+  await leaveWorld(AGENT).catch(() => undefined);
+});
+
+describe("the lobby's cat", () => {
+  it("a person comes near Mochi and it follows her; hovering names it; an agent observes it in words", async () => {
+    const base = gateway().baseUrl;
+    const blocked = await mapBlocked(base, "lobby");
+    browser = await launchBrowser();
+    const { page } = await openPlayer(browser, base, "Nell");
+    const seen = await catOnPage(page);
+    expect(seen.state).toMatchObject({ species: "cat", called: "Mochi the cat" });
+
+    // Into the middle of the corner, then up to the cat (the world picks the tile beside it, and
+    // again should it have wandered off meanwhile): it notices her and follows.
+    await walkTo(page, 7, 27, blocked);
+    const self = await me(page);
+    let asked = 0;
+    await until(
+      "Mochi following Nell",
+      async () => {
+        if ((await catOnPage(page)).state.with === self.id) return true;
+        await ocw(
+          page,
+          `send(${JSON.stringify({ type: "approach", targetId: CAT, txId: `tx_cat_${asked++}_${Date.now()}` })})`,
+        );
+        return false;
+      },
+      { timeoutMs: 40_000, everyMs: 1500 },
+    );
+    expect((await catOnPage(page)).state.doing).toBe("following Nell");
+
+    // She walks on across the corner; the cat comes along and sits beside her.
+    const here = await me(page);
+    const dest = {
+      tx: here.tx <= 6 ? here.tx + 4 : here.tx - 4,
+      ty: here.ty <= 26 ? here.ty + 2 : here.ty - 2,
+    };
+    expect(dest.tx >= CORNER.x0 && dest.tx <= CORNER.x1 && dest.ty >= CORNER.y0 && dest.ty <= CORNER.y1).toBe(
+      true,
+    );
+    await walkTo(page, dest.tx, dest.ty, blocked);
+    const beside = await until("Mochi beside Nell", async () => {
+      const cat = await catOnPage(page);
+      return cat.state.with === self.id && gap(cat, dest) <= 1 && cat;
+    });
+    expect(gap(beside, dest)).toBeGreaterThan(0); // beside her, never on her tile
+
+    // Hovering it names it and says what it does.
+    const point = await settledPoint(page, beside.tx, beside.ty);
+    await page.mouse.move(point.x, point.y);
+    await until("the hover names the cat", async () => {
+      const hover = await ocw<{ id?: string; label?: string }>(page, "hover()");
+      return hover.id === CAT && hover.label === "Mochi the cat, following Nell";
+    });
+    await shot(page, "creatures-cat-follows.png");
+
+    // An agent in the plaza observes the corner: the cat is an object there, in words, where it is.
+    expect((await aicCall("lobby", "join", AGENT, {})).status).toBe("ok");
+    const observed = await until(
+      "the agent sees Mochi",
+      async () => {
+        const answer = await aicCall("lobby", "observe", AGENT, { radius: 1500, detail: "full" });
+        const found = answer.data?.nearby.find((n: { entity: { id: string } }) => n.entity.id === CAT);
+        return found && { answer, found };
+      },
+      slowly,
+    );
+    expect(checkResponse("ObserveResponseData", observed.answer), JSON.stringify(observed.answer)).toEqual(
+      [],
+    );
+    expect(observed.found.entity).toMatchObject({
+      kind: "object",
+      name: "mochi",
+      meta: { objectType: "creature" },
+    });
+    expect(observed.found.object.state).toMatchObject({ called: "Mochi the cat", doing: "following Nell" });
+    expect(gap(observed.found.entity.tile, dest)).toBeLessThanOrEqual(1);
+  });
+});
