@@ -13,7 +13,8 @@ import { checkInput } from "./inputs.ts";
 import { AgentMemory, type Episode, type EpisodeKind, type Reflection } from "./memory.ts";
 import { walkAll } from "./movement.ts";
 import { objectType } from "./objects/object-registry.ts";
-import { newActor, operatorContext, pickSpawn, placeActor, teleport } from "./placement.ts";
+import { closingNotice } from "./opening-hours.ts";
+import { newActor, operatorContext, pickSpawn, placeActor, releaseHeld, teleport } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import {
@@ -113,6 +114,7 @@ export class World implements WorldApi, WorldCore {
       }
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+      room.applyHours(this.nowMs);
       this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
       this.rooms.set(roomId, room);
     }
@@ -152,6 +154,7 @@ export class World implements WorldApi, WorldCore {
     const world = new World(def);
     world.tickCount = snapshot.tick;
     world.nowMs = snapshot.time;
+    for (const room of world.rooms.values()) room.applyHours(world.nowMs);
     world.seeded = WorldRng.fromState(snapshot.state.rng);
     world.nextHandle = snapshot.state.nextHandle;
     loadState(world.parts(), copyStateForLoad(snapshot.state));
@@ -322,6 +325,7 @@ export class World implements WorldApi, WorldCore {
     this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
     this.stepEvents = [];
     this.txStore.sweep(this.nowMs);
+    for (const room of this.rooms.values()) room.applyHours(this.nowMs);
     const bucket = this.signalBucket();
     for (const room of this.rooms.values()) room.signals.prune(bucket);
 
@@ -340,6 +344,7 @@ export class World implements WorldApi, WorldCore {
     }
 
     this.simulate();
+    this.showOutOfClosedPlaces();
     for (const obj of this.timedObjects) obj.handler.elapse!(operatorContext(this, obj, undefined));
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
       for (const room of this.rooms.values()) {
@@ -502,6 +507,25 @@ export class World implements WorldApi, WorldCore {
     room.signals.crossed(this.signalBucket(), actor.regionMask, mask);
     actor.regionMask = mask;
   }
+  /** Whoever stands in a closed place (it closed this tick, or a join, a seat or a portal put them
+   * there) is moved to the nearest open tile outside and told why. Walking in is refused at the
+   * edge: a closed place's tiles block (Room.applyHours). */
+  private showOutOfClosedPlaces(): void {
+    for (const room of this.rooms.values()) {
+      if (room.closedPlaces.length === 0) continue;
+      for (const actor of [...room.actors]) {
+        const place = room.closedPlaceAt(actor.tx, actor.ty);
+        if (!place) continue;
+        const tile = nearestOpenTile(room, actor.tx, actor.ty, actor);
+        if (!tile) continue;
+        releaseHeld(this, actor);
+        teleport(this, actor, room.def.roomId, tile);
+        this.tell(room, actor.id, closingNotice(place.name, place.hours!));
+        this.remember(actor.id, "moved", `was shown out of ${place.name} at closing time`);
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // simulation
   // ---------------------------------------------------------------------------------------------
@@ -668,6 +692,10 @@ export class World implements WorldApi, WorldCore {
     if (!room?.inBounds(tile.tx, tile.ty)) return [];
     const mask = room.signals.maskAt(tile.tx, tile.ty);
     return room.signals.regions.filter((_, bit) => (mask >>> bit) & 1).sort(byPlaceOrder);
+  }
+
+  closedPlaces(roomId: string): readonly RegionDefinition[] {
+    return this.rooms.get(roomId)?.closedPlaces ?? [];
   }
 
   privateRegions(roomId: string): RegionDefinition[] {
