@@ -122,6 +122,31 @@ describe("opening hours", () => {
     );
   });
 
+  it("the way out is through its door, never through a wall into the next room", () => {
+    // The shop's walls around it, its door at the bottom (7, 6); beyond the top wall another room.
+    const rows = openRoom(14, 9).map((row, y) =>
+      [...row]
+        .map((c, x) => {
+          const ring = x >= 5 && x <= 10 && y >= 1 && y <= 6;
+          const inside = x >= 6 && x <= 9 && y >= 2 && y <= 5;
+          return ring && !inside && !(x === 7 && y === 6) ? "#" : c;
+        })
+        .join(""),
+    );
+    const rooms: FixtureRoom[] = [
+      { id: "a", rows, objects: [{ type: "spawn", name: "s", tx: 2, ty: 2 }], regions: [shop] },
+    ];
+    const walled = new Map([
+      ["world.toml", worldToml(rooms, {}, { epoch: EPOCH })],
+      ["maps/a.json", tiledMapJson(rows, rooms[0]!.objects, [shop])],
+    ]);
+    const world = World.create(parseWorld(walled));
+    one(world, join("agt_ann"));
+    walkTo(world, "agt_ann", 7, 2);
+    run(world, ticksToClose);
+    expect(world.getEntity("agt_ann")!.tile).toEqual({ tx: 7, ty: 6 });
+  });
+
   it("opens again at its hour, quietly: its tiles are open and nobody is told", () => {
     // 23:59:55: the shop (00:00-00:17) opens 5 s in.
     const world = World.create(shopWorld(at("23:59") - Date.parse("2026-02-10T00:00:00Z") + 55_000));

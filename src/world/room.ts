@@ -119,6 +119,15 @@ export class Room implements TileGrid {
     return tx >= 0 && ty >= 0 && tx < this.width && ty < this.height;
   }
 
+  /** Whether a tile blocks only because its place is closed (its floor, not a wall or a shut door). */
+  closedFloor(tx: number, ty: number): boolean {
+    if (this.def.blocked[ty * this.width + tx] === 1 || this.closedPlaceAt(tx, ty) === undefined)
+      return false;
+    return !this.objects.some(
+      (o) => o.def.tile.tx === tx && o.def.tile.ty === ty && o.handler.blocksTile?.(o.state),
+    );
+  }
+
   /** Recomputes one tile's collision from the static layer and the objects standing on it. */
   refreshTile(tx: number, ty: number): void {
     const index = ty * this.width + tx;

@@ -6,7 +6,7 @@
 import { actionOf } from "./actions/registry.ts";
 import { type Actor, compareIds } from "./actor.ts";
 import { type Emit, fail, type Outcome, type WorldCore } from "./core.ts";
-import { nearestOpenTile } from "./free-tile.ts";
+import { nearestOpenTile, nearestWayOut } from "./free-tile.ts";
 import { guardFailure } from "./guards.ts";
 import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
@@ -508,7 +508,8 @@ export class World implements WorldApi, WorldCore {
     actor.regionMask = mask;
   }
   /** Whoever stands in a closed place (it closed this tick, or a join, a seat or a portal put them
-   * there) is moved to the nearest open tile outside and told why. Walking in is refused at the
+   * there) is moved to the open tile outside nearest by walking (its door, not the next room through
+   * a wall) and told why. Walking in is refused at the
    * edge: a closed place's tiles block (Room.applyHours). */
   private showOutOfClosedPlaces(): void {
     for (const room of this.rooms.values()) {
@@ -516,7 +517,8 @@ export class World implements WorldApi, WorldCore {
       for (const actor of [...room.actors]) {
         const place = room.closedPlaceAt(actor.tx, actor.ty);
         if (!place) continue;
-        const tile = nearestOpenTile(room, actor.tx, actor.ty, actor);
+        const tile =
+          nearestWayOut(room, actor.tx, actor.ty, actor) ?? nearestOpenTile(room, actor.tx, actor.ty, actor);
         if (!tile) continue;
         releaseHeld(this, actor);
         teleport(this, actor, room.def.roomId, tile);
