@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hoursProperties } from "../src/world/opening-hours.ts";
 
 // Tile legend (gids; scripts/gen-tiles.ts draws tiles.png in this order, 8 columns x 4 rows).
 export const T = {
@@ -77,6 +78,8 @@ interface MapRegion {
   y0: number;
   x1: number;
   y1: number;
+  /** Opening hours (HH:MM): a closed place cannot be entered (src/world/opening-hours.ts). */
+  hours?: { opens: string; closes: string };
 }
 interface MapObject {
   name: string;
@@ -154,8 +157,16 @@ export class MapBuilder {
   obj(type: string, name: string, tx: number, ty: number, props?: Prop[]): void {
     this.objects.push({ type, name, tx, ty, ...(props ? { props } : {}) });
   }
-  region(id: string, label: string, x0: number, y0: number, x1: number, y1: number): void {
-    this.regions.push({ id, label, x0, y0, x1, y1 });
+  region(
+    id: string,
+    label: string,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    hours?: MapRegion["hours"],
+  ): void {
+    this.regions.push({ id, label, x0, y0, x1, y1, ...(hours ? { hours } : {}) });
   }
   /** Scatter decor on plain grass, keeping `keepClear` tiles (and their neighbours) open. */
   scatter(
@@ -265,7 +276,7 @@ export class MapBuilder {
             height: (r.y1 - r.y0 + 1) * TILE,
             rotation: 0,
             visible: true,
-            properties: [{ name: "label", type: "string", value: r.label }],
+            properties: [{ name: "label", type: "string", value: r.label }, ...hoursProperties(r.hours)],
           })),
         },
       ],
@@ -743,8 +754,8 @@ function buildTown(): MapBuilder {
   // Regions (inclusive tiles): the places people see named as they walk in.
   m.region("town_square", "Town Square", 18, 13, 37, 27);
   m.region("town_fountain", "Fountain", 25, 17, 30, 22);
-  m.region("cafe", "Café", 5, 4, 15, 10);
-  m.region("library", "Library", 40, 4, 51, 11);
+  m.region("cafe", "Café", 5, 4, 15, 10, { opens: "07:00", closes: "19:00" });
+  m.region("library", "Library", 40, 4, 51, 11, { opens: "08:00", closes: "20:00" });
   m.region("council_room", "Council Room", 40, 28, 49, 35);
   m.region("park", "Park", 1, 23, 16, 38);
   m.region("market", "Market", 19, 28, 36, 36);

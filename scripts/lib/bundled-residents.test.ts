@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ResolvedConfigSchema } from "../../src/config/config.ts";
 import { routineStop } from "../../src/residents/routine.ts";
 import { BUNDLED_WORLD_DIR, loadWorldDir } from "../../src/runtime/load-world-dir.ts";
+import { isOpenAt } from "../../src/world/opening-hours.ts";
 import { BUNDLED_RESIDENTS, bundledResidentsConfig } from "./bundled-residents.ts";
 
 describe("the bundled residents", () => {
@@ -52,5 +53,34 @@ describe("the bundled residents", () => {
     }
     expect(meetings.length).toBeGreaterThan(0);
     expect(meetings.length).toBeLessThan((24 * 60) / 2);
+  });
+
+  it("follow the town's hours: home at night, in the café and library only while they are open", async () => {
+    const world = await loadWorldDir(BUNDLED_WORLD_DIR);
+    const places = Object.values(world.rooms).flatMap((room) => room.regions.filter((r) => r.hours));
+    expect(places.map((p) => p.id).sort()).toEqual(["cafe", "library"]);
+    const covering = (tile: { tx: number; ty: number }) =>
+      places.find(
+        (p) =>
+          tile.tx >= p.tile.tx &&
+          tile.ty >= p.tile.ty &&
+          tile.tx < p.tile.tx + p.widthTiles &&
+          tile.ty < p.tile.ty + p.heightTiles,
+      );
+    const seen = new Set<string>();
+    for (const [id, r] of Object.entries(BUNDLED_RESIDENTS)) {
+      expect(covering(r.home), `${id}'s home`).toBeUndefined();
+      for (let minute = 0; minute < 24 * 60; minute += 5) {
+        const ms = Date.parse("2026-02-10T00:00:00Z") + minute * 60_000;
+        const stop = routineStop(r.routine, r.home, ms);
+        const place = covering(stop.tile);
+        if (place) {
+          expect(isOpenAt(place.hours!, ms), `${id} in ${place.id} at minute ${minute}`).toBe(true);
+          seen.add(`${id}:${place.id}`);
+        }
+        if (minute < 5 * 60 || minute >= 21 * 60) expect(stop.index, `${id} at minute ${minute}`).toBe(0);
+      }
+    }
+    expect([...seen].sort()).toEqual(["cafe:cafe", "librarian:library"]);
   });
 });

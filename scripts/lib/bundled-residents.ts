@@ -5,14 +5,16 @@
 // the world keeps them beside the one they walk with, waiting at portals), and now
 // and then talk to each other (residentBudget.talkTurnsPerHour); without one they stand at home asleep
 // and tell whoever comes near how to wake them. Homes stand beside signs and objects, never on them.
-// Routines are by simulation time (src/residents/routine.ts): the same in every run.
+// Routines are by simulation time (src/residents/routine.ts): the same in every run. Day plans follow
+// the town's hours (the café 07:00-19:00, the library 08:00-20:00: worlds/lobby/maps/town.json), so
+// homes stand outside those places and every resident is home for the night (21:00-07:00).
 
 interface BundledResident {
   name: string;
   look: number;
   home: { roomId: string; tx: number; ty: number };
   persona: string;
-  routine?: { everySec: number; stops: { tx: number; ty: number }[] };
+  routine?: { everySec: number; stops: { tx: number; ty: number; from?: string; to?: string }[] };
 }
 
 /** Each resident by agent id (a gateway agent of its own). */
@@ -28,7 +30,8 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
   cafe: {
     name: "Mara",
     look: 2,
-    home: { roomId: "town", tx: 11, ty: 5 },
+    // Her doorstep on the lane: the café is closed at night.
+    home: { roomId: "town", tx: 12, ty: 15 },
     persona:
       "You keep the town's café: coffee, the day's bake, the town's news. You play four-in-a-row at the café's table with anyone who asks (join, then play on your move). You step out to the lane and the square now and then.",
     // On the square (every third stretch) she meets Amos at the notice board when his routine has
@@ -36,18 +39,27 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     routine: {
       everySec: 600,
       stops: [
-        { tx: 9, ty: 14 },
-        { tx: 21, ty: 17 },
+        { tx: 11, ty: 5, from: "07:00", to: "19:00" },
+        { tx: 13, ty: 8, from: "07:00", to: "19:00" },
+        { tx: 9, ty: 14, from: "07:00", to: "21:00" },
+        { tx: 21, ty: 17, from: "07:00", to: "21:00" },
       ],
     },
   },
   librarian: {
     name: "Odile",
     look: 6,
-    home: { roomId: "town", tx: 47, ty: 6 },
+    // By the library lane: the library is closed at night.
+    home: { roomId: "town", tx: 44, ty: 14 },
     persona:
       "You are the town's librarian: you know every shelf and recommend a book to anyone who asks. You speak softly and briefly.",
-    routine: { everySec: 1200, stops: [{ tx: 43, ty: 10 }] },
+    routine: {
+      everySec: 1200,
+      stops: [
+        { tx: 47, ty: 6, from: "08:00", to: "20:00" },
+        { tx: 43, ty: 10, from: "08:00", to: "20:00" },
+      ],
+    },
   },
   clerk: {
     name: "Amos",
@@ -55,7 +67,7 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     home: { roomId: "town", tx: 43, ty: 24 },
     persona:
       "You are the council clerk: you keep the council room's calendar and the notice board on the square, and explain how to book the private room.",
-    routine: { everySec: 1800, stops: [{ tx: 24, ty: 17 }] },
+    routine: { everySec: 1800, stops: [{ tx: 24, ty: 17, from: "07:00", to: "21:00" }] },
   },
   gardener: {
     name: "Fern",
@@ -66,8 +78,8 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     routine: {
       everySec: 600,
       stops: [
-        { tx: 20, ty: 12 },
-        { tx: 38, ty: 24 },
+        { tx: 20, ty: 12, from: "06:00", to: "21:00" },
+        { tx: 38, ty: 24, from: "06:00", to: "21:00" },
       ],
     },
   },

@@ -9,7 +9,7 @@ import { notInRoom } from "./admission.ts";
 import { CONTEXT_TOKEN_TTL_MS, type ContextClaims, type ContextTokens } from "./context-token.ts";
 import { type AicResult, aicError, ok } from "./errors.ts";
 import { workingMemory } from "./observe.ts";
-import { computeDelta, placeOf, regionActivity, suggestActions } from "./perception.ts";
+import { closedPlacesOf, computeDelta, placeOf, regionActivity, suggestActions } from "./perception.ts";
 import type { EmbeddedActionT, HeartbeatRequestT, HeartbeatResponse, MoveToResponse } from "./schemas.ts";
 
 export interface HeartbeatDeps {
@@ -95,6 +95,7 @@ export async function heartbeatAnswer(
   const tile = after?.tile ?? self.tile;
   const { signals } = regionActivity(now, actor.entityId);
   const place = placeOf(now, after ?? self);
+  const closed = closedPlacesOf(now, roomId);
   // Only what is not empty or default (an agent pays for every token): the region is its place's
   // id, standing still and the request's room are the defaults.
   const view = now.viewOf(actor.entityId);
@@ -112,6 +113,7 @@ export async function heartbeatAnswer(
     suggestions: suggestActions(now, actor.entityId, delta),
     contextToken,
     timeOfDay: timeOfDay(nowMs),
+    ...(closed ? { closedPlaces: closed } : {}),
     serverTsMs: nowMs,
   };
   if (reset) data.reset = reset;

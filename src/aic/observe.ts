@@ -5,7 +5,7 @@ import type { EntityView, WorldApi } from "../world/types.ts";
 import type { Actor } from "./actions.ts";
 import { notInRoom } from "./admission.ts";
 import { type AicResult, ok } from "./errors.ts";
-import { placeOf } from "./perception.ts";
+import { closedPlacesOf, placeOf } from "./perception.ts";
 import {
   type ChatObserveRequestT,
   type ChatObserveResponse,
@@ -39,7 +39,13 @@ export function observeAnswer(
   const place = placeOf(world, self);
   // In self.meta: the PRD's observe answer is closed but for meta, so the digest rides there.
   const view = world.viewOf(actor.entityId);
-  const meta = { ...(full ? self.meta : {}), ...(place ? { place } : {}), ...(view ? { view } : {}) };
+  const closedPlaces = closedPlacesOf(world, request.roomId);
+  const meta = {
+    ...(full ? self.meta : {}),
+    ...(place ? { place } : {}),
+    ...(closedPlaces ? { closedPlaces } : {}),
+    ...(view ? { view } : {}),
+  };
   const data: ObserveResponse = {
     self: { ...entityBase(self, full), ...(Object.keys(meta).length ? { meta } : {}) },
     nearby,

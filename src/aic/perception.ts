@@ -5,6 +5,7 @@ import { hearingZoneAt } from "../world/places.ts";
 import { type EntityView, SIGNAL_KINDS, type WorldApi, type WorldEvent } from "../world/types.ts";
 import { VIEW_RADIUS_TILES } from "../world/view.ts";
 import {
+  type ClosedPlaceT,
   type HeartbeatDeltaT,
   MAX_DELTA_ITEMS,
   MAX_HEARTBEAT_REGIONS,
@@ -143,7 +144,20 @@ export function placeOf(world: WorldApi, self: EntityView): PlaceT | undefined {
   if (!region) return undefined;
   const inPrivate =
     hearingZoneAt(world.privateRegions(self.roomId), self.tile.tx, self.tile.ty) !== undefined;
-  return { id: region.id, name: region.name, ...(inPrivate ? { private: true as const } : {}) };
+  return {
+    id: region.id,
+    name: region.name,
+    ...(inPrivate ? { private: true as const } : {}),
+    ...(region.hours ? { hours: { opens: region.hours.opens, closes: region.hours.closes } } : {}),
+  };
+}
+
+/** The places of a room closed now and when each opens (heartbeat `closedPlaces`, observe
+ * `self.meta.closedPlaces`); undefined when none is. */
+export function closedPlacesOf(world: WorldApi, roomId: string): ClosedPlaceT[] | undefined {
+  const closed = world.closedPlaces(roomId);
+  if (closed.length === 0) return undefined;
+  return closed.map((p) => ({ id: p.id, name: p.name, opensAt: p.hours!.opens }));
 }
 
 /** A few next actions grounded in the scene: answer someone who spoke, use an object in reach, or

@@ -525,14 +525,22 @@ const SignalCountsFull = z.strictObject({
   arrive: z.int().min(0),
   depart: z.int().min(0),
 });
+const Clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+const OpeningHours = z.strictObject({ opens: Clock, closes: Clock });
 export const Place = named(
   "Place",
   z.strictObject({
     id: RegionId,
     name: z.string().min(1).max(REGION_NAME_MAX_CHARS),
     private: z.literal(true).optional(),
+    hours: OpeningHours.optional(),
   }),
-  "Where an actor stands: the most specific named region of its room's map. `private` when it stands in a private room right now: only those inside hear it, and it hears only them.",
+  "Where an actor stands: the most specific named region of its room's map. `private` when it stands in a private room right now: only those inside hear it, and it hears only them. `hours` when the place opens and closes (HH:MM, the world's clock).",
+);
+export const ClosedPlace = named(
+  "ClosedPlace",
+  z.strictObject({ id: RegionId, name: z.string().min(1).max(REGION_NAME_MAX_CHARS), opensAt: Clock }),
+  "A place of the room closed now by its opening hours: nobody may walk in until `opensAt` (HH:MM, the world's clock).",
 );
 export const RoomSignals = named(
   "RoomSignals",
@@ -592,6 +600,7 @@ export const HeartbeatResponseData = named(
     reset: z.enum(["expired", "invalid"]).optional(),
     memory: WorkingMemory.optional(),
     timeOfDay: TimeOfDay,
+    closedPlaces: z.array(ClosedPlace).max(32).optional(),
     action: z
       .discriminatedUnion("status", [
         z.strictObject({
@@ -603,7 +612,7 @@ export const HeartbeatResponseData = named(
       .optional(),
     serverTsMs: TsMs,
   }),
-  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.place` is the most specific named region the agent stands in (left out outside any region; it says when it is private), `self.moving` is there only while the agent walks; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet). `timeOfDay`: day or night in the world.",
+  "`action` is exactly what the matching endpoint answered. `reset` says the given token could not be used, so the delta starts now. `self.place` is the most specific named region the agent stands in (left out outside any region; it says when it is private), `self.moving` is there only while the agent walks; `signals` the recent activity there (first, when any) and in the busiest other regions of its room (left out when the room was quiet). `timeOfDay`: day or night in the world. `closedPlaces`: the places of the agent's room closed now and when each opens (left out when none is).",
 );
 
 // ---- memory/reflect (extension) --------------------------------------------------
@@ -720,6 +729,7 @@ export type ExpectT = z.infer<typeof Expect>;
 export type ObserveRequestT = z.infer<typeof ObserveRequest>;
 export type ObserveResponse = z.infer<typeof ObserveResponseData>;
 export type PlaceT = z.infer<typeof Place>;
+export type ClosedPlaceT = z.infer<typeof ClosedPlace>;
 export type MoveToResponse = z.infer<typeof MoveToResponseData>;
 export type ApproachResponse = z.infer<typeof ApproachResponseData>;
 export type InteractResponse = z.infer<typeof InteractResponseData>;

@@ -51,6 +51,8 @@ const ToolLists = {
 
 /** How many avatar looks the web client draws (its LOOKS; a resident's `look` indexes them). */
 const AVATAR_LOOK_COUNT = 8;
+/** A clock of the world's day (HH:MM, UTC). */
+const Clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
 
 /** A gateway agent that lives in the world: it stands at home and the world wakes it (a turn of the
  * gateway's own agent loop, src/residents) when someone speaks near it or says its name. */
@@ -96,10 +98,28 @@ const ResidentSchema = z.strictObject({
         .default(600)
         .describe("Simulation seconds at each stop before it walks to the next"),
       stops: z
-        .array(z.strictObject({ tx: z.int().min(0).max(4095), ty: z.int().min(0).max(4095) }))
+        .array(
+          z
+            .strictObject({
+              tx: z.int().min(0).max(4095),
+              ty: z.int().min(0).max(4095),
+              from: Clock.optional().describe(
+                "Due from this clock (HH:MM, the world's UTC clock); default 00:00",
+              ),
+              to: Clock.optional().describe(
+                "Due until this clock (HH:MM, not included); default the day's end",
+              ),
+            })
+            .refine((s) => s.from === undefined || s.from !== s.to, {
+              message: "from and to are the same clock",
+              path: ["to"],
+            }),
+        )
         .min(1)
         .max(8)
-        .describe("Where it wanders in its home room, after home; then home again"),
+        .describe(
+          "Where it wanders in its home room, after home; then home again. A stop with from/to is due only then (a day plan: home at night); one in a place closed now is skipped",
+        ),
     })
     .optional()
     .describe(

@@ -3,9 +3,16 @@
 // cancellation and a stuck resident.
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../aic/service.ts";
-import { admitted, createTestEnv, ManualClock, type TestEnv } from "../aic/testing/local-world.ts";
+import {
+  admitted,
+  createTestEnv,
+  lobbyDefinition,
+  ManualClock,
+  type TestEnv,
+} from "../aic/testing/local-world.ts";
 import { type ResidentConfig, ResolvedConfigSchema } from "../config/config.ts";
 import { LEADING } from "../world/leading.ts";
+import type { WorldDefinition } from "../world/types.ts";
 import {
   AWAKE_LINE,
   FAILING_LINE,
@@ -64,9 +71,11 @@ async function setup(
   worldMaxTurnsPerHour?: number,
   more: Partial<SchedulerDeps> = {},
   stubborn?: (n: number) => boolean,
+  patch?: Partial<WorldDefinition>,
 ) {
   const env = await createTestEnv({
     agents: (id) => ({ name: residents[id]?.name ?? id }),
+    ...(patch ? { patch } : {}),
   });
   const clock = new ManualClock();
   const { turns, runTurn } = scriptedTurns(stubborn);
@@ -484,6 +493,38 @@ describe("the residents' scheduler", () => {
     // They leave: it walks home.
     await settle(env, env.service.act(ann, { kind: "leave" }));
     for (let i = 0; i < 40 && at().tx !== HOME.tx; i++) await settle(env, admitted());
+    expect(at()).toEqual(HOME);
+  });
+
+  it("a routine stop in a place that closes: it stands there while open, is shown out at closing and heads home", async () => {
+    // The lobby's Reading Corner open 09:00-17:00; the world starts at 16:59:00.
+    const def = await lobbyDefinition();
+    const lobby = def.rooms.lobby!;
+    const regions = lobby.regions.map((r) =>
+      r.id === "reading_corner" ? { ...r, hours: { opens: "09:00", closes: "17:00" } } : r,
+    );
+    const stop = { tx: 6, ty: 27 };
+    const guide = residentConfig({ routine: { everySec: 10, stops: [stop] } });
+    const { env, turns } = await setup({ guide }, undefined, undefined, {}, undefined, {
+      epochMs: Date.parse("2026-02-10T16:59:00Z"),
+      rooms: { ...def.rooms, lobby: { ...lobby, regions } },
+    });
+    const at = () => env.world.getEntity("agt_guide")!.tile;
+    const closing = Date.parse("2026-02-10T17:00:00Z");
+    for (let i = 0; i < 1000 && (at().tx !== stop.tx || at().ty !== stop.ty); i++)
+      await settle(env, admitted());
+    expect(at()).toEqual(stop);
+    expect(env.world.serverTsMs).toBeLessThan(closing);
+    while (env.world.serverTsMs < closing) env.runtime.stepNow();
+    expect(env.world.regionsAt("lobby", at()).map((r) => r.id)).not.toContain("reading_corner");
+    // Told why, its turn wakes it (and ends); its stop is closed now, so every stretch is home.
+    for (let i = 0; i < 20 && turns.length === 0; i++) await settle(env, admitted());
+    expect(turns[0]?.prompt).toContain("Reading Corner closes at 17:00: you were shown out.");
+    turns[0]?.finish();
+    for (let i = 0; i < 1000 && (at().tx !== HOME.tx || at().ty !== HOME.ty); i++) {
+      await settle(env, admitted());
+      expect(env.world.regionsAt("lobby", at()).map((r) => r.id)).not.toContain("reading_corner");
+    }
     expect(at()).toEqual(HOME);
   });
 

@@ -581,7 +581,10 @@ export class ResidentScheduler {
       }
       r.busyAtMs ??= simulationMs;
       const home = r.config.home;
-      const stop = routineStop(r.config.routine, home, simulationMs);
+      // A stop the world blocks now (a closed place, a shut door) is not walked to.
+      const stop = routineStop(r.config.routine, home, simulationMs, (tile) =>
+        reads.isBlocked(home.roomId, tile),
+      );
       const inHomeRoom = self.roomId === home.roomId;
       const spot = inHomeRoom ? standingSpot(reads, home.roomId, stop.tile, self) : undefined;
       const onStop = self.tile.tx === stop.tile.tx && self.tile.ty === stop.tile.ty;

@@ -186,6 +186,7 @@ interface HeartbeatView {
   reset?: string;
   memory?: MemoryView[];
   timeOfDay?: { part: string; clock: string };
+  closedPlaces?: { name: string; opensAt: string }[];
   action?: {
     status: string;
     data?: unknown;
@@ -223,6 +224,8 @@ export function formatHeartbeat(data: HeartbeatView): string {
   const lines = [
     `In ${where}${at(self.tile)}${inPlace(self.place)}${self.moving ? ", walking" : ""}.${when}`,
   ];
+  if (data.closedPlaces)
+    lines.push(`Closed now: ${data.closedPlaces.map((p) => `${p.name} (opens ${p.opensAt})`).join(", ")}.`);
   if (data.reset) lines.push(`(Context ${data.reset}: changes are counted from now.)`);
   if (data.action) lines.push(actionLine(data.action));
   if (delta.move)

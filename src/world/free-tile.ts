@@ -33,6 +33,43 @@ export function takenFor(room: Room, tx: number, ty: number, self: Actor): boole
   return !room.onEnter.has(ty * room.width + tx) && standingOn(room, tx, ty, self);
 }
 
+/** The way out of a closed place (Room.applyHours) for one inside it: the open tile outside nearest by
+ * walking, through the place's own floor (it blocks only because it is closed) and never through a
+ * wall, so nobody is put in the next room over; neighbours in a fixed order (deterministic). Nobody
+ * standing there, no portal. Undefined when no way out exists (the caller falls back to
+ * `nearestOpenTile`). */
+export function nearestWayOut(room: Room, tx: number, ty: number, self: Actor): TileCoord | undefined {
+  const { width } = room;
+  const seen = new Uint8Array(room.width * room.height);
+  const queue = [ty * width + tx];
+  seen[queue[0]!] = 1;
+  for (let head = 0; head < queue.length; head++) {
+    const index = queue[head]!;
+    const x = index % width;
+    const y = (index - x) / width;
+    if (head > 0 && !room.blocked[index]) {
+      if (!room.onEnter.has(index) && !standingOn(room, x, y, self)) return { tx: x, ty: y };
+    }
+    for (const [dx, dy] of STEPS) {
+      const nx = x + dx;
+      const ny = y + dy;
+      if (!room.inBounds(nx, ny)) continue;
+      const next = ny * width + nx;
+      if (seen[next]) continue;
+      seen[next] = 1;
+      if (!room.blocked[next] || room.closedFloor(nx, ny)) queue.push(next);
+    }
+  }
+  return undefined;
+}
+
+const STEPS = [
+  [0, -1],
+  [-1, 0],
+  [1, 0],
+  [0, 1],
+] as const;
+
 const RINGS = 2;
 
 /** The free tile beside (tx, ty) nearest `self` (ring 1 first, then ring 2): open, no portal, nobody

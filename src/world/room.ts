@@ -4,6 +4,8 @@ import { RoomChatLog } from "./chat-history.ts";
 import { type EventRetention, RoomEventLog } from "./events-log.ts";
 import { PathFinder, type TileGrid } from "./grid.ts";
 import type { ObjectState, ObjectTypeHandler } from "./objects/object-type.ts";
+import { isOpenAt } from "./opening-hours.ts";
+import { covers } from "./places.ts";
 import { RoomSignals } from "./signals.ts";
 import { SpatialGrid } from "./spatial-grid.ts";
 import type { ObjectDefinition, RegionDefinition, RoomDefinition, TileCoord } from "./types.ts";
@@ -25,7 +27,7 @@ export class Room implements TileGrid {
   readonly width: number;
   readonly height: number;
   readonly tileSize: number;
-  /** Static collision plus closed doors. */
+  /** Static collision plus closed doors and closed places. */
   readonly blocked: Uint8Array;
   /** Who is present, sorted by id; changed only through addActor / removeActor. */
   readonly actors: Actor[] = [];
@@ -41,6 +43,9 @@ export class Room implements TileGrid {
   /** Objects that act when an actor steps onto their tile (a portal), by tile index. */
   readonly onEnter = new Map<number, WorldObject[]>();
   readonly pathFinder: PathFinder;
+  /** The places with opening hours, and those of them closed at the world's time (`applyHours`). */
+  private readonly timedPlaces: readonly RegionDefinition[];
+  closedPlaces: readonly RegionDefinition[] = [];
 
   constructor(def: RoomDefinition, proximityRadius: number, eventRetention: EventRetention) {
     this.def = def;
@@ -52,6 +57,30 @@ export class Room implements TileGrid {
     this.log = new RoomEventLog(def.roomId, eventRetention);
     this.pathFinder = new PathFinder(this.width * this.height);
     this.signals = new RoomSignals(def);
+    this.timedPlaces = def.regions.filter((r) => r.hours);
+  }
+
+  /** Closes and opens the places by their hours at simulation time `ms`: a closed place's tiles
+   * block, like a closed door's. */
+  applyHours(ms: number): void {
+    if (this.timedPlaces.length === 0) return;
+    const closed = this.timedPlaces.filter((r) => !isOpenAt(r.hours!, ms));
+    const changed = [
+      ...closed.filter((r) => !this.closedPlaces.includes(r)),
+      ...this.closedPlaces.filter((r) => !closed.includes(r)),
+    ];
+    if (changed.length === 0) return;
+    this.closedPlaces = closed;
+    for (const place of changed) {
+      for (let ty = place.tile.ty; ty < place.tile.ty + place.heightTiles; ty++)
+        for (let tx = place.tile.tx; tx < place.tile.tx + place.widthTiles; tx++) this.refreshTile(tx, ty);
+    }
+  }
+
+  /** The closed place covering a tile, if any. */
+  closedPlaceAt(tx: number, ty: number): RegionDefinition | undefined {
+    for (const place of this.closedPlaces) if (covers(place, tx, ty)) return place;
+    return undefined;
   }
 
   addActor(actor: Actor): void {
@@ -95,10 +124,19 @@ export class Room implements TileGrid {
     return tx >= 0 && ty >= 0 && tx < this.width && ty < this.height;
   }
 
+  /** Whether a tile blocks only because its place is closed (its floor, not a wall or a shut door). */
+  closedFloor(tx: number, ty: number): boolean {
+    if (this.def.blocked[ty * this.width + tx] === 1 || this.closedPlaceAt(tx, ty) === undefined)
+      return false;
+    return !this.objects.some(
+      (o) => o.def.tile.tx === tx && o.def.tile.ty === ty && o.handler.blocksTile?.(o.state),
+    );
+  }
+
   /** Recomputes one tile's collision from the static layer and the objects standing on it. */
   refreshTile(tx: number, ty: number): void {
     const index = ty * this.width + tx;
-    let blocked = this.def.blocked[index] === 1;
+    let blocked = this.def.blocked[index] === 1 || this.closedPlaceAt(tx, ty) !== undefined;
     for (const obj of this.objects) {
       if (obj.def.tile.tx === tx && obj.def.tile.ty === ty && obj.handler.blocksTile?.(obj.state))
         blocked = true;

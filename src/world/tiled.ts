@@ -2,6 +2,7 @@
 
 import { REGION_ID_PATTERN, REGION_NAME_MAX_CHARS } from "./ids.ts";
 import { objectType } from "./objects/object-registry.ts";
+import { clockMinutes, type OpeningHours } from "./opening-hours.ts";
 import { MAX_REGIONS_PER_ROOM } from "./signals.ts";
 import { jsonSyntaxProblem } from "./text-errors.ts";
 import type { ObjectDefinition, RegionDefinition, RoomDefinition, SpawnPoint } from "./types.ts";
@@ -211,6 +212,30 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
   return { ...meta, widthTiles: width, heightTiles: height, tileSize, blocked, spawns, objects, regions };
 }
 
+/** A region's opening hours: string properties `opens` and `closes` (HH:MM), both or neither. */
+function regionHours(
+  file: string,
+  field: string,
+  props: Record<string, string | number | boolean>,
+): OpeningHours | undefined {
+  if (props.opens === undefined && props.closes === undefined) return undefined;
+  for (const key of ["opens", "closes"] as const) {
+    if (clockMinutes(props[key]) === undefined)
+      throw new WorldLoadError(
+        file,
+        `${field}.properties.${key}`,
+        `expected a clock HH:MM (opens and closes go together), got ${JSON.stringify(props[key])}`,
+      );
+  }
+  if (props.opens === props.closes)
+    throw new WorldLoadError(
+      file,
+      `${field}.properties.closes`,
+      "a place closes at another time than it opens",
+    );
+  return { opens: props.opens as string, closes: props.closes as string };
+}
+
 /** The optional object layer of named regions. */
 export const REGIONS_LAYER = "regions";
 const RECT_ONLY_KEYS = ["gid", "point", "ellipse", "polygon", "polyline", "text"] as const;
@@ -281,7 +306,8 @@ function parseRegions(
         `tiles (${tile.tx}, ${tile.ty})..(${tile.tx + widthTiles - 1}, ${tile.ty + heightTiles - 1}) reach outside the ${width}x${height} map`,
       );
     }
-    const label = readProps(file, field, raw).label;
+    const props = readProps(file, field, raw);
+    const label = props.label;
     if (typeof label !== "string" || label.trim() === "" || label.length > REGION_NAME_MAX_CHARS) {
       throw new WorldLoadError(
         file,
@@ -291,7 +317,8 @@ function parseRegions(
     }
     if (regions.some((r) => r.id === id))
       throw new WorldLoadError(file, `${field}.name`, `duplicate region "${id}"`);
-    regions.push({ id, name: label, roomId, tile, widthTiles, heightTiles });
+    const hours = regionHours(file, field, props);
+    regions.push({ id, name: label, roomId, tile, widthTiles, heightTiles, ...(hours ? { hours } : {}) });
   });
   return regions;
 }

@@ -1,9 +1,10 @@
 // The shapes shared by the pure simulation and everything that talks to it.
 
-// src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
-// events, results and snapshot hash, in any process.
 import type { LeadState } from "./lead-state.ts";
 import type { Episode, Reflection } from "./memory.ts";
+// src/world is deterministic: the same WorldDefinition + the same inputs per tick give the same
+// events, results and snapshot hash, in any process.
+import type { OpeningHours } from "./opening-hours.ts";
 
 export type EntityKind = "human" | "agent" | "object";
 export type ActorKind = "human" | "agent";
@@ -74,6 +75,8 @@ export interface RegionDefinition {
   tile: TileCoord;
   widthTiles: number;
   heightTiles: number;
+  /** When it is open (opening-hours.ts); a place without hours is always open. */
+  hours?: OpeningHours;
 }
 
 export interface RoomDefinition {
@@ -419,6 +422,8 @@ export interface WorldApi {
   /** The regions of a room that are private right now (their private_room object says so): chat
    * inside is heard only inside (places.ts `withinHearing`). */
   privateRegions(roomId: string): RegionDefinition[];
+  /** The places of a room closed now by their opening hours. */
+  closedPlaces(roomId: string): readonly RegionDefinition[];
 
   /** The answer to an input carrying `tx` whose key is already used (not expired): the stored result
    * (marked `replayed`) for the same payload, a conflict for another; undefined for a new key. The

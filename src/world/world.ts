@@ -6,7 +6,7 @@
 import { actionOf } from "./actions/registry.ts";
 import { type Actor, compareIds } from "./actor.ts";
 import { type Emit, fail, type Outcome, type WorldCore } from "./core.ts";
-import { nearestOpenTile } from "./free-tile.ts";
+import { nearestOpenTile, nearestWayOut } from "./free-tile.ts";
 import { guardFailure } from "./guards.ts";
 import { AGENT_ENTITY_PREFIX } from "./ids.ts";
 import { checkInput } from "./inputs.ts";
@@ -15,7 +15,8 @@ import { walkAll } from "./movement.ts";
 import { ObjectRecords } from "./object-records.ts";
 import { regionName, visitObject } from "./object-use.ts";
 import { objectType } from "./objects/object-registry.ts";
-import { newActor, operatorContext, pickSpawn, placeActor, teleport } from "./placement.ts";
+import { closingNotice } from "./opening-hours.ts";
+import { newActor, operatorContext, pickSpawn, placeActor, releaseHeld, teleport } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
 import {
@@ -123,6 +124,7 @@ export class World implements WorldApi, WorldCore {
       }
       room.objects.sort((a, b) => compareIds(a.def.id, b.def.id));
       for (const obj of room.objects) room.refreshTile(obj.def.tile.tx, obj.def.tile.ty);
+      room.applyHours(this.nowMs);
       this.timedObjects.push(...room.objects.filter((o) => o.handler.elapse));
       this.visitors.push(...room.objects.filter((o) => o.handler.visit));
       this.roamingObjects.push(...room.objects.filter((o) => o.handler.roam));
@@ -164,6 +166,7 @@ export class World implements WorldApi, WorldCore {
     const world = new World(def);
     world.tickCount = snapshot.tick;
     world.nowMs = snapshot.time;
+    for (const room of world.rooms.values()) room.applyHours(world.nowMs);
     world.seeded = WorldRng.fromState(snapshot.state.rng);
     world.nextHandle = snapshot.state.nextHandle;
     loadState(world.parts(), copyStateForLoad(snapshot.state));
@@ -342,6 +345,7 @@ export class World implements WorldApi, WorldCore {
     this.nowMs = tickToMs(this.definition.epochMs, this.definition.tickRate, this.tickCount);
     this.stepEvents = [];
     this.txStore.sweep(this.nowMs);
+    for (const room of this.rooms.values()) room.applyHours(this.nowMs);
     const bucket = this.signalBucket();
     for (const room of this.rooms.values()) room.signals.prune(bucket);
 
@@ -360,6 +364,7 @@ export class World implements WorldApi, WorldCore {
     }
 
     this.simulate();
+    this.showOutOfClosedPlaces();
     for (const obj of this.timedObjects) obj.handler.elapse!(operatorContext(this, obj, undefined));
     for (const obj of this.roamingObjects) obj.handler.roam!(roamContext(this, obj));
     if (this.tickCount % MEMBERSHIP_PRUNE_EVERY_TICKS === 0) {
@@ -538,6 +543,27 @@ export class World implements WorldApi, WorldCore {
       visitObject(this, actor, obj, entered);
     }
   }
+  /** Whoever stands in a closed place (it closed this tick, or a join, a seat or a portal put them
+   * there) is moved to the open tile outside nearest by walking (its door, not the next room through
+   * a wall) and told why. Walking in is refused at the
+   * edge: a closed place's tiles block (Room.applyHours). */
+  private showOutOfClosedPlaces(): void {
+    for (const room of this.rooms.values()) {
+      if (room.closedPlaces.length === 0) continue;
+      for (const actor of [...room.actors]) {
+        const place = room.closedPlaceAt(actor.tx, actor.ty);
+        if (!place) continue;
+        const tile =
+          nearestWayOut(room, actor.tx, actor.ty, actor) ?? nearestOpenTile(room, actor.tx, actor.ty, actor);
+        if (!tile) continue;
+        releaseHeld(this, actor);
+        teleport(this, actor, room.def.roomId, tile);
+        this.tell(room, actor.id, closingNotice(place.name, place.hours!));
+        this.remember(actor.id, "moved", `was shown out of ${place.name} at closing time`);
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // simulation
   // ---------------------------------------------------------------------------------------------
@@ -717,6 +743,10 @@ export class World implements WorldApi, WorldCore {
       if (obj && view) views.push({ objectId, objectType: obj.def.objectType, ...view });
     }
     return views;
+  }
+
+  closedPlaces(roomId: string): readonly RegionDefinition[] {
+    return this.rooms.get(roomId)?.closedPlaces ?? [];
   }
 
   privateRegions(roomId: string): RegionDefinition[] {

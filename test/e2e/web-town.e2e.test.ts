@@ -279,7 +279,7 @@ describe("the town in the browser, on one walk round it", () => {
 
   it("the library, seen; the gate's portal back to the lobby, and its hall (screenshots)", async () => {
     await walk(ana.page, 46, 9);
-    await bannerSays(ana.page, "Library");
+    await bannerSays(ana.page, "Library · open 08:00-20:00");
     await stillPicture(ana.page);
     await shot(ana.page, "town-library.png");
     // Back to the lobby by the town gate's portal: standing on it is enough.

@@ -3,7 +3,9 @@
 // a wall drawn where the agent stands; within 10 s the person's page shows both, the agent is moved
 // off the wall and told, and both keep their ids. Then a broken world.toml is refused, naming its
 // file and line, by the operator route and the CLI, and the world runs on; a stretch exported across
-// the change opens again with every keyframe's hash the one recorded live.
+// the change opens again with every keyframe's hash the one recorded live. Then a shop is drawn around
+// the spawn where a person stands, closing a few seconds later by the world's clock: at its hour she is
+// shown out by its door and told, her page shades it "Closed", and the agent is refused entry in words.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -13,12 +15,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { NEW_WORLD } from "../../scripts/lib/new-world.ts";
 import { PROJECT_DIR } from "../../scripts/lib/project.ts";
 import { type NpmStarted, npmStart } from "../../scripts/lib/start-cycles.ts";
-import { launchBrowser, ocw, openPlayer } from "../support/browser.ts";
+import { launchBrowser, mapPoint, me, ocw, openPlayer } from "../support/browser.ts";
 import { runOcw } from "../support/ocw-cli.ts";
 import { until } from "../support/wait.ts";
 
 let root: string | undefined;
 let starting: Promise<NpmStarted> | undefined;
+/** What the first test leaves running for the next: its agent's calls and the world's files. */
+let shared: { aic: Aic; worldDir: string; baseUrl: string } | undefined;
+
+type Aic = (
+  endpoint: string,
+  body: Record<string, unknown>,
+) => Promise<{ status: string; data: Record<string, unknown>; error?: Record<string, unknown> }>;
 afterAll(async () => {
   const running = await starting?.catch(() => undefined);
   if (running) expect(await running.stop()).toBe(0);
@@ -70,8 +79,9 @@ describe("a world reloaded live under npm start", () => {
         headers: helper.headers,
         body: JSON.stringify({ ...helper.join, ...body }),
       });
-      return (await res.json()) as { status: string; data: Record<string, unknown> };
+      return (await res.json()) as Awaited<ReturnType<Aic>>;
     };
+    shared = { aic, worldDir, baseUrl: npm.baseUrl };
     const joined = await aic("join", {});
     expect(joined.status).toBe("ok");
     const cursor = joined.data.cursor as string;
@@ -230,4 +240,100 @@ describe("a world reloaded live under npm start", () => {
       await browser.close();
     }
   }, 600_000);
+
+  it("a place closes at its hour: the person inside is shown out by its door and told, her page shades it, the agent is refused", async () => {
+    const { aic, worldDir, baseUrl } = shared!;
+    const mapFile = path.join(worldDir, NEW_WORLD.map);
+    const browser = await launchBrowser();
+    try {
+      // Cleo arrives at the room's spawn: the shop is drawn around her.
+      const cleo = await openPlayer(browser, baseUrl, "Cleo");
+      const arrived = await me(cleo.page);
+      expect(inShop(arrived)).toBe(true);
+      // It closes at the next minute of the world's clock at least 8 s away (a reload takes ~1 s).
+      const now = Number((await aic("heartbeat", {})).data.serverTsMs);
+      const closingMs = Math.ceil((now + 8_000) / 60_000) * 60_000;
+      const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+      const hours = { opens: clock(closingMs - 3_600_000), closes: clock(closingMs) };
+      const map = JSON.parse(await readFile(mapFile, "utf8")) as TiledMap;
+      const nextId = map.nextobjectid ?? 1000;
+      map.nextobjectid = nextId + 1;
+      map.layers
+        .find((l) => l.name === "regions")!
+        .objects!.push({
+          id: nextId,
+          name: "shop",
+          type: "region",
+          x: SHOP.tx * 32,
+          y: SHOP.ty * 32,
+          width: SHOP.w * 32,
+          height: SHOP.h * 32,
+          rotation: 0,
+          visible: true,
+          properties: [
+            { name: "label", type: "string", value: "Shop" },
+            { name: "opens", type: "string", value: hours.opens },
+            { name: "closes", type: "string", value: hours.closes },
+          ],
+        });
+      // The first test left world.toml broken: mended, it reloads with the map.
+      const tomlFile = path.join(worldDir, "world.toml");
+      const toml = await readFile(tomlFile, "utf8");
+      await replaceFile(tomlFile, toml.replace(/^version = $/m, 'version = "0.1.0"'));
+      await replaceFile(mapFile, JSON.stringify(map, null, 1));
+      // Her page redraws the map and names the place she stands in, with its hours.
+      await until("Cleo's page names the shop with its hours", async () =>
+        (await cleo.page.textContent("#place-banner"))?.includes(
+          `Shop · open ${hours.opens}-${hours.closes}`,
+        ),
+      );
+      expect((await aic("heartbeat", {})).data.closedPlaces).toBeUndefined();
+
+      // At its hour the world shows her out by its door and tells her.
+      const told = `Shop closes at ${hours.closes}: you were shown out. It opens again at ${hours.opens}.`;
+      await until(
+        "Cleo shown out and told",
+        async () => {
+          const chat = await ocw<{ message: string }[]>(cleo.page, "chat()");
+          return !inShop(await me(cleo.page)) && chat.some((line) => line.message === told);
+        },
+        { timeoutMs: closingMs - now + 20_000, everyMs: 250 },
+      );
+      expect(Number((await aic("heartbeat", {})).data.serverTsMs)).toBeGreaterThanOrEqual(closingMs);
+      await until("her page shades the shop as closed", async () =>
+        (await ocw<{ closed: string[] }>(cleo.page, "places()")).closed.includes("shop"),
+      );
+
+      // The agent is refused at its edge, in words, and its heartbeat says what is closed until when.
+      const refused = await aic("moveTo", { txId: "tx_reload_shop_0001", dest: SHOP_SPAWN });
+      expect(refused).toMatchObject({
+        status: "error",
+        error: {
+          code: "collision_blocked",
+          message: `Shop is closed; it opens at ${hours.opens}.`,
+          details: { placeId: "shop", opensAt: hours.opens },
+        },
+      });
+      const after = await aic("heartbeat", {});
+      expect(after.data.closedPlaces).toEqual([{ id: "shop", name: "Shop", opensAt: hours.opens }]);
+      // Her own click into it is refused on her page in the same words.
+      const inside = await mapPoint(cleo.page, SHOP_SPAWN.tx, SHOP_SPAWN.ty);
+      await cleo.page.mouse.click(inside.x, inside.y);
+      await until("Cleo is told the shop is closed", async () =>
+        (await ocw<{ text: string }[]>(cleo.page, "notices()")).some(
+          (n) => n.text === `Shop is closed; it opens at ${hours.opens}.`,
+        ),
+      );
+      expect(inShop(await me(cleo.page))).toBe(false);
+      expect(cleo.consoleErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
 });
+
+/** The shop the second test draws, around the room's spawn. */
+const SHOP = { tx: 1, ty: 3, w: 5, h: 5 };
+const SHOP_SPAWN = { tx: 3, ty: 5 };
+const inShop = (at: { tx: number; ty: number }) =>
+  at.tx >= SHOP.tx && at.tx < SHOP.tx + SHOP.w && at.ty >= SHOP.ty && at.ty < SHOP.ty + SHOP.h;

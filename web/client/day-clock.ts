@@ -25,6 +25,7 @@ export function mountDayClock(scene: WorldScene): { update(): void } {
     el.hidden = false;
     document.body.dataset.daypart = part;
     if (sceneReady) scene.setDaylight(part);
+    scene.showHours(now);
   }
   window.setInterval(update, EVERY_MS);
   return { update };

@@ -16,6 +16,13 @@ describe("notices", () => {
     expect(noticeForError("internal", "internal error").kind).toBe("error");
   });
 
+  it("a closed place's refusal is said in the world's words", () => {
+    expect(noticeForError("collision_blocked", "Café is closed; it opens at 07:00.", "07:00")).toEqual({
+      text: "Café is closed; it opens at 07:00.",
+      kind: "warn",
+    });
+  });
+
   it("says nothing for a silent success", () => {
     expect(noticeForOutcome({ type: "ok" })).toBeUndefined();
   });

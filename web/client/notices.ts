@@ -24,10 +24,11 @@ export function noticeForOutcome(outcome: { type: string; message?: string }): N
 }
 
 /** A server error as a notice a person understands. */
-export function noticeForError(code: string, message: string): Notice {
+export function noticeForError(code: string, message: string, opensAt?: string): Notice {
   switch (code) {
     case "collision_blocked":
-      return { text: "You can't go there.", kind: "warn" };
+      // A closed place: the world's own words say which and when it opens.
+      return { text: opensAt ? message : "You can't go there.", kind: "warn" };
     case "invalid_destination":
       return { text: "That is outside the map.", kind: "warn" };
     case "rate_limited":

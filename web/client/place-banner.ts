@@ -1,5 +1,6 @@
 // The place the player walked into, named in the top bar and, for a moment, in a banner (a private
 // room says so).
+import { hoursLine } from "../../src/world/opening-hours.ts";
 import { $, state } from "./page-state.ts";
 import type { MapPlace, WorldScene } from "./scene.ts";
 
@@ -11,7 +12,8 @@ export function showPlace(place: MapPlace | undefined, scene: WorldScene): void 
   if (!place) return;
   const banner = $("place-banner");
   const isPrivate = scene.privatePlaces().some((p) => p.id === place.id);
-  banner.textContent = isPrivate ? `${place.name} · private` : place.name;
+  const hours = place.hours ? ` · ${hoursLine(place.hours)}` : "";
+  banner.textContent = `${isPrivate ? `${place.name} · private` : place.name}${hours}`;
   banner.hidden = false;
   banner.classList.remove("fading");
   window.clearTimeout(bannerTimer);

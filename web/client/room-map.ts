@@ -1,11 +1,13 @@
 // The room's Tiled map as the page reads it: the same file the server loads, so its places and its
 // blocked tiles are the ones the world goes by.
 import * as Phaser from "phaser";
+import type { OpeningHours } from "../../src/world/opening-hours.ts";
 import type { PlaceRect } from "../../src/world/places.ts";
 
 /** A named region of the room's map (its "regions" layer), as the server loaded it. */
 export interface MapPlace extends PlaceRect {
   name: string;
+  hours?: OpeningHours;
 }
 
 interface TiledRegion {
@@ -90,8 +92,11 @@ export function blockedOf(mapData: MapData): boolean[] {
 export function placesOf(mapData: MapData, tileSize: number): MapPlace[] {
   const objects = mapData.layers.find((l) => l.name === "regions")?.objects ?? [];
   return objects.flatMap((o) => {
-    const label = o.properties?.find((p) => p.name === "label")?.value;
+    const prop = (name: string) => o.properties?.find((p) => p.name === name)?.value;
+    const label = prop("label");
     if (typeof o.name !== "string" || typeof label !== "string") return [];
+    const opens = prop("opens");
+    const closes = prop("closes");
     return [
       {
         id: o.name,
@@ -99,6 +104,7 @@ export function placesOf(mapData: MapData, tileSize: number): MapPlace[] {
         tile: { tx: Math.floor((o.x ?? 0) / tileSize), ty: Math.floor((o.y ?? 0) / tileSize) },
         widthTiles: Math.round((o.width ?? 0) / tileSize),
         heightTiles: Math.round((o.height ?? 0) / tileSize),
+        ...(typeof opens === "string" && typeof closes === "string" ? { hours: { opens, closes } } : {}),
       },
     ];
   });

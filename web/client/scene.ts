@@ -18,6 +18,7 @@ import {
 } from "./actor-sprites.ts";
 import type { Rect } from "./bubble-layout.ts";
 import { followLerp, toScreen } from "./camera.ts";
+import { ClosedPlaceShades } from "./closed-places.ts";
 import { drawCollision } from "./collision-debug.ts";
 import { drawHearing, type Hearing } from "./hearing-rings.ts";
 import { MapPointer, markTile } from "./map-pointer.ts";
@@ -97,6 +98,9 @@ export class WorldScene extends Phaser.Scene {
   private places: MapPlace[] = [];
   private placeId: string | undefined;
   private privacyGfx!: Phaser.GameObjects.Graphics;
+  private closedShades!: ClosedPlaceShades;
+  /** The world's time the page last knew (its clock): which places are closed now. */
+  private worldMs: number | undefined;
   private hearingGfx!: Phaser.GameObjects.Graphics;
   private hearingShown: Hearing | undefined;
   /** The night's tint over the world (not the minimap, tags or bubbles). */
@@ -127,6 +131,7 @@ export class WorldScene extends Phaser.Scene {
     this.leaders = this.worldOnly(this.add.graphics().setDepth(29));
     this.pointer.mark.create(this.worldOnly(this.add.graphics().setDepth(6)));
     this.privacyGfx = this.add.graphics().setDepth(2);
+    this.closedShades = new ClosedPlaceShades(this, this.worldOnly);
     this.hearingGfx = this.worldOnly(this.add.graphics().setDepth(3));
     const kb = this.input.keyboard;
     if (kb) {
@@ -151,6 +156,20 @@ export class WorldScene extends Phaser.Scene {
     if (worldMs === undefined || !Number.isFinite(worldMs)) return;
     const { part } = timeOfDay(worldMs);
     void this.whenReady.then(() => this.setDaylight(part));
+    this.showHours(worldMs);
+  }
+
+  /** Shades the room's places closed at this moment of the world (closed-places.ts). */
+  showHours(worldMs: number): void {
+    this.worldMs = worldMs;
+    void this.whenReady.then(() => {
+      if (this.room) this.closedShades.update(this.places, this.room.tileSize, worldMs);
+    });
+  }
+
+  /** The places drawn closed now, by id (tests read them through the page's window). */
+  closedPlacesShown(): string[] {
+    return this.closedShades?.ids() ?? [];
   }
 
   /** The light of this part of the day: a tint fixed to the screen, over the map, objects and
@@ -205,6 +224,7 @@ export class WorldScene extends Phaser.Scene {
     this.minimap.place(this.room);
     for (const o of objects) this.upsertObject(o);
     this.drawPrivacy();
+    if (this.worldMs !== undefined) this.closedShades.update(this.places, room.tileSize, this.worldMs);
     for (const e of entities) this.upsertActor(e, true);
     this.follow();
     if (this.debugOn) this.drawDebug();
@@ -225,6 +245,7 @@ export class WorldScene extends Phaser.Scene {
     this.pointer.set(undefined);
     this.hearingGfx.clear();
     this.privacyGfx.clear();
+    this.closedShades.clear();
     for (const l of this.layers) l.destroy();
     this.actors.clear();
     this.objects.clear();
@@ -487,10 +508,11 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** The named places of the room, and those labelled on the minimap. */
-  placesState(): { places: string[]; labels: string[]; current?: string } {
+  placesState(): { places: string[]; labels: string[]; closed: string[]; current?: string } {
     return {
       places: this.places.map((p) => p.name),
       labels: this.minimap.shownLabels(),
+      closed: this.closedPlacesShown(),
       ...(this.placeId ? { current: this.placeId } : {}),
     };
   }

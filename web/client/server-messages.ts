@@ -186,7 +186,7 @@ export function serverMessages(page: {
           break;
         }
         if (message.for === "approach" || message.for === "interact") uses.forget();
-        const n = noticeForError(message.code, message.message);
+        const n = noticeForError(message.code, message.message, message.opensAt);
         notify(n.text, n.kind);
         break;
       }

@@ -72,8 +72,10 @@ export function createConnectionHandler(
     const forType = msg.type;
     const tx = "txId" in msg && msg.txId !== undefined ? { txId: msg.txId } : {};
     if (result.status === "error") {
-      const { code, message, retryable } = result.error;
-      send(ws, { type: "error", code, message, retryable, for: forType, ...tx });
+      const { code, message, retryable, details } = result.error;
+      // A closed place's refusal names it and when it opens: the page says so in the world's words.
+      const opensAt = typeof details?.opensAt === "string" ? { opensAt: details.opensAt } : {};
+      send(ws, { type: "error", code, message, retryable, for: forType, ...opensAt, ...tx });
     } else if (forType !== "move_intent") {
       send(ws, { type: "result", for: forType, data: result.data as Record<string, unknown>, ...tx });
     }

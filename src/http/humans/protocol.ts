@@ -197,7 +197,16 @@ export type ServerMessage =
   | { type: "creatures"; objects: WireObject[] }
   /** The answer to an action; `txId` repeats the action's (the client stops resending it). */
   | { type: "result"; for: ClientMessageT["type"]; data: Record<string, unknown>; txId?: string }
-  | { type: "error"; code: string; message: string; retryable: boolean; for?: string; txId?: string }
+  | {
+      type: "error";
+      code: string;
+      message: string;
+      retryable: boolean;
+      for?: string;
+      /** A walk into a closed place: when it opens (the message says it in words). */
+      opensAt?: string;
+      txId?: string;
+    }
   | { type: "pong"; t?: number; serverTsMs: number }
   /** Your character went through a portal to a world another gateway serves: load this page there
    * (its `?claim=` lets you in as the same person, once). */

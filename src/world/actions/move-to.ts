@@ -3,6 +3,7 @@
 
 import * as z from "zod";
 import { fail, type Outcome, type WorldCore } from "../core.ts";
+import { closedNotice } from "../opening-hours.ts";
 import { releaseHeld, stop } from "../placement.ts";
 import type { TileCoord } from "../types.ts";
 import { type ActionWire, bad, defineAction, isInt, isPlainObject } from "./action.ts";
@@ -31,6 +32,12 @@ export function walkTo(w: WorldCore, entityId: string, asked: TileCoord): Outcom
       },
     );
   }
+  const closed = room.closedPlaceAt(asked.tx, asked.ty);
+  if (closed)
+    return fail("collision_blocked", closedNotice(closed.name, closed.hours!), {
+      placeId: closed.id,
+      opensAt: closed.hours!.opens,
+    });
   if (room.blocked[asked.ty * room.width + asked.tx])
     return fail("collision_blocked", `tile (${asked.tx}, ${asked.ty}) is blocked`);
   // A new move replaces a walk with someone (leading.ts).

@@ -1,5 +1,6 @@
 // Builders for small synthetic worlds (tests and the benchmark). Pure: returns file contents.
 import { parseWorld } from "../definition.ts";
+import { hoursProperties } from "../opening-hours.ts";
 import type { WorldDefinition } from "../types.ts";
 import { WorldLoadError } from "../world-errors.ts";
 
@@ -19,6 +20,8 @@ export interface FixtureRegion {
   ty: number;
   w: number;
   h: number;
+  /** Opening hours: the region's `opens` and `closes` properties. */
+  hours?: { opens: string; closes: string };
 }
 
 /** A Tiled map from ASCII rows: `#` blocked (stone wall), anything else grass. With `regions`, the
@@ -109,7 +112,7 @@ export function tiledMapJson(
                 y: r.ty * 32,
                 width: r.w * 32,
                 height: r.h * 32,
-                properties: [{ name: "label", type: "string", value: r.label }],
+                properties: [{ name: "label", type: "string", value: r.label }, ...hoursProperties(r.hours)],
               })),
             },
           ]
