@@ -61,7 +61,7 @@ export const E2E_AGENT_POLICY = {
   bram: { enabled: ["ocw_chat_send", "ocw_move_to"] },
   guide: { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_lead"] },
   // The resident-game e2e: a resident who plays at the café's game table.
-  nell: { enabled: ["ocw_chat_send", "ocw_interact"] },
+  wren: { enabled: ["ocw_chat_send", "ocw_interact"] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
@@ -189,12 +189,12 @@ export const E2E_TOWNSFOLK = {
 /** The resident-game e2e's resident: on the café game table's R chair, woken by her name and by her
  * move (the table waits for it); her persona's marker picks the script the test sets. */
 export const E2E_PLAYER = {
-  agentId: "nell",
-  entityId: "agt_nell",
+  agentId: "wren",
+  entityId: "agt_wren",
   config: {
-    name: "Nell",
+    name: "Wren",
     home: { roomId: "town", tx: 5, ty: 9 },
-    persona: "You play four-in-a-row at the café's table. ocw-scenario:nell-game",
+    persona: "You play four-in-a-row at the café's table. ocw-scenario:wren-game",
     wake: { nearby: false, name: true, approach: false, residents: false },
     minIntervalSec: 0,
     turnTimeoutSec: 600,

@@ -58,8 +58,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agent_game_y: { token: randomToken(), name: "Game Bob" },
     // Only the garden e2e uses it (it waters a plot in the garden's flower bed).
     agent_garden: { token: randomToken(), name: "Garden Bot" },
-    // Only the resident-game e2e uses it (it plays a game against the resident Nell).
-    agent_nell_p: { token: randomToken(), name: "Pia Player" },
+    // Only the resident-game e2e uses it (it plays a game against the resident Wren).
+    agent_wren_p: { token: randomToken(), name: "Pia Player" },
     // Only the creatures e2e uses it (it looks at the lobby's cat from the plaza).
     agent_cat: { token: randomToken(), name: "Cat Watcher" },
     // Only the townsfolk e2e uses it (it looks at where the town's residents stand).

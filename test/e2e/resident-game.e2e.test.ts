@@ -1,5 +1,5 @@
 // A resident plays a game (four-in-a-row at the town café's table) through the gateway's own agent
-// loop with the scripted model: asked by name, Nell joins the table; then the table, waiting for her
+// loop with the scripted model: asked by name, Wren joins the table; then the table, waiting for her
 // move, wakes her each time her opponent (an HTTP agent) has played, her prompt showing the board,
 // and she plays. The game is played to a win and the café's board gets the result. Then, asked, she
 // leaves the table, which is as new for the next file.
@@ -8,23 +8,23 @@ import { scriptedModelClient } from "../support/scripted-model.ts";
 import { until } from "../support/wait.ts";
 import { aicCall, boardNotes, E2E_PLAYER, gateway, leaveWorld, removeNotes } from "./fixtures.ts";
 
-const P = "agent_nell_p";
+const P = "agent_wren_p";
 const ROOM = "town";
 const TABLE = "obj_cafe_game_table";
 const BOARD = "obj_board_cafe";
-/** Beside the table (6, 9), across it from Nell's chair. */
+/** Beside the table (6, 9), across it from Wren's chair. */
 const SPOT = { tx: 6, ty: 10 };
 /** A turn through the real agent loop on a busy 2-core machine: seconds, now and then a minute. */
 const TURN_MS = 120_000;
-const WIN = "Pia Player beat Nell at four-in-a-row in 7 moves";
+const WIN = "Pia Player beat Wren at four-in-a-row in 7 moves";
 
 const model = () => scriptedModelClient(gateway().modelOrigin);
 const call = (path: string, body: Record<string, unknown>) => aicCall(ROOM, path, P, body);
 let txn = 0;
-const tx = (what: string) => `tx_nell_${what}_${Date.now()}_${txn++}`;
-/** Nell's next turns: one table action, then a line. */
-const nellWill = (action: string, params?: Record<string, unknown>) =>
-  model().define("nell-game", [
+const tx = (what: string) => `tx_wren_${what}_${Date.now()}_${txn++}`;
+/** Wren's next turns: one table action, then a line. */
+const wrenWill = (action: string, params?: Record<string, unknown>) =>
+  model().define("wren-game", [
     {
       toolCalls: [
         { name: "ocw_interact", arguments: { targetId: TABLE, action, ...(params ? { params } : {}) } },
@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 describe("a resident plays a game", () => {
-  it("asked by name, Nell joins the table; woken for each of her moves, she plays it; the game ends in a win on the board", {
+  it("asked by name, Wren joins the table; woken for each of her moves, she plays it; the game ends in a win on the board", {
     timeout: 5 * TURN_MS,
   }, async () => {
     expect((await call("join", {})).status).toBe("ok");
@@ -82,20 +82,20 @@ describe("a resident plays a game", () => {
 
     const joined = await call("interact", { txId: tx("join"), targetId: TABLE, action: "join" });
     expect(joined.data?.outcome?.message).toMatch(/^You take side R\./);
-    await nellWill("join");
-    await call("chatSend", { txId: tx("ask"), channel: "proximity", message: "Nell, a game?" });
-    await tableWhen("Nell takes side Y", (s) => s.yellow === E2E_PLAYER.entityId);
+    await wrenWill("join");
+    await call("chatSend", { txId: tx("ask"), channel: "proximity", message: "Wren, a game?" });
+    await tableWhen("Wren takes side Y", (s) => s.yellow === E2E_PLAYER.entityId);
 
-    await nellWill("play", { column: 6 });
+    await wrenWill("play", { column: 6 });
     for (let move = 1; move <= 3; move++) {
       await play(0);
-      await tableWhen(`Nell's move ${move}`, (s) => s.moves === 2 * move);
+      await tableWhen(`Wren's move ${move}`, (s) => s.moves === 2 * move);
     }
     await play(0);
     expect(await table()).toMatchObject({ result: "R", moves: 7, yellow: E2E_PLAYER.entityId });
 
     // What woke her: the table waiting for her move, the board in her prompt.
-    const asked = (await model().requests("nell-game")).map((r) => JSON.stringify(r.body.messages));
+    const asked = (await model().requests("wren-game")).map((r) => JSON.stringify(r.body.messages));
     expect(asked.some((m) => m.includes("it is your move (four-in-a-row, Pia Player (R"))).toBe(true);
     expect((await boardNotes(BOARD)).notes.map((n) => n.text)).toContain(WIN);
   });
@@ -104,13 +104,13 @@ describe("a resident plays a game", () => {
     timeout: 2 * TURN_MS,
   }, async () => {
     await call("interact", { txId: tx("leave"), targetId: TABLE, action: "leave" });
-    await nellWill("leave");
+    await wrenWill("leave");
     await call("chatSend", {
       txId: tx("bye"),
       channel: "proximity",
-      message: "Nell, thank you for the game",
+      message: "Wren, thank you for the game",
     });
-    expect(await tableWhen("Nell has left the table", (s) => s.yellow === "" && s.red === "")).toMatchObject({
+    expect(await tableWhen("Wren has left the table", (s) => s.yellow === "" && s.red === "")).toMatchObject({
       moves: 0,
       result: "",
     });
