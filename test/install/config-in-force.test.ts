@@ -33,7 +33,16 @@ import {
   npmStart,
 } from "../../scripts/lib/start-cycles.ts";
 import { AWAKE_LINE } from "../../src/residents/scheduler.ts";
-import { launchBrowser, ocw, openPlayer, type SeenActor, settledPoint, until } from "../support/browser.ts";
+import {
+  launchBrowser,
+  mapBlocked,
+  mapPoint,
+  ocw,
+  openPlayer,
+  type SeenActor,
+  until,
+  walkTo,
+} from "../support/browser.ts";
 import { namedFetch } from "../support/named-fetch.ts";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.ts";
 
@@ -262,7 +271,10 @@ async function asleepOnThePage(npm: NpmStarted): Promise<void> {
     expect(guide).toMatchObject({ asleep: true, alpha: expect.closeTo(0.55, 2) });
     const tags = await ocw<string[]>(page, "tags()");
     expect(tags.some((t) => t.includes("Guide") && t.endsWith(" · AI z z"))).toBe(true);
-    const p = await settledPoint(page, guide.tx, guide.ty);
+    // Where a newcomer is put can leave the Guide at the screen's edge, under the top bar: stand
+    // two tiles below it first, then hover it where the map is.
+    await walkTo(page, guide.tx, guide.ty + 2, await mapBlocked(npm.baseUrl, "lobby"));
+    const p = await mapPoint(page, guide.tx, guide.ty);
     await page.mouse.move(p.x, p.y);
     const tip = page.locator("#tooltip");
     await until("the asleep guide's card", async () => (await tip.isVisible()) && (await tip.textContent()));
