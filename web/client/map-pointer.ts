@@ -20,31 +20,32 @@ export interface TileFinder {
   otherAt?(tx: number, ty: number): WireEntity | undefined;
 }
 
-/** The usable object on the tile under the pointer and what a click on it does now. */
+/** What the pointer over a tile offers: someone who stands there (drawn over what they stand on: a
+ * free chair, a doorway) comes before the object under them, as a click does. */
 export function hoverOnTile(
   tx: number,
   ty: number,
   pointer: { x: number; y: number },
   find: TileFinder,
 ): HoverInfo | undefined {
-  const target = find.objectAt(tx, ty);
-  const action = target ? naturalAction(target) : undefined;
-  const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
-  if (target && label) return { object: target, label, x: pointer.x, y: pointer.y };
   const resident = find.notAnsweringAt(tx, ty);
   if (resident) {
     const card = resident.asleep ? asleepCard(resident.name) : unwellCard(resident.name);
     return { actorId: resident.id, label: card, x: pointer.x, y: pointer.y };
   }
   const other = find.otherAt?.(tx, ty);
-  if (!other) return undefined;
-  return {
-    actorId: other.id,
-    talk: true,
-    label: `Talk to ${isolate(other.name)}`,
-    x: pointer.x,
-    y: pointer.y,
-  };
+  if (other)
+    return {
+      actorId: other.id,
+      talk: true,
+      label: `Talk to ${isolate(other.name)}`,
+      x: pointer.x,
+      y: pointer.y,
+    };
+  const target = find.objectAt(tx, ty);
+  const action = target ? naturalAction(target) : undefined;
+  const label = target && action ? target.affords.find((a) => a.action === action)?.label : undefined;
+  return target && label ? { object: target, label, x: pointer.x, y: pointer.y } : undefined;
 }
 
 /** The hovered object outlined on its tile. */
@@ -71,16 +72,15 @@ type TileClick =
   | { talkTo: string }
   | { moveTo: { tx: number; ty: number } };
 
-/** A click on a tile: an object's natural action, else "talk to" someone awake there (walk up,
- * address them), else a walk there. `objectAt` is absent on the minimap. */
+/** A click on a tile: "talk to" someone awake there (walk up, address them), else an object's
+ * natural action (a free chair someone stands on is theirs to leave first), else a walk there.
+ * `objectAt` is absent on the minimap. */
 export function clickOnTile(tx: number, ty: number, find: Partial<TileFinder>): TileClick {
-  const target = find.objectAt?.(tx, ty);
-  if (target) {
-    const action = naturalAction(target);
-    if (action) return { interact: { objectId: target.id, action } };
-  }
   const other = find.otherAt?.(tx, ty);
   if (other && !other.asleep) return { talkTo: other.id };
+  const target = find.objectAt?.(tx, ty);
+  const action = target ? naturalAction(target) : undefined;
+  if (target && action) return { interact: { objectId: target.id, action } };
   return { moveTo: { tx, ty } };
 }
 
