@@ -22,7 +22,7 @@ import { until } from "../support/wait.ts";
 let root: string | undefined;
 let starting: Promise<NpmStarted> | undefined;
 /** What the first test leaves running for the next: its agent's calls and the world's files. */
-let shared: { aic: Aic; worldDir: string; baseUrl: string } | undefined;
+let shared: { aic: Aic; worldDir: string; baseUrl: string; admin: Record<string, string> } | undefined;
 
 type Aic = (
   endpoint: string,
@@ -81,7 +81,7 @@ describe("a world reloaded live under npm start", () => {
       });
       return (await res.json()) as Awaited<ReturnType<Aic>>;
     };
-    shared = { aic, worldDir, baseUrl: npm.baseUrl };
+    shared = { aic, worldDir, baseUrl: npm.baseUrl, admin };
     const joined = await aic("join", {});
     expect(joined.status).toBe("ok");
     const cursor = joined.data.cursor as string;
@@ -231,7 +231,8 @@ describe("a world reloaded live under npm start", () => {
       };
       const recorded = history.data.stretches.find((s) => s.segment === exported.run.segment)!.keyframes;
       expect(opened.stretch.keyframes.some((k) => k.tick < appliedAt)).toBe(true);
-      expect(opened.stretch.keyframes.some((k) => k.tick > appliedAt)).toBe(true);
+      // The reload's own keyframe (the new world at its tick) is re-simulated from the old one's.
+      expect(opened.stretch.keyframes.some((k) => k.tick >= appliedAt)).toBe(true);
       for (const k of opened.stretch.keyframes)
         expect(recorded.find((r) => r.tick === k.tick)?.hash).toBe(k.hash);
       expect(pia.consoleErrors).toEqual([]);
@@ -250,9 +251,11 @@ describe("a world reloaded live under npm start", () => {
       const cleo = await openPlayer(browser, baseUrl, "Cleo");
       const arrived = await me(cleo.page);
       expect(inShop(arrived)).toBe(true);
-      // It closes at the next minute of the world's clock at least 8 s away (a reload takes ~1 s).
+      // It closes at the next minute of the world's clock at least 25 s away: the reload and her page's
+      // redraw take ~1 s on an idle machine, 10 s and more beside the e2e lane, and the shop must
+      // still be open when her page names it.
       const now = Number((await aic("heartbeat", {})).data.serverTsMs);
-      const closingMs = Math.ceil((now + 8_000) / 60_000) * 60_000;
+      const closingMs = Math.ceil((now + 25_000) / 60_000) * 60_000;
       const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
       const hours = { opens: clock(closingMs - 3_600_000), closes: clock(closingMs) };
       const map = JSON.parse(await readFile(mapFile, "utf8")) as TiledMap;
@@ -282,11 +285,19 @@ describe("a world reloaded live under npm start", () => {
       await replaceFile(tomlFile, toml.replace(/^version = $/m, 'version = "0.1.0"'));
       await replaceFile(mapFile, JSON.stringify(map, null, 1));
       // Her page redraws the map and names the place she stands in, with its hours.
-      await until("Cleo's page names the shop with its hours", async () =>
-        (await cleo.page.textContent("#place-banner"))?.includes(
-          `Shop · open ${hours.opens}-${hours.closes}`,
-        ),
-      );
+      let banner = "";
+      await until(
+        "Cleo's page names the shop with its hours",
+        async () => {
+          banner = (await cleo.page.textContent("#place-banner")) ?? "";
+          return banner.includes(`Shop · open ${hours.opens}-${hours.closes}`);
+        },
+        { timeoutMs: 20_000, everyMs: 100 },
+      ).catch(async (error: Error) => {
+        const reload = await fetch(`${baseUrl}/openclawworld/admin/status`, { headers: shared!.admin });
+        const { worldReload } = ((await reload.json()) as { data: { worldReload: unknown } }).data;
+        throw new Error(`${error.message}; banner "${banner}"; ${JSON.stringify(worldReload)}`);
+      });
       expect((await aic("heartbeat", {})).data.closedPlaces).toBeUndefined();
 
       // At its hour the world shows her out by its door and tells her.
