@@ -43,6 +43,10 @@ export interface LaunchOptions {
   nodeFlags?: string[];
   /** See RunOptions.standbyReady. */
   standbyReady?: boolean;
+  /** See RunOptions.asUser. */
+  asUser?: boolean;
+  /** Runs on the staged plugin folder before the gateway starts (a test that needs it bigger). */
+  afterStage?: (pluginDir: string) => Promise<void>;
 }
 
 export interface LaunchedGateway {
@@ -186,6 +190,7 @@ export async function launchGateway(options: LaunchOptions): Promise<LaunchedGat
   const dirs = await prepareGatewayDirs(options.stateRoot);
   // Built from the current sources and staged beside (never inside) the gateway's state.
   const staged = await stagePlugin(dirs.pluginDir);
+  await options.afterStage?.(staged.dir);
   const config = deepMerge(
     baseGatewayConfig(dirs, staged.dir, options.pluginConfig ?? {}),
     options.gatewayConfig ?? {},

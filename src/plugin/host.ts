@@ -45,6 +45,8 @@ export interface HostOptions {
   logger: RuntimeLogger;
   /** The service's state directory; persistence is off without it. */
   stateDir?: string;
+  /** Open with this definition, not the world directory's files (openWorld's `definition`). */
+  definition?: WorldDefinition;
 }
 
 /** Where the world's store lives under the service's state directory. */
@@ -52,7 +54,7 @@ export function storeFile(stateDir: string): string {
   return path.join(stateDir, "openclawworld", "world.db");
 }
 
-export async function createHost({ config, logger, stateDir }: HostOptions): Promise<WorldHost> {
+export async function createHost({ config, logger, stateDir, definition }: HostOptions): Promise<WorldHost> {
   const files = stateDir ? { filesDir: path.join(stateDir, "openclawworld") } : {};
   if (config.cluster) {
     const opened = await openClusterWorld(config, config.cluster, logger);
@@ -71,6 +73,7 @@ export async function createHost({ config, logger, stateDir }: HostOptions): Pro
       maxBytes: config.replay.maxMegabytes * 1024 * 1024,
       maxTurnBytes: config.replay.agentTurnsMegabytes * 1024 * 1024,
     },
+    ...(definition ? { definition } : {}),
     logger,
   });
   const unreachable = portalsToOtherWorlds(opened.definition);

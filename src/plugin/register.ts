@@ -18,6 +18,7 @@ import { registerWorldTools } from "../tools/register-tools.ts";
 import { attachAdapters } from "./adapters.ts";
 import { ownerElsewhere } from "./cluster-host.ts";
 import { followDeskOf } from "./follow-desk.ts";
+import { requestGatewayReload } from "./gateway-reload-request.ts";
 import { deskFor, deskOf, linksOf, openReplayFile, operatorActions } from "./operator-actions.ts";
 import { registerWorldCli } from "./operator-cli.ts";
 import { replayRead } from "./replay-desk.ts";
@@ -28,6 +29,9 @@ import { createWorldService } from "./world-service.ts";
 
 /** A stop that no start follows within this long reopens the world (`Revival` in service.ts). */
 const REVIVE_AFTER_MS = 25_000;
+/** How long the gateway gets to load the plugin again when the plugin asks it to: the gateway copies
+ * the plugin's folder on that path, which on a busy machine took tens of seconds. */
+const GATEWAY_RELOAD_TIMEOUT_MS = 180_000;
 
 /** Why the gateway's config keeps this plugin off (then its world stays stopped), if it does. The
  * config is read as the gateway holds it now; one that cannot be read keeps the world stopped too. */
@@ -87,7 +91,14 @@ export function registerPlugin(api: OpenClawPluginApi): void {
         attachResidents(host, runtimeLogger, api.runtime);
       },
       undefined,
-      { afterMs: REVIVE_AFTER_MS, staysStopped: () => turnedOff(api.id, () => api.runtime.config.current()) },
+      {
+        afterMs: REVIVE_AFTER_MS,
+        staysStopped: () => turnedOff(api.id, () => api.runtime.config.current()),
+        gatewayReload: {
+          pluginId: api.id,
+          ask: () => requestGatewayReload(api.id, { timeoutMs: GATEWAY_RELOAD_TIMEOUT_MS }),
+        },
+      },
     ),
   );
   api.registerHttpRoute({

@@ -19,6 +19,8 @@ export interface Revived {
   reason: string;
   /** When it was reopened (ISO time). */
   at: string;
+  /** The plugin's request to the gateway to load it again (`openclaw plugins reload`), once made. */
+  gatewayReload?: { state: "asked" | "done" | "failed"; at: string; detail?: string };
 }
 
 interface ProcessSlot {

@@ -1,13 +1,14 @@
 // The world service when its store is locked by another process at start (issue #30): it is not set
 // aside nor replaced by a fresh world; the service retries with backoff, says so (operator status,
 // service health) and starts the saved world once the lock is released.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { until } from "../../test/support/wait.ts";
 import { resolveConfig } from "../config/config.ts";
+import { BUNDLED_WORLD_DIR } from "../runtime/load-world-dir.ts";
 import { storeFile } from "./host.ts";
 import { activeHost, processSlot } from "./singleton.ts";
 import { operatorStatus } from "./status.ts";
@@ -120,13 +121,24 @@ function setUp() {
 }
 
 describe("a stop that no start follows (a reload the gateway gave up on)", () => {
-  it("reopens the saved world by itself, the reason in the operator status and the log; a late start takes over", async () => {
+  it("reopens the saved world by itself, the reason in the operator status and the log, asks the gateway to load the plugin again; a late start takes over", async () => {
     const { ctx, log } = setUp();
-    const config = resolveConfig({});
+    // The world's files lie in the retired generation's copy of the plugin, deleted meanwhile.
+    const worldDir = path.join(ctx.stateDir, "generation-copy", "world");
+    cpSync(BUNDLED_WORLD_DIR, worldDir, { recursive: true });
+    const config = resolveConfig({ world: worldDir });
     const stays: string[] = [];
+    const asked: number[] = [];
     const service = createWorldService(config, () => {}, undefined, {
       afterMs: 100,
       staysStopped: () => stays[0],
+      gatewayReload: {
+        pluginId: "openclawworld",
+        ask: async () => {
+          asked.push(Date.now());
+          return { ok: true, detail: '{"ok":true}', tookMs: 5 };
+        },
+      },
     });
     await service.start(ctx);
     const first = activeHost()!;
@@ -135,6 +147,7 @@ describe("a stop that no start follows (a reload the gateway gave up on)", () =>
     const savedTick = first.runtime.world.tick;
     await service.stop(ctx);
     expect(activeHost()).toBeUndefined();
+    rmSync(path.dirname(worldDir), { recursive: true, force: true });
 
     const revived = await until("the world to be reopened", () => activeHost());
     cleanup.push(async () => {
@@ -149,9 +162,16 @@ describe("a stop that no start follows (a reload the gateway gave up on)", () =>
     expect(reason).toContain(config.fingerprint);
     expect(log.join("\n")).toContain(reason);
     await until("the reopened world to tick", () => revived.runtime.world.tick > savedTick);
+    expect(revived.definition.sceneHash).toBe(first.definition.sceneHash);
+    // Its doors belong to the generation the gateway retired: the plugin asks to be loaded again, once.
+    await until("the gateway's answer", () => processSlot().revived?.gatewayReload?.state === "done");
+    expect(asked).toHaveLength(1);
+    expect(operatorStatus(revived).revived?.gatewayReload).toMatchObject({ state: "done" });
+    expect(log.join("\n")).toContain("the gateway loaded the plugin again");
 
-    // The gateway's next generation starts after all: it takes the world over, one world per process.
-    const next = createWorldService(config, () => {});
+    // The gateway's next generation starts after all (from its own copy of the plugin): it takes the
+    // world over, one world per process.
+    const next = createWorldService(resolveConfig({}), () => {});
     await next.start(ctx);
     const taken = activeHost()!;
     expect(taken).not.toBe(revived);

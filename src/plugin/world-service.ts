@@ -4,7 +4,9 @@
 import type { ResolvedConfig } from "../config/config.ts";
 import { StoreLockedError } from "../runtime/open-world.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
+import type { WorldDefinition } from "../world/types.ts";
 import { RoomHeldElsewhereError } from "./cluster-host.ts";
+import type { ReloadRequestOutcome } from "./gateway-reload-request.ts";
 import { createHost, disposeHost, saveHost, type WorldHost } from "./host.ts";
 import { processSlot } from "./singleton.ts";
 import { startRemoteResidents } from "./wake-targets.ts";
@@ -45,6 +47,9 @@ export interface Revival {
   afterMs: number;
   /** Why the world must stay stopped (the gateway shutting down, the plugin disabled), if it must. */
   staysStopped(): string | undefined;
+  /** Asks the gateway to load the plugin again: a reopened world is out of reach of the doors of a
+   * generation the gateway retired (gateway-reload-request.ts). */
+  gatewayReload?: { pluginId: string; ask(): Promise<ReloadRequestOutcome> };
 }
 
 export function createWorldService(
@@ -56,14 +61,28 @@ export function createWorldService(
 ) {
   let saveTimer: ReturnType<typeof setInterval> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the world ran when this generation stopped it: a revival opens with it, since the files it
+   * came from may be gone (the bundled world lies in the generation's copy of the plugin, which the
+   * gateway deletes when it retires the generation). */
+  let lastDefinition: WorldDefinition | undefined;
 
-  async function open(ctx: ServiceContextLike, logger: RuntimeLogger, attempts: number): Promise<void> {
+  async function open(
+    ctx: ServiceContextLike,
+    logger: RuntimeLogger,
+    attempts: number,
+    definition?: WorldDefinition,
+  ): Promise<void> {
     const slot = processSlot();
     const mine = slot.generation;
     const current = () => mine === slot.generation;
     let host: WorldHost;
     try {
-      host = await createHost({ config, logger, stateDir: ctx.stateDir });
+      host = await createHost({
+        config,
+        logger,
+        stateDir: ctx.stateDir,
+        ...(definition ? { definition } : {}),
+      });
     } catch (error) {
       const held = error instanceof RoomHeldElsewhereError;
       if (!(error instanceof StoreLockedError || held) || !current()) throw error;
@@ -82,7 +101,7 @@ export function createWorldService(
       else if (attempts === 0) logger.info(`openclawworld: ${error.message}`);
       retryTimer = setTimeout(() => {
         retryTimer = undefined;
-        open(ctx, logger, attempts + 1).catch((failure: unknown) => {
+        open(ctx, logger, attempts + 1, definition).catch((failure: unknown) => {
           slot.waiting = undefined;
           logger.error(`openclawworld: the world service could not start: ${describe(failure)}`);
         });
@@ -168,9 +187,27 @@ export function createWorldService(
     logger.error(`openclawworld: ${reason}`);
     slot.generation += 1;
     slot.revived = { reason, at: new Date().toISOString() };
-    open(quiet, logger, 0).catch((error: unknown) => {
-      slot.revived = undefined;
+    const revived = slot.revived;
+    open(quiet, logger, 0, lastDefinition).catch((error: unknown) => {
+      if (slot.revived === revived) slot.revived = undefined;
       logger.error(`openclawworld: reopening the world failed: ${describe(error)}`);
+    });
+    const reload = revival.gatewayReload;
+    if (!reload) return;
+    revived.gatewayReload = { state: "asked", at: new Date().toISOString() };
+    logger.info("openclawworld: asking the gateway to load the plugin again (openclaw plugins reload)");
+    reload.ask().then((outcome) => {
+      revived.gatewayReload = {
+        state: outcome.ok ? "done" : "failed",
+        at: new Date().toISOString(),
+        detail: outcome.detail,
+      };
+      if (outcome.ok)
+        logger.info(`openclawworld: the gateway loaded the plugin again in ${outcome.tookMs} ms`);
+      else
+        logger.error(
+          `openclawworld: the gateway did not load the plugin again (${outcome.detail}); its doors stay refused until \`openclaw plugins reload ${reload.pluginId}\` or a restart`,
+        );
     });
   }
 
@@ -220,6 +257,7 @@ export function createWorldService(
       const host = slot.host;
       slot.host = undefined;
       if (host) {
+        lastDefinition = host.definition;
         const began = performance.now();
         await disposeHost(host, healthReportingLogger(ctx));
         const tookMs = Math.round(performance.now() - began);

@@ -44,6 +44,9 @@ export interface OpenWorldOptions {
   storeSync?: "full" | "normal";
   /** The replay history beside the store (history.ts): off when false; its retention otherwise. */
   history?: HistoryRetention | false;
+  /** The definition to open with instead of reading `worldDir`: a world reopened in the process
+   * that ran it, whose directory may be gone (a retired plugin generation's copy is deleted). */
+  definition?: WorldDefinition;
   logger: RuntimeLogger;
 }
 
@@ -82,7 +85,7 @@ export async function loadDefinition(
 
 export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
   const { storeFile, logger } = options;
-  const definition = await loadDefinition(options);
+  const definition = options.definition ?? (await loadDefinition(options));
   if (!storeFile) {
     const runtime = new WorldRuntime(World.create(definition), logger);
     return {

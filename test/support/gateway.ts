@@ -45,6 +45,11 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** A V8 CPU profile of the gateway is written here when it stops (benchmarks: where the time goes). */
   cpuProfileDir?: string;
+  /** Without the test runner's environment (gatewayEnv): then the gateway holds its lock file, which
+   * the `openclaw` CLI needs to find it. */
+  asUser?: boolean;
+  /** See LaunchOptions.afterStage. */
+  afterStage?: (pluginDir: string) => Promise<void>;
 }
 
 export async function startGateway(opts: StartOptions = {}): Promise<TestGateway> {
@@ -56,6 +61,8 @@ export async function startGateway(opts: StartOptions = {}): Promise<TestGateway
     ...(opts.port ? { port: opts.port } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.cpuProfileDir ? { cpuProfileDir: opts.cpuProfileDir } : {}),
+    ...(opts.afterStage ? { afterStage: opts.afterStage } : {}),
+    ...(opts.asUser ? { asUser: true } : {}),
     pluginConfig: opts.pluginConfig ?? {},
     gatewayConfig: deepMerge(
       {
