@@ -395,6 +395,11 @@ export class WorldScene extends Phaser.Scene {
     return this.objects.get(id)?.data;
   }
 
+  /** The room's objects as drawn now (their latest state). */
+  objectsShown(): WireObject[] {
+    return [...this.objects.values()].map((o) => o.data);
+  }
+
   // ---- input ----------------------------------------------------------------------------------
 
   /** Who hears the viewer on `channel` now; drawn (the range, and a ring under each hearer) until
