@@ -239,7 +239,11 @@ export class MapBuilder {
           tilecount: 32,
           margin: 0,
           spacing: 0,
-          tiles: [{ id: T.water - 1, animation: WATER_ANIMATION }],
+          tiles: [
+            { id: T.water - 1, animation: WATER_ANIMATION },
+            // The page lights a lamp's tile at night (web/client/lamps.ts).
+            { id: T.lamp - 1, properties: [{ name: "light", type: "bool", value: true }] },
+          ],
         },
       ],
       layers: [
@@ -324,6 +328,14 @@ function buildLobby(): MapBuilder {
       m.d(x, 23, T.bush);
     }
   }
+  // Lamp posts where the north and south paths meet the plaza, in the bushes' line (lit at night).
+  for (const [x, y] of [
+    [20, 9],
+    [26, 9],
+    [20, 23],
+    [26, 23],
+  ] as const)
+    m.d(x, y, T.lamp);
   // The hall: brick shell, wood floor, an interior wall with a door, carpeted meeting room.
   m.frameG(30, 2, 44, 10, T.brick);
   m.rectG(31, 3, 43, 9, T.wood);
@@ -342,10 +354,10 @@ function buildLobby(): MapBuilder {
   // entrance (34-35, 10) to the inner door (37, 6) stays clear.
   m.rectD(33, 3, 35, 3, T.bookshelf);
   m.d(36, 3, T.plant);
-  m.d(31, 9, T.plant);
+  m.d(31, 9, T.lamp); // the hall's lamp, in its south-west corner
   m.rectD(32, 6, 32, 7, T.table);
   m.rectD(40, 5, 41, 7, T.table);
-  m.d(43, 3, T.plant);
+  m.d(43, 3, T.lamp); // the meeting room's
   m.rectG(39, 4, 42, 8, T.rug);
   // West garden strip with flowers, a sandy reading corner in the south-west.
   m.rectG(3, 24, 10, 29, T.sand);
@@ -463,8 +475,10 @@ function buildGarden(): MapBuilder {
     [42, 22],
     [35, 28],
     [42, 28],
-  ] as const)
+  ] as const) {
     m.g(x, y, T.wall);
+    m.d(x, y, T.lamp); // a lantern on each of the gazebo's posts
+  }
   // Fenced flower bed with a gate (a door object, open by default).
   m.frameG(6, 20, 16, 28, T.fence);
   m.rectG(7, 21, 15, 27, T.grass);
@@ -482,6 +496,9 @@ function buildGarden(): MapBuilder {
   ] as const)
     m.d(x, y, T.rock);
   for (let x = 2; x <= 12; x += 3) m.d(x, 2, T.bush);
+  // Lamp posts along the main path's north edge.
+  m.d(16, 14, T.lamp);
+  m.d(30, 14, T.lamp);
   const keepClear = (x: number, y: number) =>
     (y >= 14 && y <= 18) ||
     (x >= 18 && x <= 22 && y <= 15) ||
@@ -592,6 +609,14 @@ function buildTown(): MapBuilder {
     [36, 26],
   ] as const)
     m.d(x, y, T.lamp);
+  // Street lamps along the main street, west and east of the square.
+  for (const [x, y] of [
+    [14, 18],
+    [14, 22],
+    [40, 18],
+    [40, 22],
+  ] as const)
+    m.d(x, y, T.lamp);
   // The café (north-west): checkered floor, a counter, three tables with chairs, plants.
   building(m, { x0: 4, y0: 3, x1: 16, y1: 11 }, T.checker, { x: 10, y: 11, name: "door_cafe" }, [7, 13]);
   m.rectD(5, 4, 9, 4, T.counter);
@@ -602,7 +627,7 @@ function buildTown(): MapBuilder {
   ] as const)
     m.d(x, y, T.table);
   m.d(15, 4, T.plant);
-  m.d(15, 10, T.plant);
+  m.d(15, 10, T.lamp); // the café's lamp
   // The library (north-east): shelves along the north wall round a fireplace, desks, a rug.
   building(m, { x0: 39, y0: 3, x1: 52, y1: 12 }, T.wood, { x: 46, y: 12, name: "door_library" }, [42, 49]);
   m.rectD(40, 4, 44, 4, T.bookshelf);
@@ -611,7 +636,7 @@ function buildTown(): MapBuilder {
   m.rectG(41, 9, 50, 10, T.rug);
   for (const x of [42, 45, 48]) m.d(x, 7, T.desk);
   m.d(40, 11, T.plant);
-  m.d(51, 11, T.plant);
+  m.d(51, 11, T.lamp); // the library's reading lamp
   m.rectD(40, 6, 40, 8, T.bookshelf);
   m.rectD(51, 6, 51, 8, T.bookshelf);
   // The council room (south-east): carpet, one long table with chairs round it. Private: see its

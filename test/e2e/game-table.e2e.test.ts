@@ -1,12 +1,26 @@
 // The town café's game table (four-in-a-row, src/world/objects/game-table.ts) through the real
 // gateway: two HTTP agents (AIC v0.1) take its sides, a move out of turn is refused and costs
 // nothing, a full game is played to a win, observe shows the result and the café's notice board the
-// note the table posted; then a person in a real browser plays the agent from the table's card. At
-// the end the table is as new, the notes are taken down and the agents leave.
-import type { Browser } from "playwright-core";
+// note the table posted. The game is watched as it goes on the follow page of the red side (its board
+// beside the map, each move as it is played), and afterwards on the operator's replay page, whose
+// board is the one of the tick shown, mid-game and at the win. Then a person in a real browser plays
+// the agent from the table's card. At the end the table is as new, the notes are taken down and the
+// agents leave.
+import type { Browser, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
-import { launchBrowser, mapBlocked, ocw, openPlayer, settledPoint, walkTo } from "../support/browser.ts";
+import { timeOfDay } from "../../src/world/time.ts";
+import { type LampMapData, lampTilesOf } from "../../web/client/lamps.ts";
+import {
+  launchBrowser,
+  mapBlocked,
+  ocw,
+  openPlayer,
+  settledPoint,
+  shot,
+  walkTo,
+  watchedPage,
+} from "../support/browser.ts";
 import { until } from "../support/wait.ts";
 import { aicCall, boardNotes, gateway, leaveWorld, removeNotes } from "./fixtures.ts";
 
@@ -26,7 +40,8 @@ const call = (path: string, agentId: string, body: Record<string, unknown>) =>
 let txn = 0;
 const tx = (what: string) => `tx_game_${what}_${Date.now()}_${txn++}`;
 
-async function use(agentId: string, action: string, params?: Record<string, unknown>) {
+/** The table used by `agentId`: the answer's data (its outcome, the time of its tick). */
+async function interact(agentId: string, action: string, params?: Record<string, unknown>) {
   const answer = await call("interact", agentId, {
     txId: tx(action),
     targetId: TABLE,
@@ -34,7 +49,23 @@ async function use(agentId: string, action: string, params?: Record<string, unkn
     ...(params ? { params } : {}),
   });
   expect(checkResponse("InteractResponseData", answer), JSON.stringify(answer)).toEqual([]);
-  return answer.data.outcome as { type: string; message?: string };
+  return answer.data as { serverTsMs: number; outcome: { type: string; message?: string } };
+}
+
+async function use(agentId: string, action: string, params?: Record<string, unknown>) {
+  return (await interact(agentId, action, params)).outcome;
+}
+
+/** The cells of the boards a page draws beside its map (`within`: the boards' element), by piece. */
+async function boardCells(page: Page, within: string) {
+  const count = (cell: string) => page.locator(`${within} .table-board span[data-cell="${cell}"]`).count();
+  return { R: await count("R"), Y: await count("Y"), empty: await count(".") };
+}
+
+/** The lamps of the town's map, as the page finds them. */
+async function townLamps(): Promise<number> {
+  const map = (await (await fetch(`${gateway().baseUrl}/world/maps/town.json`)).json()) as LampMapData;
+  return lampTilesOf(map).length;
 }
 
 /** The table as `agentId` observes it. */
@@ -50,7 +81,9 @@ const RESIGNED = "Tess resigned; Game Bob wins at four-in-a-row after 2 moves";
 
 const state = async (agentId: string) => (await table(agentId)).object.state;
 
+let watcher: Browser | undefined;
 afterAll(async () => {
+  await watcher?.close();
   // Whatever happened above, the table is left as new (a side leaves; "not a player" is fine too).
   for (const id of [R, Y])
     await call("interact", id, { txId: tx("cleanup"), targetId: TABLE, action: "leave" });
@@ -81,6 +114,20 @@ describe("the café's game table over AIC", () => {
     expect((await use(R, "join")).message).toMatch(/^You take side R\./);
     expect((await use(Y, "join")).message).toMatch(/^You take side Y\./);
 
+    // Red's owner follows it: the café's table is drawn beside the map, its board empty, red to play.
+    watcher = await launchBrowser();
+    const follow = await watchedPage(watcher, { viewport: { width: 1280, height: 800 } });
+    await follow.page.goto(`${gateway().baseUrl}/openclawworld/follow/#token=${gateway().agents[R]!.token}`);
+    await until("the follow page live", async () =>
+      follow.page.evaluate("window.ocwFollow.streaming === true && window.ocwFollow.roomId === 'town'"),
+    );
+    await until("the table's board on the follow page", async () => {
+      const status = await follow.page.locator("#follow-games .table-status").textContent();
+      return status?.replace(/[\u2066-\u2069]/g, "") === "Game Mara (R) to play.";
+    });
+    expect(await boardCells(follow.page, "#follow-games")).toEqual({ R: 0, Y: 0, empty: 42 });
+    expect(await follow.page.evaluate("window.ocwFollow.lamps().count")).toBe(await townLamps());
+
     // Out of turn: refused with its own words, and the table is as it was.
     const before = (await table(Y)).object.state;
     const early = await use(Y, "play", { column: 3 });
@@ -92,10 +139,18 @@ describe("the café's game table over AIC", () => {
 
     const columns = [0, 1, 0, 1, 0, 1, 0];
     let last = "";
+    /** The world's time of each move's tick. */
+    const playedAt: number[] = [];
     for (const [i, column] of columns.entries()) {
-      const outcome = await use(i % 2 === 0 ? R : Y, "play", { column });
+      const { outcome, serverTsMs } = await interact(i % 2 === 0 ? R : Y, "play", { column });
       expect(outcome.type, outcome.message).toBe("ok");
       last = outcome.message ?? "";
+      playedAt.push(serverTsMs);
+      if (i === 2)
+        await until("three pieces on the follow page", async () => {
+          const cells = await boardCells(follow.page, "#follow-games");
+          return cells.R === 2 && cells.Y === 1;
+        });
     }
     expect(last.split("\n")).toEqual([
       "Four-in-a-row. R: Game Mara, Y: Game Bob. Game Mara (R) won in 7 moves. You are R.",
@@ -118,6 +173,81 @@ describe("the café's game table over AIC", () => {
     });
     const notes = await boardNotes(BOARD);
     expect(notes.notes.map((n) => n.text)).toContain(WIN);
+    await until("the win on the follow page", async () => {
+      const status = await follow.page.locator("#follow-games .table-status").textContent();
+      return status?.replace(/[\u2066-\u2069]/g, "") === "Game Mara (R) won in 7 moves.";
+    });
+    expect(await boardCells(follow.page, "#follow-games")).toEqual({ R: 4, Y: 3, empty: 35 });
+    await shot(follow.page, "follow-game-board.png");
+    expect(follow.consoleErrors).toEqual([]);
+    await follow.page.close();
+
+    // The operator's replay of the town: the board of the tick shown, mid-game and at the win.
+    const overview = (
+      (await (
+        await fetch(`${gateway().baseUrl}/openclawworld/admin/replay`, {
+          headers: { authorization: `Bearer ${gateway().gatewayToken}` },
+        })
+      ).json()) as { data: { tickRate: number; stretches: { lastTick: number; lastTime: number }[] } }
+    ).data;
+    const latest = overview.stretches[overview.stretches.length - 1]!;
+    const tickOf = (ms: number) =>
+      Math.round(latest.lastTick - ((latest.lastTime - ms) * overview.tickRate) / 1000);
+    const link = (
+      (await (
+        await fetch(`${gateway().baseUrl}/openclawworld/admin/replay/link`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${gateway().gatewayToken}` },
+        })
+      ).json()) as { data: { url: string } }
+    ).data;
+    const replay = await watchedPage(watcher, { viewport: { width: 1280, height: 800 } });
+    await replay.page.goto(link.url);
+    await until("the replay draws a frame", () =>
+      replay.page.evaluate("Boolean(window.ocwReplay && window.ocwReplay.frame)"),
+    );
+    await replay.page.fill("#replay-minutes", "5");
+    await replay.page.selectOption("#replay-room", ROOM);
+    await until("the town's last minutes open", async () =>
+      replay.page.evaluate(
+        "window.ocwReplay.roomId === 'town' && window.ocwReplay.frame?.room.roomId === 'town' && !window.ocwReplay.loading",
+      ),
+    );
+    /** Scrubs to `tick` (again while another frame is shown) and reads the board drawn for it. */
+    const boardAt = (tick: number) =>
+      until(`the replay's board at tick ${tick}`, async () => {
+        const shown = (await replay.page.evaluate("window.ocwReplay.tick")) as number;
+        if (shown !== tick) {
+          await replay.page.evaluate((t) => {
+            const scrub = document.getElementById("replay-scrub") as HTMLInputElement;
+            scrub.value = String(t);
+            scrub.dispatchEvent(new Event("change"));
+          }, tick);
+          return undefined;
+        }
+        const status = await replay.page.locator("#replay-games .table-status").textContent();
+        return {
+          cells: await boardCells(replay.page, "#replay-games"),
+          status: status?.replace(/[\u2066-\u2069]/g, ""),
+        };
+      });
+    expect(await boardAt(tickOf(playedAt[2]!))).toEqual({
+      cells: { R: 2, Y: 1, empty: 39 },
+      status: "Game Bob (Y) to play.",
+    });
+    expect(await boardAt(tickOf(playedAt[6]!))).toEqual({
+      cells: { R: 4, Y: 3, empty: 35 },
+      status: "Game Mara (R) won in 7 moves.",
+    });
+    await shot(replay.page, "replay-game-board.png");
+    // Its lamps are the town's, lit as the tick's part of the day says.
+    const frameTime = (await replay.page.evaluate("window.ocwReplay.frame.time")) as number;
+    expect(await replay.page.evaluate("window.ocwReplay.lamps()")).toEqual({
+      count: await townLamps(),
+      lit: timeOfDay(frameTime).part === "night",
+    });
+    expect(replay.consoleErrors).toEqual([]);
+    await replay.page.close();
 
     // Both leave: the table is as new for whoever comes next.
     for (const id of [R, Y]) expect((await use(id, "leave")).message).toBe("You leave the table.");

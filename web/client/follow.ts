@@ -9,6 +9,7 @@ import type { Marker } from "../../src/http/replay-routes.ts";
 import type { Reflection } from "../../src/world/memory.ts";
 import { startGame } from "./game.ts";
 import { type WireEntity, type WireObject, type WireRoom, WorldScene } from "./scene.ts";
+import { mountTableBoards } from "./table-boards.ts";
 
 interface View {
   agentId: string;
@@ -92,7 +93,11 @@ const state = {
 /** What the page shows, for tests and the curious. */
 (window as unknown as { ocwFollow: unknown }).ocwFollow = Object.assign(state, {
   drawn: () => scene.snapshot().map((a) => ({ id: a.id, tx: a.tx, ty: a.ty, name: a.name })),
+  daylight: () => scene.daylightState(),
+  lamps: () => scene.lampsState(),
 });
+/** The game tables of the room shown, as boards (live, or at the tick watched again). */
+const showTables = mountTableBoards($("follow-games"), $("follow-games-section"));
 
 function status(text: string): void {
   $("follow-status").textContent = text;
@@ -116,6 +121,17 @@ function showEvents(events: FollowedEvent[], live: boolean): void {
     if (live) scene.lightAt(e.tsMs);
     if (live && e.type === "chat.message")
       scene.say(String(e.payload.fromEntityId), String(e.payload.message));
+    // An object changed (a door, a move at a game table): drawn in its new state.
+    if (live && e.type === "object.state_changed") {
+      const p = e.payload;
+      scene.patchObject(
+        String(p.objectId),
+        p.patch as { op: string; path: string; value?: unknown }[],
+        Number(p.version),
+        p.affords as WireObject["affords"] | undefined,
+      );
+      showTables(scene.objectsShown());
+    }
   }
   state.events.splice(0, Math.max(0, state.events.length - MAX_LINES));
   list.scrollTop = list.scrollHeight;
@@ -169,6 +185,7 @@ async function load(): Promise<void> {
     await scene.loadRoom(view.room, view.entityId, view.entities, view.objects);
     scene.lightAt(view.time);
   }
+  showTables(view.objects ?? []);
   if (view.present) {
     const page = await api<{ events: FollowedEvent[] }>("/events", { cursor: "0" });
     $("follow-events").replaceChildren();
@@ -290,6 +307,7 @@ async function showWatched(tick: number): Promise<void> {
     onActors(frame.entities);
     for (const o of frame.objects) scene.upsertObject(o);
   }
+  showTables(frame.objects);
   state.entities = frame.entities;
   for (const m of state.moments)
     if (m.type === "chat.message" && m.tick > tick - watching.tickRate * 3 && m.tick <= tick)

@@ -1,7 +1,8 @@
-// A game table's card body: the four-in-a-row board as a 7 x 6 grid, a button over each column
-// (live only on your turn, and only where the column has room), and one line saying where the game
+// A game table's board: the four-in-a-row board as a 7 x 6 grid, a button over each column (live
+// only on your turn, and only where the column has room), and one line saying where the game
 // stands. Drawn again from the table's state whenever it changes, so the other player's move shows
-// up while the card is open.
+// up while the card is open. The live page draws it on the table's card; the replay and follow
+// pages, with no buttons, beside the map (table-boards.ts).
 import { isolate } from "./bidi.ts";
 
 const COLUMNS = 7;
@@ -48,24 +49,15 @@ export function tableView(state: Record<string, unknown>, me: string | undefined
   return { rows, playable, status, ...(mine ? { mine } : {}) };
 }
 
-/** Draws the board into `el`; a live column button calls `play` with its column. */
+/** Draws the board into `el`; a live column button calls `play` with its column (without `play`, a
+ * board to watch: no buttons). */
 export function renderGameBoard(
   el: HTMLElement,
   view: TableView,
   last: number,
-  play: (column: number) => void,
+  play?: (column: number) => void,
 ): void {
-  const buttons = view.playable.map((live, column) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "game-drop";
-    b.textContent = "▼";
-    b.disabled = !live;
-    b.dataset.column = String(column);
-    b.setAttribute("aria-label", `drop a piece in column ${column}`);
-    b.addEventListener("click", () => play(column));
-    return b;
-  });
+  el.classList.add("game-board");
   const grid = document.createElement("div");
   grid.className = "game-grid";
   grid.setAttribute("role", "img");
@@ -79,8 +71,24 @@ export function renderGameBoard(
       if (rowIndex === lastRow && column === last) span.dataset.last = "";
       grid.append(span);
     }
+  if (!play) {
+    el.replaceChildren(grid);
+    return;
+  }
   const drops = document.createElement("div");
   drops.className = "game-drops";
-  drops.append(...buttons);
+  drops.append(
+    ...view.playable.map((live, column) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "game-drop";
+      b.textContent = "▼";
+      b.disabled = !live;
+      b.dataset.column = String(column);
+      b.setAttribute("aria-label", `drop a piece in column ${column}`);
+      b.addEventListener("click", () => play(column));
+      return b;
+    }),
+  );
   el.replaceChildren(drops, grid);
 }

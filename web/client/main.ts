@@ -111,4 +111,4 @@ window.addEventListener("pagehide", (event) => {
 });
 mountPresenceLayout();
 joinFromAddress(connection);
-openTestWindow(game, scene, connection, tour);
+openTestWindow(game, scene, connection, tour, dayClock);

@@ -28,9 +28,6 @@ export interface ObjectCard {
   readonly object: WireObject | undefined;
 }
 
-export const prettyName = (o: WireObject) =>
-  o.name.replace(/^(sign|board|door|plot)[_ ]/, "").replace(/_/g, " ") || o.objectType.replace(/_/g, " ");
-
 export function mountObjectCard(scene: WorldScene, useObject: UseObject): ObjectCard {
   let cardObject: WireObject | undefined;
   let cardText = "";

@@ -12,6 +12,7 @@ import { isolate } from "./bidi.ts";
 import { startGame } from "./game.ts";
 import { drawMarkers, type MarkerItem } from "./replay-markers.ts";
 import { WorldScene } from "./scene.ts";
+import { mountTableBoards } from "./table-boards.ts";
 
 /** A turn as the page is served it: as kept, and in words (names, not ids). */
 type ReplayedTurn = StoredAgentTurn & { words: string };
@@ -79,7 +80,10 @@ const state = {
   drawn: () => scene.snapshot().map((a) => ({ id: a.id, tx: a.tx, ty: a.ty, name: a.name, look: a.look })),
   screenPoint: (tx: number, ty: number) => scene.screenPoint(tx, ty),
   daylight: () => scene.daylightState(),
+  lamps: () => scene.lampsState(),
 });
+/** The room's game tables at the tick shown, as boards. */
+const showTables = mountTableBoards($("replay-games"));
 
 function status(text: string): void {
   $("replay-status").textContent = text;
@@ -123,6 +127,7 @@ async function draw(frame: Frame): Promise<void> {
   for (const m of state.markers)
     if (m.kind === "chat" && m.who && m.tick > since && m.tick <= frame.tick) scene.say(m.who, m.text);
   scene.lightAt(frame.time);
+  showTables(frame.objects);
   state.frame = frame;
   state.tick = frame.tick;
   $<HTMLInputElement>("replay-scrub").value = String(frame.tick);

@@ -6,7 +6,7 @@ import * as Phaser from "phaser";
 import type { WireEntity, WireObject, WireRoom } from "../../src/http/humans/protocol.ts";
 // The place rules are the world's own (pure, no server code bundled beyond them).
 import { placeAt } from "../../src/world/places.ts";
-import { timeOfDay } from "../../src/world/time.ts";
+import { type PartOfDay, timeOfDay } from "../../src/world/time.ts";
 import {
   type ActorView,
   changesTag,
@@ -21,6 +21,7 @@ import { followLerp, toScreen } from "./camera.ts";
 import { ClosedPlaceShades } from "./closed-places.ts";
 import { drawCollision } from "./collision-debug.ts";
 import { drawHearing, type Hearing } from "./hearing-rings.ts";
+import { LampGlows, lampsLit, lampTilesOf } from "./lamps.ts";
 import { MapPointer, markTile } from "./map-pointer.ts";
 import { Minimap, type RadarDot } from "./minimap.ts";
 import { blockedOf, drawTilemap, fetchMap, type MapPlace, placesOf } from "./room-map.ts";
@@ -99,6 +100,7 @@ export class WorldScene extends Phaser.Scene {
   private placeId: string | undefined;
   private privacyGfx!: Phaser.GameObjects.Graphics;
   private closedShades!: ClosedPlaceShades;
+  private lamps!: LampGlows;
   /** The world's time the page last knew (its clock): which places are closed now. */
   private worldMs: number | undefined;
   private hearingGfx!: Phaser.GameObjects.Graphics;
@@ -132,6 +134,7 @@ export class WorldScene extends Phaser.Scene {
     this.pointer.mark.create(this.worldOnly(this.add.graphics().setDepth(6)));
     this.privacyGfx = this.add.graphics().setDepth(2);
     this.closedShades = new ClosedPlaceShades(this, this.worldOnly);
+    this.lamps = new LampGlows(this, this.worldOnly);
     this.hearingGfx = this.worldOnly(this.add.graphics().setDepth(3));
     const kb = this.input.keyboard;
     if (kb) {
@@ -173,8 +176,10 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** The light of this part of the day: a tint fixed to the screen, over the map, objects and
-   * bodies and under the name tags and bubbles (depth 25), so names stay readable at night. */
-  setDaylight(part: "morning" | "day" | "evening" | "night"): void {
+   * bodies and under the name tags and bubbles (depth 25), so names stay readable at night; and the
+   * map's lamps, lit by the same part of the day (lamps.ts). */
+  setDaylight(part: PartOfDay): void {
+    this.lamps.light(lampsLit(part));
     if (!this.daylight) {
       const { width, height } = this.scale;
       // Twice the screen, centred: the camera's zoom scales it about the centre and it still covers.
@@ -193,6 +198,11 @@ export class WorldScene extends Phaser.Scene {
   /** The tint drawn now (tests read it through the page's window). */
   daylightState(): { alpha: number } {
     return { alpha: this.daylight?.fillAlpha ?? 0 };
+  }
+
+  /** The room's lamps and whether they are lit (tests read it through the page's window). */
+  lampsState(): { count: number; lit: boolean } {
+    return this.lamps?.state() ?? { count: 0, lit: false };
   }
 
   /** Drawn by the main camera only. */
@@ -214,6 +224,7 @@ export class WorldScene extends Phaser.Scene {
     this.layers = layers;
     this.blocked = blockedOf(mapData);
     this.places = placesOf(mapData, map.tileWidth);
+    this.lamps.place(lampTilesOf(mapData), map.tileWidth);
     this.placeId = undefined;
     this.map = map;
     this.minimap.camera.setVisible(this.minimap.shown);
@@ -246,6 +257,7 @@ export class WorldScene extends Phaser.Scene {
     this.hearingGfx.clear();
     this.privacyGfx.clear();
     this.closedShades.clear();
+    this.lamps.clear();
     for (const l of this.layers) l.destroy();
     this.actors.clear();
     this.objects.clear();
@@ -381,6 +393,11 @@ export class WorldScene extends Phaser.Scene {
 
   object(id: string): WireObject | undefined {
     return this.objects.get(id)?.data;
+  }
+
+  /** The room's objects as drawn now (their latest state). */
+  objectsShown(): WireObject[] {
+    return [...this.objects.values()].map((o) => o.data);
   }
 
   // ---- input ----------------------------------------------------------------------------------

@@ -5,12 +5,14 @@ import type { Connection } from "./net.ts";
 import { state } from "./page-state.ts";
 import type { WorldScene } from "./scene.ts";
 import type { TourPanel } from "./tour-panel.ts";
+import { setWorldTime, worldNow } from "./world-clock.ts";
 
 export function openTestWindow(
   game: Phaser.Game,
   scene: WorldScene,
   connection: Connection,
   tourPanel: TourPanel,
+  dayClock: { update(): void },
 ): void {
   (window as unknown as { __ocw: unknown }).__ocw = {
     get status() {
@@ -35,14 +37,27 @@ export function openTestWindow(
     object(id: string) {
       return scene.object(id);
     },
-    /** The clock shown, the part of the day and the tint over the world. */
+    /** The clock shown, the part of the day, the world's time the page goes by and the tint over
+     * the world. */
     daylight() {
       const clock = document.getElementById("clock");
       return {
         clock: clock?.hidden ? undefined : clock?.textContent,
+        worldMs: worldNow(),
         part: document.body.dataset.daypart,
         ...scene.daylightState(),
       };
+    },
+    /** The room's lamps: how many the map has and whether they are lit. */
+    lamps() {
+      return scene.lampsState();
+    },
+    /** The page hears the world's time as `worldMs`, as from a welcome: the clock, the tint and the
+     * lamps follow it, and the world's next word later than it moves it on. A test brings the night
+     * so without waiting for the world's evening. */
+    hearWorldTime(worldMs: number) {
+      setWorldTime(worldMs);
+      dayClock.update();
     },
     roster() {
       return [...state.roster.values()];

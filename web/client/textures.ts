@@ -236,6 +236,10 @@ export function drawTextures(scene: Phaser.Scene): void {
   make("portal-glow", 44, 44, () => {
     for (let r = 22; r > 12; r -= 2) g.fillStyle(0xb48cff, 0.06).fillCircle(22, 22, r);
   });
+  // A lit lamp's light: warm, brightest at the lantern, fading over about a tile and a half.
+  make("lamp-glow", 112, 112, () => {
+    for (let r = 56; r > 4; r -= 4) g.fillStyle(0xffd27a, 0.05).fillCircle(56, 56, r);
+  });
   // A closed door fills its frame; an open one shows the floor through the frame, the leaf swung
   // back against the jamb (its edge and hinges), and a lit threshold.
   make("door-closed", 32, 32, () => {

@@ -3,7 +3,8 @@
 import type { Connection, ServerMessage } from "./net.ts";
 import { notify } from "./notice-list.ts";
 import { noticeForOutcome } from "./notices.ts";
-import { type ObjectCard, prettyName } from "./object-card.ts";
+import type { ObjectCard } from "./object-card.ts";
+import { prettyName } from "./object-name.ts";
 import { $, state } from "./page-state.ts";
 import { naturalAction, type WorldScene } from "./scene.ts";
 
