@@ -37,6 +37,7 @@ import {
   captureSnapshot,
   copyStateForLoad,
   loadState,
+  validateFittedSnapshot,
   validateSnapshot,
   type WorldParts,
   type WorldState,
@@ -210,7 +211,8 @@ export class World implements WorldApi, WorldCore {
     if (problem) throw new Error(problem);
     const before = this.checkedSnapshot();
     const fitted = fitSnapshot(before, this.currentDefinition, def);
-    const fresh = World.restore(def, fitted.snapshot);
+    validateFittedSnapshot(def, fitted.snapshot);
+    const fresh = World.restoreChecked(def, fitted.snapshot as CheckedSnapshot);
     const oldRooms = new Map([...this.rooms].map(([id, room]) => [id, room.def.name]));
     const previous = this.currentDefinition;
     this.currentDefinition = def;
