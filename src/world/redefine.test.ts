@@ -123,6 +123,17 @@ describe("a world taking a new definition", () => {
     expect(() => validateFittedSnapshot(after, fitSnapshot(snapshot, before, after).snapshot)).not.toThrow();
   });
 
+  it("fitting leaves the snapshot it was given as it was (it copies what it changes, not the whole state)", () => {
+    const world = setUp();
+    void world.step([{ kind: "moveTo", entityId: "hum_bob", dest: { tx: 9, ty: 6 } }]);
+    const snapshot = world.snapshot() as WorldSnapshot & { state: WorldState };
+    const text = JSON.stringify(snapshot);
+    const fitted = fitSnapshot(snapshot, before, after);
+    expect(fitted.homeless.map((a) => a.id)).toEqual(["agt_cy"]);
+    expect(fitted.snapshot.state.actors.find((a) => a.id === "hum_bob")!.path).toEqual([]);
+    expect(JSON.stringify(snapshot)).toBe(text);
+  });
+
   it("a snapshot of the old definition does not restore into the new one", () => {
     const world = setUp();
     expect(() => World.restore(after, world.snapshot())).toThrow(/scene/);
