@@ -46,7 +46,8 @@ export function refusalOf(error: unknown): Extract<ReloadOutcome, { status: "ref
 }
 
 /** Loads the directory again and, when it differs and is valid, gives the running world the new
- * definition. Resolves once the change is durable (or refused); never throws for bad files. */
+ * definition. Resolves once the change is durable and the new world's base snapshot stored (or
+ * refused); never throws for bad files. */
 export async function reloadWorld(host: OpenedWorld, source: ReloadSource): Promise<ReloadOutcome> {
   let next: WorldDefinition;
   try {
