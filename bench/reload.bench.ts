@@ -6,12 +6,17 @@
 //   reloadMsP50 / reloadMsMax   from the call to its answer (the change durable)
 //   tickP99MsBaseline           the whole tick (step, commit, listeners) p99 over the seconds before
 //   tickP99MsDuringReload       the same over the ticks from each call to 1 s after its answer
+//   tickP99Ratio                the second over the first: the same run, so the same machine load
 //   tickMaxMsDuringReload       the longest of those
+//   loopDelayMsMaxBaseline / loopDelayMsMaxDuringReload   the event loop's longest stall (a tick
+//                               waits it out), over the same windows: work between ticks shows here
 //   movedPerReload              actors the wall moved, on average
+//   loadAverage                 the machine's 1-minute load average at the end (2 cores here)
 // Last line: one JSON object.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { BUNDLED_WORLD_DIR } from "../src/runtime/load-world-dir.ts";
 import { closeWorld, openWorld } from "../src/runtime/open-world.ts";
 import { reloadWorld } from "../src/runtime/world-reload.ts";
@@ -80,15 +85,22 @@ try {
       await pause(100);
     }
   })();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const stallMs = () => loop.max / 1e6;
   await pause(5_000);
   const baselineFrom = performance.now();
+  loop.reset();
   await pause(5_000);
   const baseline = ticks.filter((t) => t.at >= baselineFrom).map((t) => t.totalMs);
+  const loopDelayMsMaxBaseline = stallMs();
+  let loopDelayMsMaxDuringReload = 0;
   const reloadMs: number[] = [];
   const during: number[] = [];
   let moved = 0;
   for (let i = 0; i < TIMES; i++) {
     writeFileSync(mapFile, i % 2 === 0 ? walled : original);
+    loop.reset();
     const from = performance.now();
     const outcome = await reloadWorld(host, { worldDir, defaultRoomId: "lobby" });
     const to = performance.now();
@@ -97,22 +109,30 @@ try {
     moved += outcome.moved.length;
     await pause(1_000);
     during.push(...ticks.filter((t) => t.at >= from && t.at <= to + 1_000).map((t) => t.totalMs));
+    loopDelayMsMaxDuringReload = Math.max(loopDelayMsMaxDuringReload, stallMs());
     await pause(1_000);
   }
   walking = false;
   await walker;
+  loop.disable();
   host.runtime.stop();
   closeWorld(host, quiet);
+  const tickP99MsBaseline = p(baseline, 0.99);
+  const tickP99MsDuringReload = p(during, 0.99);
   console.log(
     JSON.stringify({
       actors: ACTORS,
       reloads: TIMES,
       reloadMsP50: round(p(reloadMs, 0.5)),
       reloadMsMax: round(Math.max(...reloadMs)),
-      tickP99MsBaseline: round(p(baseline, 0.99)),
-      tickP99MsDuringReload: round(p(during, 0.99)),
+      tickP99MsBaseline: round(tickP99MsBaseline),
+      tickP99MsDuringReload: round(tickP99MsDuringReload),
+      tickP99Ratio: round(tickP99MsDuringReload / tickP99MsBaseline),
       tickMaxMsDuringReload: round(Math.max(...during)),
+      loopDelayMsMaxBaseline: round(loopDelayMsMaxBaseline),
+      loopDelayMsMaxDuringReload: round(loopDelayMsMaxDuringReload),
       movedPerReload: round(moved / TIMES),
+      loadAverage: round(os.loadavg()[0]!),
     }),
   );
 } finally {

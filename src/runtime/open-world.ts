@@ -4,6 +4,7 @@
 // tick is durable before it is answered. Nothing here knows about adapters or plugin config: the
 // plugin passes plain options.
 import { existsSync, renameSync, rmSync } from "node:fs";
+import { definitionToWire } from "../world/definition-wire.ts";
 import { tickToMs } from "../world/time.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { World } from "../world/world.ts";
@@ -26,7 +27,7 @@ import {
   writeSnapshotCopy,
   writeSnapshotCopySync,
 } from "./snapshot-copy.ts";
-import { WorldStore } from "./store.ts";
+import { type SceneChange, WorldStore } from "./store.ts";
 import { catchUpFromMirror, readTickMirror, TickMirror, tickMirrorFile } from "./tick-mirror.ts";
 import { describe, type RuntimeLogger, WorldRuntime } from "./world-runtime.ts";
 
@@ -153,7 +154,10 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
   });
   runtime.journal = {
     commit: (inputs, result) => {
-      const { row, flushed } = commitTick(store, inputs, result, side);
+      const live = runtime.world.definition;
+      const scene = live.sceneHash === host.definition.sceneHash ? undefined : sceneChange(host, live);
+      const { row, flushed } = commitTick(store, inputs, result, side, scene);
+      if (scene) adoptDefinition(host, live);
       host.mirror?.append(row, flushed);
       host.history?.append(row, result.serverTsMs);
     },
@@ -161,6 +165,30 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     recover: () => recoverWorld(host.definition, store).world,
   };
   return host;
+}
+
+/** The tick just stepped gave the world a new definition (a live reload, world-reload.ts): the store
+ * names the new scene and keeps the replaced definition in the transaction that logs the tick, so
+ * there is no moment at which the log holds the change and the store another scene's name, and a
+ * recovery based on a snapshot from before the change can replay through it (recoverWorld). */
+function sceneChange(host: OpenedWorld, live: WorldDefinition): SceneChange {
+  return {
+    identity: identityOf(live),
+    replaced: {
+      sceneHash: host.definition.sceneHash,
+      body: JSON.stringify(definitionToWire(host.definition)),
+    },
+  };
+}
+
+/** Once the tick that changed the definition is durable: the host, the replay history and the
+ * mirror go on under the new scene (the history keeps both definitions for its keyframes). */
+function adoptDefinition(host: OpenedWorld, live: WorldDefinition): void {
+  host.history?.keepDefinition(host.definition);
+  host.history?.keepDefinition(live);
+  host.history?.setIdentity(identityOf(live));
+  host.mirror?.reidentify(identityOf(live));
+  host.definition = live;
 }
 
 /** Recovery problems are kept in the store (the newest 50), so the operator status still shows them
@@ -236,40 +264,53 @@ export function saveWorld(
   storeAutoSnapshot(opened, snapshotEntry(opened.runtime.world.snapshot()));
 }
 
-/** Stores with a saveWorldInSlices under way. */
-const saving = new WeakSet<WorldStore>();
+/** Stores with a saveWorldInSlices under way, and its promise. */
+const saving = new WeakMap<WorldStore, Promise<boolean>>();
 
 /** saveWorld without stalling the ticks: the state is captured now (World.snapshot(): ~10 ms at 1,000 actors), and
  * written, hashed and stored over the next event-loop turns while the world goes on ticking; the
  * store takes it in one transaction at the end, so a crash before then leaves the previous snapshot
  * and the log as they were. Resolves to whether it was stored: not when another one is still under
- * way, nor when meanwhile the store closed, started a new timeline (an operator restore) or got a
- * newer snapshot (a shutdown's): this one would then describe a world that is gone or older. */
+ * way (unless `afterOneUnderWay`: then it waits for that one and captures the state after it), nor
+ * when meanwhile the store closed, started a new timeline (an operator restore) or got a newer
+ * snapshot (a shutdown's): this one would then describe a world that is gone or older. */
 export async function saveWorldInSlices(
   opened: Pick<OpenedWorld, "store" | "runtime" | "definition" | "problems" | "mirror" | "history">,
-  options: { sliceMs?: number } = {},
+  options: { sliceMs?: number; afterOneUnderWay?: boolean } = {},
 ): Promise<boolean> {
   const store = opened.store;
+  if (options.afterOneUnderWay) while (store && saving.has(store)) await saving.get(store);
   if (!store?.isOpen || saving.has(store)) return false;
-  saving.add(store);
+  const saved = storeInSlices(opened, store, options.sliceMs);
+  saving.set(store, saved);
   try {
-    const timeline = store.timeline;
-    const snapshot = opened.runtime.world.snapshot();
-    const mark = opened.mirror?.mark();
-    const entry = await snapshotEntryInSlices(snapshot, options.sliceMs);
-    if (!store.isOpen || store.timeline !== timeline) return false;
-    const newest = store.newestAutoTick();
-    if (newest !== undefined && newest >= entry.tick) return false;
-    store.saveAutoSnapshot(entry);
-    opened.history?.keyframe(entry, "auto");
-    await writeSnapshotCopy(snapshotCopyFile(store.file), identityOf(opened.definition), entry).then(
-      () => opened.mirror?.restart(entry.tick, mark),
-      (error: unknown) => reportCopyFailure(opened, error),
-    );
-    return true;
+    return await saved;
   } finally {
     saving.delete(store);
   }
+}
+
+async function storeInSlices(
+  opened: Pick<OpenedWorld, "runtime" | "problems" | "mirror" | "history">,
+  store: WorldStore,
+  sliceMs: number | undefined,
+): Promise<boolean> {
+  const timeline = store.timeline;
+  const snapshot = opened.runtime.world.snapshot();
+  const mark = opened.mirror?.mark();
+  const entry = await snapshotEntryInSlices(snapshot, sliceMs);
+  if (!store.isOpen || store.timeline !== timeline) return false;
+  const newest = store.newestAutoTick();
+  if (newest !== undefined && newest >= entry.tick) return false;
+  store.saveAutoSnapshot(entry);
+  opened.history?.keyframe(entry, "auto");
+  // Named by the snapshot's own scene: a live reload may have changed the world's since it was taken.
+  const identity = { world: snapshot.world, sceneHash: snapshot.sceneHash };
+  await writeSnapshotCopy(snapshotCopyFile(store.file), identity, entry).then(
+    () => opened.mirror?.restart(entry.tick, mark),
+    (error: unknown) => reportCopyFailure(opened, error),
+  );
+  return true;
 }
 
 /** Saves and closes the store; call after the runtime stopped. */

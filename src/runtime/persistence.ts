@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { gunzipSync, gzip, gzipSync } from "node:zlib";
 import type { JsonForm } from "../world/canonical-json.ts";
+import { definitionFromWire } from "../world/definition-wire.ts";
 import { canonicalHash, jsonPieces } from "../world/snapshot.ts";
 import {
   type Input,
@@ -16,7 +17,14 @@ import {
 } from "../world/types.ts";
 import { World } from "../world/world.ts";
 import { repairFlippedBit } from "./bit-repair.ts";
-import { type SideWrite, type StoredSnapshot, type TickRow, tickChecksum, type WorldStore } from "./store.ts";
+import {
+  type SceneChange,
+  type SideWrite,
+  type StoredSnapshot,
+  type TickRow,
+  tickChecksum,
+  type WorldStore,
+} from "./store.ts";
 
 /** What the log keeps per tick. */
 interface TickBody {
@@ -41,6 +49,8 @@ export function commitTick(
   inputs: readonly Input[],
   result: StepResult,
   side?: SideTables,
+  /** The tick gave the world a new definition: the store names it in the same transaction. */
+  scene?: SceneChange,
 ): { row: TickRow; flushed: boolean } {
   const body: TickBody = { inputs: inputs as Input[], digest: tickDigest(result) };
   const pending = side?.collect();
@@ -48,7 +58,7 @@ export function commitTick(
   // their own: nothing was acknowledged or delivered in them. 20 fsyncs a second on an idle world
   // would stall the event loop for nothing. Side rows (someone was answered) do need one.
   const answersSomeone = inputs.length > 0 || result.events.length > 0 || pending?.needsFlush === true;
-  const row = store.appendTick(result.tick, JSON.stringify(body), answersSomeone, pending?.writes);
+  const row = store.appendTick(result.tick, JSON.stringify(body), answersSomeone, pending?.writes, scene);
   pending?.done(answersSomeone);
   return { row, flushed: answersSomeone };
 }
@@ -191,18 +201,20 @@ export function recoverWorld(
   let quarantinedSnapshots = 0;
   let world: World | undefined;
   let base: RecoveryReport["base"] = { kind: "fresh", tick: 0 };
+  let baseId: number | undefined;
   for (const stored of store.autoSnapshots()) {
     const check = checkStoredSnapshot(stored);
     let reason = check.ok ? undefined : check.reason;
     if (check.ok) {
       try {
-        world = World.restore(definition, check.snapshot);
+        world = World.restore(definitionOf(check.snapshot, definition, store), check.snapshot);
       } catch (error) {
         reason = (error as Error).message;
       }
     }
     if (world) {
       base = { kind: "snapshot", tick: world.tick, hash: stored.hash };
+      baseId = stored.id;
       break;
     }
     problems.push(`snapshot #${stored.id} (tick ${stored.tick}) rejected: ${reason}`);
@@ -247,6 +259,19 @@ export function recoverWorld(
       replayedTicks += 1;
     }
   }
+  if (world.definition.sceneHash !== definition.sceneHash) {
+    // Based on a snapshot taken before a live reload, the log stops short of the reload's tick
+    // (damaged from there): the state it reaches is of a scene the store no longer names.
+    const reason = `the log ends at tick ${world.tick}, before the reload to scene ${definition.sceneHash}`;
+    problems.push(`${reason}: started fresh`);
+    if (baseId !== undefined) {
+      store.quarantineSnapshot(baseId, reason);
+      quarantinedSnapshots += 1;
+    }
+    if (rows[0]) quarantinedTicks += store.quarantineTicksFrom(rows[0].tick, reason);
+    world = World.create(definition);
+    base = { kind: "fresh", tick: 0 };
+  }
   // A store whose write-ahead log lost its tail (a torn disk: SQLite drops every frame from the first
   // bad checksum on, silently) can end before the snapshot copy kept outside it: the copy is newer.
   const newer = storeHadSnapshot ? fallback?.() : undefined;
@@ -268,6 +293,22 @@ export function recoverWorld(
     world,
     report: { base, replayedTicks, tick: world.tick, problems, quarantinedTicks, quarantinedSnapshots },
   };
+}
+
+/** The definition a stored snapshot was taken under: this world's, or the one a live reload replaced
+ * after it (the store keeps that with the reload's tick, which the log after the snapshot replays).
+ * So a crash after the reload's tick and before the new scene's first snapshot loses nothing. */
+function definitionOf(snapshot: WorldSnapshot, definition: WorldDefinition, store: WorldStore) {
+  if (snapshot.sceneHash === definition.sceneHash) return definition;
+  const body = store.replacedDefinition(snapshot.sceneHash);
+  if (body === undefined) return definition;
+  let replaced: WorldDefinition | string;
+  try {
+    replaced = definitionFromWire(JSON.parse(body));
+  } catch {
+    return definition;
+  }
+  return typeof replaced === "string" || replaced.name !== definition.name ? definition : replaced;
 }
 
 /** The world a snapshot copy holds; throws when it does not check out. */

@@ -116,6 +116,14 @@ export interface StoreIdentity {
   sceneHash: string;
 }
 
+/** A tick that gave the world a new definition (a live reload): the store's identity becomes the
+ * new scene, and the definition it replaced (its wire JSON) is kept with that tick, in the same
+ * transaction as the tick's row, while a snapshot older than the tick may be the recovery's base. */
+export interface SceneChange {
+  identity: StoreIdentity;
+  replaced: { sceneHash: string; body: string };
+}
+
 /** Checksum of one tick row: the tick number is part of it, so a row moved to another tick fails. */
 export function tickChecksum(tick: number, body: string): string {
   return createHash("sha256").update(`${tick}\n${body}`).digest("hex").slice(0, 32);
@@ -150,6 +158,8 @@ CREATE TABLE IF NOT EXISTS runs (
   started_at TEXT NOT NULL,
   ended_at TEXT
 );
+CREATE TABLE IF NOT EXISTS replaced_definitions (scene_hash TEXT PRIMARY KEY,
+  replaced_at INTEGER NOT NULL, body TEXT NOT NULL, checksum TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS quarantine (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   what TEXT NOT NULL,
@@ -264,15 +274,41 @@ export class WorldStore {
    * tick (no input, no event) that answers nobody. A power cut may then lose only such trailing idle
    * ticks, which replay reproduces; the next flushed commit carries them to the disk with it, since
    * the WAL is written in order. */
-  appendTick(tick: number, body: string, flush = true, side: readonly SideWrite[] = []): TickRow {
+  appendTick(
+    tick: number,
+    body: string,
+    flush = true,
+    side: readonly SideWrite[] = [],
+    scene?: SceneChange,
+  ): TickRow {
     const row: TickRow = { tick, body, checksum: tickChecksum(tick, body) };
-    this.withSync(flush, () =>
+    this.withSync(flush || scene !== undefined, () =>
       this.transaction(() => {
         this.insertTick.run(row.tick, row.body, row.checksum);
         this.applySide(side);
+        if (scene) this.changeScene(tick, scene);
       }),
     );
     return row;
+  }
+
+  private changeScene(tick: number, { identity, replaced }: SceneChange): void {
+    this.setMeta("world", identity.world);
+    this.setMeta("sceneHash", identity.sceneHash);
+    this.db
+      .prepare(
+        "INSERT OR REPLACE INTO replaced_definitions (scene_hash, replaced_at, body, checksum) VALUES (?, ?, ?, ?)",
+      )
+      .run(replaced.sceneHash, tick, replaced.body, tickChecksum(tick, replaced.body));
+  }
+
+  /** The wire JSON of a definition a live reload replaced (appendTick's `scene`), while a snapshot
+   * of it may still be kept; undefined when none or when its checksum fails. */
+  replacedDefinition(sceneHash: string): string | undefined {
+    const row = this.db
+      .prepare("SELECT replaced_at AS tick, body, checksum FROM replaced_definitions WHERE scene_hash = ?")
+      .get(sceneHash) as { tick: number; body: string; checksum: string } | undefined;
+    return row && tickChecksum(row.tick, row.body) === row.checksum ? row.body : undefined;
   }
 
   /** Side-table rows in one transaction of their own, written to the OS (not fsynced): survives a
@@ -352,7 +388,10 @@ export class WorldStore {
         .all(keepAuto) as { id: number; tick: number }[];
       const oldest = kept[kept.length - 1]!;
       this.db.prepare("DELETE FROM snapshots WHERE kind = 'auto' AND id < ?").run(oldest.id);
-      this.db.prepare("DELETE FROM ticks WHERE tick <= ?").run(Math.min(...kept.map((k) => k.tick)));
+      const oldestTick = Math.min(...kept.map((k) => k.tick));
+      this.db.prepare("DELETE FROM ticks WHERE tick <= ?").run(oldestTick);
+      // A snapshot at or after the tick that replaced a definition is of a newer scene.
+      this.db.prepare("DELETE FROM replaced_definitions WHERE replaced_at <= ?").run(oldestTick);
       return id;
     });
   }
@@ -393,6 +432,7 @@ export class WorldStore {
     return this.transaction(() => {
       this.db.exec("DELETE FROM ticks");
       this.db.exec("DELETE FROM snapshots WHERE kind = 'auto'");
+      this.db.exec("DELETE FROM replaced_definitions");
       return this.insertSnapshot({ ...entry, kind: "auto", label: null });
     });
   }

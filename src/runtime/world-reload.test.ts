@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../../test/support/wait.ts";
 import { ReplayDesk } from "../plugin/replay-desk.ts";
 import { WORLD_NOTICE_ENTITY_ID } from "../world/redefine.ts";
 import { type FixtureRoom, fixtureFiles, openRoom } from "../world/testing/fixtures.ts";
-import { closeWorld, type OpenedWorld, openWorld } from "./open-world.ts";
+import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "./open-world.ts";
 import { Replayer } from "./replay-engine.ts";
 import { type ExportDocument, exportStretch, openExport } from "./replay-export.ts";
 import { type ReloadOutcome, reloadWorld } from "./world-reload.ts";
@@ -115,6 +116,8 @@ describe("reloading a running world from its directory", () => {
       .events.filter((e) => e.type === "chat.message" && e.payload.fromEntityId === WORLD_NOTICE_ENTITY_ID);
     expect(told).toHaveLength(1);
     expect(h.store!.identity()!.sceneHash).toBe(outcome.sceneHash);
+    // The new world's base snapshot, taken at the reload's tick, was stored before the answer.
+    expect(h.store!.newestAutoTick()).toBe(outcome.tick);
 
     // Unchanged files: nothing to do.
     expect((await reloadWorld(h, { worldDir, defaultRoomId: "a" })).status).toBe("unchanged");
@@ -129,6 +132,45 @@ describe("reloading a running world from its directory", () => {
     expect(again.definition.sceneHash).toBe(outcome.sceneHash);
     expect(again.runtime.world.tick).toBe(tick);
     expect(again.runtime.world.snapshotHash()).toBe(hash);
+  });
+
+  it("a process killed right after the reload's tick, before the new world's first snapshot, restarts on the new files where it was", async () => {
+    const { worldDir, h } = await recording([room()]);
+    const stateDir = path.dirname(h.store!.file);
+    void h.runtime.submit({ kind: "join", entityId: "agt_ada", actorKind: "agent", name: "Ada" });
+    void h.runtime.submit({ kind: "moveTo", entityId: "agt_ada", dest: { tx: 7, ty: 5 } });
+    for (let i = 0; i < 100; i++) h.runtime.stepNow();
+    const before = h.runtime.world.definition.sceneHash;
+    writeWorld(worldDir, fixtureFiles([room({ tx: 7, ty: 5 })]));
+    const pending = reloadWorld(h, { worldDir, defaultRoomId: "a" });
+    await until("the redefine input queued", () => h.runtime.health().queueDepth > 0);
+    // From here on synchronous, as a kill: no later turn of the event loop runs before it.
+    h.runtime.stepNow();
+    expect(h.runtime.world.definition.sceneHash).not.toBe(before);
+    expect(h.store!.identity()!.sceneHash).toBe(h.runtime.world.definition.sceneHash);
+    expect(h.store!.newestAutoTick()).toBeLessThan(h.runtime.world.tick);
+    void h.runtime.submit({ kind: "moveTo", entityId: "agt_ada", dest: { tx: 3, ty: 3 } });
+    for (let i = 0; i < 5; i++) h.runtime.stepNow();
+    const tick = h.runtime.world.tick;
+    const hash = h.runtime.world.snapshotHash();
+    h.runtime.stop();
+    h.store!.close();
+    h.mirror?.close();
+    h.history?.close();
+    expect((await pending).status).toBe("applied");
+
+    const again = await opened(worldDir, stateDir);
+    expect(again.recovery?.problems).toEqual([]);
+    expect(again.origin).toBe("restored");
+    expect(again.definition.sceneHash).toBe(h.definition.sceneHash);
+    expect(again.runtime.world.definition.sceneHash).toBe(h.definition.sceneHash);
+    expect(again.runtime.world.tick).toBe(tick);
+    expect(again.runtime.world.snapshotHash()).toBe(hash);
+    // The replaced definition is kept while the store keeps a snapshot of it (the older of two).
+    expect(again.store!.replacedDefinition(before)).toBeDefined();
+    again.runtime.stepNow();
+    saveWorld(again);
+    expect(again.store!.replacedDefinition(before)).toBeUndefined();
   });
 
   it("the replay crosses the change: from a keyframe of the old scene through the redefine, every keyframe's hash reproduced", async () => {

@@ -1,22 +1,16 @@
 // Reloading a running world's definition from its directory, without a restart. The new definition
 // is checked whole first (a file that does not parse or validate refuses the reload and the running
 // world stays as it is); then it enters the world as an input, the host's `redefine`, so the tick
-// log, the replay history and the fan-out replica all hold the change at its tick. Right after that
-// tick the store is told the new scene and given a base snapshot of the new world, so a restart on
-// the new files opens where the reload left it.
+// log, the replay history and the fan-out replica all hold the change at its tick. The store names
+// the new scene in the transaction that logs that tick, keeping the replaced definition beside it
+// (open-world.ts, the journal), so a restart on the new files opens where the reload left it, from
+// a snapshot of either side; the new world's base snapshot then follows in slices.
 import { definitionToWire } from "../world/definition-wire.ts";
 import { OPERATOR_ENTITY_ID } from "../world/ids.ts";
 import { type Relocation, redefineProblem } from "../world/redefine.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { WorldLoadError } from "../world/world-errors.ts";
-import {
-  identityOf,
-  loadDefinition,
-  type OpenedWorld,
-  type OpenWorldOptions,
-  storeAutoSnapshot,
-} from "./open-world.ts";
-import { snapshotEntry } from "./persistence.ts";
+import { loadDefinition, type OpenedWorld, type OpenWorldOptions, saveWorldInSlices } from "./open-world.ts";
 import { describe } from "./world-runtime.ts";
 
 /** What a reload did: applied at a tick, found nothing new, or refused with the reason. */
@@ -52,7 +46,8 @@ export function refusalOf(error: unknown): Extract<ReloadOutcome, { status: "ref
 }
 
 /** Loads the directory again and, when it differs and is valid, gives the running world the new
- * definition. Resolves once the change is durable (or refused); never throws for bad files. */
+ * definition. Resolves once the change is durable and the new world's base snapshot stored (or
+ * refused); never throws for bad files. */
 export async function reloadWorld(host: OpenedWorld, source: ReloadSource): Promise<ReloadOutcome> {
   let next: WorldDefinition;
   try {
@@ -70,18 +65,13 @@ export async function reloadWorld(host: OpenedWorld, source: ReloadSource): Prom
     definition: definitionToWire(next),
   });
   if (!result.ok) return { status: "refused", reason: "failed", message: result.error.message };
-  // The same turn of the event loop as the tick's commit: no later tick is logged before the store
-  // names the new scene and holds a snapshot of it.
+  // The journal's commit of that tick already gave the host, the store, the history and the mirror
+  // the new scene. A base snapshot of the new world, written without stalling the ticks, spares a
+  // restart the replay through the change; until it is stored a restart replays from the last one.
   const live = host.runtime.world.definition;
+  // Without a store there is no journal: the host takes the new definition here.
   host.definition = live;
-  if (host.store?.isOpen) {
-    host.store.setIdentity(identityOf(live));
-    host.history?.keepDefinition(current);
-    host.history?.keepDefinition(live);
-    host.history?.setIdentity(identityOf(live));
-    host.mirror?.reidentify(identityOf(live));
-    storeAutoSnapshot(host, snapshotEntry(host.runtime.world.snapshot()));
-  }
+  await saveWorldInSlices(host, { afterOneUnderWay: true });
   const value = result.value as { moved?: Relocation[] } | undefined;
   return {
     status: "applied",

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { definitionFromWire, definitionToWire } from "./definition-wire.ts";
 import { OPERATOR_ENTITY_ID } from "./ids.ts";
-import { WORLD_NOTICE_ENTITY_ID } from "./redefine.ts";
+import { fitSnapshot, WORLD_NOTICE_ENTITY_ID } from "./redefine.ts";
+import { validateFittedSnapshot, validateSnapshot, type WorldState } from "./snapshot.ts";
 import { type FixtureRoom, fixtureWorld, openRoom } from "./testing/fixtures.ts";
 import { join, one, run, walkTo } from "./testing/helpers.ts";
-import type { Input, WorldDefinition } from "./types.ts";
+import type { Input, WorldDefinition, WorldSnapshot } from "./types.ts";
 import { World } from "./world.ts";
 
 function roomA(wallAt?: { tx: number; ty: number }, extra: FixtureRoom["objects"] = []): FixtureRoom {
@@ -73,6 +74,8 @@ describe("a world taking a new definition", () => {
       /became a wall/,
     );
     expect(world.objectView("obj_sign_new")?.state).toEqual({ text: "Welcome" });
+    // The fitted state was checked only against the new definition: it passes the whole check too.
+    expect(() => validateSnapshot(after, JSON.parse(JSON.stringify(world.snapshot())))).not.toThrow();
     // It goes on: moves, snapshots that restore under the new definition.
     run(world, 5);
     expect(World.restore(after, world.snapshot()).snapshotHash()).toBe(world.snapshotHash());
@@ -111,6 +114,24 @@ describe("a world taking a new definition", () => {
       return replayed.snapshotHash();
     });
     expect(again).toEqual(hashes);
+  });
+
+  it("a fitted state is still checked against the new definition: what a removed room held is refused", () => {
+    const snapshot = setUp().snapshot() as WorldSnapshot & { state: WorldState };
+    const unfitted = { ...snapshot, sceneHash: after.sceneHash };
+    expect(() => validateFittedSnapshot(after, unfitted)).toThrow(/malformed: unknown/);
+    expect(() => validateFittedSnapshot(after, fitSnapshot(snapshot, before, after).snapshot)).not.toThrow();
+  });
+
+  it("fitting leaves the snapshot it was given as it was (it copies what it changes, not the whole state)", () => {
+    const world = setUp();
+    void world.step([{ kind: "moveTo", entityId: "hum_bob", dest: { tx: 9, ty: 6 } }]);
+    const snapshot = world.snapshot() as WorldSnapshot & { state: WorldState };
+    const text = JSON.stringify(snapshot);
+    const fitted = fitSnapshot(snapshot, before, after);
+    expect(fitted.homeless.map((a) => a.id)).toEqual(["agt_cy"]);
+    expect(fitted.snapshot.state.actors.find((a) => a.id === "hum_bob")!.path).toEqual([]);
+    expect(JSON.stringify(snapshot)).toBe(text);
   });
 
   it("a snapshot of the old definition does not restore into the new one", () => {

@@ -50,10 +50,16 @@ export function fitSnapshot(
   current: WorldDefinition,
   next: WorldDefinition,
 ): { snapshot: WorldSnapshot & { state: WorldState }; homeless: ActorRecord[] } {
-  const state = structuredClone({ ...snapshot.state, rooms: {} }) as WorldState;
+  // Not a deep copy: a snapshot's lists and records are its own, and what it shares with the world
+  // (events, chat messages, memory entries, idempotent results) the world never changes. What is
+  // changed below is copied first (actors, memory records), so the snapshot in stays as it was.
+  // Copying the whole state was a fifth of the reload tick (World.redefine builds the new world
+  // from this state without copying it again).
+  const state = { ...snapshot.state, rooms: {} } as WorldState;
   const homeless: ActorRecord[] = [];
   const actors: ActorRecord[] = [];
-  for (const actor of state.actors) {
+  for (const record of state.actors) {
+    const actor = { ...record };
     const room = next.rooms[actor.roomId];
     if (!room) {
       homeless.push(actor);
@@ -126,9 +132,15 @@ export function fitSnapshot(
     });
     if (state.records.length === 0) delete state.records;
   }
-  for (const memory of state.memory ?? [])
-    for (const reflection of memory.reflections)
-      reflection.sources = reflection.sources.filter((s) => next.rooms[s.roomId] !== undefined);
+  if (state.memory)
+    state.memory = state.memory.map((memory) => ({
+      ...memory,
+      reflections: memory.reflections.map((reflection) =>
+        reflection.sources.every((s) => next.rooms[s.roomId] !== undefined)
+          ? reflection
+          : { ...reflection, sources: reflection.sources.filter((s) => next.rooms[s.roomId] !== undefined) },
+      ),
+    }));
 
   return {
     snapshot: { ...snapshot, world: next.name, sceneHash: next.sceneHash, state },

@@ -37,6 +37,7 @@ import {
   captureSnapshot,
   copyStateForLoad,
   loadState,
+  validateFittedSnapshot,
   validateSnapshot,
   type WorldParts,
   type WorldState,
@@ -163,13 +164,18 @@ export class World implements WorldApi, WorldCore {
    * this process's own snapshot() took of a world of that definition (checkedSnapshot()). Never for
    * anything read from a file, a database or the network without the check. */
   static restoreChecked(def: WorldDefinition, snapshot: CheckedSnapshot): World {
+    return World.built(def, snapshot, copyStateForLoad(snapshot.state));
+  }
+
+  /** A world of `def` at the snapshot's tick holding `state`, which it keeps (nobody else may). */
+  private static built(def: WorldDefinition, snapshot: CheckedSnapshot, state: WorldState): World {
     const world = new World(def);
     world.tickCount = snapshot.tick;
     world.nowMs = snapshot.time;
     for (const room of world.rooms.values()) room.applyHours(world.nowMs);
-    world.seeded = WorldRng.fromState(snapshot.state.rng);
-    world.nextHandle = snapshot.state.nextHandle;
-    loadState(world.parts(), copyStateForLoad(snapshot.state));
+    world.seeded = WorldRng.fromState(state.rng);
+    world.nextHandle = state.nextHandle;
+    loadState(world.parts(), state);
     return world;
   }
 
@@ -210,7 +216,10 @@ export class World implements WorldApi, WorldCore {
     if (problem) throw new Error(problem);
     const before = this.checkedSnapshot();
     const fitted = fitSnapshot(before, this.currentDefinition, def);
-    const fresh = World.restore(def, fitted.snapshot);
+    validateFittedSnapshot(def, fitted.snapshot);
+    // The fitted state is already a copy of its own (the events shared, as copyStateForLoad does):
+    // the new world takes it without copying it again.
+    const fresh = World.built(def, fitted.snapshot as CheckedSnapshot, fitted.snapshot.state);
     const oldRooms = new Map([...this.rooms].map(([id, room]) => [id, room.def.name]));
     const previous = this.currentDefinition;
     this.currentDefinition = def;
