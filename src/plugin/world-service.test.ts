@@ -182,6 +182,50 @@ describe("a stop that no start follows (a reload the gateway gave up on)", () =>
     expect(activeHost()).toBeUndefined();
   });
 
+  it("asks the gateway again when it refuses, three times at most, then names the command in the log", async () => {
+    const { ctx, log } = setUp();
+    const config = resolveConfig({});
+    const answers = [false, true];
+    const asked: boolean[] = [];
+    const service = createWorldService(config, () => {}, undefined, {
+      afterMs: 50,
+      staysStopped: () => undefined,
+      gatewayReload: {
+        pluginId: "openclawworld",
+        retryMs: 50,
+        ask: async () => {
+          const ok = answers[asked.length] ?? false;
+          asked.push(ok);
+          return ok
+            ? { ok, detail: "{}", tookMs: 1 }
+            : { ok, detail: "exit code 1: Plugin openclawworld replacement is in progress", tookMs: 1 };
+        },
+      },
+    });
+    cleanup.push(async () => {
+      processSlot().revival?.cancel();
+      if (activeHost()) await createWorldService(config, () => {}).stop(ctx);
+    });
+    await service.start(ctx);
+    await service.stop(ctx);
+    await until(
+      "the second request to be answered",
+      () => processSlot().revived?.gatewayReload?.state === "done",
+    );
+    expect(asked).toEqual([false, true]);
+    expect(log.join("\n")).toContain("replacement is in progress); asking again in 0.05 s");
+
+    // A gateway that keeps refusing: three requests, then the operator is told what to run.
+    answers.splice(0, 2, false, false, false);
+    asked.length = 0;
+    await createWorldService(config, () => {}).start(ctx);
+    await service.stop(ctx);
+    await until("the third refusal", () => log.some((line) => line.includes("its doors stay refused until")));
+    expect(asked).toEqual([false, false, false]);
+    expect(processSlot().revived?.gatewayReload?.state).toBe("failed");
+    expect(log.join("\n")).toContain("`openclaw plugins reload openclawworld` or a restart");
+  });
+
   it("stays stopped when a start follows in time, or when the gateway config keeps the plugin off", async () => {
     const { ctx, log } = setUp();
     const config = resolveConfig({});

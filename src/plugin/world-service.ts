@@ -8,7 +8,7 @@ import type { WorldDefinition } from "../world/types.ts";
 import { RoomHeldElsewhereError } from "./cluster-host.ts";
 import type { ReloadRequestOutcome } from "./gateway-reload-request.ts";
 import { createHost, disposeHost, saveHost, type WorldHost } from "./host.ts";
-import { processSlot } from "./singleton.ts";
+import { processSlot, type Revived } from "./singleton.ts";
 import { startRemoteResidents } from "./wake-targets.ts";
 
 export interface ServiceContextLike {
@@ -49,8 +49,12 @@ export interface Revival {
   staysStopped(): string | undefined;
   /** Asks the gateway to load the plugin again: a reopened world is out of reach of the doors of a
    * generation the gateway retired (gateway-reload-request.ts). */
-  gatewayReload?: { pluginId: string; ask(): Promise<ReloadRequestOutcome> };
+  gatewayReload?: { pluginId: string; ask(): Promise<ReloadRequestOutcome>; retryMs?: number };
 }
+
+/** How often, and how far apart, a revived world asks the gateway to load the plugin again. */
+const GATEWAY_RELOAD_TRIES = 3;
+const GATEWAY_RELOAD_RETRY_MS = 20_000;
 
 export function createWorldService(
   config: ResolvedConfig,
@@ -193,21 +197,42 @@ export function createWorldService(
       logger.error(`openclawworld: reopening the world failed: ${describe(error)}`);
     });
     const reload = revival.gatewayReload;
-    if (!reload) return;
+    if (reload) askGateway(reload, revived, logger, 1);
+  }
+
+  /** Asks the gateway to load the plugin again, `GATEWAY_RELOAD_TRIES` times at most while no start
+   * has come meanwhile (a gateway still busy with the reload it gave up on may refuse the first). */
+  function askGateway(
+    reload: NonNullable<Revival["gatewayReload"]>,
+    revived: Revived,
+    logger: RuntimeLogger,
+    attempt: number,
+  ): void {
     revived.gatewayReload = { state: "asked", at: new Date().toISOString() };
-    logger.info("openclawworld: asking the gateway to load the plugin again (openclaw plugins reload)");
+    logger.info(
+      `openclawworld: asking the gateway to load the plugin again (openclaw plugins reload, try ${attempt} of ${GATEWAY_RELOAD_TRIES})`,
+    );
     reload.ask().then((outcome) => {
       revived.gatewayReload = {
         state: outcome.ok ? "done" : "failed",
         at: new Date().toISOString(),
         detail: outcome.detail,
       };
-      if (outcome.ok)
+      if (outcome.ok) {
         logger.info(`openclawworld: the gateway loaded the plugin again in ${outcome.tookMs} ms`);
-      else
-        logger.error(
-          `openclawworld: the gateway did not load the plugin again (${outcome.detail}); its doors stay refused until \`openclaw plugins reload ${reload.pluginId}\` or a restart`,
-        );
+        return;
+      }
+      const slot = processSlot();
+      const retryMs = reload.retryMs ?? GATEWAY_RELOAD_RETRY_MS;
+      const again = attempt < GATEWAY_RELOAD_TRIES && slot.revived === revived && !slot.shutdown?.signal;
+      logger.error(
+        `openclawworld: the gateway did not load the plugin again (${outcome.detail}); ${again ? `asking again in ${retryMs / 1000} s` : `its doors stay refused until \`openclaw plugins reload ${reload.pluginId}\` or a restart`}`,
+      );
+      if (!again) return;
+      const timer = setTimeout(() => {
+        if (processSlot().revived === revived) askGateway(reload, revived, logger, attempt + 1);
+      }, retryMs);
+      timer.unref();
     });
   }
 
