@@ -20,12 +20,18 @@ export const regionRect = (r: RegionDefinition): Home => ({
   heightTiles: r.heightTiles,
 });
 
+export const wholeRoom = (room: RoomDefinition): Home => ({
+  tx: 0,
+  ty: 0,
+  widthTiles: room.widthTiles,
+  heightTiles: room.heightTiles,
+});
+
 /** Its `region` property's rectangle, or the whole room; undefined when it names a region the room
  * does not have (a new definition took it away). */
 export function homeOf(room: RoomDefinition, def: ObjectDefinition): Home | undefined {
   const id = def.props.region;
-  if (typeof id !== "string")
-    return { tx: 0, ty: 0, widthTiles: room.widthTiles, heightTiles: room.heightTiles };
+  if (typeof id !== "string") return wholeRoom(room);
   const region = room.regions.find((r) => r.id === id);
   return region && regionRect(region);
 }

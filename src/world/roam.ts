@@ -4,7 +4,7 @@
 // (rng.ts keyedInt), so a replay from any snapshot moves it alike.
 import { compareIds } from "./actor.ts";
 import type { WorldCore } from "./core.ts";
-import { habitable, homeOf, regionRect, within } from "./habitat.ts";
+import { habitable, homeOf, regionRect, wholeRoom, within } from "./habitat.ts";
 import type { Noticed, ObjectState, RoamContext } from "./objects/object-type.ts";
 import { keyedInt } from "./rng.ts";
 import type { Room, WorldObject } from "./room.ts";
@@ -14,7 +14,7 @@ export function roamContext(w: WorldCore, obj: WorldObject): RoamContext {
   const room = w.rooms.get(obj.def.roomId)!;
   // A home region the definition lacks never reaches here: the loader refuses it and a new
   // definition refits the creature (redefine.ts); the whole room stands in should one slip by.
-  const home = homeOf(room.def, obj.def) ?? homeOf(room.def, { ...obj.def, props: {} })!;
+  const home = homeOf(room.def, obj.def) ?? wholeRoom(room.def);
   let closed: RegionDefinition[] | undefined;
   let draws = 0;
   const open = (tx: number, ty: number): boolean => {
