@@ -240,7 +240,12 @@ export class MapBuilder {
           margin: 0,
           spacing: 0,
           tiles: [
-            { id: T.water - 1, animation: WATER_ANIMATION },
+            // Marked water: fish swim on its ground tiles (src/world/habitat.ts).
+            {
+              id: T.water - 1,
+              animation: WATER_ANIMATION,
+              properties: [{ name: "water", type: "bool", value: true }],
+            },
             // The page lights a lamp's tile at night (web/client/lamps.ts).
             { id: T.lamp - 1, properties: [{ name: "light", type: "bool", value: true }] },
           ],
@@ -563,6 +568,16 @@ function buildGarden(): MapBuilder {
       { name: "species", type: "string", value: "bird" },
       { name: "region", type: "string", value: "garden_path" },
     ]);
+  // Fish in the pond, north and south of the bridge: they come to whoever stands at its edge.
+  for (const [name, x, y] of [
+    ["fish_pond_1", 28, 5],
+    ["fish_pond_2", 38, 6],
+    ["fish_pond_3", 33, 11],
+  ] as const)
+    m.obj("creature", name, x, y, [
+      { name: "species", type: "string", value: "fish" },
+      { name: "region", type: "string", value: "pond" },
+    ]);
   m.region("garden_gate", "Garden Gate", 1, 13, 6, 18);
   m.region("garden_path", "Garden Path", 7, 15, 40, 17);
   m.region("pond_path", "Pond Path", 19, 4, 21, 14);
@@ -783,6 +798,14 @@ function buildTown(): MapBuilder {
   m.region("library", "Library", 40, 4, 51, 11, { opens: "08:00", closes: "20:00" });
   m.region("council_room", "Council Room", 40, 28, 49, 35);
   m.region("park", "Park", 1, 23, 16, 38);
+  for (const [name, x, y] of [
+    ["fish_park_1", 5, 30],
+    ["fish_park_2", 9, 32],
+  ] as const)
+    m.obj("creature", name, x, y, [
+      { name: "species", type: "string", value: "fish" },
+      { name: "region", type: "string", value: "park" },
+    ]);
   m.region("market", "Market", 19, 28, 36, 36);
   m.region("main_street", "Main Street", 1, 19, 54, 21);
   m.region("town_gate", "Town Gate", 48, 16, 54, 24);

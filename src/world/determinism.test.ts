@@ -78,6 +78,27 @@ describe("determinism", () => {
     expect(walk()).toEqual(first);
   });
 
+  it("the garden's fish are in it too: they swim during a script, alike in two runs, only on water", () => {
+    const pond = lobby.rooms.garden!;
+    const fish = ["obj_fish_pond_1", "obj_fish_pond_2", "obj_fish_pond_3"];
+    const swim = () => {
+      const world = World.create(lobby);
+      return seededScript(4242, 1600).map((tick) => {
+        runScript(world, [tick], 0);
+        return fish.map((id) => {
+          const { tile } = world.getEntity(id)!;
+          expect(pond.water[tile.ty * pond.widthTiles + tile.tx], `${id} at (${tile.tx}, ${tile.ty})`).toBe(
+            1,
+          );
+          return `${tile.tx},${tile.ty}`;
+        });
+      });
+    };
+    const first = swim();
+    for (let i = 0; i < fish.length; i++) expect(new Set(first.map((at) => at[i])).size).toBeGreaterThan(3);
+    expect(swim()).toEqual(first);
+  });
+
   it("snapshot at tick k, restore, run to N == the uninterrupted run (hash at every tick)", () => {
     // 600 ticks: past the event retention (150), the proximity debounce and several walks of the
     // script's moves, so k lands in every kind of state; hashing every tick of 1,500 took ~40 s.

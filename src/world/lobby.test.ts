@@ -51,7 +51,7 @@ describe("bundled lobby world", () => {
     expect(town.regions.some((r) => r.id === privacy.props.region)).toBe(true);
   });
 
-  it("every spawn reaches every object (with doors open)", () => {
+  it("every spawn reaches every object on land (with doors open; fish are looked at from the shore)", () => {
     for (const room of Object.values(def.rooms)) {
       const finder = new PathFinder(room.widthTiles * room.heightTiles);
       const grid = { width: room.widthTiles, height: room.heightTiles, blocked: room.blocked };
@@ -59,6 +59,7 @@ describe("bundled lobby world", () => {
         for (const obj of room.objects) {
           const start = spawn.tile.ty * room.widthTiles + spawn.tile.tx;
           const goal = obj.tile.ty * room.widthTiles + obj.tile.tx;
+          if (room.water[goal] === 1) continue;
           expect(finder.find(grid, start, goal), `${room.roomId}:${spawn.name} -> ${obj.id}`).toBeDefined();
         }
       }

@@ -155,3 +155,97 @@ describe("a world taking a new definition", () => {
     expect(world.definition.sceneHash).toBe(before.sceneHash);
   });
 });
+
+describe("creatures under a new definition", () => {
+  /** A 16x10 room: a cat in region "home", a fish in the water of `pond` rows 2..5 (x from
+   * `waterFrom` to 12). */
+  function yard(home: { tx: number; ty: number; w: number; h: number }, waterFrom = 8): FixtureRoom {
+    const rows = openRoom(16, 10).map((row, y) =>
+      y >= 2 && y <= 5 ? `${row.slice(0, waterFrom)}${"~".repeat(13 - waterFrom)}${row.slice(13)}` : row,
+    );
+    return {
+      id: "a",
+      rows,
+      objects: [
+        { type: "spawn", name: "s1", tx: 2, ty: 8 },
+        { type: "creature", name: "tom", tx: 2, ty: 2, props: { species: "cat", region: "home" } },
+        { type: "creature", name: "koi", tx: 12, ty: 3, props: { species: "fish" } },
+      ],
+      regions: [{ id: "home", label: "Home", ...home }],
+    };
+  }
+  const tileOf = (world: World, id: string) => {
+    const s = world.objectView(id)!.state;
+    return { tx: Number(s.tx), ty: Number(s.ty) };
+  };
+
+  it("a creature its region or its water no longer holds goes to the nearest tile that does; the rest as they were", () => {
+    const old = fixtureWorld([yard({ tx: 1, ty: 1, w: 4, h: 4 }, 8)]);
+    const world = World.create(old);
+    // Put them where the new map will not have them: the cat at the corner's far side, the fish in
+    // the water's west end.
+    const snap = JSON.parse(JSON.stringify(world.snapshot())) as WorldSnapshot & { state: WorldState };
+    for (const o of snap.state.objects) {
+      if (o.id === "obj_tom") Object.assign(o.state, { tx: 1, ty: 4, next: 10 ** 9, until: 10 ** 9 });
+      if (o.id === "obj_koi") Object.assign(o.state, { tx: 8, ty: 4, next: 10 ** 9 });
+    }
+    const placed = World.restore(old, snap);
+    // The region moves east (x 3..6) and the pond shrinks to x 10..12.
+    const moved = fixtureWorld([yard({ tx: 3, ty: 1, w: 4, h: 4 }, 10)]);
+    expect(placed.step([redefineInput(moved)]).results[0]!.ok).toBe(true);
+    expect(tileOf(placed, "obj_tom")).toEqual({ tx: 3, ty: 4 });
+    expect(tileOf(placed, "obj_koi")).toEqual({ tx: 10, ty: 4 });
+    // What it was doing stays (only where it is changed).
+    expect(placed.objectView("obj_tom")!.state).toMatchObject({ next: 10 ** 9, species: "cat" });
+    // A creature the new map still holds stays put.
+    const same = World.restore(old, JSON.parse(JSON.stringify(snap)));
+    expect(
+      same.step([redefineInput(fixtureWorld([yard({ tx: 1, ty: 1, w: 4, h: 5 }, 7)]))]).results[0]!.ok,
+    ).toBe(true);
+    expect(tileOf(same, "obj_tom")).toEqual({ tx: 1, ty: 4 });
+    expect(tileOf(same, "obj_koi")).toEqual({ tx: 8, ty: 4 });
+    expect(() => validateSnapshot(moved, JSON.parse(JSON.stringify(placed.snapshot())))).not.toThrow();
+  });
+
+  it("a replay through the change refits them alike: the same hash at every tick, the fish swimming on", () => {
+    const old = fixtureWorld([yard({ tx: 1, ty: 1, w: 4, h: 4 }, 8)]);
+    const moved = fixtureWorld([yard({ tx: 3, ty: 1, w: 4, h: 4 }, 10)]);
+    const world = World.create(old);
+    run(world, 100);
+    const base = JSON.parse(JSON.stringify(world.snapshot()));
+    const log: Input[][] = [[], JSON.parse(JSON.stringify([redefineInput(moved)])), ...Array(400).fill([])];
+    const hashes = log.map((inputs) => {
+      world.step(inputs);
+      return world.snapshotHash();
+    });
+    const replayed = World.restore(old, base);
+    const again = log.map((inputs) => {
+      replayed.step(JSON.parse(JSON.stringify(inputs)));
+      return replayed.snapshotHash();
+    });
+    expect(again).toEqual(hashes);
+    const koi = tileOf(replayed, "obj_koi");
+    expect(koi.tx >= 10 && koi.tx <= 12 && koi.ty >= 2 && koi.ty <= 5, `(${koi.tx}, ${koi.ty})`).toBe(true);
+  });
+
+  it("a creature its new map has no ground for starts afresh; one the map no longer names is gone", () => {
+    const old = fixtureWorld([yard({ tx: 1, ty: 1, w: 4, h: 4 })]);
+    const world = World.create(old);
+    run(world, 40);
+    // The home region now lies all under water: no tile for the cat, which starts afresh.
+    const flooded = yard({ tx: 8, ty: 2, w: 2, h: 2 });
+    flooded.objects = flooded.objects.map((o) => (o.name === "tom" ? { ...o, tx: 8, ty: 2 } : o));
+    const fitted = fitSnapshot(
+      world.snapshot() as WorldSnapshot & { state: WorldState },
+      old,
+      fixtureWorld([flooded]),
+    ).snapshot.state.objects;
+    expect(fitted.find((o) => o.id === "obj_tom")).toBeUndefined();
+    expect(fitted.find((o) => o.id === "obj_koi")).toBeDefined();
+    const withoutFish = yard({ tx: 1, ty: 1, w: 4, h: 4 });
+    withoutFish.objects = withoutFish.objects.filter((o) => o.name !== "koi");
+    expect(world.step([redefineInput(fixtureWorld([withoutFish]))]).results[0]!.ok).toBe(true);
+    expect(world.objectView("obj_koi")).toBeUndefined();
+    expect(world.objectView("obj_tom")).toBeDefined();
+  });
+});

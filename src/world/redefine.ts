@@ -2,6 +2,8 @@
 // its state fits the new maps is kept as it was. Actors keep their ids and rooms; one whose room is
 // gone goes to the default room, one a new wall stands on goes to the nearest open tile, and each is
 // told. Objects keep their state where they still exist as the same type; the others start afresh.
+// A creature its new map no longer holds where it was (its region moved, a wall or dry land there)
+// is put on the nearest tile it may be on, or starts afresh when there is none.
 // Pure: the state in, the fitted state out.
 
 import { objectType } from "./objects/object-registry.ts";
@@ -93,15 +95,19 @@ export function fitSnapshot(
   const oldObjectDefs = new Map(
     Object.values(current.rooms).flatMap((r) => r.objects.map((o) => [o.id, o] as const)),
   );
-  state.objects = state.objects.filter((o) => {
+  state.objects = state.objects.flatMap((o) => {
     const def = objectDefs.get(o.id);
     const was = oldObjectDefs.get(o.id);
-    if (!def || !was || def.objectType !== was.objectType || def.roomId !== was.roomId) return false;
+    if (!def || !was || def.objectType !== was.objectType || def.roomId !== was.roomId) return [];
     const handler = objectType(def.objectType);
-    if (!handler) return false;
-    if (handler.checkState?.(o.state, def)) return false;
+    if (!handler) return [];
+    if (handler.checkState?.(o.state, def)) return [];
     const holder = handler.holder?.(o.state);
-    return holder === undefined || present.get(holder) === def.roomId;
+    if (holder !== undefined && present.get(holder) !== def.roomId) return [];
+    if (!handler.refit) return [o];
+    // A creature whose region moved, or whose ground became a wall, goes back inside.
+    const fitted = handler.refit(o.state, def, next.rooms[def.roomId]!);
+    return fitted ? [{ ...o, state: fitted as typeof o.state }] : [];
   });
 
   for (const [roomId, room] of Object.entries(snapshot.state.rooms)) {

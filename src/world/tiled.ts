@@ -125,11 +125,14 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
     }
     return layer;
   };
-  parseLayerData(file, tileLayer("ground"), "layers.ground", width, height, maxGid);
+  const ground = parseLayerData(file, tileLayer("ground"), "layers.ground", width, height, maxGid);
   parseLayerData(file, tileLayer("decor"), "layers.decor", width, height, maxGid);
   const collision = parseLayerData(file, tileLayer("collision"), "layers.collision", width, height, maxGid);
   const blocked = new Uint8Array(width * height);
   for (let i = 0; i < collision.length; i++) blocked[i] = collision[i] !== 0 ? 1 : 0;
+  const waterGids = waterTiles(file, ts, firstGid);
+  const water = new Uint8Array(width * height);
+  for (let i = 0; i < ground.length; i++) water[i] = waterGids.has(ground[i]!) ? 1 : 0;
 
   const group = layers.get("objects");
   if (group?.type !== "objectgroup" || !Array.isArray(group.objects)) {
@@ -209,7 +212,39 @@ export function parseTiledMap(file: string, text: string, meta: RoomMeta): RoomD
     throw new WorldLoadError(file, "layers.objects", "a room needs at least one spawn object");
   objects.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const regions = parseRegions(file, layers.get(REGIONS_LAYER), meta.roomId, width, height, tileSize);
-  return { ...meta, widthTiles: width, heightTiles: height, tileSize, blocked, spawns, objects, regions };
+  return {
+    ...meta,
+    widthTiles: width,
+    heightTiles: height,
+    tileSize,
+    blocked,
+    water,
+    spawns,
+    objects,
+    regions,
+  };
+}
+
+/** The gids of the tileset's tiles marked water (the bool property `water`, set in Tiled's tileset
+ * editor): a ground tile of one of them is water, where creatures that swim (fish) may go. */
+function waterTiles(file: string, tileset: Json, firstGid: number): Set<number> {
+  const gids = new Set<number>();
+  if (tileset.tiles === undefined) return gids;
+  if (!Array.isArray(tileset.tiles)) throw new WorldLoadError(file, "tilesets[0].tiles", "expected an array");
+  tileset.tiles.forEach((tile, i) => {
+    const field = `tilesets[0].tiles[${i}]`;
+    if (!isObj(tile) || typeof tile.id !== "number")
+      throw new WorldLoadError(file, field, "expected {id, ...}");
+    const water = readProps(file, field, tile).water;
+    if (water !== undefined && typeof water !== "boolean")
+      throw new WorldLoadError(
+        file,
+        `${field}.properties.water`,
+        `expected a bool, got ${JSON.stringify(water)}`,
+      );
+    if (water) gids.add(firstGid + tile.id);
+  });
+  return gids;
 }
 
 /** A region's opening hours: string properties `opens` and `closes` (HH:MM), both or neither. */

@@ -91,6 +91,9 @@ export interface RoomDefinition {
   tileSize: number;
   /** Row-major, widthTiles * heightTiles; 1 = blocked by the static collision layer. */
   blocked: Uint8Array;
+  /** Row-major like `blocked`; 1 = water (its ground tile is marked water in the tileset), where
+   * fish swim. */
+  water: Uint8Array;
   spawns: SpawnPoint[];
   objects: ObjectDefinition[];
   /** Named regions in map order (at most MAX_REGIONS_PER_ROOM); empty when the map names none. */

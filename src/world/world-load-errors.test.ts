@@ -124,6 +124,17 @@ describe("a world that does not load says where and what", () => {
     expect(err.message).toBe('maps/a.json: layers.objects.objects[1].type: unknown object type "signpost"');
   });
 
+  it("a tileset tile's water mark that is not a bool: the tile and the property", () => {
+    const files = edited("maps/a.json", (text) => {
+      const map = JSON.parse(text);
+      map.tilesets[0].tiles = [{ id: 4, properties: [{ name: "water", type: "string", value: "yes" }] }];
+      return JSON.stringify(map);
+    });
+    expect(loadError(files).message).toMatch(
+      /maps\/a\.json.*tilesets\[0\]\.tiles\[0\]\.properties\.water.*expected a bool/,
+    );
+  });
+
   it("positions count lines and columns from 1", () => {
     expect(positionOf("ab\ncd", 0)).toEqual({ line: 1, column: 1 });
     expect(positionOf("ab\ncd", 4)).toEqual({ line: 2, column: 2 });

@@ -2,13 +2,15 @@
 // real browser sees Mochi in the reading corner, comes near, and the cat follows her as she walks on;
 // hovering it names it and says what it does; an HTTP agent (AIC v0.1) observing from the plaza sees
 // it as an object in words. The cat loses interest once she has gone (it naps), so the world is left
-// as the cat would have it anyway; the agent leaves.
+// as the cat would have it anyway; the agent leaves. Then a second person crosses to the garden and
+// sees its fish on the page, each in the pond's water, named in words on hover.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
 import {
   launchBrowser,
   mapBlocked,
+  mapWater,
   me,
   ocw,
   openPlayer,
@@ -29,6 +31,10 @@ interface SeenObject {
   ty: number;
   state: Record<string, unknown>;
 }
+
+/** The garden pond's fish, and a tile of its bridge, within their notice (src/world/objects/fish.ts). */
+const FISH = ["obj_fish_pond_1", "obj_fish_pond_2", "obj_fish_pond_3"];
+const ON_BRIDGE = { tx: 32, ty: 8 };
 
 const catOnPage = (page: Page) => ocw<SeenObject>(page, `object(${JSON.stringify(CAT)})`);
 const gap = (a: { tx: number; ty: number }, b: { tx: number; ty: number }) =>
@@ -117,5 +123,51 @@ describe("the lobby's cat", () => {
     });
     expect(observed.found.object.state).toMatchObject({ called: "Mochi the cat", doing: "following Nell" });
     expect(gap(observed.found.entity.tile, dest)).toBeLessThanOrEqual(1);
+  });
+
+  it("the garden's fish are on the page, each in the pond's water, and named on hover", async () => {
+    const base = gateway().baseUrl;
+    const [blocked, water] = await Promise.all([mapBlocked(base, "garden"), mapWater(base, "garden")]);
+    browser ??= await launchBrowser();
+    const { page } = await openPlayer(browser, base, "Finn");
+    // Onto the lobby's east portal: it carries him to the garden; then onto the bridge.
+    await ocw(
+      page,
+      `send(${JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: 46, ty: 16 } } })})`,
+    );
+    await until("Finn in the garden", async () => (await ocw<string>(page, "roomId")) === "garden", 60_000);
+    await walkTo(page, ON_BRIDGE.tx, ON_BRIDGE.ty, blocked);
+    const fish = await until("the fish on the page", async () => {
+      const seen = await Promise.all(
+        FISH.map((id) => ocw<SeenObject | null>(page, `object(${JSON.stringify(id)}) ?? null`)),
+      );
+      return seen.every((f) => f !== null) && (seen as SeenObject[]);
+    });
+    for (const f of fish) {
+      expect(f.state).toMatchObject({ species: "fish", called: "a fish" });
+      expect(water(f.tx, f.ty), `a fish at (${f.tx}, ${f.ty})`).toBe(true);
+    }
+    // One near the bridge, hovered: named in words, as the cat is.
+    const near = await until(
+      "a fish drawn near Finn",
+      async () => {
+        const seen = await Promise.all(
+          FISH.map((id) => ocw<SeenObject>(page, `object(${JSON.stringify(id)})`)),
+        );
+        return seen.find((f) => f.state.mode === "gather" && gap(f, ON_BRIDGE) <= 1);
+      },
+      { timeoutMs: 30_000, everyMs: 500 },
+    );
+    expect(water(near.tx, near.ty)).toBe(true);
+    const point = await settledPoint(page, near.tx, near.ty);
+    await page.mouse.move(point.x, point.y);
+    await until("the hover names a fish", async () => {
+      const hover = await ocw<{ id?: string; label?: string }>(page, "hover()");
+      return (
+        FISH.includes(String(hover.id)) &&
+        /^A fish, (gathering by Finn|swimming about)$/.test(String(hover.label))
+      );
+    });
+    await shot(page, "creatures-fish.png");
   });
 });

@@ -142,6 +142,26 @@ export async function mapBlocked(baseUrl: string, map: string): Promise<(tx: num
   return (tx, ty) => collision[ty * data.width + tx] !== 0;
 }
 
+/** Whether a tile of a bundled room's map is water: its ground tile is one the tileset marks `water`. */
+export async function mapWater(baseUrl: string, map: string): Promise<(tx: number, ty: number) => boolean> {
+  const data = (await (await fetch(`${baseUrl}/world/maps/${map}.json`)).json()) as {
+    width: number;
+    tilesets: {
+      firstgid: number;
+      tiles?: { id: number; properties?: { name: string; value: unknown }[] }[];
+    }[];
+    layers: { name: string; data?: number[] }[];
+  };
+  const [tileset] = data.tilesets;
+  const water = new Set(
+    (tileset!.tiles ?? [])
+      .filter((t) => t.properties?.some((p) => p.name === "water" && p.value === true))
+      .map((t) => tileset!.firstgid + t.id),
+  );
+  const ground = data.layers.find((l) => l.name === "ground")!.data!;
+  return (tx, ty) => water.has(ground[ty * data.width + tx]!);
+}
+
 /** Two tiles east, west, south or north of `from`, the first one that is free: a short walk to see. */
 export function freeTileNear(
   from: { tx: number; ty: number },

@@ -65,6 +65,15 @@ function drawBird(g: Phaser.GameObjects.Graphics, flying: boolean): void {
       .lineBetween(9, y + 3, 9, 14);
 }
 
+/** A small orange fish seen from above through the water, facing right. */
+function drawFish(g: Phaser.GameObjects.Graphics): void {
+  g.fillStyle(0x1d4f7a, 0.35).fillEllipse(11, 8, 20, 10);
+  g.fillStyle(0xf28c28).fillEllipse(12, 7, 13, 7);
+  g.fillStyle(0xf28c28).fillTriangle(6, 7, 1, 3, 1, 11);
+  g.fillStyle(0xfff2e0).fillEllipse(11, 6, 4, 2.5);
+  g.fillStyle(0x111111).fillCircle(16, 6, 0.9);
+}
+
 /** A ginger cat seen from the side, facing right (flipped to go left), or curled up asleep. */
 function drawCat(g: Phaser.GameObjects.Graphics, napping: boolean): void {
   const fur = 0xe08a3c;
@@ -344,6 +353,7 @@ export function drawTextures(scene: Phaser.Scene): void {
     make(creatureTexture("cat", napping ? "nap" : "wander"), 28, 26, () => drawCat(g, napping));
   for (const flying of [false, true])
     make(creatureTexture("bird", flying ? "fly" : "hop"), 18, 16, () => drawBird(g, flying));
+  make(creatureTexture("fish", "swim"), 22, 16, () => drawFish(g));
   make("object", 20, 20, () => {
     g.fillStyle(0xcccccc).fillRoundedRect(2, 2, 16, 16, 4);
   });

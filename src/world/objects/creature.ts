@@ -3,15 +3,19 @@
 // what it is doing are its state, changed each tick by its species' rule (`roam`) without events,
 // so snapshots and replays hold it exactly and no agent's event feed fills with its steps.
 
-import type { ObjectDefinition } from "../types.ts";
+import { habitable, homeOf, nearestTile } from "../habitat.ts";
+import type { ObjectDefinition, RoomDefinition } from "../types.ts";
 import { BIRD_MODES, birdDoing, roamBird } from "./bird.ts";
 import { CAT_MODES, catDoing, roamCat } from "./cat.ts";
+import { FISH_MODES, fishDoing, roamFish } from "./fish.ts";
 import type { ObjectState, ObjectTypeHandler, RoamContext } from "./object-type.ts";
 import { type Roamer, roamerOf, roamerState, startingAt } from "./roamer.ts";
 
 interface Species {
   /** The modes its state may be in (a snapshot is checked against them). */
   modes: readonly string[];
+  /** It lives in water (the map's water tiles), not on open ground. */
+  swims: boolean;
   /** "a cat", or "Mochi the cat" when it has a name. */
   called(name: string | undefined): string;
   initialState(def: ObjectDefinition): ObjectState;
@@ -27,9 +31,11 @@ function species<Mode extends string>(
   facing: string,
   roam: (ctx: RoamContext) => void,
   doing: (r: Roamer<Mode>) => string,
+  swims = false,
 ): Species {
   return {
     modes,
+    swims,
     called: (name) => (name ? `${name} the ${kind}` : `a ${kind}`),
     initialState: (def) => {
       const start = startingAt(def, facing, modes[0]!);
@@ -43,6 +49,7 @@ function species<Mode extends string>(
 const SPECIES: Readonly<Record<string, Species>> = {
   cat: species("cat", CAT_MODES, "down", roamCat, catDoing),
   bird: species("bird", BIRD_MODES, "right", roamBird, birdDoing),
+  fish: species("fish", FISH_MODES, "right", roamFish, fishDoing, true),
 };
 
 const speciesOf = (state: Readonly<ObjectState>): Species | undefined =>
@@ -56,7 +63,7 @@ export const creature: ObjectTypeHandler = {
   props: { species: "string" },
   optionalProps: { called: "string", region: "string" },
   about:
-    'Moves by its `species`\' rule: `cat` wanders, naps, follows someone near a while; `bird` hops, flies off when someone comes near. `called` its name ("Mochi": "Mochi the cat"); `region` a region it never leaves (else its room). Never blocks anyone nor enters a closed or private place; `read` says what it does.',
+    'Moves by its `species`\' rule: `cat` wanders, naps, follows someone near a while; `bird` hops, flies off when someone comes near; `fish` swims only on water (ground tiles the tileset marks `water`), starts on one, and gathers by someone standing near. `called` its name ("Mochi": "Mochi the cat"); `region` a region it never leaves (else its room). Never blocks anyone nor enters a closed or private place; `read` says what it does.',
   actions: ["read"],
   validate(def, rooms) {
     if (!Object.hasOwn(SPECIES, String(def.props.species)))
@@ -67,6 +74,13 @@ export const creature: ObjectTypeHandler = {
     const region = def.props.region;
     if (region !== undefined && !rooms[def.roomId]?.regions.some((r) => r.id === region))
       return { field: "region", problem: `room "${def.roomId}" has no region "${region}"` };
+    const room = rooms[def.roomId];
+    const { tx, ty } = def.tile;
+    if (SPECIES[String(def.props.species)]!.swims && room && room.water[ty * room.widthTiles + tx] !== 1)
+      return {
+        field: "species",
+        problem: `a fish starts on water: tile (${tx}, ${ty}) is not a ground tile the tileset marks water`,
+      };
     return undefined;
   },
   initialState(def) {
@@ -85,6 +99,7 @@ export const creature: ObjectTypeHandler = {
     speciesOf(ctx.state)?.roam(ctx);
   },
   tileOf: (state) => ({ tx: Number(state.tx), ty: Number(state.ty) }),
+  refit: (state, def, room) => refit(state, def, room),
   checkState(state) {
     const keys = "called,doing,facing,mode,next,species,tx,ty,until,with,withName";
     if (Object.keys(state).sort().join(",") !== keys) return `the state fields are ${keys}`;
@@ -102,6 +117,22 @@ export const creature: ObjectTypeHandler = {
     return undefined;
   },
 };
+
+/** Its state on a new map: where it was if the map still holds it there, else on the nearest tile of
+ * its habitat (habitat.ts), else nowhere (it starts afresh on its definition's tile). */
+function refit(
+  state: Readonly<ObjectState>,
+  def: ObjectDefinition,
+  room: RoomDefinition,
+): ObjectState | undefined {
+  const species = speciesOf(state);
+  const home = homeOf(room, def);
+  if (!species || !home) return undefined;
+  const at = { tx: Number(state.tx), ty: Number(state.ty) };
+  const spot = nearestTile(room, at, habitable(room, home, species.swims));
+  if (!spot) return undefined;
+  return spot.tx === at.tx && spot.ty === at.ty ? { ...state } : { ...state, ...spot };
+}
 
 /** "Mochi the cat, napping". */
 export function inWords(state: Readonly<ObjectState>): string {

@@ -119,8 +119,13 @@ export interface RoamContext {
   /** Whether it may stand on a tile: in its room (and its home region, when it has one), open, not
    * in a room made private. */
   mayStand(tx: number, ty: number): boolean;
+  /** Whether it may swim on a tile: as `mayStand`, but on water (the map's water tiles). */
+  maySwim(tx: number, ty: number): boolean;
   /** The nearest person within `radiusTiles` of it whose tile it may stand on (ties by id). */
   nearestPerson(radiusTiles: number, except?: string): Noticed | undefined;
+  /** The nearest person within `radiusTiles` of it anywhere in its home, not in a private place
+   * (a fish sees whoever stands at its water's edge; ties by id). */
+  nearestOnShore(radiusTiles: number): Noticed | undefined;
   /** A person in its room, by id. */
   person(id: string): Noticed | undefined;
   /** Replace state fields without an event or a version: a creature's step is not news (its
@@ -165,6 +170,9 @@ export interface ObjectTypeHandler {
   roam?(ctx: RoamContext): void;
   /** Where it stands now, for an object that moves (its definition's tile otherwise). */
   tileOf?(state: Readonly<ObjectState>): TileCoord;
+  /** A new definition came (redefine.ts) and the object is still there: its state as the new map
+   * holds it (a creature its region no longer covers moves back in), or undefined to start afresh. */
+  refit?(state: Readonly<ObjectState>, def: ObjectDefinition, room: RoomDefinition): ObjectState | undefined;
   /** The holder moved off, left or was carried away: let it go. */
   release?(ctx: OperatorContext): void;
   /** The region this object makes private in this state: chat said inside it is heard only inside,

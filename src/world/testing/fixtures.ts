@@ -24,8 +24,11 @@ export interface FixtureRegion {
   hours?: { opens: string; closes: string };
 }
 
-/** A Tiled map from ASCII rows: `#` blocked (stone wall), anything else grass. With `regions`, the
- * map gets a "regions" object layer. */
+/** A Tiled map from ASCII rows: `#` blocked (stone wall), `~` water (blocked, its tile marked water
+ * in the tileset: fish swim there), anything else grass. With `regions`, the map gets a "regions"
+ * object layer. */
+const WATER_GID = 5;
+
 export function tiledMapJson(
   rows: readonly string[],
   objects: readonly FixtureObject[],
@@ -37,8 +40,8 @@ export function tiledMapJson(
   const collision: number[] = [];
   for (const row of rows) {
     for (const ch of row) {
-      ground.push(ch === "#" ? 4 : 1);
-      collision.push(ch === "#" ? 4 : 0);
+      ground.push(ch === "#" ? 4 : ch === "~" ? WATER_GID : 1);
+      collision.push(ch === "#" || ch === "~" ? 4 : 0);
     }
   }
   const layer = (id: number, name: string, data: number[], visible = true) => ({
@@ -73,6 +76,10 @@ export function tiledMapJson(
         tileheight: 32,
         columns: 8,
         tilecount: 16,
+        // Only a map with water marks its tile, so the maps of older fixtures stay as they were.
+        ...(ground.includes(WATER_GID)
+          ? { tiles: [{ id: WATER_GID - 1, properties: [{ name: "water", type: "bool", value: true }] }] }
+          : {}),
       },
     ],
     layers: [
