@@ -1,6 +1,7 @@
 // Walking, one tick at a time: along a path of tile centres (moveTo, approach) or in a held
 // direction with sliding along walls (moveDir). Called by the tick (World.simulate).
 import type { Actor } from "./actor.ts";
+import { tellIfStoppedAtClosed } from "./closed-edge.ts";
 import { moveWithCollision } from "./collision.ts";
 import type { WorldCore } from "./core.ts";
 import { freeTileBeside, takenFor } from "./free-tile.ts";
@@ -91,15 +92,21 @@ export function walkAll(w: WorldCore, stepLen: number): void {
       const actor = actors[i]!;
       const x0 = actor.x;
       const y0 = actor.y;
+      const movedBefore = actor.moving;
+      let held = false;
       if (actor.lead !== undefined && holdsBack(w, room, actor)) {
         // It waits for the one it leads (leading.ts).
       } else if (actor.pathIndex < actor.path.length) {
         walkPath(room, actor, stepLen);
         if (actor.pathIndex >= actor.path.length) stepAside(room, actor);
-      } else if (actor.dirX !== 0 || actor.dirY !== 0) walkDir(room, actor, stepLen);
+      } else if (actor.dirX !== 0 || actor.dirY !== 0) {
+        walkDir(room, actor, stepLen);
+        held = true;
+      }
       const dx = actor.x - x0;
       const dy = actor.y - y0;
       actor.moving = dx !== 0 || dy !== 0;
+      if (held) tellIfStoppedAtClosed(w, room, actor, movedBefore, actor.moving);
       if (actor.moving) {
         actor.facing = facingFor(dx, dy, actor.facing);
         const tx0 = actor.tx;

@@ -99,6 +99,32 @@ describe("opening hours", () => {
     expect(world.getEntity("agt_ann")!.tile).toEqual({ tx: 11, ty: 3 });
   });
 
+  it("a held key walking into a closed place stops at its edge and is told why, in the click's words, once", () => {
+    const world = World.create(shopWorld());
+    one(world, join("hum_cy"));
+    walkTo(world, "hum_cy", 3, 3);
+    run(world, ticksToClose);
+    const toldOf = (steps: { events: { type: string; payload: Record<string, unknown> }[] }[]) =>
+      steps
+        .flatMap((s) => s.events)
+        .filter((e) => e.type === "chat.message" && e.payload.fromEntityId === WORLD_NOTICE_ENTITY_ID)
+        .map((e) => e.payload.message);
+    const words = "The Shop is closed; it opens at 00:00.";
+    // Held east: she walks up to its edge, stops, and is told; held on, nothing more is said.
+    const pressed = world.step([{ kind: "moveDir", entityId: "hum_cy", dx: 1, dy: 0 }]);
+    const held = [pressed, ...run(world, 60)];
+    expect(world.getEntity("hum_cy")!.tile).toEqual({ tx: 5, ty: 3 });
+    expect(toldOf(held)).toEqual([words]);
+    // Let go and pressed again, flush against it: told at once, and still outside.
+    world.step([{ kind: "moveDir", entityId: "hum_cy", dx: 0, dy: 0 }]);
+    const again = world.step([{ kind: "moveDir", entityId: "hum_cy", dx: 1, dy: 0 }]);
+    expect(toldOf([again, ...run(world, 20)])).toEqual([words]);
+    expect(world.getEntity("hum_cy")!.tile).toEqual({ tx: 5, ty: 3 });
+    // Walking away from it says nothing.
+    world.step([{ kind: "moveDir", entityId: "hum_cy", dx: -1, dy: 0 }]);
+    expect(toldOf(run(world, 20))).toEqual([]);
+  });
+
   it("at closing time everyone inside is moved to the nearest open tile outside and told", () => {
     const world = World.create(shopWorld());
     one(world, join("agt_ann"));

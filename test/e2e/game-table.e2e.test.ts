@@ -4,8 +4,9 @@
 // note the table posted. The game is watched as it goes on the follow page of the red side (its board
 // beside the map, each move as it is played), and afterwards on the operator's replay page, whose
 // board is the one of the tick shown, mid-game and at the win. Then a person in a real browser plays
-// the agent from the table's card. At the end the table is as new, the notes are taken down and the
-// agents leave.
+// the agent from the table's card, and two people, each in a browser, play a whole game against each
+// other with the drop buttons of the table's card, to a win that the café's board card then shows. At
+// the end the table is as new, the notes are taken down, the agents leave and the pages are closed.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/aic/testing/oracle.ts";
@@ -23,6 +24,7 @@ import {
 } from "../support/browser.ts";
 import { until } from "../support/wait.ts";
 import { aicCall, boardNotes, gateway, leaveWorld, removeNotes } from "./fixtures.ts";
+import { boardCardShows, cardText, openTableCard, personAtTable } from "./game-table-pages.ts";
 
 const R = "agent_game_r";
 const Y = "agent_game_y";
@@ -314,5 +316,90 @@ describe("the café's game table in the browser", () => {
     expect((await boardNotes(BOARD)).notes.map((n) => n.text)).toContain(RESIGNED);
     expect((await use(Y, "leave")).message).toBe("You leave the table.");
     expect(await state(Y)).toMatchObject({ red: "", yellow: "", moves: 0, result: "" });
+  });
+});
+
+describe("two people play each other in their browsers", () => {
+  const PEOPLE_WIN = "Uma beat Vic at four-in-a-row in 7 moves";
+  let browser: Browser | undefined;
+  let pages: Page[] = [];
+  afterAll(async () => {
+    // Whatever happened below, each still seated gives up their side (a finished game: no resignation).
+    for (const page of pages) {
+      const leave = page.locator(
+        '#dialog[data-kind="game_table"] #dialog-actions button[data-action="leave"]',
+      );
+      if (await leave.count().catch(() => 0)) await leave.click().catch(() => undefined);
+    }
+    await browser?.close();
+    await removeNotes(BOARD, (n) => n.text === PEOPLE_WIN);
+  });
+
+  it("each takes a side on the table's card and plays with its drop buttons, to a win; the café's board card shows the result", async () => {
+    browser = await launchBrowser();
+    const [uma, vic] = await Promise.all([
+      personAtTable(browser, "Uma", { tx: 7, ty: 10 }),
+      personAtTable(browser, "Vic", { tx: 7, ty: 8 }),
+    ]);
+    pages = [uma!.page, vic!.page];
+    for (const page of pages) await openTableCard(page);
+    expect(await cardText(uma!.page)).toBe("Four-in-a-row for two: take a side.");
+    await uma!.page.click('#dialog-actions button[data-action="join"]');
+    await until("Uma is R", async () =>
+      (await cardText(uma!.page)).includes("waits for an opponent. You are R."),
+    );
+    await vic!.page.click('#dialog-actions button[data-action="join"]');
+    await until("Vic is Y", async () => (await cardText(vic!.page)) === "Uma (R) to play. You are Y.");
+
+    // Red stacks column 0, yellow column 1: red's fourth piece wins on the seventh move.
+    const columns = [0, 1, 0, 1, 0, 1, 0];
+    for (const [i, column] of columns.entries()) {
+      const [mover, waiter] = i % 2 === 0 ? [uma!.page, vic!.page] : [vic!.page, uma!.page];
+      // Only the one to play has live buttons; the other's stay off.
+      await until(`move ${i + 1}: the mover's turn`, async () =>
+        (await cardText(mover)).startsWith("Your turn"),
+      );
+      expect(await waiter.locator("#dialog-game .game-drop:not([disabled])").count()).toBe(0);
+      await mover.click(`#dialog-game .game-drop[data-column="${column}"]`);
+      // The move shows on both cards, the waiter's too, without a click.
+      for (const page of pages)
+        await until(
+          `move ${i + 1} on both cards`,
+          async () =>
+            (await page
+              .locator('#dialog-game span[data-cell="R"], #dialog-game span[data-cell="Y"]')
+              .count()) ===
+            i + 1,
+        );
+    }
+    for (const page of pages)
+      await until("the win on both cards", async () =>
+        (await cardText(page)).startsWith("Uma (R) won in 7 moves."),
+      );
+    expect(await uma!.page.locator('#dialog-game span[data-cell="R"]').count()).toBe(4);
+    expect(await uma!.page.locator('#dialog-game span[data-cell="Y"]').count()).toBe(3);
+    await shot(uma!.page, "people-game-won.png");
+    expect(await ocw<{ state: Record<string, unknown> }>(uma!.page, `object("${TABLE}")`)).toMatchObject({
+      state: { result: "R", moves: 7, redName: "Uma", yellowName: "Vic" },
+    });
+
+    // Both leave the table (a finished game: no one resigns); it is as new for whoever comes next.
+    const tableOn = async (page: Page) =>
+      (await ocw<{ state: Record<string, unknown> }>(page, `object("${TABLE}")`)).state;
+    await uma!.page.click('#dialog-actions button[data-action="leave"]');
+    await until("Uma has left the table", async () => (await tableOn(uma!.page)).red === "");
+    expect(await tableOn(uma!.page)).toMatchObject({ yellowName: "Vic", result: "R" });
+    await vic!.page.click('#dialog-actions button[data-action="leave"]');
+    await until("the table as new", async () => {
+      const t = await tableOn(vic!.page);
+      return t.red === "" && t.yellow === "" && t.moves === 0 && t.result === "";
+    });
+    expect(await cardText(vic!.page)).toBe("Four-in-a-row for two: take a side.");
+
+    // Vic reads the café's board (the page walks him over): the game is on it.
+    await boardCardShows(vic!.page, PEOPLE_WIN);
+    await shot(vic!.page, "people-game-board.png");
+    expect(uma!.consoleErrors).toEqual([]);
+    expect(vic!.consoleErrors).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 // file and line, by the operator route and the CLI, and the world runs on; a stretch exported across
 // the change opens again with every keyframe's hash the one recorded live. Then a shop is drawn around
 // the spawn where a person stands, closing a few seconds later by the world's clock: at its hour she is
-// shown out by its door and told, her page shades it "Closed", and the agent is refused entry in words.
+// shown out by its door and told, her page shades it "Closed", and the agent is refused entry in words,
+// as are her click into it and her arrow key held against it.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -335,6 +336,28 @@ describe("a world reloaded live under npm start", () => {
           (n) => n.text === `Shop is closed; it opens at ${hours.opens}.`,
         ),
       );
+      expect(inShop(await me(cleo.page))).toBe(false);
+      // Held against it, an arrow key stops her at its edge with the same words, in her chat.
+      const outside = await me(cleo.page);
+      const into = (
+        [
+          ["ArrowRight", 1, 0],
+          ["ArrowLeft", -1, 0],
+          ["ArrowDown", 0, 1],
+          ["ArrowUp", 0, -1],
+        ] as const
+      ).find(([, dx, dy]) => inShop({ tx: outside.tx + dx, ty: outside.ty + dy }));
+      if (!into) throw new Error(`Cleo at (${outside.tx}, ${outside.ty}) is not beside the shop`);
+      await cleo.page.keyboard.down(into[0]);
+      try {
+        await until("Cleo's held key is told the shop is closed", async () =>
+          (await ocw<{ message: string }[]>(cleo.page, "chat()")).some(
+            (line) => line.message === `Shop is closed; it opens at ${hours.opens}.`,
+          ),
+        );
+      } finally {
+        await cleo.page.keyboard.up(into[0]);
+      }
       expect(inShop(await me(cleo.page))).toBe(false);
       expect(cleo.consoleErrors).toEqual([]);
     } finally {

@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { NO_PATH } from "../actor.ts";
+import { tellIfPressedIntoClosed } from "../closed-edge.ts";
 import { fail } from "../core.ts";
 import { facingFor } from "../movement.ts";
 import { releaseHeld } from "../placement.ts";
@@ -46,6 +47,7 @@ export const moveDir = defineAction({
       releaseHeld(w, actor);
       actor.facing = facingFor(input.dx, input.dy, actor.facing);
       w.signal(actor, "move");
+      tellIfPressedIntoClosed(w, actor);
     }
     return { ok: true, value: { kind: "moveDir" } };
   },
