@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -102,6 +102,31 @@ describe("the world's reloads (route, CLI, directory watch)", () => {
     expect((await settle(reloads.reload("operator"))).status).toBe("unchanged");
     reloads.unwatch();
     expect(reloads.status()).toMatchObject({ watching: false });
+  });
+
+  it("watching, a file saved atomically again and again (written aside, renamed over) reloads each time", async () => {
+    const { worldDir, opened, reloads, logged, until } = await hosted();
+    reloads.watch();
+    // What editors and scripts do: the new text beside the file, then renamed over it. Node's
+    // recursive watch saw the first such save of a file and none after it.
+    const saveAtomically = (files: Map<string, string>) => {
+      for (const [name, text] of files) {
+        const file = path.join(worldDir, name);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(`${file}.tmp`, text);
+        renameSync(`${file}.tmp`, file);
+      }
+    };
+    const seen = new Set<string>([opened.runtime.world.definition.sceneHash]);
+    for (const wallAt of [5, 6, 7]) {
+      saveAtomically(fixtureFiles([room(wallAt)]));
+      await until(
+        () => !seen.has(opened.runtime.world.definition.sceneHash),
+        `the save with a wall at ${wallAt}`,
+      );
+      seen.add(opened.runtime.world.definition.sceneHash);
+    }
+    expect(logged.filter((m) => m.includes("world reloaded (watch)"))).toHaveLength(3);
   });
 
   it("the operator's reloads run one after another; nothing new is 'unchanged'; a bad file is refused, the last applied kept", async () => {

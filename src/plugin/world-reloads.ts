@@ -1,7 +1,8 @@
 // Reloading the world's definition while it runs: on the operator's word (route, CLI) or, with
 // `watchWorld`, when a file of the world directory changes. One reload at a time; the last one's
 // outcome is in the operator status, and every outcome is logged (a refusal with the file and line).
-import { type FSWatcher, watch } from "node:fs";
+import { type FSWatcher, readdirSync, watch } from "node:fs";
+import path from "node:path";
 import { type ReloadOutcome, reloadWorld } from "../runtime/world-reload.ts";
 import { describe, type RuntimeLogger } from "../runtime/world-runtime.ts";
 import type { WorldHost } from "./host.ts";
@@ -22,7 +23,7 @@ export class WorldReloads {
   private readonly host: WorldHost;
   private readonly logger: RuntimeLogger;
   private queue: Promise<unknown> = Promise.resolve();
-  private watcher: FSWatcher | undefined;
+  private readonly watchers = new Map<string, FSWatcher>();
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
   private last: ReloadRecord | undefined;
   private lastApplied: ReloadRecord | undefined;
@@ -78,18 +79,46 @@ export class WorldReloads {
     return outcome;
   }
 
-  /** Watches the world directory: a change reloads once the files settle. */
+  /** Watches the world directory: a change reloads once the files settle. Each folder of it is
+   * watched on its own, not the tree at once: Node's recursive watch on Linux follows each file, and
+   * once a file is replaced by a rename (how editors and scripts save atomically) it saw none of that
+   * file's later saves. A folder's watch sees its entries change whatever they are. */
   watch(): void {
-    if (this.watcher || this.host.cluster) return;
-    const dir = this.host.config.worldDir;
+    if (this.watchers.size > 0 || this.host.cluster) return;
+    this.watchFolders();
+  }
+
+  /** Watches every folder of the world directory not watched yet, and lets go of those gone. */
+  private watchFolders(): void {
+    const root = this.host.config.worldDir;
+    let folders: string[];
     try {
-      this.watcher = watch(dir, { recursive: true, persistent: false }, () => this.changed());
-      this.watcher.on("error", (error) => {
-        this.logger.warn(`openclawworld: watching ${dir} stopped: ${describe(error)}`);
-        this.unwatch();
-      });
+      folders = foldersUnder(root);
     } catch (error) {
-      this.logger.warn(`openclawworld: cannot watch ${dir}: ${describe(error)}`);
+      this.logger.warn(`openclawworld: cannot watch ${root}: ${describe(error)}`);
+      return;
+    }
+    for (const [folder, watcher] of this.watchers) {
+      if (folders.includes(folder)) continue;
+      watcher.close();
+      this.watchers.delete(folder);
+    }
+    for (const folder of folders) {
+      if (this.watchers.has(folder)) continue;
+      try {
+        const watcher = watch(folder, { persistent: false }, () => this.changed());
+        watcher.on("error", (error) => {
+          watcher.close();
+          this.watchers.delete(folder);
+          if (folder === root) {
+            this.logger.warn(`openclawworld: watching ${root} stopped: ${describe(error)}`);
+            this.unwatch();
+          }
+        });
+        this.watchers.set(folder, watcher);
+      } catch (error) {
+        if (folder === root) this.logger.warn(`openclawworld: cannot watch ${root}: ${describe(error)}`);
+      }
     }
   }
 
@@ -97,6 +126,8 @@ export class WorldReloads {
     if (this.settleTimer) clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
       this.settleTimer = undefined;
+      // A folder made or removed meanwhile is watched, or let go, from now on.
+      this.watchFolders();
       this.reload("watch").catch((error: unknown) =>
         this.logger.warn(`openclawworld: world reload failed: ${describe(error)}`),
       );
@@ -107,16 +138,26 @@ export class WorldReloads {
   unwatch(): void {
     if (this.settleTimer) clearTimeout(this.settleTimer);
     this.settleTimer = undefined;
-    this.watcher?.close();
-    this.watcher = undefined;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
   }
 
   /** For the operator status. */
   status() {
     return {
-      watching: this.watcher !== undefined,
+      watching: this.watchers.size > 0,
       ...(this.last ? { last: this.last } : {}),
       ...(this.lastApplied && this.lastApplied !== this.last ? { lastApplied: this.lastApplied } : {}),
     };
   }
+}
+
+/** A folder and every folder under it (hidden ones left out: an editor's or a tool's). */
+function foldersUnder(root: string): string[] {
+  const found = [root];
+  for (let i = 0; i < found.length; i++) {
+    for (const entry of readdirSync(found[i]!, { withFileTypes: true }))
+      if (entry.isDirectory() && !entry.name.startsWith(".")) found.push(path.join(found[i]!, entry.name));
+  }
+  return found;
 }
