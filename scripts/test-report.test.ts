@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { mergeReports, slowestFiles } from "./test-report.ts";
+import { failures, mergeReports, slowestFiles } from "./test-report.ts";
 
 const file = (name: string, seconds: number, status = "passed") => ({
   name: `/repo/${name}`,
   status,
   startTime: 1_000,
   endTime: 1_000 + seconds * 1000,
-  assertionResults: [],
+  assertionResults: [] as { fullName?: string; status: string; failureMessages?: string[] }[],
+  message: undefined as string | undefined,
 });
 const report = (passed: number, failed: number, files: ReturnType<typeof file>[]) => ({
   numTotalTests: passed + failed,
@@ -45,6 +46,29 @@ describe("the lanes' reports as one", () => {
     expect(slowestFiles(merged, "/repo", 2)).toEqual([
       { file: "b.test.ts", seconds: 30 },
       { file: "c.test.ts", seconds: 9 },
+    ]);
+  });
+
+  it("names each failed test, and a file that failed outside its tests, with the first lines of why", () => {
+    const failedTest = file("test/e2e/c.e2e.test.ts", 90, "failed");
+    failedTest.assertionResults = [
+      { fullName: "c > passes", status: "passed" },
+      {
+        fullName: "c > draws",
+        status: "failed",
+        failureMessages: ["AssertionError: 5% differs\n\n  at c.ts:1\n  at x\n  at y\n  at z"],
+      },
+    ];
+    const failedFile = file("test/e2e/d.e2e.test.ts", 1, "failed");
+    failedFile.message = "Error: the gateway did not start";
+    const merged = mergeReports([report(1, 1, [failedTest, failedFile, file("a.test.ts", 2)])]);
+    expect(failures(merged, "/repo", 3)).toEqual([
+      "  test/e2e/c.e2e.test.ts > c > draws",
+      "      AssertionError: 5% differs",
+      "        at c.ts:1",
+      "        at x",
+      "  test/e2e/d.e2e.test.ts",
+      "      Error: the gateway did not start",
     ]);
   });
 });

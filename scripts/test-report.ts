@@ -5,12 +5,20 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+interface AssertionResult {
+  fullName?: string;
+  title?: string;
+  status: string;
+  failureMessages?: string[];
+}
+
 interface FileResult {
   name: string;
   status: string;
+  message?: string;
   startTime: number;
   endTime: number;
-  assertionResults: unknown[];
+  assertionResults: AssertionResult[];
 }
 
 interface Report {
@@ -52,6 +60,29 @@ export function slowestFiles(report: Report, root: string, count = 10): { file: 
     .slice(0, count);
 }
 
+/**
+ * Every failed test (or file that failed outside a test) with the first lines of its message: CI keeps
+ * only the end of a run's output, and a failure scrolled out of it could not be told from the summary.
+ */
+export function failures(report: Report, root: string, lines = 4): string[] {
+  const out: string[] = [];
+  const firstLines = (message: string | undefined) =>
+    (message ?? "")
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() !== "")
+      .slice(0, lines)
+      .map((l) => `      ${l.length > 300 ? `${l.slice(0, 300)}…` : l}`);
+  for (const f of report.testResults) {
+    const file = path.relative(root, f.name);
+    const failed = f.assertionResults.filter((a) => a.status === "failed");
+    for (const a of failed)
+      out.push(`  ${file} > ${a.fullName ?? a.title ?? "?"}`, ...firstLines(a.failureMessages?.[0]));
+    if (failed.length === 0 && f.status === "failed") out.push(`  ${file}`, ...firstLines(f.message));
+  }
+  return out;
+}
+
 function main(): void {
   const [startedAt, ...files] = process.argv.slice(2);
   const root = process.cwd();
@@ -65,6 +96,8 @@ function main(): void {
   console.log("\nslowest files:");
   for (const { file, seconds: s } of slowestFiles(merged, root))
     console.log(`  ${s.toFixed(1).padStart(7)} s  ${file}`);
+  const failed = failures(merged, root);
+  if (failed.length > 0) console.log(`\nfailed:\n${failed.join("\n")}`);
   console.log(`npm test took ${Math.floor(seconds / 60)} min ${seconds % 60} s (${seconds} s)`);
   console.log(
     `${merged.numPassedTests} passed, ${merged.numFailedTests} failed, ${merged.numPendingTests + (merged.numTodoTests ?? 0)} skipped`,
