@@ -356,14 +356,16 @@ describe("issue #42: the replay page on the real gateway", () => {
     try {
       await call("join", {});
       // Two tiles on one row, a few tiles east or west of Vera (her ring and tag stay out of the
-      // compared box), with free tiles around them.
+      // compared box), with free tiles around them and nobody else near: someone another file left
+      // standing there may turn away between the live look and the replayed tick.
       const vera = await me(viewer.page);
-      const spot = [4, 5, 6, 7, -5, -6, -7, -8]
+      const others = (await ocw<SeenActor[]>(viewer.page, "entities()")).filter((e) => e.id !== vera.id);
+      const spot = [4, 5, 6, 7, -5, -6, -7, -8, 9, -10, 11, -12]
         .map((dx) => ({ tx: vera.tx + dx, ty: vera.ty }))
         .find(({ tx, ty }) => {
           for (let x = tx - 1; x <= tx + 3; x++)
             for (let y = ty - 2; y <= ty + 1; y++) if (blocked(x, y)) return false;
-          return true;
+          return !others.some((e) => e.tx >= tx - 3 && e.tx <= tx + 5 && e.ty >= ty - 4 && e.ty <= ty + 3);
         });
       if (!spot) throw new Error(`no free stretch of the lobby beside Vera at (${vera.tx}, ${vera.ty})`);
       const agentSpot = { tx: spot.tx + 2, ty: spot.ty };
