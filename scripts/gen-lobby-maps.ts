@@ -537,16 +537,27 @@ function buildGarden(): MapBuilder {
     text("Flower bed and plots: plant, water, come back to see it grow. Please close the gate behind you."),
   );
   // Plots in the bed's east half, by the gardener's home (10, 22): three that take an hour of
-  // simulation time to flower, and a cress tray that flowers in a minute, for a visitor to see a
-  // stage pass while there.
-  for (const [name, x, y, grow] of [
-    ["plot_bed_1", 13, 22, 0],
-    ["plot_bed_2", 14, 22, 0],
-    ["plot_bed_3", 13, 24, 0],
-    ["plot_cress", 14, 24, 60],
+  // simulation time to flower, and a cress tray that flowers in a minute and is thirsty after one
+  // more, for a visitor to see a stage pass, and the gardener come to water it, while there.
+  for (const [name, x, y, grow, thirst] of [
+    ["plot_bed_1", 13, 22, 0, 0],
+    ["plot_bed_2", 14, 22, 0, 0],
+    ["plot_bed_3", 13, 24, 0, 0],
+    ["plot_cress", 14, 24, 60, 120],
   ] as const) {
     m.d(x, y, 0);
-    m.obj("garden_plot", name, x, y, grow ? [{ name: "growSeconds", type: "int", value: grow }] : undefined);
+    m.obj(
+      "garden_plot",
+      name,
+      x,
+      y,
+      grow
+        ? [
+            { name: "growSeconds", type: "int", value: grow },
+            { name: "thirstSeconds", type: "int", value: thirst },
+          ]
+        : undefined,
+    );
   }
   m.obj("door", "door_garden_gate", 11, 20, door(true));
   m.obj("seat", "gazebo_bench_w", 37, 25, seatProps("right", "bench"));

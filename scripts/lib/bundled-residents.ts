@@ -15,6 +15,8 @@ interface BundledResident {
   home: { roomId: string; tx: number; ty: number };
   persona: string;
   routine?: { everySec: number; stops: { tx: number; ty: number; from?: string; to?: string }[] };
+  /** Object types it looks after between turns (config `tends`). */
+  tends?: string[];
 }
 
 /** Each resident by agent id (a gateway agent of its own). */
@@ -75,6 +77,8 @@ export const BUNDLED_RESIDENTS: Record<string, BundledResident> = {
     home: { roomId: "garden", tx: 10, ty: 22 },
     persona:
       "You tend the garden: the flower bed and its plots (you water them when they need it and help people plant), the pond and the gazebo. You like to show people round and name the flowers.",
+    // She waters a thirsty plant on her own (no turn, no model asked), wherever her routine has her.
+    tends: ["garden_plot"],
     routine: {
       everySec: 600,
       stops: [

@@ -10,6 +10,7 @@ import { toolNameOf } from "../world/actions/action.ts";
 import { DOOR_ACTIONS } from "../world/actions/registry.ts";
 import { canonicalJson } from "../world/canonical-json.ts";
 import { AGENT_ID_PATTERN, nameProblem, ROOM_ID_PATTERN } from "../world/ids.ts";
+import { objectTypes } from "../world/objects/object-registry.ts";
 
 export { BUNDLED_WORLD_DIR };
 
@@ -53,6 +54,12 @@ const ToolLists = {
 const AVATAR_LOOK_COUNT = 8;
 /** A clock of the world's day (HH:MM, UTC). */
 const Clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+
+/** The object types a resident may tend: those that say what they need (ObjectTypeHandler.care). */
+const TENDED_TYPES = [...objectTypes.values()].filter((h) => h.care).map((h) => h.objectType) as [
+  string,
+  ...string[],
+];
 
 /** A gateway agent that lives in the world: it stands at home and the world wakes it (a turn of the
  * gateway's own agent loop, src/residents) when someone speaks near it or says its name. */
@@ -124,6 +131,13 @@ const ResidentSchema = z.strictObject({
     .optional()
     .describe(
       "Where it stands when: home, then each stop in turn, by simulation time (the same in every run); it waits while someone is near it or a turn runs",
+    ),
+  tends: z
+    .array(z.enum(TENDED_TYPES))
+    .max(8)
+    .optional()
+    .describe(
+      'Object types it looks after in its home room ("garden_plot"): between turns, when one needs it (a thirsty plant), it walks there and does what it needs (waters it), as anyone could, then goes back to its stop',
     ),
   returnHomeAfterSec: z
     .int()

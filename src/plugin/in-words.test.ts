@@ -2,7 +2,9 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadWorldDir } from "../runtime/load-world-dir.ts";
-import type { WorldEvent } from "../world/types.ts";
+import { join, run } from "../world/testing/helpers.ts";
+import type { Input, WorldEvent } from "../world/types.ts";
+import { World } from "../world/world.ts";
 import { eventInWords, namerOf } from "./in-words.ts";
 
 const def = await loadWorldDir(fileURLToPath(new URL("../../worlds/lobby", import.meta.url)));
@@ -33,5 +35,42 @@ describe("the guided tour in words (the replay's markers, the follow page)", () 
       payload: { fromEntityId: TOUR, message: "Well done, Ann" },
     } as unknown as WorldEvent;
     expect(eventInWords(line, names)).toBe('Guide said "Well done, Ann"');
+  });
+});
+
+describe("the garden's plots in words", () => {
+  it("says who planted, watered and cleared the cress, and when it grew on or wilted by itself", () => {
+    const world = World.create(def);
+    const events: WorldEvent[] = [];
+    const step = (...inputs: Parameters<World["step"]>[0]) => events.push(...world.step(inputs).events);
+    const use = (action: string) =>
+      step({ kind: "interact", entityId: "hum_ann", targetId: "obj_plot_cress", action });
+    step({ ...(join("hum_ann", "garden") as Extract<Input, { kind: "join" }>), at: { tx: 15, ty: 23 } });
+    use("plant");
+    use("water");
+    // The tray grows in 60 s, is thirsty after 120 s (20 ticks a second).
+    for (const r of run(world, 125 * 20)) events.push(...r.events);
+    use("water");
+    use("clear");
+    const lines = events
+      .filter((e) => e.type === "object.state_changed")
+      .map((e) =>
+        eventInWords(
+          e,
+          namerOf(def, (id) => (id === "hum_ann" ? "Ann" : undefined)),
+        ),
+      );
+    const said = lines.filter((l) => !l?.includes("changed the plot cress"));
+    expect(said).toEqual([
+      "Ann planted the plot cress",
+      "Ann watered the plot cress",
+      "Ann watered the plot cress",
+      "the plot cress: growing now",
+      "the plot cress: flowering now",
+      "the plot cress: wilted",
+      "Ann revived the plot cress",
+      "Ann watered the plot cress",
+      "Ann cleared the plot cress",
+    ]);
   });
 });

@@ -45,6 +45,16 @@ function objectChange(objectType: string, name: string, path: string, value: unk
   if (objectType === "tour" && field === "started") return "started the tour";
   if (objectType === "tour" && field === "reached") return `reached the ${String(value)} on the tour`;
   if (objectType === "tour" && field === "finished") return "finished the tour";
+  // A plot's change comes a field at a time: its stage, its wilting and its watering say it.
+  if (objectType === "garden_plot" && field === "stage")
+    return value === "seedling"
+      ? `planted the ${name}`
+      : value === "empty"
+        ? `cleared the ${name}`
+        : `${String(value)} now`;
+  if (objectType === "garden_plot" && field === "wilted")
+    return value === true ? "wilted" : `revived the ${name}`;
+  if (objectType === "garden_plot" && field === "wateredMs" && value !== 0) return `watered the ${name}`;
   return `changed the ${name} (${field})`;
 }
 

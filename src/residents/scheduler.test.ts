@@ -25,6 +25,7 @@ import {
   TURN_END_GRACE_MS,
   type TurnRequest,
 } from "./scheduler.ts";
+import { CHORE_RETRY_MS } from "./tending.ts";
 
 const HOME = { tx: 17, ty: 12 };
 
@@ -471,6 +472,82 @@ describe("the residents' scheduler", () => {
     expect(sessions[0]).toBe(sessions[1]);
     expect(sessions[2]).toBe(sessions[3]);
     expect(new Set(sessions).size).toBe(3);
+  });
+
+  it("a gardener that tends plots waters a thirsty one on its own, with someone there, and walks home once alone", async () => {
+    const plot = "obj_plot_bed_3";
+    const home = { roomId: "garden", tx: 10, ty: 22 };
+    const quiet = { nearby: false, name: false, approach: false };
+    const fern = residentConfig({ name: "Fern", home, wake: quiet, tends: ["garden_plot"] });
+    const { env, turns } = await setup({ fern });
+    const ann: Actor = { entityId: "hum_ann00000", kind: "human", name: "Ann", rateKey: "s:ann" };
+    await settle(env, env.service.act(ann, { kind: "join", roomId: "garden", at: { tx: 14, ty: 23 } }));
+    const planted = await settle(
+      env,
+      env.service.act(ann, { kind: "interact", targetId: plot, action: "plant" }),
+    );
+    expect(planted.status).toBe("ok");
+    const view = () => env.world.getEntity(plot) && env.world.objectView(plot)!;
+    const plantedAt = Number(view()!.state.wateredMs);
+    // Nothing to do while the plant has water: it stays home.
+    for (let i = 0; i < 20; i++) await settle(env, admitted());
+    expect(env.world.getEntity("agt_fern")!.tile).toEqual({ tx: home.tx, ty: home.ty });
+    // Half its thirst later it needs water: Fern walks over and waters it, Ann standing by.
+    while (!view()!.needs) env.runtime.stepNow();
+    const thirstyAt = env.world.serverTsMs;
+    for (let i = 0; i < 200 && Number(view()!.state.wateredMs) === plantedAt; i++)
+      await settle(env, admitted());
+    expect(Number(view()!.state.wateredMs)).toBeGreaterThanOrEqual(thirstyAt);
+    expect(view()!.state).toMatchObject({ wilted: false, planterName: "Ann" });
+    expect(view()!.needs).toBeUndefined();
+    const by = env.world.getEntity("agt_fern")!.tile;
+    expect(Math.hypot(by.tx - 13, by.ty - 24)).toBeLessThanOrEqual(2);
+    expect(turns).toHaveLength(0); // no model asked: it is the world's rule, done through its doors
+    // Ann leaves: alone, Fern goes home.
+    await settle(env, env.service.act(ann, { kind: "leave" }));
+    for (let i = 0; i < 200 && env.world.getEntity("agt_fern")!.tile.tx !== home.tx; i++)
+      await settle(env, admitted());
+    expect(env.world.getEntity("agt_fern")!.tile).toEqual({ tx: home.tx, ty: home.ty });
+  });
+
+  it("a plot it cannot reach is left for a while and said in the log; once the gate opens it is watered", async () => {
+    const plot = "obj_plot_bed_3";
+    const gate = "obj_door_garden_gate";
+    // Home outside the fenced bed: the gate is the only way in.
+    const home = { roomId: "garden", tx: 18, ty: 22 };
+    const quiet = { nearby: false, name: false, approach: false };
+    const warnings: string[] = [];
+    const fern = residentConfig({ name: "Fern", home, wake: quiet, tends: ["garden_plot"] });
+    const { env } = await setup({ fern }, undefined, undefined, {
+      logger: { info() {}, warn: (line: string) => warnings.push(line) },
+    });
+    const ann: Actor = { entityId: "hum_ann00000", kind: "human", name: "Ann", rateKey: "s:ann" };
+    const use = (targetId: string, action: string) =>
+      settle(env, env.service.act(ann, { kind: "interact", targetId, action }));
+    await settle(env, env.service.act(ann, { kind: "join", roomId: "garden", at: { tx: 13, ty: 23 } }));
+    expect(await use(plot, "plant")).toMatchObject({ status: "ok", data: { outcome: { type: "ok" } } });
+    await settle(env, env.service.act(ann, { kind: "leave" }));
+    await settle(env, env.service.act(ann, { kind: "join", roomId: "garden", at: { tx: 11, ty: 21 } }));
+    await use(gate, "close");
+    expect(env.world.objectView(gate)!.state.open).toBe(false);
+    await settle(env, env.service.act(ann, { kind: "leave" }));
+    while (!env.world.objectView(plot)!.needs) env.runtime.stepNow();
+    for (let i = 0; i < 40 && warnings.length === 0; i++) await settle(env, admitted());
+    expect(warnings.join("\n")).toContain(`resident fern could not tend ${plot}`);
+    expect(env.world.getEntity("agt_fern")!.tile).toEqual({ tx: home.tx, ty: home.ty });
+    // Left for a while: no second try at once.
+    for (let i = 0; i < 40; i++) await settle(env, admitted());
+    expect(warnings).toHaveLength(1);
+    // Someone opens the gate; once the while is over, she goes in and waters it.
+    await settle(env, env.service.act(ann, { kind: "join", roomId: "garden", at: { tx: 11, ty: 21 } }));
+    await use(gate, "open");
+    await settle(env, env.service.act(ann, { kind: "leave" }));
+    const wateredBefore = Number(env.world.objectView(plot)!.state.wateredMs);
+    const retryAt = env.world.serverTsMs + CHORE_RETRY_MS;
+    while (env.world.serverTsMs < retryAt) env.runtime.stepNow();
+    for (let i = 0; i < 400 && Number(env.world.objectView(plot)!.state.wateredMs) === wateredBefore; i++)
+      await settle(env, admitted());
+    expect(Number(env.world.objectView(plot)!.state.wateredMs)).toBeGreaterThan(wateredBefore);
   });
 
   it("a routine walks it to each stop as simulation time passes, and waits while someone is near", async () => {

@@ -28,6 +28,7 @@ import {
 import { type PromptObject, type PromptPerson, wakePrompt } from "./prompt.ts";
 import { type Place, portalToward, STOP_RINGS, standingSpot } from "./resident-places.ts";
 import { routineStop } from "./routine.ts";
+import { CHORE_RETRY_MS, type Chore, nextChore } from "./tending.ts";
 import { byResident, type Happening, replyChannel, wakeHappenings } from "./wake.ts";
 
 export interface TurnRequest {
@@ -193,6 +194,11 @@ export const leadWaitingLine = (name: string) => `Come along, ${name}: I'll wait
 export const leadGaveUpLine = (name: string) =>
   `I'll stop waiting now, ${name}. Ask me again whenever you'd like me to show you the way.`;
 const LEAD_WAIT_LINE_EVERY_MS = 15_000;
+/** A walk to a tended object that has not arrived in this much simulation time is given up. */
+const CHORE_WALK_MS = 60_000;
+
+type Entity = NonNullable<ReturnType<AicService["reads"]["getEntity"]>>;
+type Tile = { tx: number; ty: number };
 
 interface Resident {
   agentId: string;
@@ -226,6 +232,11 @@ interface Resident {
   session: { generation: number; turns: number };
   /** The routine stop it last set off for (routine.ts), so it walks once per stop. */
   routineIndex?: number;
+  /** What it is doing for an object it tends (tending.ts): a call in flight, walking to the object
+   * (to `dest`, since `sinceMs`), or there to use it. */
+  chore?: Chore & { step: "asked" | "walking" | "there" | "using"; sinceMs: number; dest?: Tile };
+  /** Tended objects it gave up on (unreachable, or refused it), until a simulation time. */
+  choreSkip: Map<string, number>;
   /** The simulation time it was last busy: in a turn, walking, or with someone near. Alone and
    * standing away from its stop for `returnHomeAfterSec` after that, it walks back. */
   busyAtMs?: number;
@@ -287,6 +298,7 @@ export class ResidentScheduler {
       homeward: false,
       heardFrom: new Map(),
       hinted: new Map(),
+      choreSkip: new Map(),
       retrying: false,
       busyRefusals: 0,
     }));
@@ -567,15 +579,19 @@ export class ResidentScheduler {
       const self = reads.getEntity(r.actor.entityId);
       if (!self) continue;
       // News waiting for a turn counts as busy: arriving through a portal, it goes on first.
-      if (
+      const occupied =
         r.turn ||
         r.pending.length > 0 ||
-        (self.speed ?? 0) > 0 ||
         self.lead?.state === "walking" ||
         self.lead?.state === "waiting" ||
-        this.hasCompany(self) ||
-        this.inConversation(r, self, simulationMs)
-      ) {
+        this.inConversation(r, self, simulationMs);
+      // What it tends is seen to with people near too (they watch it water the plants), not in a
+      // turn, a talk or a walk with someone.
+      if (!occupied && r.config.tends && this.tend(r, self, simulationMs)) {
+        r.busyAtMs = simulationMs;
+        continue;
+      }
+      if (occupied || (self.speed ?? 0) > 0 || this.hasCompany(self)) {
         r.busyAtMs = simulationMs;
         continue;
       }
@@ -622,6 +638,73 @@ export class ResidentScheduler {
     }
   }
 
+  /** A resident that tends objects (its `tends`) sees to one that needs it: walks into its reach
+   * (`approach`), then does what it needs (`interact`), through the same doors as a person's clicks.
+   * True while it is at it (its routine waits); once done, its routine walks it back to its stop. An
+   * object it cannot reach or use is left for CHORE_RETRY_MS. */
+  private tend(r: Resident, self: Entity, simulationMs: number): boolean {
+    const chore = r.chore;
+    if (chore) {
+      const giveUp = (why?: string) => this.endChore(r, chore, simulationMs, why);
+      if (chore.step === "asked" || chore.step === "using") return true;
+      if (chore.step === "walking") {
+        const arrived = chore.dest && self.tile.tx === chore.dest.tx && self.tile.ty === chore.dest.ty;
+        if (!arrived || (self.speed ?? 0) > 0) {
+          if (simulationMs - chore.sinceMs > CHORE_WALK_MS) giveUp("it did not get there");
+          return true;
+        }
+      }
+      chore.step = "using";
+      this.deps.service
+        .call("interact", r.agentId, {
+          agentId: r.agentId,
+          roomId: self.roomId,
+          txId: `tx_tend_use_${r.agentId}_${simulationMs}`,
+          targetId: chore.objectId,
+          action: chore.action,
+        })
+        .then((used) => {
+          if (used.status !== "ok") giveUp(used.error.message);
+          else if (used.data.outcome.type === "ok" || used.data.outcome.type === "no_effect") giveUp();
+          else giveUp(used.data.outcome.message ?? used.data.outcome.type);
+        })
+        .catch((error: unknown) => giveUp(describe(error)));
+      return true;
+    }
+    if (self.roomId !== r.config.home.roomId) return false;
+    const next = nextChore(this.deps.service.reads, self, r.config.tends ?? [], simulationMs, r.choreSkip);
+    if (!next) return false;
+    const asked: NonNullable<Resident["chore"]> = { ...next, step: "asked", sinceMs: simulationMs };
+    r.chore = asked;
+    const giveUp = (why?: string) => this.endChore(r, asked, simulationMs, why);
+    this.deps.service
+      .call("approach", r.agentId, {
+        agentId: r.agentId,
+        roomId: self.roomId,
+        txId: `tx_tend_walk_${r.agentId}_${simulationMs}`,
+        targetId: next.objectId,
+      })
+      .then((walked) => {
+        if (r.chore !== asked) return;
+        if (walked.status !== "ok") return giveUp(walked.error.message);
+        asked.dest = walked.data.dest;
+        asked.step = walked.data.result === "accepted" ? "walking" : "there";
+      })
+      .catch((error: unknown) => giveUp(describe(error)));
+    return true;
+  }
+
+  /** The chore is over (done, or given up on `why`): its routine walks it back to its stop. */
+  private endChore(r: Resident, chore: NonNullable<Resident["chore"]>, simulationMs: number, why?: string) {
+    if (r.chore !== chore) return;
+    r.chore = undefined;
+    r.routineIndex = undefined;
+    if (why === undefined) return;
+    r.choreSkip.set(chore.objectId, simulationMs + CHORE_RETRY_MS);
+    if (!this.stopped)
+      this.deps.logger.warn(`openclawworld: resident ${r.agentId} could not tend ${chore.objectId}: ${why}`);
+  }
+
   /** A resident walking with someone (the world's lead) says so when it stops to wait for them, and
    * gives up politely when the world's lead does (it then stands, and its routine takes it home once
    * alone). Said as the resident, through the same door as its ocw_chat_send. */
@@ -656,7 +739,7 @@ export class ResidentScheduler {
   }
 
   /** Someone other than a resident is near it (a person or an agent it may be with). */
-  private hasCompany(self: NonNullable<ReturnType<AicService["reads"]["getEntity"]>>): boolean {
+  private hasCompany(self: Entity): boolean {
     const reads = this.deps.service.reads;
     const radius =
       reads.definition.proximityRadiusTiles * (reads.definition.rooms[self.roomId]?.tileSize ?? 32);
@@ -669,11 +752,7 @@ export class ResidentScheduler {
 
   /** Someone who spoke to it within the last returnHomeAfterSec is still within hearing (the chat
    * radius, which reaches further than "near"): it does not walk off in the middle of a talk. */
-  private inConversation(
-    r: Resident,
-    self: NonNullable<ReturnType<AicService["reads"]["getEntity"]>>,
-    simulationMs: number,
-  ): boolean {
+  private inConversation(r: Resident, self: Entity, simulationMs: number): boolean {
     const since = simulationMs - r.config.returnHomeAfterSec * 1000;
     for (const [id, atMs] of r.heardFrom) if (atMs < since) r.heardFrom.delete(id);
     if (r.heardFrom.size === 0) return false;

@@ -264,6 +264,8 @@ export interface ObjectView {
   affords: Affordance[];
   /** Whose move it waits for (ObjectTypeHandler.awaits), when someone's. */
   awaits?: string;
+  /** What one who looks after it would do for it now (ObjectTypeHandler.care), when anything. */
+  needs?: string;
 }
 
 /** Every kind of event the world emits (the contract's EventType and the snapshot check use it). */

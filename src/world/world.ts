@@ -672,12 +672,14 @@ export class World implements WorldApi, WorldCore {
     const obj = this.objects.get(objectId);
     if (!obj) return undefined;
     const awaits = obj.handler.awaits?.(obj.state);
+    const needs = obj.handler.care?.(obj.state, this.nowMs);
     return {
       objectType: obj.def.objectType,
       state: { ...obj.state },
       version: obj.version,
       affords: obj.handler.affordances(obj.state),
       ...(awaits ? { awaits } : {}),
+      ...(needs ? { needs } : {}),
     };
   }
 

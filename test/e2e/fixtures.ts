@@ -62,6 +62,8 @@ export const E2E_AGENT_POLICY = {
   guide: { enabled: ["ocw_chat_send", "ocw_move_to", "ocw_lead"] },
   // The resident-game e2e: a resident who plays at the café's game table.
   wren: { enabled: ["ocw_chat_send", "ocw_interact"] },
+  // The garden e2e: a gardener who tends the plots (no tools: tending goes through the world's doors).
+  fern: { enabled: [] },
 } as const;
 
 /** The e2e gateway's resident: in the lobby's south-east corner, away from where other files play
@@ -198,6 +200,21 @@ export const E2E_PLAYER = {
     wake: { nearby: false, name: true, approach: false, residents: false },
     minIntervalSec: 0,
     turnTimeoutSec: 600,
+  },
+} as const;
+
+/** The garden e2e's gardener: home in the flower bed, tends its plots (waters a thirsty one), woken
+ * by nothing (no turn: tending asks no model). */
+export const E2E_GARDENER = {
+  agentId: "fern",
+  entityId: "agt_fern",
+  config: {
+    name: "Fern",
+    look: 1,
+    home: { roomId: "garden", tx: 10, ty: 22 },
+    tends: ["garden_plot"],
+    wake: { nearby: false, name: false, approach: false, residents: false },
+    prepareTurns: false,
   },
 } as const;
 

@@ -1,7 +1,8 @@
 // The garden's plots (src/world/objects/garden-plot.ts) through the real gateway: a person in a real
 // browser walks into the flower bed, opens the cress tray's card and plants it; an HTTP agent (AIC
 // v0.1) waters it; with no one doing anything the plant grows on with simulation time, and the
-// person's card and sprite show the next stage. The page shows the world's clock and its light, as
+// person's card and sprite show the next stage; a minute after the agent's watering, the gardener
+// resident comes by and waters it on her own. The page shows the world's clock and its light, as
 // the agent's heartbeat says them. At the end the person clears the plot (it is as it was) and the
 // agent leaves.
 import type { Browser, Page } from "playwright-core";
@@ -12,13 +13,14 @@ import {
   mapBlocked,
   ocw,
   openPlayer,
+  type SeenActor,
   settledPoint,
   shot,
   stillPicture,
   walkTo,
 } from "../support/browser.ts";
 import { until } from "../support/wait.ts";
-import { aicCall, gateway, leaveWorld } from "./fixtures.ts";
+import { aicCall, E2E_GARDENER, gateway, leaveWorld } from "./fixtures.ts";
 
 const AGENT = "agent_garden";
 const ROOM = "garden";
@@ -118,6 +120,7 @@ describe("the garden's plots", () => {
     expect(checkResponse("InteractResponseData", watered), JSON.stringify(watered)).toEqual([]);
     expect(watered.data.outcome.type).toBe("ok");
     expect(watered.data.outcome.message).toMatch(/^You water the plot\. A seedling, planted by Rosa;/);
+    const wateredAt = Number((await plot()).object.state.wateredMs);
     // Not hers to clear: the planter clears a healthy plant.
     const notHis = await call("interact", { txId: tx("clear"), targetId: PLOT, action: "clear" });
     expect(notHis.data.outcome).toEqual({
@@ -140,6 +143,30 @@ describe("the garden's plots", () => {
       async () => (await plot()).object.state.stage === "growing",
       slowly,
     );
+
+    // Half its thirst (a minute) after the agent watered it, the gardener comes and waters it on her
+    // own (no model asked: she tends the plots, E2E_GARDENER); she stays by it while Rosa is near.
+    const byFern = await until(
+      "Fern waters the cress",
+      async () => {
+        const p = await plot();
+        return Number(p.object.state.wateredMs) > wateredAt && p;
+      },
+      { timeoutMs: 120_000, ...slowly },
+    );
+    // A minute on, it may have flowered meanwhile (growSeconds 60).
+    expect(byFern.object.state).toMatchObject({ wilted: false, planterName: "Rosa" });
+    const fern = await until("Fern beside the tray on Rosa's page", async () => {
+      const seen = (await ocw<SeenActor[]>(page, "entities()")).find((e) => e.id === E2E_GARDENER.entityId);
+      return (
+        seen &&
+        seen.name === "Fern" &&
+        Math.hypot(seen.tx - PLOT_TILE.tx, seen.ty - PLOT_TILE.ty) <= 2 &&
+        seen
+      );
+    });
+    expect(fern.kind).toBe("agent");
+    await shot(page, "garden-gardener.png");
 
     // She clears it: the tray is as it was.
     await page.click('#dialog-actions button[data-action="clear"]');

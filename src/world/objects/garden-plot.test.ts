@@ -99,6 +99,22 @@ describe("garden plot: planting and growing", () => {
 });
 
 describe("garden plot: water", () => {
+  it("one who tends plots would water it once half its thirst has passed, and a wilted one; an empty plot needs nothing", () => {
+    const needs = (world: World) => world.objectView(PLOT)!.needs;
+    const empty = World.create(garden());
+    expect(needs(empty)).toBeUndefined();
+    const world = planted();
+    seconds(world, THIRST_SEC / 2 - 1);
+    expect(needs(world)).toBeUndefined();
+    seconds(world, 1);
+    expect(needs(world)).toBe("water");
+    use(world, "hum_bram", "water");
+    expect(needs(world)).toBeUndefined();
+    seconds(world, THIRST_SEC);
+    expect(state(world).wilted).toBe(true);
+    expect(needs(world)).toBe("water");
+  });
+
   it("unwatered for thirstSeconds it wilts and stops growing; water revives it and growth goes on", () => {
     const world = planted();
     seconds(world, THIRST_SEC - 1);

@@ -9,6 +9,8 @@
 //   growth goes on from there); watering a healthy plant resets its thirst.
 // - `clear` empties the plot: its planter may at any time, anyone once it flowers (picking) or wilts.
 // - `read` says what is in it and what it needs.
+// - One who tends plots (a gardener resident) waters a plant once half its thirst has passed, or
+//   a wilted one (`care`).
 // Growth is banked when it stops (`grownMs`) and counted from `growingSinceMs` while it goes on, so
 // the state changes only when something happens: a stage reached, a wilt, a watering.
 import type { InteractContext, InteractOutcome, ObjectState, ObjectTypeHandler } from "./object-type.ts";
@@ -183,6 +185,12 @@ export const gardenPlot: ObjectTypeHandler = {
     if (action === "plant") return plant(ctx, p);
     if (action === "water") return water(ctx, p);
     return clear(ctx, p);
+  },
+  care(state, nowMs) {
+    const p = plotOf(state);
+    if (p.stage === "empty") return undefined;
+    // Integers: twice the time since watering against the thirst, no halving.
+    return p.wilted || (nowMs - p.wateredMs) * 2 >= p.thirstSeconds * 1000 ? "water" : undefined;
   },
   elapse(ctx) {
     const p = plotOf(ctx.state);

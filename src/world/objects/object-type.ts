@@ -161,6 +161,9 @@ export interface ObjectTypeHandler {
   /** The actor whose move the object waits for in this state (a game's player on turn), if any: a
    * resident it names is woken to make it (src/residents/wake.ts). */
   awaits?(state: Readonly<ObjectState>): string | undefined;
+  /** What one who looks after objects of this type would do for it now (a thirsty plant: "water"),
+   * if anything: a resident that tends this type does it on its own (src/residents/tending.ts). */
+  care?(state: Readonly<ObjectState>, nowMs: number): string | undefined;
   /** Simulation time went on (called once per tick, after the tick's inputs, in object id order
    * per room): a state that changes with time alone (a plant grows) changes here, so it is the
    * same in every replay. Only objects whose type has it are visited. */
