@@ -37,6 +37,9 @@ describe("a game table's card", () => {
     const won = { ...table, result: "R", moves: 7 };
     expect(plain(tableView(won, "hum_mara").status)).toBe("Mara (R) won in 7 moves. Play again?");
     expect(plain(tableView(won, "hum_carol").status)).toBe("Mara (R) won in 7 moves.");
+    // The winner left the table since: the game still says who won, without a blank name.
+    const left = { ...won, red: "", redName: "" };
+    expect(plain(tableView(left, "hum_carol").status)).toBe("R (who has left) won in 7 moves.");
     expect(tableView(won, "hum_mara").playable).toEqual(Array(7).fill(false));
     expect(tableView({ ...table, result: "draw", moves: 42 }, "hum_carol").status).toBe(
       "A draw in 42 moves.",

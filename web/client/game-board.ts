@@ -29,6 +29,9 @@ export function tableView(state: Record<string, unknown>, me: string | undefined
   const mine: Side | undefined =
     me !== undefined && state.red === me ? "R" : me !== undefined && state.yellow === me ? "Y" : undefined;
   const name = (side: unknown) => isolate(String(side === "R" ? state.redName : state.yellowName));
+  // A finished game's winner may have left the table since (its side is free, its name gone).
+  const player = (side: "R" | "Y") =>
+    (side === "R" ? state.redName : state.yellowName) ? `${name(side)} (${side})` : `${side} (who has left)`;
   const both = Boolean(state.red) && Boolean(state.yellow);
   const myTurn = both && state.result === "" && mine !== undefined && state.turn === mine;
   const playable = Array.from({ length: COLUMNS }, (_, c) => myTurn && rows[0]![c] === ".");
@@ -37,7 +40,7 @@ export function tableView(state: Record<string, unknown>, me: string | undefined
   if (state.result === "draw")
     status = `A draw in ${state.moves} moves.${mine && both ? " Play again?" : ""}`;
   else if (state.result === "R" || state.result === "Y")
-    status = `${name(state.result)} (${state.result}) won in ${state.moves} moves.${mine && both ? " Play again?" : you}`;
+    status = `${player(state.result)} won in ${state.moves} moves.${mine && both ? " Play again?" : you}`;
   else if (!both)
     status = state.red
       ? `${name("R")} (R) waits for an opponent.${you}`

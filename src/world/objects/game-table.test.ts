@@ -279,6 +279,16 @@ describe("game table: leaving, the next game, a fresh table", () => {
     expect(state(world)).toEqual(fresh);
   });
 
+  it("the winner leaves the finished game: the table still says who won, without a blank name", () => {
+    const world = seated();
+    playAll(world, [0, 1, 0, 1, 0, 1, 0]);
+    expect(state(world)).toMatchObject({ result: "R" });
+    expect(use(world, "agt_mara", "leave").message).toBe("You leave the table.");
+    expect(use(world, "agt_bob", "read").message!.split("\n")[0]).toContain(
+      "R (who has left) won in 7 moves.",
+    );
+  });
+
   it("leaving before the first move is no resignation", () => {
     const world = seated();
     expect(use(world, "agt_bob", "leave").message).toBe("You leave the table.");

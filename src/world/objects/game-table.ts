@@ -107,7 +107,8 @@ export function makesFour(cells: string, row: number, column: number): boolean {
 
 /** Where the game stands, in one line. */
 function standing(t: Table): string {
-  const who = (side: Side) => `${nameOf(t, side)} (${side})`;
+  // A finished game's winner may have left the table since (its side is free, its name gone).
+  const who = (side: Side) => (nameOf(t, side) ? `${nameOf(t, side)} (${side})` : `${side} (who has left)`);
   if (t.result === "draw") return `Draw after ${t.moves} moves.`;
   if (t.result !== "") return `${who(t.result)} won in ${t.moves} moves.`;
   if (!playing(t)) {
