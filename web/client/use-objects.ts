@@ -57,7 +57,8 @@ export function mountObjectUse(connection: Connection, scene: WorldScene, card: 
       pending.walking = true;
       pending.dest = undefined;
       connection.send({ type: "approach", targetId: pending.objectId });
-      notify("Walking over…", "info");
+      // Said once per click: a second walk (the first ended out of reach) is the same errand.
+      if (pending.tries === 1) notify("Walking over…", "info");
       return;
     }
     const target = pending ? scene.object(pending.objectId) : undefined;
