@@ -18,8 +18,8 @@ export class ClosedPlaceShades {
     this.worldOnly = worldOnly;
   }
 
-  /** Shades the places closed at `worldMs` and unshades those open again. */
-  update(places: readonly MapPlace[], tileSize: number, worldMs: number): void {
+  /** Shades the places closed at `worldMs` and unshades those open again; the places closed. */
+  update(places: readonly MapPlace[], tileSize: number, worldMs: number): MapPlace[] {
     const closed = places.filter((p) => p.hours && !isOpenAt(p.hours, worldMs));
     for (const [id, objects] of this.drawn) {
       if (closed.some((p) => p.id === id)) continue;
@@ -49,6 +49,7 @@ export class ClosedPlaceShades {
       );
       this.drawn.set(place.id, [shade, sign]);
     }
+    return closed;
   }
 
   /** The places shaded now, by id (the test window reads them). */

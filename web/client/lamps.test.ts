@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lobbyMaps } from "../../scripts/gen-lobby-maps.ts";
 import { parseIsoToMs, timeOfDay } from "../../src/world/time.ts";
-import { type LampMapData, lampsLit, lampTilesOf } from "./lamps.ts";
+import { type LampMapData, lampShines, lampsLit, lampTilesOf } from "./lamps.ts";
 
 /** Lit or not at a moment of the world, as the page decides it: by the tint's part of the day. */
 const litAt = (iso: string) => lampsLit(timeOfDay(parseIsoToMs(iso)!).part);
@@ -45,5 +45,12 @@ describe("the map's lamps", () => {
     expect(lamps).toContain("51,11"); // the library
     for (const name of ["lobby.json", "garden.json"] as const)
       expect(lampTilesOf(JSON.parse(lobbyMaps()[name]) as LampMapData).length).toBeGreaterThan(0);
+  });
+
+  it("a lamp inside a place closed now stays out; one outside it shines", () => {
+    const cafe = { id: "cafe", tile: { tx: 10, ty: 5 }, widthTiles: 8, heightTiles: 6 };
+    expect(lampShines({ tx: 15, ty: 11 }, [cafe])).toBe(true); // just below it, on the street
+    expect(lampShines({ tx: 15, ty: 10 }, [cafe])).toBe(false);
+    expect(lampShines({ tx: 15, ty: 9 }, [])).toBe(true);
   });
 });

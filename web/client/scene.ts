@@ -166,7 +166,7 @@ export class WorldScene extends Phaser.Scene {
   showHours(worldMs: number): void {
     this.worldMs = worldMs;
     void this.whenReady.then(() => {
-      if (this.room) this.closedShades.update(this.places, this.room.tileSize, worldMs);
+      if (this.room) this.lamps.closeIn(this.closedShades.update(this.places, this.room.tileSize, worldMs));
     });
   }
 
@@ -201,8 +201,8 @@ export class WorldScene extends Phaser.Scene {
   }
 
   /** The room's lamps and whether they are lit (tests read it through the page's window). */
-  lampsState(): { count: number; lit: boolean } {
-    return this.lamps?.state() ?? { count: 0, lit: false };
+  lampsState(): ReturnType<LampGlows["state"]> {
+    return this.lamps?.state() ?? { count: 0, lit: false, shining: 0, closed: [] };
   }
 
   /** Drawn by the main camera only. */
@@ -235,7 +235,9 @@ export class WorldScene extends Phaser.Scene {
     this.minimap.place(this.room);
     for (const o of objects) this.upsertObject(o);
     this.drawPrivacy();
-    if (this.worldMs !== undefined) this.closedShades.update(this.places, room.tileSize, this.worldMs);
+    this.lamps.closeIn(
+      this.worldMs === undefined ? [] : this.closedShades.update(this.places, room.tileSize, this.worldMs),
+    );
     for (const e of entities) this.upsertActor(e, true);
     this.follow();
     if (this.debugOn) this.drawDebug();
