@@ -144,29 +144,29 @@ describe("the garden's plots", () => {
       slowly,
     );
 
-    // Half its thirst (a minute) after the agent watered it, the gardener comes and waters it on her
-    // own (no model asked: she tends the plots, E2E_GARDENER); she stays by it while Rosa is near.
+    // Half its thirst (a minute) after the agent watered it, the gardener comes to the tray and waters
+    // it on her own (no model asked: she tends the plots, E2E_GARDENER), then goes back to her stop
+    // (at once when nobody is near her: Rosa's page is watched closely, so it sees her there).
+    const fern = await until(
+      "Fern at the tray on Rosa's page",
+      async () => {
+        const seen = (await ocw<SeenActor[]>(page, "entities()")).find((e) => e.id === E2E_GARDENER.entityId);
+        return seen && Math.hypot(seen.tx - PLOT_TILE.tx, seen.ty - PLOT_TILE.ty) <= 2 && seen;
+      },
+      { timeoutMs: 120_000, everyMs: 100 },
+    );
+    expect(fern).toMatchObject({ name: "Fern", kind: "agent" });
+    await shot(page, "garden-gardener.png");
     const byFern = await until(
       "Fern waters the cress",
       async () => {
         const p = await plot();
         return Number(p.object.state.wateredMs) > wateredAt && p;
       },
-      { timeoutMs: 120_000, ...slowly },
+      { timeoutMs: 30_000, ...slowly },
     );
     // A minute on, it may have flowered meanwhile (growSeconds 60).
     expect(byFern.object.state).toMatchObject({ wilted: false, planterName: "Rosa" });
-    const fern = await until("Fern beside the tray on Rosa's page", async () => {
-      const seen = (await ocw<SeenActor[]>(page, "entities()")).find((e) => e.id === E2E_GARDENER.entityId);
-      return (
-        seen &&
-        seen.name === "Fern" &&
-        Math.hypot(seen.tx - PLOT_TILE.tx, seen.ty - PLOT_TILE.ty) <= 2 &&
-        seen
-      );
-    });
-    expect(fern.kind).toBe("agent");
-    await shot(page, "garden-gardener.png");
 
     // She clears it: the tray is as it was.
     await page.click('#dialog-actions button[data-action="clear"]');
