@@ -1,6 +1,7 @@
 // The PRD demo (phase 6: 5 humans + 10 agents in one room), 20 seconds of it, through the load
-// harness against its own real gateway: no dropped connection, every agent's event cursor intact,
-// chats delivered and moves seen by other clients. How fast a move reaches the others (the PRD's
+// harness against its own real gateway (so it runs with the install files, which start gateways of
+// their own, not on the e2e lane's shared one): no dropped connection, every agent's event cursor
+// intact, chats delivered and moves seen by other clients. How fast a move reaches the others (the PRD's
 // bound: median < 150 ms, p95 < 400 ms) is the load harness's figure, never a test's assertion:
 // `npm run load -- --humans 5 --agents 10 --minutes 30` (README) measures it.
 import { describe, expect, it } from "vitest";
