@@ -74,3 +74,38 @@ describe("the garden's plots in words", () => {
     ]);
   });
 });
+
+describe("a game at the café's table in words", () => {
+  it("says who took a side, each move, and who won", () => {
+    const world = World.create(def);
+    const events: WorldEvent[] = [];
+    const step = (...inputs: Parameters<World["step"]>[0]) => events.push(...world.step(inputs).events);
+    const joinAt = (id: string, tx: number, ty: number) =>
+      step({ ...(join(id, "town") as Extract<Input, { kind: "join" }>), at: { tx, ty } });
+    const use = (who: string, action: string, params?: Record<string, unknown>) =>
+      step({
+        kind: "interact",
+        entityId: who,
+        targetId: "obj_cafe_game_table",
+        action,
+        ...(params ? { params } : {}),
+      });
+    joinAt("hum_ann", 6, 10);
+    joinAt("agt_bob", 6, 8);
+    use("hum_ann", "join");
+    use("agt_bob", "join");
+    for (const [i, column] of [0, 1, 0, 1, 0, 1, 0].entries())
+      use(i % 2 === 0 ? "hum_ann" : "agt_bob", "play", { column });
+    const names = namerOf(def, (id) => ({ hum_ann: "Ann", agt_bob: "Bob" })[id]);
+    const said = events
+      .filter((e) => e.type === "object.state_changed" && e.payload.objectType === "game_table")
+      .map((e) => eventInWords(e, names))
+      .filter((l) => !l?.includes("changed the"));
+    expect(said).toEqual([
+      "Ann took a side at the cafe game table",
+      "Bob took a side at the cafe game table",
+      ...[0, 1, 2, 3, 4, 5, 6].map((i) => `${i % 2 === 0 ? "Ann" : "Bob"} played at the cafe game table`),
+      "Ann won at the cafe game table",
+    ]);
+  });
+});

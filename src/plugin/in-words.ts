@@ -45,6 +45,16 @@ function objectChange(objectType: string, name: string, path: string, value: unk
   if (objectType === "tour" && field === "started") return "started the tour";
   if (objectType === "tour" && field === "reached") return `reached the ${String(value)} on the tour`;
   if (objectType === "tour" && field === "finished") return "finished the tour";
+  // A game's change comes a field at a time too: its sides, its cells and its result say it.
+  if (objectType === "game_table" && (field === "red" || field === "yellow"))
+    return value === "" ? `left the ${name}` : `took a side at the ${name}`;
+  if (objectType === "game_table" && field === "cells") return `played at the ${name}`;
+  if (objectType === "game_table" && field === "result")
+    return value === "draw"
+      ? `drew at the ${name}`
+      : value === ""
+        ? `began a new game at the ${name}`
+        : `won at the ${name}`;
   // A plot's change comes a field at a time: its stage, its wilting and its watering say it.
   if (objectType === "garden_plot" && field === "stage")
     return value === "seedling"
