@@ -79,8 +79,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A secret for a URL, a header or a command line. Never one that starts with "-": a command line reads
+ * that as an option (`--gateway-token -Xy…` is refused as ambiguous), and base64url starts with it 1 time in 64. */
 export function randomToken(bytes = 24): string {
-  return randomBytes(bytes).toString("base64url");
+  for (;;) {
+    const token = randomBytes(bytes).toString("base64url");
+    if (!token.startsWith("-")) return token;
+  }
 }
 
 /** Where an isolated gateway keeps everything: nothing outside `root` is written (except npm's lock dir). */

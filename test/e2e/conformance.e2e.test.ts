@@ -23,8 +23,8 @@ describe("conformance against the live gateway", () => {
       `agent_other:${gw.agents.agent_other!.token}`,
       "--gateway-url",
       gw.baseUrl,
-      "--gateway-token",
-      gw.gatewayToken,
+      // One argument, not two: a token may start with "-", which a parser takes for an option.
+      `--gateway-token=${gw.gatewayToken}`,
       ...["main", "walker", "mover", "denied", "thinker"].flatMap((id) => ["--policy-agent", id]),
     ];
     const run = await new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) => {

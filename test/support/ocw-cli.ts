@@ -23,7 +23,7 @@ export async function runOcw(url: string, token: string, ...args: string[]): Pro
   const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
   const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
   try {
-    await program.parseAsync(["ocw", ...args, "--url", url, "--token", token], { from: "user" });
+    await program.parseAsync(["ocw", ...args, `--url=${url}`, `--token=${token}`], { from: "user" });
     const failed = process.exitCode !== exitCode;
     const errors = err.mock.calls.map((c) => String(c[0])).join("");
     if (failed) throw new Error(`openclaw ocw ${args.join(" ")} failed: ${errors.trim()}`);
