@@ -98,22 +98,29 @@ describe("humans in the browser", () => {
 
   it("one moves (click to move) and the other sees it", async () => {
     const bobId = await ocw<string>(bob.page, "entityId");
-    // Open and nobody on it or next to it: a click on someone is "talk to", and a sprite stands taller
-    // than its tile, so one on the tile below covers this one (Alice, or an agent another file left
-    // here, may stand two steps away).
+    // Open, no object on it (a click on a sign reads it: two of the plaza's spawn points have one two
+    // steps away) and nobody on it or next to it: a click on someone is "talk to", and a sprite stands
+    // taller than its tile, so one on the tile below covers this one (Alice, or an agent another file
+    // left here, may stand two steps away).
     const others = await seen(bob.page);
+    const objects = await ocw<{ tx: number; ty: number }[]>(bob.page, "objects()");
     const dest = freeTileNear(
       await me(bob.page),
       (tx, ty) =>
         blocked(tx, ty) ||
+        objects.some((o) => o.tx === tx && o.ty === ty) ||
         others.some((e) => e.id !== bobId && Math.abs(e.tx - tx) <= 1 && Math.abs(e.ty - ty) <= 1),
     );
     // A real click on the canvas, on the destination tile's centre as the camera shows it now.
     const point = await mapPoint(bob.page, dest.tx, dest.ty); // once the camera has settled on Bob
     await bob.page.mouse.click(point.x, point.y);
+    let last: unknown;
     await until("Bob arrives", async () => {
       const now = await me(bob.page);
+      last = { bob: [now.tx, now.ty], dest, hover: await ocw(bob.page, "hover()") };
       return now.tx === dest.tx && now.ty === dest.ty;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; ${JSON.stringify(last)}`);
     });
     await until("Alice sees Bob move", async () =>
       (await seen(alice.page)).some((e) => e.id === bobId && e.tx === dest.tx && e.ty === dest.ty),

@@ -162,19 +162,20 @@ export async function mapWater(baseUrl: string, map: string): Promise<(tx: numbe
   return (tx, ty) => water.has(ground[ty * data.width + tx]!);
 }
 
-/** Two tiles east, west, south or north of `from`, the first one that is free: a short walk to see. */
+/** Two tiles east, west, south or north of `from` (else three), the first one that is free: a short
+ * walk to see. */
 export function freeTileNear(
   from: { tx: number; ty: number },
   blocked: (tx: number, ty: number) => boolean,
 ): { tx: number; ty: number } {
-  const around = [
-    { tx: from.tx + 2, ty: from.ty },
-    { tx: from.tx - 2, ty: from.ty },
-    { tx: from.tx, ty: from.ty + 2 },
-    { tx: from.tx, ty: from.ty - 2 },
-  ];
+  const around = [2, 3].flatMap((d) => [
+    { tx: from.tx + d, ty: from.ty },
+    { tx: from.tx - d, ty: from.ty },
+    { tx: from.tx, ty: from.ty + d },
+    { tx: from.tx, ty: from.ty - d },
+  ]);
   const free = around.find((t) => !blocked(t.tx, t.ty));
-  if (!free) throw new Error(`no free tile two steps from (${from.tx}, ${from.ty})`);
+  if (!free) throw new Error(`no free tile two or three steps from (${from.tx}, ${from.ty})`);
   return free;
 }
 

@@ -37,6 +37,9 @@ export function openTestWindow(
     object(id: string) {
       return scene.object(id);
     },
+    objects() {
+      return scene.objectsShown();
+    },
     /** The clock shown, the part of the day, the world's time the page goes by and the tint over
      * the world. */
     daylight() {
