@@ -1,7 +1,8 @@
 // Agent tools and the opt-in / denylist policy through the real gateway's POST /tools/invoke.
 import { describe, expect, it } from "vitest";
+import { freeTileNear, lobbyInTheWay } from "../support/browser.ts";
 import { until } from "../support/wait.ts";
-import { invokeTool } from "./fixtures.ts";
+import { gateway, invokeTool } from "./fixtures.ts";
 
 type Details = Record<string, unknown>;
 const details = (answer: Awaited<ReturnType<typeof invokeTool>>) => answer.body.result?.details as Details;
@@ -75,12 +76,9 @@ describe("an agent acts in the world", () => {
       },
       { everyMs: 300 },
     );
-    const target = { tx: from.tx + 2, ty: from.ty };
-    let moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
-    if (moved.status !== 200) {
-      target.tx = from.tx - 2;
-      moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
-    }
+    // Open, and not onto a sign or just below one: the mover stays in the lobby after this file.
+    const target = freeTileNear(from, await lobbyInTheWay(gateway().baseUrl));
+    const moved = await invokeTool("ocw_move_to", target, { agentId: "mover" });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(details(moved)).toMatchObject({ applied: true, result: "accepted" });
     // Observe is limited to 2/s per agent (PRD 12): looked at a little slower.

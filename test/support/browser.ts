@@ -132,6 +132,22 @@ export function lobbyBlocked(baseUrl: string): Promise<(tx: number, ty: number) 
   return mapBlocked(baseUrl, "lobby");
 }
 
+/** Whether an agent a test leaves standing on a lobby tile would be in people's way: it blocks walking,
+ * or an object is on it (a click there means the one standing) or on the tile above (a sprite stands
+ * taller than its tile and covers it). Tool agents cannot leave the world, so a file that walks one
+ * puts it where the next file's clicks on a sign still reach the sign. */
+export async function lobbyInTheWay(baseUrl: string): Promise<(tx: number, ty: number) => boolean> {
+  const blocked = await mapBlocked(baseUrl, "lobby");
+  const data = (await (await fetch(`${baseUrl}/world/maps/lobby.json`)).json()) as {
+    tilewidth: number;
+    layers: { name: string; objects?: { type?: string; class?: string; x: number; y: number }[] }[];
+  };
+  const objects = (data.layers.find((l) => l.name === "objects")?.objects ?? [])
+    .filter((o) => (o.type ?? o.class) !== "spawn")
+    .map((o) => ({ tx: Math.floor(o.x / data.tilewidth), ty: Math.floor(o.y / data.tilewidth) }));
+  return (tx, ty) => blocked(tx, ty) || objects.some((o) => o.tx === tx && (o.ty === ty || o.ty === ty - 1));
+}
+
 /** Whether a tile of a bundled room's map (`lobby`, `garden`, `town`) blocks walking. */
 export async function mapBlocked(baseUrl: string, map: string): Promise<(tx: number, ty: number) => boolean> {
   const data = (await (await fetch(`${baseUrl}/world/maps/${map}.json`)).json()) as {

@@ -19,6 +19,7 @@ const MINIMAP_BOX = { width: 176, height: 116 };
 const MINIMAP_LABEL_PX = 11;
 
 export class Minimap {
+  /** Set by create(): undefined until the scene exists. */
   camera!: Phaser.Cameras.Scene2D.Camera;
   private layer!: Phaser.GameObjects.Graphics;
   private labels: Phaser.GameObjects.Text[] = [];
@@ -172,7 +173,9 @@ export class Minimap {
     /** The smallest place name shown, in CSS pixels (undefined: none shown). */
     labelPx?: number;
   } {
-    const m = this.camera;
+    const m = this.camera as Phaser.Cameras.Scene2D.Camera | undefined;
+    // Asked before the scene is created (the join page, on a slow start): nothing is shown yet.
+    if (!m) return { x: 0, y: 0, width: 0, height: 0, dots: ids, visible: false };
     const sizes = this.labels
       .filter((l) => l.visible)
       .map((l) => Number.parseFloat(String(l.style.fontSize)) * m.zoom);
