@@ -1,5 +1,5 @@
-// Crash test against a real gateway of its own (not the shared e2e one: its unclean boot must not
-// disturb other tests). Two agents move and chat through AIC at a steady rate; the gateway is killed
+// Crash test against a real gateway of its own (its unclean boot must not disturb other tests; so it
+// runs with the install files, which start gateways of their own). Two agents move and chat through AIC at a steady rate; the gateway is killed
 // with SIGKILL 25 ms after an acknowledgement while other requests are in flight; after a restart on
 // the same state directory every acknowledged action is there exactly once, retries by txId answer
 // byte-identically, an event cursor from before the crash continues without a gap, a rate-limit bucket
@@ -23,7 +23,6 @@ import { canonicalHash } from "../../src/world/snapshot.ts";
 import { launchBrowser, ocw, until, watchedPage } from "../support/browser.ts";
 import { runOcw } from "../support/ocw-cli.ts";
 import { pace } from "../support/wait.ts";
-import { gateway } from "./fixtures.ts";
 
 const AGENTS = ["agent_crash_a", "agent_crash_b"] as const;
 type AgentId = (typeof AGENTS)[number];
@@ -470,11 +469,21 @@ describe("durability: kill -9 of a real gateway", () => {
 });
 
 // Issue #42's "a colleague opens it on another gateway": a stretch exported from this gateway (its own
-// state directory) is opened on the shared e2e gateway (another state directory, the same bundled
-// world), with the CLI as an operator would, and shows exactly what this gateway shows.
+// state directory) is opened on another gateway (another state directory, the bundled world as a plain
+// config runs it), with the CLI as an operator would, and shows exactly what this gateway shows.
 describe("a replay export opened on another gateway", () => {
+  let otherRoot: string | undefined;
+  let other: LaunchedGateway | undefined;
+  afterAll(async () => {
+    await other?.stop();
+    if (otherRoot) await rm(otherRoot, { recursive: true, force: true });
+  });
+
   it("shows the same frames, markers and keyframe hashes there", { timeout: 300_000 }, async () => {
     if (!live || !restarted) throw new Error("needs the restarted gateway of the crash test");
+    otherRoot = await mkdtemp(path.join(os.tmpdir(), "ocw-replay-other-"));
+    const otherToken = randomToken();
+    other = await launchGateway({ stateRoot: otherRoot, port: await freePort(), gatewayToken: otherToken });
     const said = `for the other gateway ${Date.now().toString(36)}`;
     const spoke = await restarted.call("agent_crash_a", "chatSend", {
       agentId: "agent_crash_a",
@@ -485,7 +494,7 @@ describe("a replay export opened on another gateway", () => {
     });
     expect(spoke.status, spoke.text).toBe(200);
     const here = { baseUrl: live.baseUrl, gatewayToken: restarted.gatewayToken };
-    const there = gateway();
+    const there = { baseUrl: other.baseUrl, gatewayToken: otherToken };
     const dir = await mkdtemp(path.join(os.tmpdir(), "ocw-replay-share-"));
     try {
       const file = path.join(dir, "stretch.json");
