@@ -6,11 +6,11 @@ import type { WorldApi } from "../world/types.ts";
 
 /** An agent's turns and calls as the history keeps them (the replay and follow pages show them). */
 export type { AgentTurn, StoredAgentTurn } from "../runtime/history.ts";
+export { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "../world/fit-definition.ts";
 export { AGENT_ENTITY_PREFIX, agentEntityId, HUMAN_ENTITY_PREFIX } from "../world/ids.ts";
 export { CREATURE_TYPE } from "../world/objects/creature.ts";
 /** The world's clock rules, for a resident's day plan (src/residents/routine.ts). */
 export { clockMinutes, minuteOfDay, withinClocks } from "../world/opening-hours.ts";
-export { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "../world/redefine.ts";
 export { speakerName } from "../world/speakers.ts";
 /** What the reads answer with: adapters name these types here, never in src/world. */
 export type { ActorRecordView, EntityView, TileCoord, WorldEvent } from "../world/types.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../../test/support/wait.ts";
 import { ReplayDesk } from "../plugin/replay-desk.ts";
-import { WORLD_NOTICE_ENTITY_ID } from "../world/redefine.ts";
+import { WORLD_NOTICE_ENTITY_ID } from "../world/fit-definition.ts";
 import { type FixtureRoom, fixtureFiles, openRoom } from "../world/testing/fixtures.ts";
 import { closeWorld, type OpenedWorld, openWorld, saveWorld } from "./open-world.ts";
 import { Replayer } from "./replay-engine.ts";

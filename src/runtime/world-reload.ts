@@ -6,8 +6,8 @@
 // (open-world.ts, the journal), so a restart on the new files opens where the reload left it, from
 // a snapshot of either side; the new world's base snapshot then follows in slices.
 import { definitionToWire } from "../world/definition-wire.ts";
+import { type Relocation, redefineProblem } from "../world/fit-definition.ts";
 import { OPERATOR_ENTITY_ID } from "../world/ids.ts";
-import { type Relocation, redefineProblem } from "../world/redefine.ts";
 import type { WorldDefinition } from "../world/types.ts";
 import { WorldLoadError } from "../world/world-errors.ts";
 import { loadDefinition, type OpenedWorld, type OpenWorldOptions, saveWorldInSlices } from "./open-world.ts";

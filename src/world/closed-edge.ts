@@ -5,8 +5,8 @@
 import type { Actor } from "./actor.ts";
 import { moveWithCollision } from "./collision.ts";
 import type { WorldCore } from "./core.ts";
+import { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "./fit-definition.ts";
 import { closedNotice } from "./opening-hours.ts";
-import { WORLD_NOTICE_ENTITY_ID, WORLD_NOTICE_NAME } from "./redefine.ts";
 import type { Room } from "./room.ts";
 import type { RegionDefinition } from "./types.ts";
 

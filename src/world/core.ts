@@ -2,8 +2,8 @@
 // its state and the few services every rule shares (events, memory, signals). `World` implements
 // it; the rules never see the tick loop, transactions or snapshots.
 import type { Actor } from "./actor.ts";
+import type { Relocation } from "./fit-definition.ts";
 import type { AgentMemory, EpisodeKind } from "./memory.ts";
-import type { Relocation } from "./redefine.ts";
 import type { WorldRng } from "./rng.ts";
 import type { Room } from "./room.ts";
 import type { SignalKind } from "./signals.ts";
@@ -57,6 +57,6 @@ export interface WorldCore
   /** One side of a proximity change (`distance` null: they parted). */
   proximitySide(room: Room, subject: Actor, other: Actor, distance: number | null): void;
   viewOf(entityId: string): string | undefined;
-  /** Takes a new definition between two inputs (actions/redefine.ts; what is kept: redefine.ts). */
+  /** Takes a new definition between two inputs (actions/redefine.ts; what is kept: fit-definition.ts). */
   redefine(definition: WorldDefinition): Relocation[];
 }

@@ -1,7 +1,7 @@
 // Where a creature may be by its map alone: inside its home region (its whole room without one), on
 // water when it swims, else on a tile the collision layer leaves open. One rule for both callers:
 // each tick's roam adds what changes as the world runs (roam.ts: closed doors, private places), and
-// a new definition puts a creature its map no longer holds back inside (redefine.ts).
+// a new definition puts a creature its map no longer holds back inside (fit-definition.ts).
 import type { ObjectDefinition, RegionDefinition, RoomDefinition, TileCoord } from "./types.ts";
 
 export interface Home {

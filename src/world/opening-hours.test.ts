@@ -3,8 +3,8 @@
 // exact to the snapshot.
 import { describe, expect, it } from "vitest";
 import { parseWorld } from "./definition.ts";
+import { WORLD_NOTICE_ENTITY_ID } from "./fit-definition.ts";
 import { isOpenAt, minuteOfDay } from "./opening-hours.ts";
-import { WORLD_NOTICE_ENTITY_ID } from "./redefine.ts";
 import {
   type FixtureRegion,
   type FixtureRoom,

@@ -13,7 +13,7 @@ import type { RegionDefinition } from "./types.ts";
 export function roamContext(w: WorldCore, obj: WorldObject): RoamContext {
   const room = w.rooms.get(obj.def.roomId)!;
   // A home region the definition lacks never reaches here: the loader refuses it and a new
-  // definition refits the creature (redefine.ts); the whole room stands in should one slip by.
+  // definition refits the creature (fit-definition.ts); the whole room stands in should one slip by.
   const home = homeOf(room.def, obj.def) ?? wholeRoom(room.def);
   let closed: RegionDefinition[] | undefined;
   let draws = 0;

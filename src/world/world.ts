@@ -6,6 +6,14 @@
 import { actionOf } from "./actions/registry.ts";
 import { type Actor, compareIds } from "./actor.ts";
 import { type Emit, fail, type Outcome, type WorldCore } from "./core.ts";
+import {
+  fitSnapshot,
+  type Relocation,
+  redefineProblem,
+  relocationNotice,
+  WORLD_NOTICE_ENTITY_ID,
+  WORLD_NOTICE_NAME,
+} from "./fit-definition.ts";
 import { nearestOpenTile, nearestWayOut } from "./free-tile.ts";
 import { guardFailure } from "./guards.ts";
 import { AGENT_ENTITY_PREFIX } from "./ids.ts";
@@ -19,14 +27,6 @@ import { closingNotice } from "./opening-hours.ts";
 import { newActor, operatorContext, pickSpawn, placeActor, releaseHeld, teleport } from "./placement.ts";
 import { byPlaceOrder } from "./places.ts";
 import { ProximityTracker } from "./proximity.ts";
-import {
-  fitSnapshot,
-  type Relocation,
-  redefineProblem,
-  relocationNotice,
-  WORLD_NOTICE_ENTITY_ID,
-  WORLD_NOTICE_NAME,
-} from "./redefine.ts";
 import { WorldRng } from "./rng.ts";
 import { roamContext } from "./roam.ts";
 import { objectTile, Room, type WorldObject } from "./room.ts";
@@ -209,7 +209,7 @@ export class World implements WorldApi, WorldCore {
     return this.nextHandle++;
   }
 
-  /** Takes a new definition (the host's `redefine` input; redefine.ts says what is kept). All or
+  /** Takes a new definition (the host's `redefine` input; fit-definition.ts says what is kept). All or
    * nothing: a state that does not fit throws before anything changed. */
   redefine(def: WorldDefinition): Relocation[] {
     const problem = redefineProblem(this.currentDefinition, def);

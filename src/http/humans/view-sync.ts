@@ -10,7 +10,6 @@
 // that stays behind for SLOW_CLIENT_MS is closed with a reason, so a stuck client never holds more
 // than about BACKPRESSURE_BYTES of the gateway's memory for long.
 import type { EntityView, TickInfo, WorldEvent, WorldReads } from "../../aic/reads.ts";
-import { chatHistory } from "./chat-history.ts";
 import { CreatureFeed } from "./creature-feed.ts";
 import { RoomCrowd } from "./crowd.ts";
 import { PatchFragments } from "./patch-fragments.ts";
@@ -25,6 +24,7 @@ import type {
   WireRosterEntry,
 } from "./protocol.ts";
 import { dotsOf, RadarFeeds, RadarView, radarEveryTicks } from "./radar.ts";
+import { chatHistory } from "./recent-chat.ts";
 import type { HumanSession } from "./session.ts";
 import { toWire, toWireObjects, toWireRoom } from "./wire-entity.ts";
 import { wireEvent } from "./wire-events.ts";

@@ -1,9 +1,9 @@
 // The host gives the running world a new definition (a world directory edited and reloaded): the
 // definition rides in the input, so the tick log and a replay hold both sides of the change.
-// `entityId` is the host, not an actor. What is kept and who is moved: redefine.ts.
+// `entityId` is the host, not an actor. What is kept and who is moved: fit-definition.ts.
 import { definitionFromWire, type WorldDefinitionWire } from "../definition-wire.ts";
+import type { Relocation } from "../fit-definition.ts";
 import { OPERATOR_ENTITY_ID } from "../ids.ts";
-import type { Relocation } from "../redefine.ts";
 import { bad, defineAction, isPlainObject } from "./action.ts";
 
 declare module "../types.ts" {

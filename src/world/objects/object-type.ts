@@ -173,7 +173,7 @@ export interface ObjectTypeHandler {
   roam?(ctx: RoamContext): void;
   /** Where it stands now, for an object that moves (its definition's tile otherwise). */
   tileOf?(state: Readonly<ObjectState>): TileCoord;
-  /** A new definition came (redefine.ts) and the object is still there: its state as the new map
+  /** A new definition came (fit-definition.ts) and the object is still there: its state as the new map
    * holds it (a creature its region no longer covers moves back in), or undefined to start afresh. */
   refit?(state: Readonly<ObjectState>, def: ObjectDefinition, room: RoomDefinition): ObjectState | undefined;
   /** The holder moved off, left or was carried away: let it go. */

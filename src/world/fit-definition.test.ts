@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { definitionFromWire, definitionToWire } from "./definition-wire.ts";
+import { fitSnapshot, WORLD_NOTICE_ENTITY_ID } from "./fit-definition.ts";
 import { OPERATOR_ENTITY_ID } from "./ids.ts";
-import { fitSnapshot, WORLD_NOTICE_ENTITY_ID } from "./redefine.ts";
 import { validateFittedSnapshot, validateSnapshot, type WorldState } from "./snapshot.ts";
 import { type FixtureRoom, fixtureWorld, openRoom } from "./testing/fixtures.ts";
 import { join, one, run, walkTo } from "./testing/helpers.ts";
