@@ -11,9 +11,9 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one on this 2-core machine, so every file
     // ran after the other. With two, the unit files run two at a time. `npm test` (scripts/test.sh)
-    // runs the e2e files in one vitest run and, beside it, the unit, contract and scenario projects
-    // (vitest runs them as groups in their groupOrder: unit 0, contract 1, scenario replay 2), then the
-    // install files; e2e and install one file at a time (fileParallelism false).
+    // runs the unit, contract and scenario projects first (vitest runs them as groups in their
+    // groupOrder: unit 0, contract 1, scenario replay 2), then the e2e files and the install files as
+    // two vitest runs side by side, each one file at a time (fileParallelism false).
     maxWorkers: 2,
     projects: [
       {
