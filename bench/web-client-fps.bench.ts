@@ -4,18 +4,11 @@
 // socket clients walking a fixed plaza loop and chatting room-wide. Counts requestAnimationFrame
 // callbacks in the page over SECONDS. Run: npx node bench/web-client-fps.bench.ts [walkers] [seconds]
 // The last output line is one JSON object with the figures.
-import { WebSocket } from "ws";
 import { launchBrowser } from "../test/support/browser.ts";
-import { startLobbyWeb } from "./lib/lobby-web.ts";
+import { plazaWalkers, startLobbyWeb } from "./lib/lobby-web.ts";
 
 const WALKERS = Number(process.argv[2] ?? 6);
 const SECONDS = Number(process.argv[3] ?? 10);
-const LOOP = [
-  [20, 13],
-  [26, 13],
-  [26, 19],
-  [20, 19],
-];
 
 const lobby = await startLobbyWeb();
 const base = lobby.server.httpBase;
@@ -32,36 +25,7 @@ await page.waitForFunction(
   },
 );
 
-const walkers: WebSocket[] = [];
-for (let i = 0; i < WALKERS; i++) {
-  const ws = new WebSocket(`${base.replace("http", "ws")}/world/ws`);
-  await new Promise<void>((resolve, reject) => {
-    ws.once("error", reject);
-    ws.on("message", (data) => {
-      if (String(data).includes('"type":"welcome"')) resolve();
-    });
-    ws.once("open", () => ws.send(JSON.stringify({ type: "join", name: `Walker ${i}` })));
-  });
-  walkers.push(ws);
-}
-let step = 0;
-const timer = setInterval(() => {
-  walkers.forEach((ws, i) => {
-    const [tx, ty] = LOOP[(step + i) % LOOP.length]!;
-    ws.send(
-      JSON.stringify({ type: "act", action: { kind: "moveTo", dest: { tx: tx! + (i % 3), ty: ty! } } }),
-    );
-    if ((step + i) % 3 === 0)
-      ws.send(
-        JSON.stringify({
-          type: "chat_send",
-          channel: "global",
-          message: `walker ${i} says hello at step ${step}`,
-        }),
-      );
-  });
-  step += 1;
-}, 1500);
+const walkers = await plazaWalkers(base, WALKERS);
 await page.waitForTimeout(1500);
 const frames = await page.evaluate(
   (ms) =>
@@ -77,8 +41,7 @@ const frames = await page.evaluate(
     }),
   SECONDS * 1000,
 );
-clearInterval(timer);
-for (const ws of walkers) ws.terminate();
+walkers.stop();
 await browser.close();
 await lobby.stop();
 const gaps = frames.slice(1).map((t, i) => t - frames[i]!);

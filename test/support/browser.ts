@@ -36,8 +36,11 @@ export async function launchBrowser(shape: BrowserShape = {}): Promise<Browser> 
   });
 }
 
-/** Frames a second a test page draws at most (OCW_TEST_FPS to change): the tests read state, not motion. */
-export const TEST_PAGE_FPS = Number(process.env.OCW_TEST_FPS) || 15;
+/** Frames a second a test page draws at most (OCW_TEST_FPS to change): the tests read state, not motion.
+ * A drawn frame costs the browser ~25 ms of CPU whatever the window's size (canvas, no GPU), so a page
+ * at 15 took 0.51 of a core and at 5 0.23 (`npm run bench:test-page`); the browsers were the suite's
+ * largest CPU cost. What a test reads between frames it reads a frame apart (`nextFrame`). */
+export const TEST_PAGE_FPS = Number(process.env.OCW_TEST_FPS) || 5;
 
 // Runs in the page before its own scripts. Waiting out the gap on a timer, not by skipping animation
 // frames, lets the compositor idle between frames; skipping frames kept it (and its CPU) at 60 a second.
@@ -89,6 +92,8 @@ export interface PageShape {
   viewport?: { width: number; height: number };
   /** A phone: touch events, a coarse pointer and the mobile viewport meta tag honoured. */
   phone?: boolean;
+  /** Frames a second at most (default TEST_PAGE_FPS). */
+  fps?: number;
 }
 
 /** A page whose console errors, page errors and dialogs (alert, confirm...) are recorded. */
@@ -97,7 +102,7 @@ export async function watchedPage(browser: Browser, shape: PageShape = {}): Prom
     viewport: shape.viewport ?? { width: 1100, height: 700 },
     ...(shape.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
   });
-  await context.addInitScript(capFrameRate, TEST_PAGE_FPS);
+  await context.addInitScript(capFrameRate, shape.fps ?? TEST_PAGE_FPS);
   const page = await context.newPage();
   const watched: WatchedPage = { page, consoleErrors: [], dialogs: [] };
   page.on("console", (msg: ConsoleMessage) => {
@@ -113,6 +118,13 @@ export async function watchedPage(browser: Browser, shape: PageShape = {}): Prom
 
 /** Reads the client's test window (`window.__ocw`, see web/client/test-window.ts). */
 export const ocw = <T>(page: Page, expr: string) => page.evaluate(`window.__ocw.${expr}`) as Promise<T>;
+
+/** Like `ocw`, read when the page draws its next frame: two reads are a drawn frame apart, so "it did
+ * not change" means the page drew again and it stayed, not that both reads fell between two frames. */
+export const nextFrame = <T>(page: Page, expr: string) =>
+  page.evaluate(
+    `new Promise((resolve) => requestAnimationFrame(() => resolve(window.__ocw.${expr})))`,
+  ) as Promise<T>;
 
 /** Polls a page (or anything else a browser test asks) until `probe` returns something truthy, at a
  * pace a page's evaluate can bear; fails with the last value seen. */
@@ -248,16 +260,21 @@ export function drawnFrames(page: Page, count: number): Promise<void> {
  * run to run). Figures of others may go on walking; past `timeoutMs` it goes on as it is. */
 export async function stillPicture(page: Page, timeoutMs = 3_000): Promise<void> {
   const look = () =>
-    page.evaluate(() => {
-      const o = (
-        window as unknown as {
-          __ocw: Record<"me" | "bubbles" | "tagRects" | "screenPoint", (...a: number[]) => unknown>;
-        }
-      ).__ocw;
-      const self = o.me() as { x: number; y: number } | undefined;
-      return JSON.stringify([o.screenPoint(0, 0), self?.x, self?.y, o.bubbles(), o.tagRects()]);
-    });
-  // Two looks a poll apart (the first is only remembered).
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve) =>
+          requestAnimationFrame(() => {
+            const o = (
+              window as unknown as {
+                __ocw: Record<"me" | "bubbles" | "tagRects" | "screenPoint", (...a: number[]) => unknown>;
+              }
+            ).__ocw;
+            const self = o.me() as { x: number; y: number } | undefined;
+            resolve(JSON.stringify([o.screenPoint(0, 0), self?.x, self?.y, o.bubbles(), o.tagRects()]));
+          }),
+        ),
+    );
+  // Two looks a drawn frame or more apart (the first is only remembered).
   let previous: string | undefined;
   await until(
     "the picture to hold still",
@@ -299,10 +316,10 @@ export async function walkTo(
 
 /** Where a tile's centre is on screen once the following camera has settled. */
 export async function settledPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
-  // Still between two looks a poll apart (the first is only remembered); a camera that keeps moving
+  // Still between two looks a drawn frame or more apart (the first is only remembered); a camera that keeps moving
   // (its person walks on) gives its last point.
   let previous: { x: number; y: number } | undefined;
-  const look = () => ocw<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
+  const look = () => nextFrame<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
   return until(
     `the camera to settle on (${tx}, ${ty})`,
     async () => {
