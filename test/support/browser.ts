@@ -37,7 +37,7 @@ export async function launchBrowser(shape: BrowserShape = {}): Promise<Browser> 
 }
 
 /** Frames a second a test page draws at most (OCW_TEST_FPS to change): the tests read state, not motion.
- * A drawn frame costs the browser ~25 ms of CPU whatever the window's size (canvas, no GPU), so a page
+ * A drawn frame costs the browser ~28 ms of CPU whatever the window's size (canvas, no GPU), so a page
  * at 15 took 0.51 of a core and at 5 0.23 (`npm run bench:test-page`); the browsers were the suite's
  * largest CPU cost. What a test reads between frames it reads a frame apart (`nextFrame`). */
 export const TEST_PAGE_FPS = Number(process.env.OCW_TEST_FPS) || 5;
