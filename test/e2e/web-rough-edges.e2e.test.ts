@@ -4,6 +4,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  clickTileShows,
   launchBrowser,
   lobbyBlocked,
   mapBlocked,
@@ -69,12 +70,6 @@ function freeOf(candidates: [number, number][], blocked: (tx: number, ty: number
   const free = candidates.find(([tx, ty]) => !blocked(tx, ty));
   if (!free) throw new Error(`none free of ${JSON.stringify(candidates)}`);
   return { tx: free[0], ty: free[1] };
-}
-
-/** Clicks a tile once the camera has settled (a click means its object's natural action). */
-async function clickTile(page: Page, tx: number, ty: number): Promise<void> {
-  const p = await settledPoint(page, tx, ty);
-  await page.mouse.click(p.x, p.y);
 }
 
 function aic(endpoint: string, body: Record<string, unknown>) {
@@ -242,8 +237,7 @@ describe("issue #41: the player's rough edges, smoothed", () => {
   it("6. notes on the board show how long ago they were posted", async () => {
     const page = vera.page;
     await approach(page, BOARD.id, BOARD);
-    await clickTile(page, BOARD.tx, BOARD.ty);
-    await page.waitForSelector('#dialog[data-kind="notice_board"]:not([hidden])');
+    await clickTileShows(page, BOARD.tx, BOARD.ty, '#dialog[data-kind="notice_board"]:not([hidden])');
     const text = `Vera's note ${Date.now() % 100_000}`;
     veraNote = text;
     await page.fill("#dialog-post-text", text);
@@ -317,8 +311,7 @@ describe("issue #41: the player's rough edges, smoothed", () => {
         30_000,
       );
       // The plaque's card offers to open the room; the world keeps it private while she is not alone.
-      await clickTile(page, PLAQUE.tx, PLAQUE.ty);
-      await page.waitForSelector('#dialog[data-kind="private_room"]:not([hidden])');
+      await clickTileShows(page, PLAQUE.tx, PLAQUE.ty, '#dialog[data-kind="private_room"]:not([hidden])');
       await page.click('#dialog-actions button[data-action="make_public"]');
       await until("the refusal", async () =>
         (await noticeTexts(page)).some((t) => t.includes("stays private")),

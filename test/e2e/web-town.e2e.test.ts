@@ -7,6 +7,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolate } from "../../web/client/bidi.ts";
 import {
+  clickTile,
+  clickTileShows,
   launchBrowser,
   mapBlocked,
   me,
@@ -50,12 +52,6 @@ async function toTown(page: Page): Promise<void> {
   );
   await until("in the town", async () => (await ocw<string>(page, "roomId")) === "town", 30_000);
   await until("drawn in the town", async () => (await me(page))?.tx > 40);
-}
-
-/** Clicks a tile (an object on it: its natural action, walking over first if need be). */
-async function clickTile(page: Page, tx: number, ty: number): Promise<void> {
-  const p = await settledPoint(page, tx, ty);
-  await page.mouse.click(p.x, p.y);
 }
 
 /** Bo says a line near him and waits until it is back to him: every line said before it has then
@@ -161,8 +157,8 @@ describe("the town in the browser, on one walk round it", () => {
       [ana, NOTES[0]],
       [bo, NOTES[1]],
     ] as const) {
-      await clickTile(w.page, 23, 16); // from afar: the page walks over, then reads
-      await w.page.waitForSelector('#dialog:not([hidden])[data-kind="notice_board"]', { timeout: 30_000 });
+      // From afar: the page walks over, then reads.
+      await clickTileShows(w.page, 23, 16, '#dialog:not([hidden])[data-kind="notice_board"]');
       expect(await w.page.locator("#dialog-title").textContent()).toBe("Town notice board");
       await w.page.fill("#dialog-post-text", text);
       await w.page.click("#dialog-post button");
@@ -254,8 +250,7 @@ describe("the town in the browser, on one walk round it", () => {
       ["Open the room (chat carries as usual)", true, "now open"],
       ["Make the room private (only those inside hear)", false, "private again"],
     ] as const) {
-      await clickTile(ana.page, 42, 28);
-      await ana.page.waitForSelector('#dialog:not([hidden])[data-kind="private_room"]');
+      await clickTileShows(ana.page, 42, 28, '#dialog:not([hidden])[data-kind="private_room"]');
       expect(await ana.page.locator("#dialog-title").textContent()).toBe("Council Room");
       await ana.page.click(`#dialog-actions button:text-is("${button}")`);
       await until(

@@ -314,23 +314,35 @@ export async function walkTo(
   await settledPoint(page, tx, ty); // the camera catches up
 }
 
-/** Where a tile's centre is on screen once the following camera has settled. */
+/** Where a tile's centre is on screen once the following camera has settled: at rest on whom it follows
+ * (Phaser's own aim, within the map's bounds) and still between two looks a drawn frame or more apart
+ * (the first is only remembered). A camera that keeps moving (its person walks on) gives its last point. */
 export async function settledPoint(page: Page, tx: number, ty: number): Promise<{ x: number; y: number }> {
-  // Still between two looks a drawn frame or more apart (the first is only remembered); a camera that keeps moving
-  // (its person walks on) gives its last point.
   let previous: { x: number; y: number } | undefined;
-  const look = () => nextFrame<{ x: number; y: number }>(page, `screenPoint(${tx}, ${ty})`);
+  let gap: number | undefined;
+  const look = () =>
+    nextFrame<{ point: { x: number; y: number }; gap?: number }>(page, `settling(${tx}, ${ty})`);
   return until(
     `the camera to settle on (${tx}, ${ty})`,
     async () => {
-      const now = await look();
+      const seen = await look();
+      const now = seen.point;
+      gap = seen.gap;
       const still =
-        previous !== undefined && Math.abs(now.x - previous.x) < 0.5 && Math.abs(now.y - previous.y) < 0.5;
+        previous !== undefined &&
+        (gap === undefined || gap < 1) &&
+        Math.abs(now.x - previous.x) < 0.5 &&
+        Math.abs(now.y - previous.y) < 0.5;
       previous = now;
       return still && now;
     },
     3_000,
-  ).catch(async () => previous ?? (await look()));
+  ).catch(async () => {
+    // Said, for a click that then misses: the camera still on its way after the deadline.
+    if (gap !== undefined && gap >= 1)
+      console.log(`settledPoint(${tx}, ${ty}): the camera is still ${gap.toFixed(1)} px from rest after 3 s`);
+    return previous ?? (await look()).point;
+  });
 }
 
 /** Where to click or tap a tile: its settled screen point, checked to be on the map the page shows.
@@ -348,6 +360,54 @@ export async function mapPoint(page: Page, tx: number, ty: number): Promise<{ x:
       `tile (${tx}, ${ty}) is at (${Math.round(p.x)}, ${Math.round(p.y)}) on screen, over ${under}`,
     );
   return p;
+}
+
+/** Clicks a tile where the settled camera shows it on the map: what the page offers there (an object's
+ * natural action, talking to someone who stands on it, else a walk there). */
+export async function clickTile(page: Page, tx: number, ty: number): Promise<void> {
+  const p = await mapPoint(page, tx, ty);
+  await page.mouse.click(p.x, p.y);
+}
+
+/** Clicks a tile and waits until `selector` shows (a card, a dialog). When it does not, the failure says
+ * what the page made of the click: the pointer's label there, who stood on the tile (someone drawn
+ * there is talked to instead of the object under them), the player, the notices and errors. */
+export async function clickTileShows(
+  page: Page,
+  tx: number,
+  ty: number,
+  selector: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  await clickTile(page, tx, ty);
+  const shown = page.locator(selector);
+  try {
+    await until(`${selector} after a click on (${tx}, ${ty})`, () => shown.isVisible(), timeoutMs);
+  } catch (error) {
+    const seen = await page
+      .evaluate(
+        ({ x, y }) => {
+          const o = (
+            window as unknown as {
+              __ocw: Record<"entities" | "hover" | "me" | "notices" | "errors", () => unknown>;
+            }
+          ).__ocw;
+          const on = (o.entities() as { name: string; tx: number; ty: number }[]).filter(
+            (e) => e.tx === x && e.ty === y,
+          );
+          return {
+            hover: o.hover(),
+            onTile: on.map((e) => e.name),
+            me: o.me(),
+            notices: o.notices(),
+            errors: o.errors(),
+          };
+        },
+        { x: tx, y: ty },
+      )
+      .catch((e: Error) => `unreadable: ${e.message}`);
+    throw new Error(`${(error as Error).message}; the page saw ${JSON.stringify(seen)}`);
+  }
 }
 
 /** A player's page at /world/?name=..., online and drawn. */

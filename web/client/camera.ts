@@ -18,3 +18,11 @@ export function followLerp(deltaMs: number): number {
 export function toScreen(cam: Phaser.Cameras.Scene2D.Camera, x: number, y: number): { x: number; y: number } {
   return { x: (x - cam.worldView.x) * cam.zoom + cam.x, y: (y - cam.worldView.y) * cam.zoom + cam.y };
 }
+
+/** How far (world pixels) a following camera still has to scroll to rest on `target`: where Phaser's own
+ * follow aims the scroll (the target less the view's origin, within the camera's bounds). */
+export function followGap(cam: Phaser.Cameras.Scene2D.Camera, target: { x: number; y: number }): number {
+  const restX = cam.clampX(target.x - cam.followOffset.x - cam.width * cam.originX);
+  const restY = cam.clampY(target.y - cam.followOffset.y - cam.height * cam.originY);
+  return Math.hypot(cam.scrollX - restX, cam.scrollY - restY);
+}

@@ -17,7 +17,7 @@ import {
   stepActor,
 } from "./actor-sprites.ts";
 import type { Rect } from "./bubble-layout.ts";
-import { followLerp, toScreen } from "./camera.ts";
+import { followGap, followLerp, toScreen } from "./camera.ts";
 import { ClosedPlaceShades } from "./closed-places.ts";
 import { drawCollision } from "./collision-debug.ts";
 import { drawHearing, type Hearing } from "./hearing-rings.ts";
@@ -455,7 +455,12 @@ export class WorldScene extends Phaser.Scene {
     drawCollision(this.debug.clear(), this.room, this.blocked, this.objects);
   }
 
-  override update(time: number, delta: number): void {
+  override update(time: number): void {
+    // The time since the last frame as it passed: Phaser's own delta is smoothed and, in a window
+    // without focus (one of two windows side by side, a page among others), held to a 60 Hz frame, so
+    // at a few frames a second the camera and the figures crawled (the camera still 17 px from rest
+    // 3 s after a walk, at 5 frames a second).
+    const delta = Math.min(this.game.loop.rawDelta, 1000);
     const lerp = followLerp(delta);
     this.cameras.main.setLerp(lerp, lerp);
     for (const a of this.actors.values())
@@ -500,6 +505,14 @@ export class WorldScene extends Phaser.Scene {
     if (!this.room) return undefined;
     const size = this.room.tileSize;
     return this.toScreen((tx + 0.5) * size, (ty + 0.5) * size);
+  }
+
+  /** How far the camera still has to scroll to rest on whom it follows (undefined when it follows
+   * nobody): a point read off a camera on its way is not where the tile will be. */
+  cameraGap(): number | undefined {
+    const id = this.meId || this.watchedId;
+    const followed = id ? this.actors.get(id) : undefined;
+    return followed ? followGap(this.cameras.main, followed.container) : undefined;
   }
 
   private toScreen(x: number, y: number): { x: number; y: number } {

@@ -123,5 +123,9 @@ export function openTestWindow(
     screenPoint(tx: number, ty: number) {
       return scene.screenPoint(tx, ty);
     },
+    /** A tile's screen point and how far the camera still has to go to rest on whom it follows. */
+    settling(tx: number, ty: number) {
+      return { point: scene.screenPoint(tx, ty), gap: scene.cameraGap() };
+    },
   };
 }
