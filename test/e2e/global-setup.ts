@@ -1,11 +1,14 @@
 // Starts ONE real OpenClaw gateway with this plugin for the whole e2e run and stops it at the end,
 // with the scripted model server (test/support/scripted-model.ts) as every agent's model, so tests can
 // drive real agent turns through the gateway's POST /v1/chat/completions.
+
+import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { randomToken } from "../../scripts/lib/gateway.ts";
 import { deepMerge } from "../../scripts/lib/merge.ts";
 import { startGateway } from "../support/gateway.ts";
 import { FORMAT_PROVIDERS, MODEL_ID, startScriptedModel } from "../support/scripted-model.ts";
+import { until } from "../support/wait.ts";
 import {
   E2E_AGENT_POLICY,
   E2E_FORMAT_CALLERS,
@@ -140,8 +143,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
     agents: Object.fromEntries(Object.entries(agents).map(([id, { token }]) => [id, { token }])),
   };
   project.provide("gateway", provided);
-  return async () => {
+  const stop = async () => {
     await gateway.stop();
     await model.close();
   };
+  await filesMayStart().catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return stop;
+}
+
+/** `npm test` starts this gateway while the files that reload a gateway's plugin config still run (its
+ * start is ~30 s of CPU at a lower priority than theirs, and ~1.5 minutes of waiting taken off the
+ * critical path); the e2e files begin once they are done, when `OCW_E2E_AFTER` (a file) exists. */
+async function filesMayStart(): Promise<void> {
+  const after = process.env.OCW_E2E_AFTER;
+  if (!after || existsSync(after)) return;
+  console.log(`e2e gateway up; its files start when ${after} exists (the reloads files are done)`);
+  await until(`${after} (the reloads files done)`, () => existsSync(after), {
+    timeoutMs: 40 * 60_000,
+    everyMs: 500,
+  });
 }
