@@ -291,9 +291,14 @@ export class WorldScene extends Phaser.Scene {
     this.follow();
   }
 
-  private follow(): void {
+  /** Whom the camera follows: the viewer, or the one watched (a page without a player). */
+  private followed(): ActorView | undefined {
     const id = this.meId || this.watchedId;
-    const followed = id ? this.actors.get(id) : undefined;
+    return id ? this.actors.get(id) : undefined;
+  }
+
+  private follow(): void {
+    const followed = this.followed();
     if (followed)
       this.cameras.main.startFollow(followed.container, true, followLerp(1000 / 60), followLerp(1000 / 60));
   }
@@ -510,8 +515,7 @@ export class WorldScene extends Phaser.Scene {
   /** How far the camera still has to scroll to rest on whom it follows (undefined when it follows
    * nobody): a point read off a camera on its way is not where the tile will be. */
   cameraGap(): number | undefined {
-    const id = this.meId || this.watchedId;
-    const followed = id ? this.actors.get(id) : undefined;
+    const followed = this.followed();
     return followed ? followGap(this.cameras.main, followed.container) : undefined;
   }
 
